@@ -1,0 +1,299 @@
+// qcc: compiles a .qspec file into vendor configs.
+//
+//   qcc SPEC [--inventory FILE] [--scores FILE] --emit=KIND [-o PATH]
+//   qcc SPEC --explain NAME
+//
+// Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
+// written unless compilation succeeds; files are written atomically.
+#include "emitters/Emitter.h"
+#include "frontend/Frontend.h"
+#include "ir/DiagnosticVerifier.h"
+#include "ir/IRPrinter.h"
+#include "passes/Pass.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+using namespace qspec;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *kUsage = R"(usage: qcc SPEC [options]
+
+  --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
+  -o PATH                  output file (a directory for --emit=all); default: standard output
+  --inventory FILE         module inventory (overrides the spec's): .safetensors, .index.json,
+                           .onnx or a manifest
+  --scores FILE            sensitivity scores (overrides the spec's)
+  --explain NAME           print every setting of module NAME and the rule that decided it
+  --diagnostics-format=F   text (default) or json
+  -Werror                  turn warnings into errors
+  --error-limit=N          stop after N errors (default 50, 0 = no limit)
+  --verify                 check diagnostics against expected-* comments in the spec
+  --verify-each            run the IR verifier after every pass
+  --stop-after=PASS        stop the pipeline after PASS (see --list-passes)
+  --list-passes            print the passes in pipeline order
+  --list-diagnostics       print the diagnostic table
+  --version, --help
+)";
+
+struct Options {
+  std::string spec, emit, output, inventory, scores, explain, stopAfter;
+  std::string format = "text";
+  bool werror = false, verify = false, verifyEach = false;
+  unsigned errorLimit = 50;
+};
+
+int usageError(const std::string &msg) {
+  std::cerr << "qcc: error: " << msg << "\n" << "run 'qcc --help' for usage\n";
+  return 2;
+}
+
+bool startsWith(const std::string &s, const char *p) { return s.rfind(p, 0) == 0; }
+
+// Parses argv; returns -1 to continue, or an exit code.
+int parseArgs(int argc, char **argv, Options &o) {
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *flag, std::string &out) -> bool {
+      std::string f = flag;
+      if (a == f) {
+        if (i + 1 >= argc)
+          return false;
+        out = argv[++i];
+        return true;
+      }
+      if (startsWith(a, (f + "=").c_str())) {
+        out = a.substr(f.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (a == "--version") {
+      std::cout << "qcc (qspec) 0.1.0\n";
+      return 0;
+    } else if (a == "--list-passes") {
+      for (const auto &p : passes::allPasses())
+        std::cout << p.name << "\t" << p.summary << "\n";
+      return 0;
+    } else if (a == "--list-diagnostics") {
+      for (DiagID id : allDiagIDs())
+        std::cout << diagInfo(id).id << "\t" << severityName(diagInfo(id).severity) << "\t"
+                  << diagInfo(id).format << "\n";
+      return 0;
+    } else if (value("--emit", o.emit) || value("-o", o.output) || value("--inventory", o.inventory) ||
+               value("--scores", o.scores) || value("--explain", o.explain) ||
+               value("--diagnostics-format", o.format) || value("--stop-after", o.stopAfter)) {
+      continue;
+    } else if (a == "-Werror") {
+      o.werror = true;
+    } else if (a == "--verify") {
+      o.verify = true;
+    } else if (a == "--verify-each") {
+      o.verifyEach = true;
+    } else if (startsWith(a, "--error-limit=")) {
+      try {
+        o.errorLimit = static_cast<unsigned>(std::stoul(a.substr(14)));
+      } catch (...) {
+        return usageError("--error-limit takes a whole number");
+      }
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
+    } else if (o.spec.empty()) {
+      o.spec = a;
+    } else {
+      return usageError("more than one input file ('" + sanitizeForTerminal(o.spec) + "' and '" +
+                        sanitizeForTerminal(a) + "')");
+    }
+  }
+  if (o.spec.empty())
+    return usageError("no input file");
+  if (o.format != "text" && o.format != "json")
+    return usageError("--diagnostics-format must be text or json");
+  if (!o.emit.empty() && o.emit != "ast" && o.emit != "ir" && o.emit != "all" &&
+      !ir::findTargetByEmitKind(o.emit))
+    return usageError("unknown --emit kind '" + sanitizeForTerminal(o.emit) +
+                      "'; use ast, ir, msmodelslim-yaml, amct-cfg, hmct-json, horizon-py or all");
+  if (o.emit == "all" && o.output.empty())
+    return usageError("--emit=all needs -o DIRECTORY");
+  if (!o.stopAfter.empty()) {
+    bool known = false;
+    for (const auto &p : passes::allPasses())
+      known = known || o.stopAfter == p.name;
+    if (!known)
+      return usageError("unknown pass '" + sanitizeForTerminal(o.stopAfter) + "' (see --list-passes)");
+  }
+  return -1;
+}
+
+// A file name must stay inside the output directory.
+bool safeFileName(const std::string &name) {
+  return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
+         name != "." && name != ".." && name.find('\0') == std::string::npos;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  emit::registerAllEmitters();
+  Options o;
+  if (int rc = parseArgs(argc, argv, o); rc >= 0)
+    return rc;
+
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  diags.setWarningsAsErrors(o.werror);
+  diags.setErrorLimit(o.errorLimit);
+  auto finish = [&](int rc) {
+    if (o.verify) {
+      bool ok = verifyDiagnostics(diags, sm, std::cout);
+      return ok ? 0 : 1;
+    }
+    if (o.format == "json")
+      diags.printJSON(std::cerr);
+    else
+      diags.printText(std::cerr);
+    return rc;
+  };
+
+  frontend::FrontendOptions fo;
+  fo.inventoryOverride = o.inventory;
+  fo.scoresOverride = o.scores;
+
+  if (o.emit == "ast") {
+    auto root = frontend::parseFile(o.spec, diags, fo);
+    if (!root || diags.hasErrors())
+      return finish(1);
+    std::ostringstream os;
+    ast::printJSON(*root, sm, os);
+    if (o.output.empty()) {
+      std::cout << os.str();
+      return finish(0);
+    }
+    std::string err;
+    if (!emit::writeFileAtomically(o.output, os.str(), err)) {
+      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
+      return finish(1);
+    }
+    return finish(0);
+  }
+
+  ir::Spec spec;
+  if (!frontend::loadSpec(o.spec, spec, diags, fo))
+    return finish(1);
+  passes::PipelineOptions po;
+  po.verifyEach = o.verifyEach;
+  po.stopAfter = o.stopAfter;
+  if (!passes::runPipeline(spec, diags, po))
+    return finish(1);
+
+  if (!o.explain.empty()) {
+    if (!spec.inventory.present()) {
+      diags.report(DiagID::err_explain_needs_inventory, SourceRange{});
+      return finish(1);
+    }
+    auto it = spec.inventory.index.find(o.explain);
+    if (it == spec.inventory.index.end()) {
+      Diagnostic &d = diags.report(DiagID::err_unknown_module, SourceRange{}, {o.explain});
+      // Suggest the closest name by shared prefix length, then by length difference.
+      const ir::Module *best = nullptr;
+      size_t bestScore = 0;
+      for (const auto &m : spec.inventory.modules) {
+        size_t k = 0;
+        while (k < m.name.size() && k < o.explain.size() && m.name[k] == o.explain[k])
+          ++k;
+        if (!best || k > bestScore) {
+          best = &m;
+          bestScore = k;
+        }
+      }
+      if (best && bestScore > 0)
+        diags.note(d, DiagID::note_did_you_mean, SourceRange{}, {best->name});
+      return finish(1);
+    }
+    ir::printExplain(spec, it->second, sm, std::cout);
+    return finish(0);
+  }
+
+  if (o.emit.empty() || o.emit == "ir") {
+    if (o.verify)
+      return finish(0);
+    std::ostringstream os;
+    ir::printIRJSON(spec, sm, os);
+    if (o.emit.empty())
+      return finish(0); // a check only
+    if (o.output.empty()) {
+      std::cout << os.str();
+      return finish(0);
+    }
+    std::string err;
+    if (!emit::writeFileAtomically(o.output, os.str(), err)) {
+      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
+      return finish(1);
+    }
+    return finish(0);
+  }
+
+  // Vendor files: build every buffer first; write only if all succeed.
+  std::vector<const ir::Target *> targets;
+  if (o.emit == "all") {
+    for (const ir::Target &t : spec.targets)
+      targets.push_back(&t);
+  } else {
+    const ir::TargetInfo *info = ir::findTargetByEmitKind(o.emit);
+    const ir::Target *t = spec.target(info->kind);
+    if (!t) {
+      diags.report(DiagID::err_emit_no_target, SourceRange::point(sm.find(o.spec), 1, 1), {info->kind});
+      return finish(1);
+    }
+    targets.push_back(t);
+  }
+  std::vector<std::pair<std::string, std::string>> files; // path, bytes
+  std::string stem = fs::path(o.spec).stem().string();
+  for (const ir::Target *t : targets) {
+    auto emitter = emit::createEmitter(t->kind);
+    emit::OutputContext out;
+    if (!emitter || !emitter->emit(spec, *t, out, diags) || diags.hasErrors())
+      continue;
+    std::string path = o.output;
+    if (o.emit == "all") {
+      std::string name = out.fileName.empty() ? stem + ir::findTarget(t->kind)->fileExtension : out.fileName;
+      if (!safeFileName(name)) {
+        diags.report(DiagID::err_output_escapes_dir, t->range, {name, o.output});
+        continue;
+      }
+      path = (fs::path(o.output) / name).string();
+    }
+    files.emplace_back(path, std::move(out.buffer()));
+  }
+  if (diags.hasErrors())
+    return finish(1);
+  if (o.emit == "all") {
+    std::error_code ec;
+    fs::create_directories(o.output, ec);
+    if (ec) {
+      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, ec.message()});
+      return finish(1);
+    }
+  }
+  for (auto &[path, bytes] : files) {
+    if (path.empty()) {
+      std::cout << bytes;
+      continue;
+    }
+    std::string err;
+    if (!emit::writeFileAtomically(path, bytes, err)) {
+      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {path, err});
+      return finish(1);
+    }
+    if (o.emit == "all")
+      std::cerr << "qcc: wrote " << path << "\n";
+  }
+  return finish(0);
+}

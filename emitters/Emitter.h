@@ -1,0 +1,53 @@
+// The one interface every backend implements (after protoc's CodeGenerator): an emitter receives
+// a resolved, validated, read-only spec and one of its targets, and writes one file's bytes into
+// an OutputContext. It never opens files itself; qcc writes the bytes atomically, and only when
+// no error was reported. yaml-cpp, nlohmann_json and libprotobuf types stay inside their folder.
+#pragma once
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+#include "ir/TargetInfo.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace qspec::emit {
+
+class OutputContext {
+public:
+  std::string &buffer() { return buffer_; }
+  const std::string &buffer() const { return buffer_; }
+  // With --emit=all: the file name to use inside the output directory (no '/'); "" = the
+  // spec's stem plus the target's extension. An emitter sets it when the vendor ties the file
+  // name to the content (msModelSlim: `<config_id>.yaml`).
+  std::string fileName;
+
+private:
+  std::string buffer_;
+};
+
+class Emitter {
+public:
+  virtual ~Emitter() = default;
+  // Writes the config for `target` into `out`; returns false after reporting errors.
+  virtual bool emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
+                    DiagnosticEngine &diags) = 0;
+};
+
+// Registers a backend: its TargetInfo (capabilities, for the passes) and its factory.
+void registerEmitter(ir::TargetInfo info, std::function<std::unique_ptr<Emitter>()> create);
+std::unique_ptr<Emitter> createEmitter(std::string_view targetKind);
+// Registers every backend listed in Emitters.def. Idempotent.
+void registerAllEmitters();
+
+// Writes `data` to a temporary file next to `path`, fsyncs it, and renames it over `path`. On
+// failure nothing is left behind and `error` says why.
+bool writeFileAtomically(const std::string &path, const std::string &data, std::string &error);
+
+// Backend registration functions, one per folder.
+#define EMITTER(KIND, FOLDER, REGISTER) void REGISTER();
+#include "emitters/Emitters.def"
+#undef EMITTER
+
+} // namespace qspec::emit

@@ -1,0 +1,14 @@
+// The amct backend: see docs/emitters/amct.md for the mapping from intent to vendor fields.
+#pragma once
+
+#include "emitters/Emitter.h"
+
+namespace qspec::emit {
+
+class AmctEmitter : public Emitter {
+public:
+  bool emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
+            DiagnosticEngine &diags) override;
+};
+
+} // namespace qspec::emit

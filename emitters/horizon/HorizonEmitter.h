@@ -1,0 +1,14 @@
+// The horizon backend: see docs/emitters/horizon.md for the mapping from intent to vendor fields.
+#pragma once
+
+#include "emitters/Emitter.h"
+
+namespace qspec::emit {
+
+class HorizonEmitter : public Emitter {
+public:
+  bool emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
+            DiagnosticEngine &diags) override;
+};
+
+} // namespace qspec::emit

@@ -1,0 +1,25 @@
+// The msmodelslim backend's registration: what it can express (for the passes) and its factory.
+#include "emitters/msmodelslim/MsModelSlimEmitter.h"
+
+namespace qspec::emit {
+
+void registerMsModelSlimEmitter() {
+  ir::TargetInfo info;
+  info.kind = "msmodelslim";
+  info.emitKind = "msmodelslim-yaml";
+  info.fileExtension = ".yaml";
+  info.optionKeys = {"apiversion", "config_id", "score", "label", "verified_model_types", "save", "part_file_size", "dataset", "runner", "anti_outlier", "default_text", "include", "metadata"};
+  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
+    // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16
+    // activations, no dual-int16 and no fp16 tier: a fallback is "float" (an exclude).
+    if (!type.empty() && type != "Linear")
+      return true;
+    if (tier == ir::Tier::Int4 || tier == ir::Tier::Int8 || tier == ir::Tier::Float)
+      return true;
+    why = "msModelSlim has only int4/int8 quantization and float (exclude)";
+    return false;
+  };
+  registerEmitter(std::move(info), [] { return std::make_unique<MsModelSlimEmitter>(); });
+}
+
+} // namespace qspec::emit

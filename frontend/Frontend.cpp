@@ -1,0 +1,683 @@
+#include "frontend/Frontend.h"
+
+#include "ir/TargetInfo.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <set>
+
+namespace qspec::frontend {
+
+using ast::Kind;
+using ast::Node;
+namespace fs = std::filesystem;
+
+std::string resolvePath(const std::string &base, const std::string &rel) {
+  if (rel.empty() || fs::path(rel).is_absolute())
+    return rel;
+  fs::path dir = fs::path(base).parent_path();
+  return (dir / rel).lexically_normal().string();
+}
+
+static const char *const kStrategies[] = {"group-bisect", "standing-high", "hmct-ladder"};
+
+std::string canonicalStrategy(std::string_view name) {
+  std::string s(name);
+  std::replace(s.begin(), s.end(), '_', '-');
+  for (const char *k : kStrategies)
+    if (s == k)
+      return s;
+  return "";
+}
+
+std::string knownStrategyList() {
+  std::string s;
+  for (const char *k : kStrategies)
+    s += std::string(s.empty() ? "" : ", ") + k;
+  return s;
+}
+
+// ---- Includes ----------------------------------------------------------------------------
+
+namespace {
+
+struct IncludeState {
+  DiagnosticEngine &diags;
+  const FrontendOptions &opts;
+  std::vector<std::string> stack; // canonical paths being parsed
+};
+
+std::string canonical(const std::string &p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p : c.string();
+}
+
+std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange requestedAt,
+                                        IncludeState &st) {
+  SourceManager &sm = st.diags.sourceManager();
+  std::string err;
+  FileID f = sm.loadFile(path, err, st.opts.parseLimits.maxFileBytes);
+  if (!f) {
+    if (requestedAt.valid())
+      st.diags.report(DiagID::err_include_not_found, requestedAt, {path, err});
+    else
+      st.diags.report(DiagID::err_cannot_open_file, SourceRange{}, {path, err});
+    return nullptr;
+  }
+  auto root = parse(f, st.diags, st.opts.parseLimits);
+  if (!root)
+    return nullptr;
+  std::vector<std::unique_ptr<Node>> items;
+  bool ok = true;
+  for (auto &child : root->children) {
+    if (child->kind != Kind::Include) {
+      items.push_back(std::move(child));
+      continue;
+    }
+    const Node *target = child->first(Kind::String);
+    std::string incPath = resolvePath(path, target->text);
+    std::string canon = canonical(incPath);
+    if (std::find(st.stack.begin(), st.stack.end(), canon) != st.stack.end()) {
+      st.diags.report(DiagID::err_include_cycle, target->range, {target->text});
+      ok = false;
+      continue;
+    }
+    if (st.stack.size() >= st.opts.maxIncludeDepth) {
+      st.diags.report(DiagID::err_include_depth, target->range, {std::to_string(st.opts.maxIncludeDepth)});
+      ok = false;
+      continue;
+    }
+    st.stack.push_back(canon);
+    auto sub = parseWithIncludes(incPath, target->range, st);
+    st.stack.pop_back();
+    if (!sub) {
+      ok = false;
+      continue;
+    }
+    // The included file's items take the include's place; its version line is dropped.
+    for (auto &inc : sub->children)
+      if (inc->kind != Kind::Version)
+        items.push_back(std::move(inc));
+  }
+  root->children = std::move(items);
+  return ok ? std::move(root) : nullptr;
+}
+
+} // namespace
+
+std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &diags,
+                                     const FrontendOptions &opts) {
+  IncludeState st{diags, opts, {canonical(path)}};
+  return parseWithIncludes(path, SourceRange{}, st);
+}
+
+// ---- Building the typed spec -------------------------------------------------------------
+
+namespace {
+
+class SpecBuilder {
+public:
+  SpecBuilder(ir::Spec &s, DiagnosticEngine &d, const FrontendOptions &o, std::string path)
+      : spec_(s), diags_(d), opts_(o), path_(std::move(path)) {}
+
+  bool build(const Node &root) {
+    spec_.path = path_;
+    for (const auto &item : root.children)
+      lowerItem(*item);
+    checkLadder();
+    size_t rules = spec_.overrides.size() + spec_.protects.size() + spec_.groups.size();
+    if (rules > opts_.maxRules)
+      diags_.report(DiagID::err_too_many_rules, root.range, {std::to_string(opts_.maxRules), "rules"});
+    return !diags_.hasErrors();
+  }
+
+private:
+  ir::Spec &spec_;
+  DiagnosticEngine &diags_;
+  const FrontendOptions &opts_;
+  std::string path_;
+  const Node *defaultsNode_ = nullptr, *tiersNode_ = nullptr, *modelNode_ = nullptr, *tuneNode_ = nullptr;
+  std::vector<std::pair<ir::Tier, SourceRange>> tierUses_; // checked against the ladder at the end
+
+  void duplicate(const char *what, const Node &n, const Node *&seen) {
+    if (seen) {
+      Diagnostic &d = diags_.report(DiagID::err_duplicate_decl, n.range, {what});
+      diags_.note(d, DiagID::note_previous_decl, seen->range);
+    } else {
+      seen = &n;
+    }
+  }
+
+  std::optional<ir::Tier> tier(const Node &identNode) {
+    auto t = ir::parseTier(identNode.text);
+    if (!t)
+      diags_.report(DiagID::err_unknown_tier, identNode.range, {identNode.text, ir::knownTierList()});
+    return t;
+  }
+
+  std::optional<ir::Selector> selector(const Node &n) {
+    ir::Selector s;
+    s.range = n.range;
+    s.text = n.text;
+    if (n.kind == Kind::TypeSelector || n.kind == Kind::TypeSubject) {
+      s.kind = ir::Selector::Type;
+      return s;
+    }
+    std::string err;
+    s.pattern = Pattern::compile(n.text, err);
+    if (!s.pattern) {
+      diags_.report(DiagID::err_bad_pattern, n.range, {n.text, err});
+      return std::nullopt;
+    }
+    return s;
+  }
+
+  ir::Value value(const Node &n) {
+    ir::Value v;
+    v.text = n.text;
+    v.range = n.range;
+    if (n.kind == Kind::String) {
+      v.kind = ir::Value::String;
+    } else if (n.kind == Kind::Number) {
+      v.kind = ir::Value::Number;
+      v.number = std::strtod(n.text.c_str(), nullptr);
+      v.isInteger = n.text.find_first_of(".eE") == std::string::npos;
+    } else {
+      v.kind = ir::Value::Ident;
+    }
+    return v;
+  }
+
+  ir::Option option(const Node &setting) {
+    ir::Option o;
+    o.key = setting.text;
+    o.range = setting.range;
+    for (const auto &c : setting.children) {
+      if (c->kind == Kind::Ident && o.keyRange.file == 0 && c.get() == setting.children.front().get()) {
+        o.keyRange = c->range;
+      } else if (c->kind == Kind::Setting) {
+        o.isBlock = true;
+        o.children.push_back(option(*c));
+      } else {
+        o.values.push_back(value(*c));
+      }
+    }
+    if (o.values.empty() && o.children.empty())
+      o.isBlock = true;
+    return o;
+  }
+
+  std::vector<ir::Option> options(const Node &parent, const char *where) {
+    std::vector<ir::Option> out;
+    std::map<std::string, const Node *> seen;
+    for (const auto &c : parent.children) {
+      if (c->kind != Kind::Setting)
+        continue;
+      auto [it, fresh] = seen.emplace(c->text, c.get());
+      if (!fresh) {
+        Diagnostic &d = diags_.report(DiagID::err_duplicate_setting, c->range, {c->text, where});
+        diags_.note(d, DiagID::note_previous_setting, it->second->range);
+        continue;
+      }
+      out.push_back(option(*c));
+    }
+    return out;
+  }
+
+  const ir::Value *single(const ir::Option &o, ir::Value::Kind kind, const char *expect) {
+    if (o.values.size() != 1 || o.values[0].kind != kind || !o.children.empty()) {
+      diags_.report(DiagID::err_setting_value, o.range, {o.key, expect});
+      return nullptr;
+    }
+    return &o.values[0];
+  }
+
+  void lowerRecipe(const Node &n, ir::Recipe &r) {
+    static const std::set<std::string> dtypes = {"int4", "int8", "int16", "fp16", "bf16", "float",
+                                                 "fp8_e4m3", "mxfp8", "mxfp4", "placeholder"};
+    static const std::set<std::string> scopes = {"per_tensor", "per_channel", "per_group", "per_block",
+                                                 "per_token", "pd_mix", "per_head", "dual_scale"};
+    r.range = n.range;
+    const char *role = n.text == "weight" ? "weight" : "act";
+    for (const auto &item : n.children) {
+      const std::string &w = item->text;
+      if (!item->children.empty()) {
+        r.ext[w] = item->children.front()->text;
+        continue;
+      }
+      auto set = [&](std::optional<std::string> &slot) {
+        if (slot)
+          diags_.report(DiagID::err_bad_recipe_word, item->range, {w, role, *slot});
+        else
+          slot = w;
+      };
+      if (dtypes.count(w)) {
+        set(r.dtype);
+      } else if (scopes.count(w)) {
+        set(r.scope);
+      } else if (w == "symmetric" || w == "sym" || w == "asymmetric" || w == "asym") {
+        bool sym = w == "symmetric" || w == "sym";
+        if (r.symmetric)
+          diags_.report(DiagID::err_bad_recipe_word, item->range,
+                        {w, role, *r.symmetric ? "symmetric" : "asymmetric"});
+        else
+          r.symmetric = sym;
+      } else {
+        set(r.method);
+      }
+    }
+  }
+
+  void lowerSettings(const Node &body, ir::Settings &s) {
+    const Node *tierSeen = nullptr, *weightSeen = nullptr, *actSeen = nullptr;
+    for (const auto &c : body.children) {
+      switch (c->kind) {
+      case Kind::TierStmt:
+        duplicate("'tier'", *c, tierSeen);
+        if (auto t = tier(*c->children.front())) {
+          s.tier = t;
+          s.tierRange = c->range;
+          tierUses_.push_back({*t, c->children.front()->range});
+        }
+        break;
+      case Kind::Recipe:
+        if (c->text == "weight") {
+          duplicate("'weight'", *c, weightSeen);
+          lowerRecipe(*c, s.weight);
+        } else {
+          duplicate("'act'", *c, actSeen);
+          lowerRecipe(*c, s.act);
+        }
+        break;
+      case Kind::TargetOptions: {
+        ir::Option o;
+        o.key = c->text;
+        o.range = c->range;
+        o.isBlock = true;
+        o.children = options(*c, "a target block");
+        s.targetOptions.push_back(std::move(o));
+        break;
+      }
+      default:
+        break;
+      }
+    }
+  }
+
+  void lowerModel(const Node &n) {
+    duplicate("'model'", n, modelNode_);
+    spec_.modelRange = n.range;
+    if (const Node *name = n.first(Kind::String))
+      spec_.modelName = name->text;
+    spec_.modelOptions = options(n, "the model block");
+    for (const ir::Option &o : spec_.modelOptions) {
+      if (o.key == "inventory") {
+        if (auto *v = single(o, ir::Value::String, "a file name in quotes")) {
+          spec_.inventory.path = resolvePath(path_, v->text);
+          spec_.inventoryRange = v->range;
+        }
+      } else if (o.key == "blocks") {
+        if (auto *v = single(o, ir::Value::String, "a pattern in quotes, such as \"model.layers.{i}\"")) {
+          std::string err;
+          spec_.blockPattern = Pattern::compile(v->text, err);
+          spec_.blockPatternText = v->text;
+          if (!spec_.blockPattern)
+            diags_.report(DiagID::err_bad_pattern, v->range, {v->text, err});
+          else if (spec_.blockPattern->variables().size() != 1)
+            diags_.report(DiagID::err_bad_pattern, v->range, {v->text, "a block pattern needs exactly one variable such as {i}"});
+        }
+      } else if (o.key == "scores") {
+        if (auto *v = single(o, ir::Value::String, "a file name in quotes")) {
+          spec_.scores.path = resolvePath(path_, v->text);
+        }
+      } else {
+        diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+                      {o.key, "the model block (known: inventory, blocks, scores)"});
+      }
+    }
+  }
+
+  void lowerTiers(const Node &n) {
+    duplicate("'tiers'", n, tiersNode_);
+    spec_.ladder.clear();
+    spec_.ladderRange = n.range;
+    for (const auto &c : n.children) {
+      auto t = tier(*c);
+      if (!t)
+        continue;
+      if (std::find(spec_.ladder.begin(), spec_.ladder.end(), *t) != spec_.ladder.end()) {
+        diags_.report(DiagID::err_ladder_duplicate, c->range, {c->text});
+        continue;
+      }
+      if (!spec_.ladder.empty() && *t < spec_.ladder.back()) {
+        diags_.report(DiagID::err_ladder_order, c->range, {c->text, ir::tierName(spec_.ladder.back())});
+        continue;
+      }
+      spec_.ladder.push_back(*t);
+    }
+  }
+
+  void lowerGroup(const Node &n) {
+    ir::GroupDecl g;
+    g.range = n.range;
+    if (n.kind == Kind::SameScoreGroup) {
+      g.kind = ir::GroupDecl::SameScore;
+      g.name = "same_score";
+      if (const Node *f = n.first(Kind::String))
+        g.scoresPath = resolvePath(path_, f->text);
+    } else {
+      g.kind = ir::GroupDecl::Declared;
+      g.name = n.kind == Kind::NamedGroup
+                   ? n.text
+                   : "group@" + std::to_string(n.range.begin.line) + ":" + std::to_string(n.range.begin.col);
+      for (const auto &c : n.children)
+        if (auto s = selector(*c))
+          g.members.push_back(std::move(*s));
+      for (const ir::GroupDecl &other : spec_.groups)
+        if (other.kind == ir::GroupDecl::Declared && other.name == g.name) {
+          Diagnostic &d = diags_.report(DiagID::err_duplicate_decl, n.range, {"group '" + g.name + "'"});
+          diags_.note(d, DiagID::note_previous_decl, other.range);
+        }
+    }
+    spec_.groups.push_back(std::move(g));
+  }
+
+  void lowerOverride(const Node &n) {
+    ir::Override o;
+    o.range = n.range;
+    o.level = n.text == "type" ? ir::Override::Type : ir::Override::Name;
+    for (const auto &c : n.children) {
+      if (c->kind == Kind::TypeSubject) {
+        o.subjectRange = c->range;
+        if (auto s = selector(*c))
+          o.selectors.push_back(std::move(*s));
+      } else if (c->kind == Kind::NameSubject) {
+        o.subjectRange = c->range;
+        for (const auto &sel : c->children)
+          if (auto s = selector(*sel))
+            o.selectors.push_back(std::move(*s));
+      } else if (c->kind == Kind::Priority) {
+        o.hasPriority = true;
+        o.priority = static_cast<int>(std::min<long>(std::strtol(c->text.c_str(), nullptr, 10), 1000000));
+      }
+    }
+    lowerSettings(n, o.settings);
+    spec_.overrides.push_back(std::move(o));
+  }
+
+  void lowerTarget(const Node &n) {
+    ir::Target t;
+    t.range = n.range;
+    const Node *kindNode = n.children.at(0).get();
+    t.kind = kindNode->text;
+    const ir::TargetInfo *info = ir::findTarget(t.kind);
+    if (!info) {
+      diags_.report(DiagID::err_unknown_target, kindNode->range, {t.kind, ir::knownTargetList()});
+      return;
+    }
+    if (n.children.size() > 1 && n.children[1]->kind == Kind::Ident) {
+      const Node *var = n.children[1].get();
+      if (std::find(info->variants.begin(), info->variants.end(), var->text) == info->variants.end()) {
+        std::string known;
+        for (const auto &v : info->variants)
+          known += std::string(known.empty() ? "" : ", ") + v;
+        diags_.report(DiagID::err_setting_value, var->range,
+                      {"target " + t.kind, known.empty() ? "no variant" : "one of " + known});
+      }
+      t.variant = var->text;
+    } else {
+      t.variant = info->defaultVariant;
+    }
+    for (const ir::Target &other : spec_.targets)
+      if (other.kind == t.kind) {
+        Diagnostic &d = diags_.report(DiagID::err_duplicate_target, kindNode->range, {t.kind});
+        diags_.note(d, DiagID::note_previous_decl, other.range);
+      }
+    t.options = options(n, ("target " + t.kind).c_str());
+    if (!info->optionKeys.empty())
+      for (const ir::Option &o : t.options)
+        if (std::find(info->optionKeys.begin(), info->optionKeys.end(), o.key) == info->optionKeys.end()) {
+          std::string known;
+          for (const auto &k : info->optionKeys)
+            known += std::string(known.empty() ? "" : ", ") + k;
+          diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+                        {o.key, "target " + t.kind + " (known: " + known + ")"});
+        }
+    spec_.targets.push_back(std::move(t));
+  }
+
+  void lowerTune(const Node &n) {
+    duplicate("'tune'", n, tuneNode_);
+    ir::Tune &t = spec_.tune;
+    t.present = true;
+    t.range = n.range;
+    t.strategy = "group-bisect";
+    std::vector<ir::Option> rest;
+    for (const auto &c : n.children) {
+      switch (c->kind) {
+      case Kind::Metric: {
+        t.metric = c->children.at(0)->text;
+        t.metricOp = c->text;
+        t.threshold = std::strtod(c->children.at(1)->text.c_str(), nullptr);
+        t.metricRange = c->range;
+        if (!std::isfinite(t.threshold))
+          diags_.report(DiagID::err_bad_metric, c->children.at(1)->range);
+        break;
+      }
+      case Kind::Levels:
+        for (const auto &lv : c->children) {
+          ir::Level level;
+          level.range = lv->range;
+          level.text = lv->text;
+          for (const auto &term : lv->children) {
+            ir::LevelTerm lt;
+            lt.range = term->range;
+            const Node *arg = term->children.at(0).get();
+            if (term->text == "pattern") {
+              lt.kind = ir::LevelTerm::Pattern;
+              lt.pattern = arg->text;
+              std::string err;
+              if (!Pattern::compile(arg->text, err))
+                diags_.report(DiagID::err_bad_pattern, arg->range, {arg->text, err});
+            } else {
+              lt.kind = term->text == "first" ? ir::LevelTerm::First
+                        : term->text == "last" ? ir::LevelTerm::Last
+                                               : ir::LevelTerm::Top;
+              unsigned long v = std::strtoul(arg->text.c_str(), nullptr, 10);
+              if (v == 0 || v > 1000000 || arg->text.size() > 7)
+                diags_.report(DiagID::err_bad_level, arg->range, {"a count between 1 and 1000000"});
+              lt.count = static_cast<uint32_t>(std::min<unsigned long>(v, 1000000));
+            }
+            level.terms.push_back(std::move(lt));
+          }
+          t.levels.push_back(std::move(level));
+        }
+        break;
+      case Kind::TuneExclude:
+        for (const auto &s : c->children)
+          if (auto sel = selector(*s))
+            t.excludes.push_back(std::move(*sel));
+        break;
+      case Kind::TuneRaise: {
+        ir::TuningRaise r;
+        r.range = c->range;
+        for (const auto &s : c->children)
+          if (s->kind == Kind::NameSelector)
+            if (auto sel = selector(*s))
+              r.selectors.push_back(std::move(*sel));
+        if (auto tr = tier(*c->children.back())) {
+          r.tier = *tr;
+          tierUses_.push_back({*tr, c->children.back()->range});
+        }
+        t.raises.push_back(std::move(r));
+        break;
+      }
+      default:
+        break;
+      }
+    }
+    for (ir::Option &o : options(n, "the tune block")) {
+      if (o.key == "scores") {
+        if (auto *v = single(o, ir::Value::String, "a file name in quotes")) {
+          t.scoresPath = resolvePath(path_, v->text);
+          t.scoresRange = v->range;
+        }
+      } else if (o.key == "strategy") {
+        if (auto *v = single(o, ir::Value::Ident, "a strategy name")) {
+          t.strategy = canonicalStrategy(v->text);
+          t.strategyRange = v->range;
+          if (t.strategy.empty())
+            diags_.report(DiagID::err_unknown_strategy, v->range, {v->text, knownStrategyList()});
+        }
+      } else if (o.key == "anti_outlier") {
+        for (const ir::Value &v : o.values)
+          t.antiOutlier.push_back(v.text);
+      } else if (o.key == "raise_to") {
+        if (auto *v = single(o, ir::Value::Ident, "a tier")) {
+          t.raiseTo = ir::parseTier(v->text);
+          if (!t.raiseTo)
+            diags_.report(DiagID::err_unknown_tier, v->range, {v->text, ir::knownTierList()});
+          else
+            tierUses_.push_back({*t.raiseTo, v->range});
+        }
+      } else if (o.key == "max_rounds") {
+        if (auto *v = single(o, ir::Value::Number, "a whole number of rounds")) {
+          if (!v->isInteger || v->number < 1 || v->number > 100000)
+            diags_.report(DiagID::err_setting_value, v->range, {o.key, "a whole number from 1 to 100000"});
+          else
+            t.maxRounds = static_cast<int>(v->number);
+        }
+      } else if (o.key == "max_time") {
+        if (auto *v = single(o, ir::Value::Number, "a number of seconds")) {
+          if (!(v->number > 0) || !std::isfinite(v->number))
+            diags_.report(DiagID::err_setting_value, v->range, {o.key, "a positive number of seconds"});
+          else
+            t.maxSeconds = v->number;
+        }
+      } else if (o.key == "thresholds" || o.key == "tolerance" || o.key == "confirm") {
+        t.options.push_back(o);
+      } else {
+        diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+                      {o.key, "the tune block (known: scores, strategy, anti_outlier, raise_to, max_rounds, "
+                              "max_time, thresholds, tolerance, confirm, metric, levels, exclude, raise)"});
+      }
+    }
+  }
+
+  void lowerItem(const Node &n) {
+    switch (n.kind) {
+    case Kind::Version:
+      if (n.text != "1")
+        diags_.report(DiagID::err_bad_version, n.range, {n.text});
+      break;
+    case Kind::Model:
+      lowerModel(n);
+      break;
+    case Kind::Defaults:
+      duplicate("'defaults'", n, defaultsNode_);
+      spec_.defaultsRange = n.range;
+      lowerSettings(n, spec_.defaults);
+      break;
+    case Kind::Tiers:
+      lowerTiers(n);
+      break;
+    case Kind::Protect:
+      for (const auto &c : n.children)
+        if (auto s = selector(*c))
+          spec_.protects.push_back({std::move(*s), n.range});
+      break;
+    case Kind::SameScoreGroup:
+    case Kind::NamedGroup:
+    case Kind::WithGroup:
+      lowerGroup(n);
+      break;
+    case Kind::Override:
+      lowerOverride(n);
+      break;
+    case Kind::Target:
+      lowerTarget(n);
+      break;
+    case Kind::Tune:
+      lowerTune(n);
+      break;
+    default:
+      break;
+    }
+  }
+
+  void checkLadder() {
+    if (spec_.ladder.empty())
+      for (int i = 0; i < ir::kNumTiers; ++i)
+        spec_.ladder.push_back(static_cast<ir::Tier>(i));
+    for (auto &[t, r] : tierUses_)
+      if (!spec_.inLadder(t)) {
+        Diagnostic &d = diags_.report(DiagID::err_tier_not_in_ladder, r, {ir::tierName(t)});
+        if (spec_.ladderRange.valid())
+          diags_.note(d, DiagID::note_ladder_here, spec_.ladderRange);
+      }
+  }
+};
+
+} // namespace
+
+bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spec,
+               DiagnosticEngine &diags, const FrontendOptions &opts) {
+  SpecBuilder b(spec, diags, opts, specPath);
+  if (!b.build(root))
+    return false;
+  if (!opts.loadInputs)
+    return true;
+
+  // Inventory: the command line wins over the spec.
+  if (!opts.inventoryOverride.empty()) {
+    spec.inventory.path = opts.inventoryOverride;
+    spec.inventoryRange = SourceRange{};
+  }
+  if (spec.inventory.present()) {
+    std::string path = spec.inventory.path;
+    if (!readers::readInventory(path, spec.inventory, diags, spec.inventoryRange, opts.readerLimits))
+      return false;
+    spec.inventory.path = path;
+    if (spec.blockPattern)
+      readers::assignBlocks(spec.inventory, *spec.blockPattern);
+  }
+  // Scores: --scores, else the tune block's, else the model block's, else a same-score group's.
+  std::string scoresPath = opts.scoresOverride;
+  SourceRange scoresAt;
+  if (scoresPath.empty() && !spec.tune.scoresPath.empty()) {
+    scoresPath = spec.tune.scoresPath;
+    scoresAt = spec.tune.scoresRange;
+  }
+  if (scoresPath.empty() && !spec.scores.path.empty())
+    scoresPath = spec.scores.path;
+  if (scoresPath.empty())
+    for (const ir::GroupDecl &g : spec.groups)
+      if (g.kind == ir::GroupDecl::SameScore && !g.scoresPath.empty()) {
+        scoresPath = g.scoresPath;
+        scoresAt = g.range;
+        break;
+      }
+  spec.scores.path.clear();
+  if (!scoresPath.empty()) {
+    if (!readers::readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits))
+      return false;
+    spec.scores.path = scoresPath;
+  }
+  for (const ir::GroupDecl &g : spec.groups)
+    if (g.kind == ir::GroupDecl::SameScore && !spec.scores.present())
+      diags.report(DiagID::err_same_score_needs_scores, g.range);
+  return !diags.hasErrors();
+}
+
+bool loadSpec(const std::string &path, ir::Spec &spec, DiagnosticEngine &diags,
+              const FrontendOptions &opts) {
+  auto root = parseFile(path, diags, opts);
+  if (!root)
+    return false;
+  return buildSpec(*root, path, spec, diags, opts);
+}
+
+} // namespace qspec::frontend

@@ -1,0 +1,45 @@
+// The frontend entry points: .qspec file -> AST (with includes) -> typed ir::Spec, with the
+// inventory and scores it names (or the command line overrides) loaded.
+#pragma once
+
+#include "frontend/AST.h"
+#include "frontend/Parser.h"
+#include "frontend/readers/Readers.h"
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+#include <memory>
+#include <string>
+
+namespace qspec::frontend {
+
+struct FrontendOptions {
+  std::string inventoryOverride; // --inventory
+  std::string scoresOverride;    // --scores
+  bool loadInputs = true;        // read inventory and scores files
+  size_t maxIncludeDepth = 16;
+  size_t maxRules = 100000;      // overrides + protects + groups, per spec
+  ParseLimits parseLimits;
+  readers::ReaderLimits readerLimits;
+};
+
+// Reads and parses `path`, splicing included files in place of `include` items.
+std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &diags,
+                                     const FrontendOptions &opts = {});
+
+// Checks the AST and builds the typed spec; loads inventory and scores. Returns false on errors.
+bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spec,
+               DiagnosticEngine &diags, const FrontendOptions &opts = {});
+
+// Both steps.
+bool loadSpec(const std::string &path, ir::Spec &spec, DiagnosticEngine &diags,
+              const FrontendOptions &opts = {});
+
+// Resolves `rel` against the directory of `base` (absolute paths stay).
+std::string resolvePath(const std::string &base, const std::string &rel);
+
+// Canonical strategy name ("standing_high" -> "standing-high"); "" if unknown.
+std::string canonicalStrategy(std::string_view name);
+std::string knownStrategyList();
+
+} // namespace qspec::frontend

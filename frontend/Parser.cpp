@@ -1,0 +1,488 @@
+// The only file that sees ANTLR: it runs the generated lexer and parser, routes their errors
+// into the diagnostic engine, and turns the parse tree into the AST.
+#include "frontend/Parser.h"
+
+#include "QSpecLexer.h"
+#include "QSpecParser.h"
+#include "antlr4-runtime.h"
+
+namespace qspec::frontend {
+
+using qspec_grammar::QSpecLexer;
+using qspec_grammar::QSpecParser;
+using ast::Kind;
+using ast::Node;
+
+namespace {
+
+// Maps ANTLR's code-point indexes to byte offsets (they differ only for non-ASCII text).
+class OffsetMap {
+public:
+  explicit OffsetMap(const std::string &text) {
+    offsets_.reserve(text.size() + 1);
+    for (size_t i = 0; i < text.size();) {
+      offsets_.push_back(static_cast<uint32_t>(i));
+      unsigned char c = static_cast<unsigned char>(text[i]);
+      i += c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    }
+    offsets_.push_back(static_cast<uint32_t>(text.size()));
+  }
+  uint32_t byteOffset(size_t cp) const {
+    return cp < offsets_.size() ? offsets_[cp] : offsets_.back();
+  }
+
+private:
+  std::vector<uint32_t> offsets_;
+};
+
+// Returns the byte index of the first invalid UTF-8 sequence, or npos.
+size_t firstInvalidUtf8(const std::string &s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+    if (len == 0 || i + len > s.size())
+      return i;
+    for (size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+        return i;
+    if (len == 2 && c < 0xC2)
+      return i;
+    i += len;
+  }
+  return std::string::npos;
+}
+
+class ErrorListener : public antlr4::BaseErrorListener {
+public:
+  ErrorListener(DiagnosticEngine &d, FileID f, const OffsetMap &m) : diags_(d), file_(f), map_(m) {}
+  void syntaxError(antlr4::Recognizer *, antlr4::Token *tok, size_t, size_t, const std::string &msg,
+                   std::exception_ptr) override {
+    ++count;
+    SourceManager &sm = diags_.sourceManager();
+    SourceRange r;
+    if (tok && tok->getType() != antlr4::Token::EOF) {
+      r = sm.range(file_, map_.byteOffset(tok->getStartIndex()),
+                   map_.byteOffset(tok->getStopIndex() + 1));
+    } else if (tok) {
+      uint32_t end = static_cast<uint32_t>(sm.text(file_).size());
+      r = sm.range(file_, end, end);
+    }
+    std::string m = msg;
+    // ANTLR spells EOF as <EOF>; say it the way a compiler does.
+    for (size_t p; (p = m.find("<EOF>")) != std::string::npos;)
+      m.replace(p, 5, "end of file");
+    diags_.report(DiagID::err_syntax, r, {m});
+  }
+  unsigned count = 0;
+
+private:
+  DiagnosticEngine &diags_;
+  FileID file_;
+  const OffsetMap &map_;
+};
+
+class Builder {
+public:
+  Builder(FileID f, SourceManager &sm, const OffsetMap &m, DiagnosticEngine &d)
+      : file_(f), sm_(sm), map_(m), diags_(d) {}
+
+  SourceRange range(antlr4::ParserRuleContext *ctx) {
+    auto *start = ctx->getStart();
+    auto *stop = ctx->getStop();
+    uint32_t b = map_.byteOffset(start->getStartIndex());
+    uint32_t e = stop ? map_.byteOffset(stop->getStopIndex() + 1) : b;
+    return sm_.range(file_, b, std::max(b, e));
+  }
+  SourceRange range(antlr4::Token *t) {
+    return sm_.range(file_, map_.byteOffset(t->getStartIndex()),
+                     map_.byteOffset(t->getStopIndex() + 1));
+  }
+  SourceRange range(antlr4::tree::TerminalNode *n) { return range(n->getSymbol()); }
+
+  std::unique_ptr<Node> str(antlr4::tree::TerminalNode *n) {
+    const std::string raw = n->getText();
+    std::string body = raw.size() >= 2 ? raw.substr(1, raw.size() - 2) : std::string();
+    std::string out;
+    size_t badAt = 0;
+    SourceRange r = range(n);
+    if (!unescapeString(body, out, badAt)) {
+      // +1 for the opening quote; the escape's backslash is at body[badAt].
+      SourceRange at = sm_.range(file_, r.begin.offset + 1 + static_cast<uint32_t>(badAt),
+                                 r.begin.offset + 3 + static_cast<uint32_t>(badAt));
+      std::string esc = badAt + 1 < body.size() ? body.substr(badAt + 1, 1) : std::string();
+      diags_.report(DiagID::err_bad_escape, at, {esc});
+      ok = false;
+    }
+    return std::make_unique<Node>(Kind::String, r, out);
+  }
+  std::unique_ptr<Node> ident(QSpecParser::IdentContext *c) {
+    return std::make_unique<Node>(Kind::Ident, range(c), c->getText());
+  }
+  std::unique_ptr<Node> number(QSpecParser::NumberContext *c) {
+    return std::make_unique<Node>(Kind::Number, range(c), c->getText());
+  }
+  std::unique_ptr<Node> value(QSpecParser::ValueContext *c) {
+    if (c->STRING())
+      return str(c->STRING());
+    if (c->number())
+      return number(c->number());
+    return ident(c->ident());
+  }
+  std::unique_ptr<Node> setting(QSpecParser::SettingContext *c) {
+    auto n = std::make_unique<Node>(Kind::Setting, range(c), c->ident()->getText());
+    n->add(ident(c->ident()));
+    if (c->block())
+      blockInto(*n, c->block());
+    for (auto *v : c->value())
+      n->add(value(v));
+    return n;
+  }
+  void blockInto(Node &parent, QSpecParser::BlockContext *b) {
+    for (auto *s : b->setting())
+      parent.add(setting(s));
+  }
+  std::unique_ptr<Node> selector(QSpecParser::SelectorContext *c) {
+    if (auto *t = dynamic_cast<QSpecParser::TypeSelectorContext *>(c))
+      return std::make_unique<Node>(Kind::TypeSelector, range(c), t->ident()->getText());
+    auto *n = dynamic_cast<QSpecParser::NameSelectorContext *>(c);
+    auto s = str(n->STRING());
+    s->kind = Kind::NameSelector;
+    return s;
+  }
+  void ruleBody(Node &parent, QSpecParser::RuleBodyContext *b) {
+    for (auto *st : b->ruleStmt()) {
+      if (auto *t = dynamic_cast<QSpecParser::TierStmtContext *>(st)) {
+        auto n = std::make_unique<Node>(Kind::TierStmt, range(st), t->ident()->getText());
+        n->add(ident(t->ident()));
+        parent.add(std::move(n));
+      } else if (auto *r = dynamic_cast<QSpecParser::RecipeStmtContext *>(st)) {
+        auto n = std::make_unique<Node>(Kind::Recipe, range(st), r->role->getText());
+        for (auto *item : r->recipeItem()) {
+          auto *in = n->add(std::make_unique<Node>(Kind::RecipeItem, range(item), item->ident()->getText()));
+          if (item->value())
+            in->add(value(item->value()));
+        }
+        parent.add(std::move(n));
+      } else if (auto *o = dynamic_cast<QSpecParser::TargetOptionsContext *>(st)) {
+        auto n = std::make_unique<Node>(Kind::TargetOptions, range(st), o->ident()->getText());
+        blockInto(*n, o->block());
+        parent.add(std::move(n));
+      }
+    }
+  }
+
+  std::unique_ptr<Node> item(QSpecParser::ItemContext *c) {
+    if (auto *d = c->includeDecl()) {
+      auto n = std::make_unique<Node>(Kind::Include, range(d));
+      n->add(str(d->STRING()));
+      return n;
+    }
+    if (auto *d = c->modelDecl()) {
+      auto n = std::make_unique<Node>(Kind::Model, range(d));
+      if (d->STRING())
+        n->add(str(d->STRING()));
+      blockInto(*n, d->block());
+      return n;
+    }
+    if (auto *d = c->defaultsDecl()) {
+      auto n = std::make_unique<Node>(Kind::Defaults, range(d));
+      ruleBody(*n, d->ruleBody());
+      return n;
+    }
+    if (auto *d = c->tiersDecl()) {
+      auto n = std::make_unique<Node>(Kind::Tiers, range(d));
+      for (auto *i : d->ident())
+        n->add(ident(i));
+      return n;
+    }
+    if (auto *d = c->protectDecl()) {
+      auto n = std::make_unique<Node>(Kind::Protect, range(d));
+      for (auto *s : d->selector())
+        n->add(selector(s));
+      return n;
+    }
+    if (auto *d = c->groupDecl()) {
+      if (auto *g = dynamic_cast<QSpecParser::SameScoreGroupContext *>(d)) {
+        auto n = std::make_unique<Node>(Kind::SameScoreGroup, range(d));
+        if (g->STRING())
+          n->add(str(g->STRING()));
+        return n;
+      }
+      if (auto *g = dynamic_cast<QSpecParser::NamedGroupContext *>(d)) {
+        auto n = std::make_unique<Node>(Kind::NamedGroup, range(d), g->ident()->getText());
+        for (auto *s : g->STRING()) {
+          auto sel = str(s);
+          sel->kind = Kind::NameSelector;
+          n->add(std::move(sel));
+        }
+        return n;
+      }
+      auto *g = dynamic_cast<QSpecParser::WithGroupContext *>(d);
+      auto n = std::make_unique<Node>(Kind::WithGroup, range(d));
+      for (auto *s : g->STRING()) {
+        auto sel = str(s);
+        sel->kind = Kind::NameSelector;
+        n->add(std::move(sel));
+      }
+      return n;
+    }
+    if (auto *d = c->overrideDecl()) {
+      auto n = std::make_unique<Node>(Kind::Override, range(d));
+      auto *subj = d->overrideSubject();
+      if (auto *t = dynamic_cast<QSpecParser::TypeSubjectContext *>(subj)) {
+        n->text = "type";
+        n->add(std::make_unique<Node>(Kind::TypeSubject, range(subj), t->ident()->getText()));
+      } else {
+        n->text = "name";
+        auto *ns = dynamic_cast<QSpecParser::NameSubjectContext *>(subj);
+        auto s = std::make_unique<Node>(Kind::NameSubject, range(subj));
+        for (auto *x : ns->STRING()) {
+          auto sel = str(x);
+          sel->kind = Kind::NameSelector;
+          s->add(std::move(sel));
+        }
+        n->add(std::move(s));
+      }
+      if (d->INT()) {
+        n->add(std::make_unique<Node>(Kind::Priority, range(d->INT()), d->INT()->getText()));
+      }
+      ruleBody(*n, d->ruleBody());
+      return n;
+    }
+    if (auto *d = c->targetDecl()) {
+      auto ids = d->ident();
+      auto n = std::make_unique<Node>(Kind::Target, range(d), ids[0]->getText());
+      n->add(ident(ids[0]));
+      if (ids.size() > 1)
+        n->add(ident(ids[1]));
+      blockInto(*n, d->block());
+      return n;
+    }
+    if (auto *d = c->tuneDecl()) {
+      auto n = std::make_unique<Node>(Kind::Tune, range(d));
+      for (auto *st : d->tuneStmt())
+        n->add(tuneStmt(st));
+      return n;
+    }
+    return nullptr;
+  }
+
+  std::unique_ptr<Node> tuneStmt(QSpecParser::TuneStmtContext *st) {
+    if (auto *m = dynamic_cast<QSpecParser::MetricStmtContext *>(st)) {
+      auto n = std::make_unique<Node>(Kind::Metric, range(st), m->op->getText());
+      n->add(ident(m->ident()));
+      n->add(number(m->number()));
+      return n;
+    }
+    if (auto *l = dynamic_cast<QSpecParser::LevelsStmtContext *>(st)) {
+      auto n = std::make_unique<Node>(Kind::Levels, range(st));
+      for (auto *e : l->levelExpr()) {
+        auto *lv = n->add(std::make_unique<Node>(Kind::Level, range(e), e->getText()));
+        for (auto *t : e->levelTerm()) {
+          if (t->STRING()) {
+            auto s = str(t->STRING());
+            lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t), "pattern"))->add(std::move(s));
+          } else {
+            auto *term = lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t), t->which->getText()));
+            term->add(std::make_unique<Node>(Kind::Number, range(t->INT()), t->INT()->getText()));
+          }
+        }
+        // Level text as the author would read it: "first 4 + last 4".
+        std::string text;
+        for (auto *t : e->levelTerm()) {
+          if (!text.empty())
+            text += " + ";
+          text += t->STRING() ? t->STRING()->getText() : t->which->getText() + " " + t->INT()->getText();
+        }
+        lv->text = text;
+      }
+      return n;
+    }
+    if (auto *x = dynamic_cast<QSpecParser::TuneExcludeStmtContext *>(st)) {
+      auto n = std::make_unique<Node>(Kind::TuneExclude, range(st));
+      for (auto *s : x->STRING()) {
+        auto sel = str(s);
+        sel->kind = Kind::NameSelector;
+        n->add(std::move(sel));
+      }
+      return n;
+    }
+    if (auto *r = dynamic_cast<QSpecParser::TuneRaiseStmtContext *>(st)) {
+      auto n = std::make_unique<Node>(Kind::TuneRaise, range(st), r->ident()->getText());
+      for (auto *s : r->STRING()) {
+        auto sel = str(s);
+        sel->kind = Kind::NameSelector;
+        n->add(std::move(sel));
+      }
+      n->add(ident(r->ident()));
+      return n;
+    }
+    auto *s = dynamic_cast<QSpecParser::TuneSettingContext *>(st);
+    return setting(s->setting());
+  }
+
+  bool ok = true;
+
+private:
+  FileID file_;
+  SourceManager &sm_;
+  const OffsetMap &map_;
+  DiagnosticEngine &diags_;
+};
+
+} // namespace
+
+bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
+  out.clear();
+  auto hexval = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  auto appendUtf8 = [&](uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  };
+  for (size_t i = 0; i < body.size(); ++i) {
+    char c = body[i];
+    if (c != '\\') {
+      out += c;
+      continue;
+    }
+    if (i + 1 >= body.size()) {
+      badAt = i;
+      return false;
+    }
+    char e = body[++i];
+    switch (e) {
+    case '"': out += '"'; break;
+    case '\\': out += '\\'; break;
+    case 'n': out += '\n'; break;
+    case 't': out += '\t'; break;
+    case 'r': out += '\r'; break;
+    case '0': out += '\0'; break;
+    case 'x':
+    case 'u':
+    case 'U': {
+      size_t digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
+      uint32_t v = 0;
+      for (size_t k = 1; k <= digits; ++k) {
+        int h = i + k < body.size() ? hexval(body[i + k]) : -1;
+        if (h < 0) {
+          badAt = i - 1;
+          return false;
+        }
+        v = v * 16 + static_cast<uint32_t>(h);
+      }
+      if (v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF)) {
+        badAt = i - 1;
+        return false;
+      }
+      if (e == 'x')
+        out += static_cast<char>(v);
+      else
+        appendUtf8(v);
+      i += digits;
+      break;
+    }
+    default:
+      badAt = i - 1;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const ParseLimits &limits) {
+  SourceManager &sm = diags.sourceManager();
+  const std::string &text = sm.text(file);
+  if (text.size() > limits.maxFileBytes) {
+    diags.report(DiagID::err_file_too_large, SourceRange{}, {sm.path(file), std::to_string(text.size()),
+                                                               std::to_string(limits.maxFileBytes)});
+    return nullptr;
+  }
+  size_t bad = firstInvalidUtf8(text);
+  if (bad != std::string::npos) {
+    diags.report(DiagID::err_bad_character, sm.range(file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)),
+                 {"\\x" + [](unsigned char c) {
+                    const char *h = "0123456789abcdef";
+                    return std::string{h[c >> 4], h[c & 15]};
+                  }(static_cast<unsigned char>(text[bad])) + " (invalid UTF-8)"});
+    return nullptr;
+  }
+  if (text.find('\0') != std::string::npos) {
+    uint32_t at = static_cast<uint32_t>(text.find('\0'));
+    diags.report(DiagID::err_bad_character, sm.range(file, at, at + 1), {"\\x00"});
+    return nullptr;
+  }
+
+  OffsetMap map(text);
+  antlr4::ANTLRInputStream input(text);
+  QSpecLexer lexer(&input);
+  lexer.removeErrorListeners();
+  ErrorListener listener(diags, file, map);
+  lexer.addErrorListener(&listener);
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+
+  // Lexical errors live on channel 2; nesting depth is checked before the recursive parser runs.
+  size_t depth = 0;
+  bool lexOk = true;
+  for (antlr4::Token *t : tokens.getTokens()) {
+    SourceRange r = sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1));
+    if (t->getType() == QSpecLexer::BAD_CHAR) {
+      diags.report(DiagID::err_bad_character, r, {t->getText()});
+      lexOk = false;
+    } else if (t->getType() == QSpecLexer::UNTERMINATED_STRING) {
+      diags.report(DiagID::err_unterminated_string, sm.range(file, r.begin.offset, r.begin.offset + 1));
+      lexOk = false;
+    } else if (t->getText() == "{" && t->getChannel() == 0) {
+      if (++depth > limits.maxNesting) {
+        diags.report(DiagID::err_nesting_too_deep, r, {std::to_string(limits.maxNesting)});
+        return nullptr;
+      }
+    } else if (t->getText() == "}" && t->getChannel() == 0 && depth > 0) {
+      --depth;
+    }
+  }
+
+  QSpecParser parser(&tokens);
+  parser.removeErrorListeners();
+  parser.addErrorListener(&listener);
+  QSpecParser::SpecContext *tree = nullptr;
+  try {
+    tree = parser.spec();
+  } catch (const std::exception &e) {
+    diags.report(DiagID::err_syntax, SourceRange{}, {std::string("parser failure: ") + e.what()});
+    return nullptr;
+  }
+  if (listener.count > 0 || !lexOk)
+    return nullptr;
+
+  Builder b(file, sm, map, diags);
+  auto root = std::make_unique<Node>(Kind::Spec, sm.range(file, 0, static_cast<uint32_t>(text.size())));
+  if (auto *v = tree->versionDecl())
+    root->add(std::make_unique<Node>(Kind::Version, b.range(v), v->INT()->getText()));
+  for (auto *it : tree->item())
+    if (auto n = b.item(it))
+      root->add(std::move(n));
+  if (!b.ok)
+    return nullptr;
+  return root;
+}
+
+} // namespace qspec::frontend

@@ -1,0 +1,38 @@
+// Readers for the model artifacts a spec refers to: module inventories and sensitivity scores.
+//
+// Contract: a reader never throws and never crashes on malformed input; it reports a diagnostic
+// with the file and (where the format has lines) the line, and returns false. `requestedAt` is
+// where the spec (or command line: an invalid range) asked for the file; it is used when the
+// file cannot be opened. Limits (sizes, counts) are in docs/limits.md.
+#pragma once
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+#include <string>
+
+namespace qspec::readers {
+
+struct ReaderLimits {
+  size_t maxFileBytes = 256u << 20;        // text formats read whole
+  size_t maxModules = 5'000'000;
+  size_t maxSafetensorsHeader = 100u << 20; // the JSON header of a .safetensors file
+  size_t maxOnnxBytes = 2048u << 20;
+};
+
+// Chooses the format by name and content: `*.safetensors` (header only), `*.index.json`
+// (Hugging Face index), `*.onnx`, anything else a manifest (`name type` per line, `#` comments).
+bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
+                   SourceRange requestedAt = {}, const ReaderLimits &limits = {});
+
+// Chooses the format by content: msModelSlim analyze log (`Score:` lines / `top N:` list),
+// analysis_result.yaml (`layer_scores: [{name, score}]`), HMCT node sensitivity JSON dict or log
+// table, Horizon QuantAnalysis sensitivity table.
+bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diags,
+                SourceRange requestedAt = {}, const ReaderLimits &limits = {});
+
+// Assigns Module::block from a block pattern such as "model.layers.{i}" (prefix match on
+// dotted names). Modules outside every block keep -1.
+void assignBlocks(ir::Inventory &inv, const Pattern &blockPattern);
+
+} // namespace qspec::readers

@@ -1,0 +1,257 @@
+#include "ir/Diagnostics.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <ostream>
+
+namespace qspec {
+
+static const DiagInfo kDiagTable[] = {
+#define DIAG(ID, SEV, FMT) {#ID, Severity::SEV, FMT},
+#include "ir/DiagnosticKinds.def"
+#undef DIAG
+};
+
+const DiagInfo &diagInfo(DiagID id) { return kDiagTable[static_cast<unsigned>(id)]; }
+
+std::vector<DiagID> allDiagIDs() {
+  std::vector<DiagID> ids;
+  for (unsigned i = 0; i < static_cast<unsigned>(DiagID::NumDiagIDs); ++i)
+    ids.push_back(static_cast<DiagID>(i));
+  return ids;
+}
+
+const char *severityName(Severity s) {
+  switch (s) {
+  case Severity::Ignored: return "ignored";
+  case Severity::Note: return "note";
+  case Severity::Remark: return "remark";
+  case Severity::Warning: return "warning";
+  case Severity::Error: return "error";
+  case Severity::Fatal: return "fatal error";
+  }
+  return "error";
+}
+
+std::string formatDiag(const char *format, const std::vector<std::string> &args) {
+  std::string out;
+  for (const char *p = format; *p; ++p) {
+    if (*p == '%' && p[1] >= '0' && p[1] <= '9') {
+      size_t idx = static_cast<size_t>(p[1] - '0');
+      if (idx < args.size())
+        out += args[idx];
+      ++p;
+    } else {
+      out += *p;
+    }
+  }
+  return out;
+}
+
+Diagnostic &DiagnosticEngine::report(DiagID id, SourceRange range, std::vector<std::string> args) {
+  const DiagInfo &info = diagInfo(id);
+  Diagnostic d;
+  d.code = info.id;
+  d.severity = info.severity;
+  d.range = range;
+  d.message = formatDiag(info.format, args);
+  return report(std::move(d));
+}
+
+Diagnostic &DiagnosticEngine::report(Diagnostic d) {
+  if (d.severity == Severity::Warning && werror_)
+    d.severity = Severity::Error;
+  if (d.severity == Severity::Ignored) {
+    dropped_ = std::move(d);
+    return dropped_;
+  }
+  bool isError = d.severity == Severity::Error || d.severity == Severity::Fatal;
+  if (limitReached_) {
+    if (isError)
+      ++errors_;
+    dropped_ = std::move(d);
+    return dropped_;
+  }
+  if (isError) {
+    ++errors_;
+    if (errorLimit_ && errors_ > errorLimit_) {
+      limitReached_ = true;
+      Diagnostic stop;
+      stop.code = diagInfo(DiagID::err_too_many_errors).id;
+      stop.severity = Severity::Fatal;
+      stop.message = diagInfo(DiagID::err_too_many_errors).format;
+      diags_.push_back(std::move(stop));
+      dropped_ = std::move(d);
+      return dropped_;
+    }
+  } else if (d.severity == Severity::Warning) {
+    ++warnings_;
+  }
+  diags_.push_back(std::move(d));
+  return diags_.back();
+}
+
+Diagnostic &DiagnosticEngine::note(Diagnostic &parent, DiagID id, SourceRange range,
+                                   std::vector<std::string> args) {
+  const DiagInfo &info = diagInfo(id);
+  Diagnostic n;
+  n.code = info.id;
+  n.severity = Severity::Note;
+  n.range = range;
+  n.message = formatDiag(info.format, args);
+  parent.notes.push_back(std::move(n));
+  return parent.notes.back();
+}
+
+// Decodes one UTF-8 sequence at `s[i]`; returns its length or 0 if invalid.
+static size_t utf8Length(std::string_view s, size_t i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+  if (len == 0 || i + len > s.size())
+    return 0;
+  for (size_t k = 1; k < len; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
+      return 0;
+  return len;
+}
+
+std::string sanitizeForTerminal(std::string_view text) {
+  static const char *hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    size_t len = utf8Length(text, i);
+    bool control = c < 0x20 || c == 0x7f;
+    // C1 control characters (U+0080..U+009F) are also escape sequences on some terminals.
+    bool c1 = len == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
+    if (c == '\t') {
+      out += ' ';
+      ++i;
+    } else if (len == 0 || control || c1) {
+      size_t n = len == 0 ? 1 : len;
+      for (size_t k = 0; k < n; ++k) {
+        unsigned char b = static_cast<unsigned char>(text[i + k]);
+        out += "\\x";
+        out += hex[b >> 4];
+        out += hex[b & 15];
+      }
+      i += n;
+    } else {
+      out.append(text.substr(i, len));
+      i += len;
+    }
+  }
+  return out;
+}
+
+static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnostic &d) {
+  if (d.range.file != 0) {
+    os << sanitizeForTerminal(sm.path(d.range.file));
+    if (d.range.begin.line)
+      os << ':' << d.range.begin.line << ':' << d.range.begin.col;
+    os << ": ";
+  }
+  os << severityName(d.severity) << ": " << sanitizeForTerminal(d.message);
+  if (!d.code.empty() && d.severity != Severity::Note)
+    os << " [" << d.code << ']';
+  os << '\n';
+  if (!d.range.valid() || !sm.hasText(d.range.file))
+    return;
+  std::string_view line = sm.line(d.range.file, d.range.begin.line);
+  if (line.empty() && d.range.begin.col > 1)
+    return;
+  // Long lines are cut around the caret so a 1 MB one-line file does not flood the terminal.
+  const size_t kMax = 200;
+  size_t col0 = d.range.begin.col ? d.range.begin.col - 1 : 0;
+  size_t start = 0;
+  if (line.size() > kMax && col0 > kMax / 2)
+    start = std::min(col0 - kMax / 2, line.size());
+  std::string_view shown = line.substr(start, kMax);
+  // Keep the caret under the right byte: sanitize character by character and track widths.
+  std::string text, marks;
+  size_t caretAt = col0 >= start ? col0 - start : 0;
+  size_t endCol = d.range.end.line == d.range.begin.line && d.range.end.col > d.range.begin.col
+                      ? d.range.end.col - 1 - start
+                      : caretAt + 1;
+  for (size_t i = 0; i < shown.size();) {
+    size_t len = utf8Length(shown, i);
+    std::string piece = sanitizeForTerminal(shown.substr(i, len ? len : 1));
+    size_t width = len > 1 ? 1 : piece.size();
+    char m = (i == caretAt) ? '^' : (i > caretAt && i < endCol) ? '~' : ' ';
+    text += piece;
+    marks += std::string(1, m);
+    if (width > 1)
+      marks += std::string(width - 1, m == '^' ? '~' : m);
+    i += len ? len : 1;
+  }
+  if (caretAt >= shown.size())
+    marks += std::string(caretAt - std::min(caretAt, shown.size()), ' ') + "^";
+  while (!marks.empty() && marks.back() == ' ')
+    marks.pop_back();
+  os << (start ? "..." : "") << text << '\n' << (start ? "   " : "") << marks << '\n';
+  for (const FixIt &f : d.fixits)
+    if (f.range.begin.line == d.range.begin.line && !f.text.empty())
+      os << std::string(f.range.begin.col ? f.range.begin.col - 1 - std::min<size_t>(start, f.range.begin.col - 1) : 0, ' ')
+         << sanitizeForTerminal(f.text) << '\n';
+}
+
+void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d) {
+  renderOne(os, sm, d);
+  for (const Diagnostic &n : d.notes)
+    renderOne(os, sm, n);
+}
+
+void DiagnosticEngine::printText(std::ostream &os, bool) const {
+  for (const Diagnostic &d : diags_)
+    renderDiagnosticText(os, sm_, d);
+  if (errors_ || warnings_) {
+    if (warnings_)
+      os << warnings_ << (warnings_ == 1 ? " warning" : " warnings");
+    if (warnings_ && errors_)
+      os << " and ";
+    if (errors_)
+      os << errors_ << (errors_ == 1 ? " error" : " errors");
+    os << " generated.\n";
+  }
+}
+
+static nlohmann::json rangeJSON(const SourceManager &sm, const SourceRange &r) {
+  nlohmann::json j = nlohmann::json::object();
+  if (r.file == 0)
+    return j;
+  j["file"] = sm.path(r.file);
+  j["line"] = r.begin.line;
+  j["column"] = r.begin.col;
+  j["endLine"] = r.end.line;
+  j["endColumn"] = r.end.col;
+  return j;
+}
+
+static nlohmann::json diagJSON(const SourceManager &sm, const Diagnostic &d) {
+  nlohmann::json j;
+  j["id"] = d.code;
+  j["severity"] = severityName(d.severity);
+  j["message"] = d.message;
+  j["location"] = rangeJSON(sm, d.range);
+  nlohmann::json notes = nlohmann::json::array();
+  for (const Diagnostic &n : d.notes)
+    notes.push_back(diagJSON(sm, n));
+  j["notes"] = notes;
+  nlohmann::json fixes = nlohmann::json::array();
+  for (const FixIt &f : d.fixits)
+    fixes.push_back({{"location", rangeJSON(sm, f.range)}, {"text", f.text}});
+  j["fixits"] = fixes;
+  return j;
+}
+
+void DiagnosticEngine::printJSON(std::ostream &os) const {
+  nlohmann::json all = nlohmann::json::array();
+  for (const Diagnostic &d : diags_)
+    all.push_back(diagJSON(sm_, d));
+  nlohmann::json out = {{"diagnostics", all}, {"errors", errors_}, {"warnings", warnings_}};
+  os << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+} // namespace qspec

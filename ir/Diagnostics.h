@@ -1,0 +1,101 @@
+// The diagnostic engine: every message a tool prints about its input goes through here.
+//
+// Diagnostics are declared in DiagnosticKinds.def (one table, stable IDs); a message is built
+// from its format string with %0..%9 replaced by arguments. Notes attach to their parent and are
+// printed right after it at their own location. Rendering is clang style or JSON.
+#pragma once
+
+#include "ir/Location.h"
+
+#include <deque>
+#include <functional>
+#include <initializer_list>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace qspec {
+
+enum class Severity { Ignored, Note, Remark, Warning, Error, Fatal };
+const char *severityName(Severity s);
+
+enum class DiagID : unsigned {
+#define DIAG(ID, SEV, FMT) ID,
+#include "ir/DiagnosticKinds.def"
+#undef DIAG
+  NumDiagIDs
+};
+
+struct DiagInfo {
+  const char *id;     // stable ID printed as [id], e.g. "err_pattern_matches_nothing"
+  Severity severity;  // default severity
+  const char *format; // lowercase, no trailing period, %0..%9 for arguments
+};
+const DiagInfo &diagInfo(DiagID id);
+// All IDs in table order (for docs and tests).
+std::vector<DiagID> allDiagIDs();
+
+// A replacement of bytes [range.begin.offset, range.end.offset) by `text`.
+struct FixIt {
+  SourceRange range;
+  std::string text;
+};
+
+struct Diagnostic {
+  std::string code; // printed in brackets: a DiagID name or a lint rule id
+  Severity severity = Severity::Error;
+  SourceRange range;
+  std::string message;
+  std::vector<Diagnostic> notes;
+  std::vector<FixIt> fixits;
+};
+
+// Replaces %0..%9 in `format` by `args`.
+std::string formatDiag(const char *format, const std::vector<std::string> &args);
+
+class DiagnosticEngine {
+public:
+  explicit DiagnosticEngine(SourceManager &sm) : sm_(sm) {}
+
+  // Reports `id` at `range`. The returned reference stays valid for the engine's lifetime and
+  // may receive notes and fix-its.
+  Diagnostic &report(DiagID id, SourceRange range, std::vector<std::string> args = {});
+  // Adds a note (a DiagID of severity Note) to `parent`.
+  Diagnostic &note(Diagnostic &parent, DiagID id, SourceRange range,
+                   std::vector<std::string> args = {});
+  // Reports an already-built diagnostic (used by qlint, whose codes are rule IDs).
+  Diagnostic &report(Diagnostic d);
+
+  void setWarningsAsErrors(bool on) { werror_ = on; }
+  bool warningsAsErrors() const { return werror_; }
+  // Stops recording errors after `n` (0 = unlimited); one note says so.
+  void setErrorLimit(unsigned n) { errorLimit_ = n; }
+
+  unsigned errorCount() const { return errors_; }
+  unsigned warningCount() const { return warnings_; }
+  bool hasErrors() const { return errors_ > 0; }
+  const std::deque<Diagnostic> &diagnostics() const { return diags_; }
+  SourceManager &sourceManager() { return sm_; }
+
+  // Sorts nothing: diagnostics print in the order reported.
+  void printText(std::ostream &os, bool color = false) const;
+  void printJSON(std::ostream &os) const;
+
+private:
+  SourceManager &sm_;
+  std::deque<Diagnostic> diags_;
+  Diagnostic dropped_;
+  unsigned errors_ = 0, warnings_ = 0;
+  unsigned errorLimit_ = 50;
+  bool werror_ = false;
+  bool limitReached_ = false;
+};
+
+// Renders one diagnostic (and its notes) clang style: `file:line:col: severity: message [code]`,
+// the source line, a caret and `~` underline. Control characters and escape sequences are shown
+// as \xNN so nothing from the input reaches the terminal raw.
+void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d);
+// Makes text safe for a terminal: control bytes and invalid UTF-8 become \xNN.
+std::string sanitizeForTerminal(std::string_view text);
+
+} // namespace qspec

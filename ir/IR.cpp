@@ -1,0 +1,90 @@
+#include "ir/IR.h"
+
+namespace qspec::ir {
+
+static const char *const kTierNames[kNumTiers] = {"int4", "int8", "int16", "dual-int16", "fp16", "float"};
+
+const char *tierName(Tier t) { return kTierNames[static_cast<int>(t)]; }
+
+std::optional<Tier> parseTier(std::string_view name) {
+  for (int i = 0; i < kNumTiers; ++i)
+    if (name == kTierNames[i])
+      return static_cast<Tier>(i);
+  if (name == "float16")
+    return Tier::FP16;
+  if (name == "float32" || name == "fp32")
+    return Tier::Float;
+  return std::nullopt;
+}
+
+std::string knownTierList() {
+  std::string s;
+  for (int i = 0; i < kNumTiers; ++i) {
+    if (i)
+      s += ", ";
+    s += kTierNames[i];
+  }
+  return s;
+}
+
+const char *decisionSourceName(Decision::Source s) {
+  switch (s) {
+  case Decision::BuiltIn: return "built-in default";
+  case Decision::Default: return "defaults";
+  case Decision::TypeOverride: return "type override";
+  case Decision::NameOverride: return "name override";
+  case Decision::Protect: return "protect";
+  case Decision::TuningExclude: return "tuning exclude";
+  case Decision::TuningRaise: return "tuning raise";
+  case Decision::Group: return "group";
+  }
+  return "?";
+}
+
+const Option *Option::child(std::string_view k) const {
+  for (const Option &o : children)
+    if (o.key == k)
+      return &o;
+  return nullptr;
+}
+
+const Option *Target::option(std::string_view key) const {
+  for (const Option &o : options)
+    if (o.key == key)
+      return &o;
+  return nullptr;
+}
+
+void Inventory::rebuildIndex() {
+  index.clear();
+  index.reserve(modules.size());
+  for (uint32_t i = 0; i < modules.size(); ++i)
+    index.emplace(modules[i].name, i);
+}
+
+const Module *Inventory::find(std::string_view name) const {
+  auto it = index.find(std::string(name));
+  return it == index.end() ? nullptr : &modules[it->second];
+}
+
+Tier Spec::defaultTier() const {
+  if (defaults.tier)
+    return *defaults.tier;
+  return ladder.empty() ? Tier::Int8 : ladder.front();
+}
+
+bool Spec::inLadder(Tier t) const {
+  for (Tier x : ladder)
+    if (x == t)
+      return true;
+  return false;
+}
+
+const Target *Spec::target(std::string_view kind) const {
+  for (const Target &t : targets)
+    if (t.kind == kind)
+      return &t;
+  return nullptr;
+}
+
+} // namespace qspec::ir

@@ -1,0 +1,272 @@
+// The typed, resolved representation of one .qspec file.
+//
+// `Spec` holds what the author wrote, typed and validated (tiers parsed, patterns compiled,
+// targets and tuning structured), plus the model's inventory and scores. The passes fill in
+// `Resolution`: per module its tier and settings, and for every setting the rule that decided
+// it. Emitters, qlint and qtune read a Spec; only passes write its resolution.
+#pragma once
+
+#include "ir/Location.h"
+#include "ir/Pattern.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace qspec::ir {
+
+// ---- Tiers -------------------------------------------------------------------------------
+
+// The canonical tier order, lowest to highest precision. A spec's ladder is a subsequence.
+enum class Tier : uint8_t { Int4, Int8, Int16, DualInt16, FP16, Float };
+constexpr int kNumTiers = 6;
+const char *tierName(Tier t);
+std::optional<Tier> parseTier(std::string_view name);
+// "int4, int8, int16, dual-int16, fp16, float"
+std::string knownTierList();
+
+// ---- Generic option trees (target blocks, nested settings) --------------------------------
+
+struct Value {
+  enum Kind { String, Number, Ident } kind = Ident;
+  std::string text; // unescaped string, identifier, or number as written
+  double number = 0;
+  bool isInteger = false;
+  SourceRange range;
+};
+
+struct Option {
+  std::string key;
+  std::vector<Value> values;    // `key v1, v2`
+  std::vector<Option> children; // `key { ... }`
+  bool isBlock = false;
+  SourceRange range;    // the whole setting
+  SourceRange keyRange; // the key alone
+
+  const Option *child(std::string_view k) const;
+};
+
+// ---- Selectors ---------------------------------------------------------------------------
+
+struct Selector {
+  enum Kind { Name, Type } kind = Name;
+  std::string text;               // the pattern as written (unescaped) or the type name
+  std::optional<Pattern> pattern; // compiled (Name only)
+  SourceRange range;
+};
+
+// ---- Quantization recipes ----------------------------------------------------------------
+
+// Where a resolved value came from.
+struct Decision {
+  enum Source : uint8_t { BuiltIn, Default, TypeOverride, NameOverride, Protect, TuningExclude, TuningRaise, Group };
+  Source source = BuiltIn;
+  int32_t index = -1; // into Spec::overrides / protects / tune excludes / raises, by source
+  SourceRange range;
+};
+const char *decisionSourceName(Decision::Source s);
+
+// One role (weight or activation). Unset fields inherit from lower-precedence rules.
+struct Recipe {
+  std::optional<std::string> dtype;  // int4 int8 int16 fp16 fp8_e4m3 mxfp8 mxfp4 float ...
+  std::optional<std::string> scope;  // per_tensor per_channel per_group per_block per_token ...
+  std::optional<bool> symmetric;
+  std::optional<std::string> method; // minmax histogram ssz gptq ...
+  std::map<std::string, std::string> ext; // key=value words, e.g. group_size=128
+  SourceRange range;
+  bool empty() const { return !dtype && !scope && !symmetric && !method && ext.empty(); }
+};
+
+// The settings of a defaults or override block.
+struct Settings {
+  std::optional<Tier> tier;
+  SourceRange tierRange;
+  Recipe weight, act;
+  std::vector<Option> targetOptions; // `amct { ... }` blocks inside a rule, by target name
+};
+
+struct Override {
+  enum Level { Type, Name } level = Name;
+  std::vector<Selector> selectors;
+  int priority = 0;
+  bool hasPriority = false;
+  Settings settings;
+  SourceRange range;        // whole declaration
+  SourceRange subjectRange; // `type Linear` / `name "..."`
+};
+
+struct Protect {
+  Selector selector;
+  SourceRange range;
+};
+
+struct GroupDecl {
+  enum Kind { SameScore, Declared } kind = Declared;
+  std::string name;                // declared name, or "" (auto: "group@line:col")
+  std::vector<Selector> members;   // Declared: patterns, possibly with {i} variables
+  std::string scoresPath;          // SameScore: file (resolved path), "" = tune scores
+  SourceRange range;
+};
+
+// ---- Inventory and scores ----------------------------------------------------------------
+
+struct Module {
+  std::string name;
+  std::string type;  // Linear, Conv2d, MatMul, ... ("" if unknown)
+  int32_t block = -1; // decoder-block index, -1 if none
+  uint32_t line = 0;  // line in the inventory file (manifests), 0 if not applicable
+};
+
+struct Inventory {
+  std::string path;   // as given
+  std::string format; // safetensors-index | safetensors | onnx | manifest
+  std::vector<Module> modules;
+  std::unordered_map<std::string, uint32_t> index; // name -> position in modules
+  bool present() const { return !path.empty(); }
+  void rebuildIndex();
+  const Module *find(std::string_view name) const;
+};
+
+struct ScoreEntry {
+  std::string name; // a module, or a block such as "model.layers.3" (covers "model.layers.3.*")
+  double score = 0;
+  uint32_t line = 0;
+};
+
+struct Scores {
+  std::string path;
+  std::string format; // msmodelslim-log | analysis-yaml | hmct-json | hmct-log | horizon-table
+  std::string metric; // e.g. mse_layer_wise, cosine-similarity
+  bool higherIsMoreSensitive = true; // false for cosine-like metrics
+  std::vector<ScoreEntry> entries;   // in file order
+  bool present() const { return !path.empty(); }
+};
+
+// ---- Targets -----------------------------------------------------------------------------
+
+struct Target {
+  std::string kind;    // msmodelslim | amct | hmct | horizon
+  std::string variant; // amct: ptq | qat; others: ""
+  std::vector<Option> options;
+  SourceRange range;
+  const Option *option(std::string_view key) const;
+};
+
+// ---- Tuning ------------------------------------------------------------------------------
+
+struct LevelTerm {
+  enum Kind { First, Last, Top, Pattern } kind = First;
+  uint32_t count = 0;
+  std::string pattern;
+  SourceRange range;
+};
+struct Level {
+  std::vector<LevelTerm> terms; // union
+  SourceRange range;
+  std::string text; // as written, e.g. "first 4 + last 4"
+};
+
+struct TuningRaise {
+  std::vector<Selector> selectors;
+  Tier tier = Tier::Float;
+  SourceRange range;
+};
+
+struct Tune {
+  bool present = false;
+  std::string scoresPath;
+  SourceRange scoresRange;
+  std::string metric;      // e.g. accuracy
+  std::string metricOp;    // >= <= > <
+  double threshold = 0;
+  SourceRange metricRange;
+  std::string strategy;    // standing-high | hmct-ladder | qspec (default)
+  SourceRange strategyRange;
+  std::vector<Level> levels;
+  std::vector<std::string> antiOutlier; // candidates, in rotation order
+  std::optional<Tier> raiseTo;          // tier used for a fallback (default: float)
+  int maxRounds = 0;                    // 0 = strategy default
+  double maxSeconds = 0;
+  std::vector<Selector> excludes;       // tuning state: excluded (float)
+  std::vector<TuningRaise> raises;      // tuning state: raised to a tier
+  std::vector<Option> options;          // anything else, for the driver
+  SourceRange range;
+};
+
+// ---- Resolution (filled by passes) -------------------------------------------------------
+
+template <typename T> struct Decided {
+  T value{};
+  Decision from;
+};
+
+struct ResolvedRecipe {
+  Decided<std::string> dtype, scope, method;
+  Decided<bool> symmetric;
+};
+
+struct ResolvedModule {
+  Decided<Tier> tier;
+  ResolvedRecipe weight, act;
+  bool isProtected = false;
+  bool tuned = false;      // tier raised/excluded by the tuning state
+  int32_t group = -1;      // index into Resolution::groups, -1 if none
+  // Per-target option blocks from the winning override, by target name.
+  std::vector<const Option *> targetOptions;
+};
+
+struct Group {
+  std::string name;
+  GroupDecl::Kind kind = GroupDecl::Declared;
+  int32_t decl = -1;             // index into Spec::groups
+  std::vector<uint32_t> members; // module indices, ascending
+  double score = 0;              // SameScore: the shared score
+  SourceRange range;
+};
+
+struct Resolution {
+  bool done = false;
+  std::vector<ResolvedModule> modules; // parallel to inventory.modules
+  std::vector<Group> groups;
+  // Which modules each selector selected, by rule (for lint: unused patterns, shadowing).
+  // Key: address of the Selector in the Spec.
+  std::unordered_map<const Selector *, std::vector<uint32_t>> selected;
+};
+
+// ---- The spec ----------------------------------------------------------------------------
+
+struct Spec {
+  std::string path;      // the .qspec file
+  std::string modelName; // model "NAME"
+  SourceRange modelRange;
+  std::vector<Option> modelOptions;
+  std::optional<Pattern> blockPattern; // blocks "model.layers.{i}"
+  std::string blockPatternText;
+
+  std::vector<Tier> ladder; // lowest first; default = all tiers
+  SourceRange ladderRange;
+  Settings defaults;
+  SourceRange defaultsRange;
+  std::vector<Protect> protects;
+  std::vector<GroupDecl> groups;
+  std::vector<Override> overrides;
+  std::vector<Target> targets;
+  Tune tune;
+
+  Inventory inventory;
+  SourceRange inventoryRange; // where the spec names it (invalid if from the command line)
+  Scores scores;
+
+  Resolution resolution;
+
+  // The default tier: defaults.tier, else the lowest tier of the ladder.
+  Tier defaultTier() const;
+  bool inLadder(Tier t) const;
+  const Target *target(std::string_view kind) const;
+};
+
+} // namespace qspec::ir

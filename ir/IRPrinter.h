@@ -1,0 +1,21 @@
+// Stable printers of a resolved spec: `qcc --emit=ir` (JSON) and `qcc --explain NAME` (text).
+#pragma once
+
+#include "ir/IR.h"
+
+#include <iosfwd>
+
+namespace qspec::ir {
+
+// One JSON document: the spec's typed settings, then every module with its tier and settings
+// and, for each, the rule that decided it ("file:line:col" and the rule kind). Keys in fixed
+// order, modules in inventory order.
+void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os);
+
+// For module `index`: every setting and the source location that decided it.
+void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std::ostream &os);
+
+// "file:line:col" of a range, or "<built-in>".
+std::string locationString(const SourceRange &r, const SourceManager &sm);
+
+} // namespace qspec::ir

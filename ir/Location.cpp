@@ -1,0 +1,133 @@
+#include "ir/Location.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace qspec {
+
+static std::vector<uint32_t> computeLineStarts(const std::string &text) {
+  std::vector<uint32_t> starts{0};
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n')
+      starts.push_back(static_cast<uint32_t>(i + 1));
+  return starts;
+}
+
+FileID SourceManager::addFile(std::string path, std::string text) {
+  File f;
+  f.path = std::move(path);
+  f.lineStarts = computeLineStarts(text);
+  f.text = std::move(text);
+  files_.push_back(std::move(f));
+  return static_cast<FileID>(files_.size());
+}
+
+FileID SourceManager::addPathOnly(std::string path) {
+  File f;
+  f.path = std::move(path);
+  f.keepText = false;
+  f.lineStarts = {0};
+  files_.push_back(std::move(f));
+  return static_cast<FileID>(files_.size());
+}
+
+FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot open file";
+    return 0;
+  }
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0) {
+    error = "cannot read file";
+    return 0;
+  }
+  if (maxBytes && static_cast<uint64_t>(size) > maxBytes) {
+    error = "file is " + std::to_string(size) + " bytes, over the limit of " +
+            std::to_string(maxBytes) + " bytes";
+    return 0;
+  }
+  in.seekg(0, std::ios::beg);
+  std::string text(static_cast<size_t>(size), '\0');
+  if (size > 0 && !in.read(&text[0], size)) {
+    error = "cannot read file";
+    return 0;
+  }
+  return addFile(path, std::move(text));
+}
+
+const SourceManager::File *SourceManager::get(FileID id) const {
+  if (id == 0 || id > files_.size())
+    return nullptr;
+  return &files_[id - 1];
+}
+
+const std::string &SourceManager::path(FileID id) const {
+  static const std::string empty;
+  const File *f = get(id);
+  return f ? f->path : empty;
+}
+
+const std::string &SourceManager::text(FileID id) const {
+  static const std::string empty;
+  const File *f = get(id);
+  return f ? f->text : empty;
+}
+
+bool SourceManager::hasText(FileID id) const {
+  const File *f = get(id);
+  return f && f->keepText;
+}
+
+std::string_view SourceManager::line(FileID id, uint32_t line) const {
+  const File *f = get(id);
+  if (!f || !f->keepText || line == 0 || line > f->lineStarts.size())
+    return {};
+  uint32_t start = f->lineStarts[line - 1];
+  uint32_t end = line < f->lineStarts.size() ? f->lineStarts[line] : f->text.size();
+  std::string_view sv(f->text.data() + start, end - start);
+  while (!sv.empty() && (sv.back() == '\n' || sv.back() == '\r'))
+    sv.remove_suffix(1);
+  return sv;
+}
+
+SourceLoc SourceManager::locate(FileID id, uint32_t offset) const {
+  const File *f = get(id);
+  if (!f)
+    return {};
+  auto it = std::upper_bound(f->lineStarts.begin(), f->lineStarts.end(), offset);
+  uint32_t lineIdx = static_cast<uint32_t>(it - f->lineStarts.begin()); // 1-based line
+  uint32_t col = offset - f->lineStarts[lineIdx - 1] + 1;
+  return {lineIdx, col, offset};
+}
+
+SourceRange SourceManager::range(FileID id, uint32_t begin, uint32_t end) const {
+  SourceRange r;
+  r.file = id;
+  r.begin = locate(id, begin);
+  r.end = locate(id, std::max(begin, end));
+  return r;
+}
+
+SourceRange SourceManager::lineRange(FileID id, uint32_t line, uint32_t col, uint32_t len) const {
+  SourceRange r;
+  r.file = id;
+  const File *f = get(id);
+  uint32_t base = 0;
+  if (f && f->keepText && line >= 1 && line <= f->lineStarts.size())
+    base = f->lineStarts[line - 1];
+  r.begin = {line, col, base + col - 1};
+  r.end = {line, col + len, base + col - 1 + len};
+  return r;
+}
+
+FileID SourceManager::find(const std::string &path) const {
+  for (size_t i = 0; i < files_.size(); ++i)
+    if (files_[i].path == path)
+      return static_cast<FileID>(i + 1);
+  return 0;
+}
+
+} // namespace qspec

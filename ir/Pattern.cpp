@@ -1,0 +1,482 @@
+#include "ir/Pattern.h"
+
+#include <cctype>
+#include <cstring>
+#include <limits>
+
+namespace qspec {
+
+namespace {
+constexpr size_t kMaxPatternLength = 4096;
+constexpr size_t kMaxNesting = 32;
+
+bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Finds the '}' closing the brace opened at text[open], honouring nesting and escapes.
+size_t findClose(std::string_view t, size_t open) {
+  int depth = 0;
+  for (size_t i = open; i < t.size(); ++i) {
+    if (t[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (t[i] == '[') { // skip a bracket expression: braces inside it are literal
+      size_t j = i + 1;
+      if (j < t.size() && (t[j] == '!' || t[j] == '^'))
+        ++j;
+      if (j < t.size() && t[j] == ']')
+        ++j;
+      while (j < t.size() && t[j] != ']')
+        ++j;
+      if (j < t.size())
+        i = j;
+      continue;
+    }
+    if (t[i] == '{')
+      ++depth;
+    else if (t[i] == '}' && --depth == 0)
+      return i;
+  }
+  return std::string_view::npos;
+}
+
+// Splits brace content at top-level commas.
+std::vector<std::string_view> splitTopLevel(std::string_view t) {
+  std::vector<std::string_view> parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    if (t[i] == '\\') {
+      ++i;
+      continue;
+    }
+    if (t[i] == '{')
+      ++depth;
+    else if (t[i] == '}')
+      --depth;
+    else if (t[i] == ',' && depth == 0) {
+      parts.push_back(t.substr(start, i - start));
+      start = i + 1;
+    }
+  }
+  parts.push_back(t.substr(start));
+  return parts;
+}
+
+bool parseInt(std::string_view s, int64_t &out) {
+  if (s.empty() || s.size() > 18)
+    return false;
+  size_t i = 0;
+  bool neg = false;
+  if (s[0] == '-' || s[0] == '+') {
+    neg = s[0] == '-';
+    i = 1;
+  }
+  if (i == s.size())
+    return false;
+  int64_t v = 0;
+  for (; i < s.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(s[i])))
+      return false;
+    v = v * 10 + (s[i] - '0');
+  }
+  out = neg ? -v : v;
+  return true;
+}
+
+bool hasLeadingZero(std::string_view s) {
+  if (!s.empty() && (s[0] == '-' || s[0] == '+'))
+    s.remove_prefix(1);
+  return s.size() > 1 && s[0] == '0';
+}
+} // namespace
+
+class PatternCompiler {
+public:
+  PatternCompiler(Pattern &p, std::string &err) : p_(p), err_(err) {}
+
+  bool compileSeq(std::string_view t, size_t depth) {
+    if (depth > kMaxNesting)
+      return fail("braces nested too deeply");
+    for (size_t i = 0; i < t.size(); ++i) {
+      char c = t[i];
+      if (c == '\\') {
+        if (i + 1 < t.size())
+          ++i;
+        emitChar(t[i]);
+      } else if (c == '*') {
+        // L: Split(L+1, L+3); L+1: Any; L+2: Jmp L; L+3: ...
+        while (i + 1 < t.size() && t[i + 1] == '*')
+          ++i;
+        uint32_t l = size();
+        Pattern::Inst split{Pattern::Op::Split};
+        split.x = l + 1;
+        split.y = l + 3;
+        p_.prog_.push_back(split);
+        p_.prog_.push_back({Pattern::Op::Any});
+        Pattern::Inst jmp{Pattern::Op::Jmp};
+        jmp.x = l;
+        p_.prog_.push_back(jmp);
+        p_.literal_ = false;
+      } else if (c == '?') {
+        p_.prog_.push_back({Pattern::Op::Any});
+        p_.literal_ = false;
+      } else if (c == '[') {
+        size_t used = compileClass(t, i);
+        if (used == 0)
+          emitChar('[');
+        else
+          i += used - 1;
+      } else if (c == '{') {
+        size_t close = findClose(t, i);
+        if (close == std::string_view::npos) {
+          emitChar('{');
+          continue;
+        }
+        if (!compileBrace(t.substr(i + 1, close - i - 1), depth))
+          return false;
+        i = close;
+      } else {
+        emitChar(c);
+      }
+    }
+    return true;
+  }
+
+  bool finish() {
+    p_.prog_.push_back({Pattern::Op::Match});
+    // Literal prefix: leading Char instructions before any branch.
+    for (const auto &inst : p_.prog_) {
+      if (inst.op != Pattern::Op::Char)
+        break;
+      p_.prefix_ += inst.ch;
+    }
+    if (p_.literal_)
+      p_.literalText_ = p_.prefix_;
+    return true;
+  }
+
+private:
+  Pattern &p_;
+  std::string &err_;
+
+  uint32_t size() const { return static_cast<uint32_t>(p_.prog_.size()); }
+  bool fail(const char *msg) {
+    err_ = msg;
+    return false;
+  }
+  void emitChar(char c) {
+    Pattern::Inst in{Pattern::Op::Char};
+    in.ch = c;
+    p_.prog_.push_back(in);
+  }
+
+  // Compiles a bracket expression starting at t[i] == '['; returns characters used (0 = literal).
+  size_t compileClass(std::string_view t, size_t i) {
+    size_t j = i + 1;
+    bool negate = false;
+    if (j < t.size() && (t[j] == '!' || t[j] == '^')) {
+      negate = true;
+      ++j;
+    }
+    std::vector<bool> set(256, false);
+    bool first = true;
+    while (j < t.size() && (t[j] != ']' || first)) {
+      first = false;
+      if (t[j] == '[' && j + 1 < t.size() && t[j + 1] == ':') {
+        size_t end = t.find(":]", j + 2);
+        if (end != std::string_view::npos) {
+          std::string name(t.substr(j + 2, end - j - 2));
+          int (*fn)(int) = nullptr;
+          if (name == "alnum") fn = ::isalnum;
+          else if (name == "alpha") fn = ::isalpha;
+          else if (name == "digit") fn = ::isdigit;
+          else if (name == "lower") fn = ::islower;
+          else if (name == "upper") fn = ::isupper;
+          else if (name == "space") fn = ::isspace;
+          else if (name == "punct") fn = ::ispunct;
+          else if (name == "xdigit") fn = ::isxdigit;
+          else if (name == "alnum") fn = ::isalnum;
+          if (fn) {
+            for (int c = 0; c < 128; ++c)
+              if (fn(c))
+                set[c] = true;
+            j = end + 2;
+            continue;
+          }
+        }
+      }
+      unsigned char lo = static_cast<unsigned char>(t[j]);
+      if (t[j] == '\\' && j + 1 < t.size())
+        lo = static_cast<unsigned char>(t[++j]);
+      if (j + 2 < t.size() && t[j + 1] == '-' && t[j + 2] != ']') {
+        unsigned char hi = static_cast<unsigned char>(t[j + 2]);
+        for (unsigned c = lo; c <= hi; ++c)
+          set[c] = true;
+        j += 3;
+      } else {
+        set[lo] = true;
+        ++j;
+      }
+    }
+    if (j >= t.size())
+      return 0; // no closing ']': the '[' is literal
+    Pattern::Inst in{Pattern::Op::Class};
+    in.negate = negate;
+    in.cls = static_cast<uint32_t>(p_.classes_.size());
+    p_.classes_.push_back(std::move(set));
+    p_.prog_.push_back(in);
+    p_.literal_ = false;
+    return j - i + 1;
+  }
+
+  bool compileBrace(std::string_view body, size_t depth) {
+    // {name}: a bound number.
+    if (!body.empty() && isIdentStart(body[0])) {
+      bool ident = true;
+      for (char c : body)
+        ident = ident && isIdentChar(c);
+      if (ident) {
+        uint32_t cap = static_cast<uint32_t>(p_.vars_.size());
+        p_.vars_.emplace_back(body);
+        Pattern::Inst s{Pattern::Op::CapStart};
+        s.cap = cap;
+        p_.prog_.push_back(s);
+        Pattern::Inst r{Pattern::Op::NumRange};
+        r.lo = 0;
+        r.hi = std::numeric_limits<uint64_t>::max();
+        r.width = UINT32_MAX; // any digit run
+        p_.prog_.push_back(r);
+        Pattern::Inst e{Pattern::Op::CapEnd};
+        e.cap = cap;
+        p_.prog_.push_back(e);
+        p_.literal_ = false;
+        return true;
+      }
+    }
+    // {a..b} or {a..b..step}: numeric or character range.
+    size_t dots = body.find("..");
+    if (dots != std::string_view::npos && body.find(',') == std::string_view::npos) {
+      std::string_view a = body.substr(0, dots), rest = body.substr(dots + 2);
+      std::string_view b = rest, stepText;
+      size_t dots2 = rest.find("..");
+      if (dots2 != std::string_view::npos) {
+        b = rest.substr(0, dots2);
+        stepText = rest.substr(dots2 + 2);
+      }
+      int64_t lo, hi, step = 1;
+      bool stepOk = stepText.empty() || (parseInt(stepText, step) && step != 0);
+      if (parseInt(a, lo) && parseInt(b, hi) && stepOk && lo >= 0 && hi >= 0) {
+        Pattern::Inst r{Pattern::Op::NumRange};
+        r.lo = static_cast<uint64_t>(std::min(lo, hi));
+        r.hi = static_cast<uint64_t>(std::max(lo, hi));
+        r.step = static_cast<uint64_t>(step < 0 ? -step : step);
+        // Stepping starts at the first endpoint, whichever direction.
+        r.x = static_cast<uint32_t>(lo <= hi ? 0 : 1);
+        r.y = static_cast<uint32_t>(static_cast<uint64_t>(lo) % r.step);
+        if (lo > hi) // descending: values are lo, lo-step, ...; their residue is lo % step
+          r.y = static_cast<uint32_t>(static_cast<uint64_t>(lo) % r.step);
+        r.width = (hasLeadingZero(a) || hasLeadingZero(b))
+                      ? static_cast<uint32_t>(std::max(a.size(), b.size()))
+                      : 0;
+        p_.prog_.push_back(r);
+        p_.literal_ = false;
+        return true;
+      }
+      if (a.size() == 1 && b.size() == 1 && stepOk) {
+        Pattern::Inst r{Pattern::Op::CharRange};
+        unsigned char ca = static_cast<unsigned char>(a[0]), cb = static_cast<unsigned char>(b[0]);
+        r.lo = std::min(ca, cb);
+        r.hi = std::max(ca, cb);
+        r.step = static_cast<uint64_t>(step < 0 ? -step : step);
+        r.y = static_cast<uint32_t>(ca % r.step);
+        p_.prog_.push_back(r);
+        p_.literal_ = false;
+        return true;
+      }
+    }
+    std::vector<std::string_view> alts = splitTopLevel(body);
+    if (alts.size() < 2) {
+      // `{abc}` without a comma is literal text, as in wcmatch.
+      emitChar('{');
+      if (!compileSeq(body, depth + 1))
+        return false;
+      emitChar('}');
+      return true;
+    }
+    // Split(a1, next1); a1; Jmp end; next1: Split(a2, next2); ... last alternative; end:
+    std::vector<uint32_t> jumpsToEnd;
+    for (size_t k = 0; k < alts.size(); ++k) {
+      uint32_t splitAt = 0;
+      bool last = k + 1 == alts.size();
+      if (!last) {
+        splitAt = size();
+        Pattern::Inst split{Pattern::Op::Split};
+        split.x = splitAt + 1;
+        p_.prog_.push_back(split);
+      }
+      if (!compileSeq(alts[k], depth + 1))
+        return false;
+      if (!last) {
+        jumpsToEnd.push_back(size());
+        p_.prog_.push_back({Pattern::Op::Jmp});
+        p_.prog_[splitAt].y = size();
+      }
+    }
+    for (uint32_t j : jumpsToEnd)
+      p_.prog_[j].x = size();
+    p_.literal_ = false;
+    return true;
+  }
+};
+
+std::optional<Pattern> Pattern::compile(std::string_view text, std::string &error) {
+  if (text.size() > kMaxPatternLength) {
+    error = "longer than " + std::to_string(kMaxPatternLength) + " characters";
+    return std::nullopt;
+  }
+  if (text.find('\0') != std::string_view::npos) {
+    error = "contains a NUL character";
+    return std::nullopt;
+  }
+  Pattern p;
+  p.text_ = std::string(text);
+  p.literal_ = true;
+  PatternCompiler c(p, error);
+  if (!c.compileSeq(text, 0) || !c.finish())
+    return std::nullopt;
+  return p;
+}
+
+namespace {
+// Digits of `v` zero-padded to `width` (0 = none).
+bool numberMatchesText(uint64_t v, std::string_view digits, uint32_t width) {
+  char buf[32];
+  int n = snprintf(buf, sizeof buf, "%llu", static_cast<unsigned long long>(v));
+  std::string s(buf, static_cast<size_t>(n));
+  if (width && s.size() < width)
+    s = std::string(width - s.size(), '0') + s;
+  return s == digits;
+}
+} // namespace
+
+bool Pattern::matches(std::string_view name, std::vector<std::string_view> *captures) const {
+  // Fast paths.
+  if (literal_)
+    return name == literalText_ && (!captures || (captures->clear(), true));
+  if (name.size() < prefix_.size() || name.compare(0, prefix_.size(), prefix_) != 0)
+    return false;
+
+  const size_t n = name.size();
+  const size_t states = prog_.size() * (n + 1);
+  std::vector<bool> visited(states, false);
+  std::vector<size_t> caps(vars_.size() * 2, 0);
+  struct Entry {
+    uint32_t pc;
+    uint32_t pos;
+    int32_t restoreSlot; // >= 0: restore caps[restoreSlot] = pos
+  };
+  std::vector<Entry> stack;
+  stack.push_back({0, 0, -1});
+  while (!stack.empty()) {
+    Entry e = stack.back();
+    stack.pop_back();
+    if (e.restoreSlot >= 0) {
+      caps[static_cast<size_t>(e.restoreSlot)] = e.pos;
+      continue;
+    }
+    size_t key = static_cast<size_t>(e.pc) * (n + 1) + e.pos;
+    if (visited[key])
+      continue;
+    visited[key] = true;
+    const Inst &in = prog_[e.pc];
+    uint32_t pos = e.pos;
+    switch (in.op) {
+    case Op::Char:
+      if (pos < n && name[pos] == in.ch)
+        stack.push_back({e.pc + 1, pos + 1, -1});
+      break;
+    case Op::Any:
+      if (pos < n)
+        stack.push_back({e.pc + 1, pos + 1, -1});
+      break;
+    case Op::Class:
+      if (pos < n && classes_[in.cls][static_cast<unsigned char>(name[pos])] != in.negate)
+        stack.push_back({e.pc + 1, pos + 1, -1});
+      break;
+    case Op::CharRange: {
+      if (pos < n) {
+        unsigned char c = static_cast<unsigned char>(name[pos]);
+        if (c >= in.lo && c <= in.hi && c % in.step == in.y % in.step)
+          stack.push_back({e.pc + 1, pos + 1, -1});
+      }
+      break;
+    }
+    case Op::NumRange: {
+      size_t end = pos;
+      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < 19)
+        ++end;
+      for (size_t len = 1; pos + len <= end; ++len) {
+        std::string_view digits = name.substr(pos, len);
+        if (in.width == UINT32_MAX) { // {name}: any digit run
+          stack.push_back({e.pc + 1, static_cast<uint32_t>(pos + len), -1});
+          continue;
+        }
+        uint64_t v = 0;
+        for (char d : digits)
+          v = v * 10 + static_cast<uint64_t>(d - '0');
+        if (v < in.lo || v > in.hi)
+          continue;
+        if (in.step > 1 && v % in.step != in.y % in.step)
+          continue;
+        if (numberMatchesText(v, digits, in.width))
+          stack.push_back({e.pc + 1, static_cast<uint32_t>(pos + len), -1});
+      }
+      break;
+    }
+    case Op::Split:
+      stack.push_back({in.y, pos, -1});
+      stack.push_back({in.x, pos, -1});
+      break;
+    case Op::Jmp:
+      stack.push_back({in.x, pos, -1});
+      break;
+    case Op::CapStart:
+    case Op::CapEnd: {
+      size_t slot = in.cap * 2 + (in.op == Op::CapEnd ? 1 : 0);
+      stack.push_back({0, static_cast<uint32_t>(caps[slot]), static_cast<int32_t>(slot)});
+      caps[slot] = pos;
+      stack.push_back({e.pc + 1, pos, -1});
+      break;
+    }
+    case Op::Match:
+      if (pos == n) {
+        if (captures) {
+          captures->clear();
+          for (size_t k = 0; k < vars_.size(); ++k)
+            captures->push_back(name.substr(caps[2 * k], caps[2 * k + 1] - caps[2 * k]));
+        }
+        return true;
+      }
+      break;
+    }
+  }
+  return false;
+}
+
+bool hasGlobSyntax(std::string_view text) {
+  return text.find_first_of("*?[{\\") != std::string_view::npos;
+}
+
+std::string escapeGlob(std::string_view name) {
+  std::string out;
+  for (char c : name) {
+    if (std::strchr("*?[]{}\\", c) && c != '\0')
+      out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+} // namespace qspec

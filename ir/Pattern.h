@@ -1,0 +1,72 @@
+// Module-name patterns with msModelSlim's glob meaning (wcmatch fnmatch with BRACE):
+// whole-name match, case-sensitive, `*` crosses dots, `?`, `[...]` / `[!...]` / `[[:alnum:]]`,
+// `\` escapes, brace lists `{a,b}` (nested), numeric ranges `{0..63}` (`{00..10}` zero-padded,
+// `{0..10..2}` stepped) and character ranges `{a..e}`. A leading `!` is literal.
+//
+// qspec adds one construct: `{name}` (a bare identifier in braces) matches one decimal number
+// and binds it, so `model.layers.{i}.mlp.gate_proj` ties modules of the same block together.
+//
+// Brace lists and ranges are never expanded into strings: a range matches by reading the digits
+// at that position, so `{0..99999999}` costs nothing.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qspec {
+
+class Pattern {
+public:
+  // Compiles `text`; on failure returns nullopt and sets `error` (a phrase, no location).
+  static std::optional<Pattern> compile(std::string_view text, std::string &error);
+
+  // True iff the whole `name` matches. `captures` (if given) receives the values bound by
+  // `{name}` variables, in order of appearance.
+  bool matches(std::string_view name, std::vector<std::string_view> *captures = nullptr) const;
+
+  const std::string &text() const { return text_; }
+  // True if the pattern has no glob syntax: it matches exactly one string, `literal()`.
+  bool isLiteral() const { return literal_; }
+  const std::string &literal() const { return literalText_; }
+  // The longest literal prefix every match starts with (for indexing).
+  const std::string &literalPrefix() const { return prefix_; }
+  // Names of `{name}` variables, in order.
+  const std::vector<std::string> &variables() const { return vars_; }
+  // Number of instructions (a size measure for limits).
+  size_t size() const { return prog_.size(); }
+
+  // Instruction set of the matcher (a small backtracking VM with a visited set, so matching is
+  // O(instructions x name length) whatever the pattern).
+  enum class Op : uint8_t { Char, Any, Class, Star, Split, Jmp, NumRange, CharRange, CapStart, CapEnd, Match };
+  struct Inst {
+    Op op;
+    char ch = 0;
+    bool negate = false;
+    uint32_t x = 0, y = 0;     // Split targets / Jmp target
+    uint32_t cls = 0;          // index into classes_
+    uint64_t lo = 0, hi = 0;   // NumRange bounds (inclusive), CharRange
+    uint64_t step = 1;
+    uint32_t width = 0;        // NumRange: zero-padded width (0 = no padding)
+    uint32_t cap = 0;          // capture index
+  };
+
+private:
+  std::string text_;
+  bool literal_ = false;
+  std::string literalText_;
+  std::string prefix_;
+  std::vector<std::string> vars_;
+  std::vector<Inst> prog_;
+  std::vector<std::vector<bool>> classes_; // 256 entries each
+  friend class PatternCompiler;
+};
+
+// Does `text` contain glob syntax?
+bool hasGlobSyntax(std::string_view text);
+// Escapes glob metacharacters so the result matches `name` literally.
+std::string escapeGlob(std::string_view name);
+
+} // namespace qspec

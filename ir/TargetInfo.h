@@ -1,0 +1,33 @@
+// The hook through which each backend declares what it can express. Emitters register a
+// TargetInfo at start-up (registerAllEmitters()); passes and qlint ask it, never an emitter.
+#pragma once
+
+#include "ir/IR.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace qspec::ir {
+
+struct TargetInfo {
+  std::string kind;                  // name used in `target KIND`
+  std::string emitKind;              // --emit value, e.g. amct-cfg
+  std::string fileExtension;         // e.g. ".cfg"
+  std::vector<std::string> variants; // allowed second words (`target amct qat`); empty = none
+  std::string defaultVariant;
+  // Keys accepted in the target block (nested keys are the emitter's to check); empty = any.
+  std::vector<std::string> optionKeys;
+  // Can `target` express `tier` on a module of `moduleType` ("" = unknown type)? If not, `why`
+  // may name the rule (it is appended to the diagnostic).
+  std::function<bool(const Target &target, Tier tier, const std::string &moduleType, std::string &why)>
+      canExpress;
+};
+
+void registerTarget(TargetInfo info);
+const TargetInfo *findTarget(std::string_view kind);
+const TargetInfo *findTargetByEmitKind(std::string_view emitKind);
+std::vector<const TargetInfo *> allTargets();
+std::string knownTargetList();
+
+} // namespace qspec::ir

@@ -1,0 +1,44 @@
+#include "passes/Pass.h"
+
+namespace qspec::passes {
+
+const ir::ModuleSelector &PassContext::modules() {
+  if (!selector)
+    selector.emplace(spec.inventory);
+  return *selector;
+}
+
+void PassContext::noteNoInventory() {
+  if (noInventoryNoted)
+    return;
+  noInventoryNoted = true;
+  diags.report(DiagID::note_inventory_skipped, spec.modelRange);
+}
+
+const std::vector<PassInfo> &allPasses() {
+  static const std::vector<PassInfo> passes = {
+#define PASS(NAME, CLASS, SUMMARY) {NAME, SUMMARY, &create##CLASS},
+#include "passes/Passes.def"
+#undef PASS
+  };
+  return passes;
+}
+
+bool runPipeline(ir::Spec &spec, DiagnosticEngine &diags, const PipelineOptions &opts) {
+  PassContext ctx{spec, diags, std::nullopt};
+  bool ok = true;
+  for (const PassInfo &info : allPasses()) {
+    auto pass = info.create();
+    unsigned before = diags.errorCount();
+    bool passOk = pass->run(ctx);
+    if (diags.errorCount() > before)
+      ok = false;
+    if (opts.verifyEach && passOk)
+      verifyResolution(spec, diags, info.name);
+    if (!passOk || opts.stopAfter == info.name)
+      break;
+  }
+  return ok && !diags.hasErrors();
+}
+
+} // namespace qspec::passes

@@ -1,0 +1,35 @@
+# lit configuration for qspec: every user-visible behaviour is a .qspec (or .test) file whose
+# RUN lines call the tools and FileCheck their output.
+import os
+import lit.formats
+
+config.name = "qspec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".qspec", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.qspec_obj_root, "test")
+config.excludes = ["Inputs", "unit", "fuzz", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in"]
+
+# Tests must not depend on the caller's environment.
+config.environment["LC_ALL"] = "C.UTF-8"
+config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
+for var in ["HOME", "TMPDIR", "PATH"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+config.environment["PATH"] = os.pathsep.join(
+    [config.qspec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", "")])
+
+config.substitutions.append(("%qcc", os.path.join(config.qspec_tools_dir, "qcc")))
+config.substitutions.append(("%qlint", os.path.join(config.qspec_tools_dir, "qlint")))
+config.substitutions.append(("%qtune", os.path.join(config.qspec_tools_dir, "qtune")))
+config.substitutions.append(("%python", "/usr/bin/python3"))
+config.substitutions.append(("%srcroot", config.qspec_src_root))
+config.substitutions.append(("%examples", os.path.join(config.qspec_src_root, "examples")))
+config.substitutions.append(("%conformance", os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))))
+config.substitutions.append(("%inputs", os.path.join(config.qspec_src_root, "test", "Inputs")))
+
+for tool in ["qlint", "qtune"]:
+    if os.path.exists(os.path.join(config.qspec_tools_dir, tool)):
+        config.available_features.add(tool)
+if os.path.isdir(os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))):
+    config.available_features.add("conformance")
