@@ -11,6 +11,8 @@ packages=(
   llvm-14-tools libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev python3-onnx python3-protobuf python3-yaml python3-numpy
   pre-commit git
+  clang-14 libclang-rt-14-dev llvm-14
+  slurm-wlm munge
   ${QSPEC_EXTRA_PACKAGES:-}
 )
 
