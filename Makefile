@@ -6,7 +6,8 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
-.PHONY: all deps configure build run test fuzz sanitize bench clean
+.PHONY: all deps configure build run test fuzz sanitize bench clean sanitize-build sanitize-test \
+	fuzz-build fuzz-smoke
 
 all: build
 
@@ -25,9 +26,50 @@ build: configure
 run: build
 	@bash scripts/run-example.sh $(BUILD_DIR) $(EXAMPLE) $(OUT)
 
-# Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary.
+# Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary; then the
+# same tests under ASan+UBSan (sanitize-test) and a short run of every fuzz target (fuzz-smoke).
+# `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
+SANITIZE ?= 1
+FUZZ ?= 1
 test: build
-	@bash scripts/run-tests.sh $(BUILD_DIR)
+	@rc=0; bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
+	if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize-test || rc=1; fi; \
+	if [ "$(FUZZ)" != 0 ]; then $(MAKE) --no-print-directory fuzz-smoke || rc=1; fi; \
+	bash scripts/run-tests.sh --summary $(BUILD_DIR) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR); \
+	exit $$rc
+
+# ASan + UBSan build of everything (its own build dir, gcc, -O1 with assertions) and every test
+# under it; any sanitizer report fails the test that triggered it.
+SAN_BUILD_DIR ?= build-sanitize
+sanitize-build: deps
+	cmake -S . -B $(SAN_BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DQSPEC_SANITIZE=ON $(CMAKE_FLAGS)
+	cmake --build $(SAN_BUILD_DIR) -j $(JOBS)
+sanitize-test: sanitize-build
+	@bash scripts/run-tests.sh --sanitize $(SAN_BUILD_DIR)
+sanitize: sanitize-test
+
+# libFuzzer targets (clang-14, -fsanitize=fuzzer,address,undefined): `make fuzz TARGET=qspec
+# SECONDS=600` runs one on its seed corpus; `make fuzz-smoke` runs each for FUZZ_SMOKE_SECONDS.
+FUZZ_BUILD_DIR ?= build-fuzz
+TARGET ?= qspec
+SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 15
+fuzz-build: deps
+	CC=clang-14 CXX=clang++-14 cmake -S . -B $(FUZZ_BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug \
+	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DQSPEC_FUZZ=ON $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target fuzzers
+fuzz: fuzz-build
+	@bash test/fuzz/run-fuzz.sh $(FUZZ_BUILD_DIR) $(TARGET) $(SECONDS)
+fuzz-smoke: fuzz-build
+	@bash test/fuzz/run-fuzz.sh --smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)
+
+# Builds the micro-benchmarks and qcc, runs them, then the whole-process table (docs/performance.md).
+bench: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target qcc qspec_bench_matcher qspec_bench_readers
+	$(BUILD_DIR)/bin/qspec_bench_matcher
+	$(BUILD_DIR)/bin/qspec_bench_readers
+	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR)
 
 clean:
-	rm -rf $(BUILD_DIR) $(OUT)
+	rm -rf $(BUILD_DIR) $(OUT) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR)

@@ -142,13 +142,17 @@ private:
   const Node *defaultsNode_ = nullptr, *tiersNode_ = nullptr, *modelNode_ = nullptr, *tuneNode_ = nullptr;
   std::vector<std::pair<ir::Tier, SourceRange>> tierUses_; // checked against the ladder at the end
 
-  void duplicate(const char *what, const Node &n, const Node *&seen) {
+  // Returns false (after reporting) when `n` repeats a declaration that may appear once; the
+  // repeat is then not lowered, so it cannot change what the first one said or cause follow-on
+  // errors (a second `tiers` line would otherwise replace the ladder).
+  bool duplicate(const char *what, const Node &n, const Node *&seen) {
     if (seen) {
       Diagnostic &d = diags_.report(DiagID::err_duplicate_decl, n.range, {what});
       diags_.note(d, DiagID::note_previous_decl, seen->range);
-    } else {
-      seen = &n;
+      return false;
     }
+    seen = &n;
+    return true;
   }
 
   std::optional<ir::Tier> tier(const Node &identNode) {
@@ -276,7 +280,8 @@ private:
     for (const auto &c : body.children) {
       switch (c->kind) {
       case Kind::TierStmt:
-        duplicate("'tier'", *c, tierSeen);
+        if (!duplicate("'tier'", *c, tierSeen))
+          break;
         if (auto t = tier(*c->children.front())) {
           s.tier = t;
           s.tierRange = c->range;
@@ -285,11 +290,11 @@ private:
         break;
       case Kind::Recipe:
         if (c->text == "weight") {
-          duplicate("'weight'", *c, weightSeen);
-          lowerRecipe(*c, s.weight);
+          if (duplicate("'weight'", *c, weightSeen))
+            lowerRecipe(*c, s.weight);
         } else {
-          duplicate("'act'", *c, actSeen);
-          lowerRecipe(*c, s.act);
+          if (duplicate("'act'", *c, actSeen))
+            lowerRecipe(*c, s.act);
         }
         break;
       case Kind::TargetOptions: {
@@ -308,7 +313,8 @@ private:
   }
 
   void lowerModel(const Node &n) {
-    duplicate("'model'", n, modelNode_);
+    if (!duplicate("'model'", n, modelNode_))
+      return;
     spec_.modelRange = n.range;
     if (const Node *name = n.first(Kind::String))
       spec_.modelName = name->text;
@@ -341,7 +347,8 @@ private:
   }
 
   void lowerTiers(const Node &n) {
-    duplicate("'tiers'", n, tiersNode_);
+    if (!duplicate("'tiers'", n, tiersNode_))
+      return;
     spec_.ladder.clear();
     spec_.ladderRange = n.range;
     for (const auto &c : n.children) {
@@ -450,7 +457,8 @@ private:
   }
 
   void lowerTune(const Node &n) {
-    duplicate("'tune'", n, tuneNode_);
+    if (!duplicate("'tune'", n, tuneNode_))
+      return;
     ir::Tune &t = spec_.tune;
     t.present = true;
     t.range = n.range;
@@ -577,7 +585,8 @@ private:
       lowerModel(n);
       break;
     case Kind::Defaults:
-      duplicate("'defaults'", n, defaultsNode_);
+      if (!duplicate("'defaults'", n, defaultsNode_))
+        break;
       spec_.defaultsRange = n.range;
       lowerSettings(n, spec_.defaults);
       break;

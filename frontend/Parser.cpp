@@ -55,7 +55,7 @@ size_t firstInvalidUtf8(const std::string &s) {
 class ErrorListener : public antlr4::BaseErrorListener {
 public:
   ErrorListener(DiagnosticEngine &d, FileID f, const OffsetMap &m) : diags_(d), file_(f), map_(m) {}
-  void syntaxError(antlr4::Recognizer *, antlr4::Token *tok, size_t, size_t, const std::string &msg,
+  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *tok, size_t, size_t, const std::string &msg,
                    std::exception_ptr) override {
     ++count;
     SourceManager &sm = diags_.sourceManager();
@@ -64,7 +64,19 @@ public:
       r = sm.range(file_, map_.byteOffset(tok->getStartIndex()),
                    map_.byteOffset(tok->getStopIndex() + 1));
     } else if (tok) {
+      // At end of file, point just past the last token the parser saw (clang points at the
+      // end of the last line, not at an empty line after it).
       uint32_t end = static_cast<uint32_t>(sm.text(file_).size());
+      if (auto *parser = dynamic_cast<antlr4::Parser *>(recognizer)) {
+        antlr4::TokenStream *ts = parser->getTokenStream();
+        for (size_t i = tok->getTokenIndex(); i-- > 0;) {
+          antlr4::Token *prev = ts->get(i);
+          if (prev->getChannel() == antlr4::Token::DEFAULT_CHANNEL) {
+            end = map_.byteOffset(prev->getStopIndex() + 1);
+            break;
+          }
+        }
+      }
       r = sm.range(file_, end, end);
     }
     std::string m = msg;
@@ -158,7 +170,7 @@ public:
       } else if (auto *r = dynamic_cast<QSpecParser::RecipeStmtContext *>(st)) {
         auto n = std::make_unique<Node>(Kind::Recipe, range(st), r->role->getText());
         for (auto *item : r->recipeItem()) {
-          auto *in = n->add(std::make_unique<Node>(Kind::RecipeItem, range(item), item->ident()->getText()));
+          auto *in = n->add(std::make_unique<Node>(Kind::RecipeItem, range(item), item->recipeWord()->getText()));
           if (item->value())
             in->add(value(item->value()));
         }

@@ -51,7 +51,17 @@ ruleStmt
   | role=('weight' | 'act') recipeItem+ # recipeStmt
   | ident block                         # targetOptions
   ;
-recipeItem   : ident ('=' value)? ;
+// A recipe's words run until the next statement: 'tier', 'weight' and 'act' start one, so they
+// are not recipe words (otherwise `weight int8 per_channel` NEWLINE `act int8` would be read as
+// one weight recipe; statements need no ';').
+recipeItem   : recipeWord ('=' value)? ;
+recipeWord
+  : IDENT
+  | 'model' | 'defaults' | 'tiers' | 'protect' | 'group' | 'same_score' | 'from' | 'with'
+  | 'override' | 'type' | 'name' | 'priority' | 'target' | 'tune'
+  | 'metric' | 'levels' | 'exclude' | 'raise' | 'to' | 'first' | 'last' | 'top' | 'include'
+  | 'qspec'
+  ;
 
 // target msmodelslim { apiversion modelslim_v1; save ascendv1_saver }   target amct qat { ... }
 targetDecl   : 'target' ident ident? block ;

@@ -70,7 +70,9 @@ const Module *Inventory::find(std::string_view name) const {
 Tier Spec::defaultTier() const {
   if (defaults.tier)
     return *defaults.tier;
-  return ladder.empty() ? Tier::Int8 : ladder.front();
+  // Without a written `tiers` line the frontend fills the ladder with every tier; the default
+  // is then int8 (what every backend expresses), not the ladder's int4.
+  return ladder.empty() || !ladderRange.valid() ? Tier::Int8 : ladder.front();
 }
 
 bool Spec::inLadder(Tier t) const {

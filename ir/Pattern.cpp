@@ -1,5 +1,6 @@
 #include "ir/Pattern.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 #include <limits>
@@ -9,6 +10,7 @@ namespace qspec {
 namespace {
 constexpr size_t kMaxPatternLength = 4096;
 constexpr size_t kMaxNesting = 32;
+constexpr uint32_t kMaxAnalyzedProgram = 512; // longer programs get no required literals
 
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -154,12 +156,100 @@ public:
     }
     if (p_.literal_)
       p_.literalText_ = p_.prefix_;
+    else
+      analyze();
     return true;
   }
 
 private:
   Pattern &p_;
   std::string &err_;
+
+  // Facts for fast matching and for indexing (ModuleSelector): the literal suffix, the literal
+  // runs every match contains, and whether the program is a plain glob (Char, Any, Class, `*`).
+  void analyze() {
+    const auto &prog = p_.prog_;
+    const uint32_t n = size(), matchPc = n - 1;
+    // Jump targets: a run of Chars is read without interruption only if nothing jumps inside it.
+    std::vector<bool> target(n + 1, false);
+    bool simple = p_.vars_.empty();
+    for (uint32_t pc = 0; pc < n; ++pc) {
+      const Pattern::Inst &in = prog[pc];
+      if (in.op == Pattern::Op::Split) {
+        target[in.x] = target[in.y] = true;
+        // `*` is exactly Split(pc+1, pc+3); Any; Jmp pc.
+        bool star = in.x == pc + 1 && in.y == pc + 3 && pc + 2 < n &&
+                    prog[pc + 1].op == Pattern::Op::Any && prog[pc + 2].op == Pattern::Op::Jmp &&
+                    prog[pc + 2].x == pc;
+        if (star)
+          pc += 2;
+        else
+          simple = false;
+      } else if (in.op == Pattern::Op::Jmp) {
+        target[in.x] = true;
+        simple = false;
+      } else if (in.op != Pattern::Op::Char && in.op != Pattern::Op::Any &&
+                 in.op != Pattern::Op::Class && in.op != Pattern::Op::Match) {
+        simple = false;
+      }
+    }
+    // `*` loops jump back to their own Split, never into a run of Chars; recompute targets for
+    // the star triples too (skipped above).
+    for (uint32_t pc = 0; pc < n; ++pc)
+      if (prog[pc].op == Pattern::Op::Jmp)
+        target[prog[pc].x] = true;
+    p_.simple_ = simple;
+
+    // Suffix: the Chars before Match when nothing jumps into them or onto Match.
+    uint32_t a = matchPc;
+    while (a > 0 && prog[a - 1].op == Pattern::Op::Char && !target[a])
+      --a;
+    // Nothing jumps into (a, matchPc]: every match ends with the Chars of [a, matchPc).
+    if (a < matchPc && a >= p_.prefix_.size())
+      for (uint32_t pc = a; pc < matchPc; ++pc)
+        p_.suffix_ += prog[pc].ch;
+
+    // Mandatory instructions: those every path from 0 to Match passes (removing one makes Match
+    // unreachable). Brute force, bounded: patterns are short.
+    if (n > kMaxAnalyzedProgram)
+      return;
+    std::vector<bool> mandatory(n, false), seen(n);
+    std::vector<uint32_t> work;
+    for (uint32_t k = 0; k < matchPc; ++k) {
+      if (prog[k].op != Pattern::Op::Char)
+        continue;
+      std::fill(seen.begin(), seen.end(), false);
+      work.assign(1, 0);
+      bool reached = false;
+      while (!work.empty() && !reached) {
+        uint32_t pc = work.back();
+        work.pop_back();
+        if (pc == k || seen[pc])
+          continue;
+        seen[pc] = true;
+        const Pattern::Inst &in = prog[pc];
+        switch (in.op) {
+        case Pattern::Op::Match: reached = true; break;
+        case Pattern::Op::Split: work.push_back(in.x); work.push_back(in.y); break;
+        case Pattern::Op::Jmp: work.push_back(in.x); break;
+        default: work.push_back(pc + 1); break;
+        }
+      }
+      mandatory[k] = !reached;
+    }
+    for (uint32_t pc = 0; pc < matchPc;) {
+      if (!mandatory[pc]) {
+        ++pc;
+        continue;
+      }
+      std::string run(1, prog[pc].ch);
+      uint32_t end = pc + 1;
+      while (end < matchPc && prog[end].op == Pattern::Op::Char && !target[end])
+        run += prog[end++].ch;
+      p_.required_.push_back(std::move(run));
+      pc = end;
+    }
+  }
 
   uint32_t size() const { return static_cast<uint32_t>(p_.prog_.size()); }
   bool fail(const char *msg) {
@@ -361,7 +451,188 @@ bool numberMatchesText(uint64_t v, std::string_view digits, uint32_t width) {
 }
 } // namespace
 
+namespace {
+// Is `digits` (the text of the number `v`) written as a range of zero-padded `width` writes it?
+// Without padding the text must be canonical (no leading zero); with padding it must be exactly
+// `width` long unless the canonical text is longer.
+bool numberTextOk(std::string_view digits, uint64_t v, uint32_t width) {
+  size_t canonical = 1;
+  for (uint64_t x = v; x >= 10; x /= 10)
+    ++canonical;
+  return digits.size() == std::max<size_t>(width, canonical);
+}
+
+struct VmEntry {
+  uint32_t pc;
+  uint32_t pos;
+  int32_t restoreSlot; // >= 0: restore caps[restoreSlot] = pos
+};
+
+// Memory the VM reuses across calls (one per thread): the visited set is a table of generation
+// stamps, so starting a match costs nothing however large the table grew.
+struct VmScratch {
+  std::vector<uint32_t> stamp;
+  uint32_t generation = 0;
+  std::vector<VmEntry> stack;
+  std::vector<size_t> caps;
+};
+thread_local VmScratch tlsScratch;
+} // namespace
+
 bool Pattern::matches(std::string_view name, std::vector<std::string_view> *captures) const {
+  if (literal_)
+    return name == literalText_ && (!captures || (captures->clear(), true));
+  const size_t n = name.size(), np = prefix_.size(), ns = suffix_.size();
+  if (n < np + ns || name.compare(0, np, prefix_) != 0 ||
+      name.compare(n - ns, ns, suffix_) != 0)
+    return false;
+
+  if (simple_) {
+    // Glob with `*` backtracking to the last star only (exact for single-character items).
+    // The prefix and suffix are already checked; match the instructions between them.
+    const uint32_t progEnd = static_cast<uint32_t>(prog_.size() - 1 - ns);
+    const size_t end = n - ns;
+    uint32_t pc = static_cast<uint32_t>(np);
+    size_t pos = np;
+    uint32_t starPc = UINT32_MAX;
+    size_t starPos = 0;
+    while (pos < end) {
+      if (pc < progEnd) {
+        const Inst &in = prog_[pc];
+        unsigned char c = static_cast<unsigned char>(name[pos]);
+        bool ok = false;
+        switch (in.op) {
+        case Op::Char: ok = name[pos] == in.ch; break;
+        case Op::Any: ok = true; break;
+        case Op::Class: ok = classes_[in.cls][c] != in.negate; break;
+        case Op::Split: // `*`
+          starPc = pc + 3;
+          starPos = pos;
+          pc += 3;
+          continue;
+        default: break;
+        }
+        if (ok) {
+          ++pc;
+          ++pos;
+          continue;
+        }
+      }
+      if (starPc == UINT32_MAX)
+        return false;
+      pc = starPc;
+      pos = ++starPos;
+    }
+    while (pc < progEnd && prog_[pc].op == Op::Split)
+      pc += 3;
+    if (pc != progEnd)
+      return false;
+    if (captures)
+      captures->clear();
+    return true;
+  }
+
+  // The VM, as in matchesReference, on reused memory, starting after the prefix.
+  VmScratch &sc = tlsScratch;
+  const size_t states = prog_.size() * (n + 1);
+  if (sc.stamp.size() < states)
+    sc.stamp.resize(states, 0);
+  if (++sc.generation == 0) { // wrapped: forget every old stamp
+    std::fill(sc.stamp.begin(), sc.stamp.end(), 0);
+    sc.generation = 1;
+  }
+  const uint32_t gen = sc.generation;
+  auto &caps = sc.caps;
+  caps.assign(vars_.size() * 2, 0);
+  auto &stack = sc.stack;
+  stack.clear();
+  stack.push_back({static_cast<uint32_t>(np), static_cast<uint32_t>(np), -1});
+  while (!stack.empty()) {
+    VmEntry e = stack.back();
+    stack.pop_back();
+    if (e.restoreSlot >= 0) {
+      caps[static_cast<size_t>(e.restoreSlot)] = e.pos;
+      continue;
+    }
+    size_t key = static_cast<size_t>(e.pc) * (n + 1) + e.pos;
+    if (sc.stamp[key] == gen)
+      continue;
+    sc.stamp[key] = gen;
+    const Inst &in = prog_[e.pc];
+    uint32_t pos = e.pos;
+    switch (in.op) {
+    case Op::Char:
+      if (pos < n && name[pos] == in.ch)
+        stack.push_back({e.pc + 1, pos + 1, -1});
+      break;
+    case Op::Any:
+      if (pos < n)
+        stack.push_back({e.pc + 1, pos + 1, -1});
+      break;
+    case Op::Class:
+      if (pos < n && classes_[in.cls][static_cast<unsigned char>(name[pos])] != in.negate)
+        stack.push_back({e.pc + 1, pos + 1, -1});
+      break;
+    case Op::CharRange: {
+      if (pos < n) {
+        unsigned char c = static_cast<unsigned char>(name[pos]);
+        if (c >= in.lo && c <= in.hi && c % in.step == in.y % in.step)
+          stack.push_back({e.pc + 1, pos + 1, -1});
+      }
+      break;
+    }
+    case Op::NumRange: {
+      size_t end = pos;
+      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < 19)
+        ++end;
+      uint64_t v = 0;
+      for (size_t len = 1; pos + len <= end; ++len) {
+        v = v * 10 + static_cast<uint64_t>(name[pos + len - 1] - '0');
+        if (in.width == UINT32_MAX) { // {name}: any digit run
+          stack.push_back({e.pc + 1, static_cast<uint32_t>(pos + len), -1});
+          continue;
+        }
+        if (v < in.lo || v > in.hi)
+          continue;
+        if (in.step > 1 && v % in.step != in.y % in.step)
+          continue;
+        if (numberTextOk(name.substr(pos, len), v, in.width))
+          stack.push_back({e.pc + 1, static_cast<uint32_t>(pos + len), -1});
+      }
+      break;
+    }
+    case Op::Split:
+      stack.push_back({in.y, pos, -1});
+      stack.push_back({in.x, pos, -1});
+      break;
+    case Op::Jmp:
+      stack.push_back({in.x, pos, -1});
+      break;
+    case Op::CapStart:
+    case Op::CapEnd: {
+      size_t slot = in.cap * 2 + (in.op == Op::CapEnd ? 1 : 0);
+      stack.push_back({0, static_cast<uint32_t>(caps[slot]), static_cast<int32_t>(slot)});
+      caps[slot] = pos;
+      stack.push_back({e.pc + 1, pos, -1});
+      break;
+    }
+    case Op::Match:
+      if (pos == n) {
+        if (captures) {
+          captures->clear();
+          for (size_t k = 0; k < vars_.size(); ++k)
+            captures->push_back(name.substr(caps[2 * k], caps[2 * k + 1] - caps[2 * k]));
+        }
+        return true;
+      }
+      break;
+    }
+  }
+  return false;
+}
+
+bool Pattern::matchesReference(std::string_view name,
+                               std::vector<std::string_view> *captures) const {
   // Fast paths.
   if (literal_)
     return name == literalText_ && (!captures || (captures->clear(), true));

@@ -26,6 +26,10 @@ public:
   // True iff the whole `name` matches. `captures` (if given) receives the values bound by
   // `{name}` variables, in order of appearance.
   bool matches(std::string_view name, std::vector<std::string_view> *captures = nullptr) const;
+  // The same answer by the plain VM alone (no fast paths, fresh memory per call): the reference
+  // `matches` is tested against.
+  bool matchesReference(std::string_view name,
+                        std::vector<std::string_view> *captures = nullptr) const;
 
   const std::string &text() const { return text_; }
   // True if the pattern has no glob syntax: it matches exactly one string, `literal()`.
@@ -33,6 +37,12 @@ public:
   const std::string &literal() const { return literalText_; }
   // The longest literal prefix every match starts with (for indexing).
   const std::string &literalPrefix() const { return prefix_; }
+  // The longest literal suffix every match ends with (for indexing; "" if none).
+  const std::string &literalSuffix() const { return suffix_; }
+  // Literal runs every match contains, each read without interruption, in program order. The
+  // first is the prefix when `literalPrefix()` is not empty, the last the suffix when
+  // `literalSuffix()` is not empty.
+  const std::vector<std::string> &requiredLiterals() const { return required_; }
   // Names of `{name}` variables, in order.
   const std::vector<std::string> &variables() const { return vars_; }
   // Number of instructions (a size measure for limits).
@@ -58,6 +68,9 @@ private:
   bool literal_ = false;
   std::string literalText_;
   std::string prefix_;
+  std::string suffix_;
+  std::vector<std::string> required_;
+  bool simple_ = false; // only Char, Any, Class and `*`: matched without the VM
   std::vector<std::string> vars_;
   std::vector<Inst> prog_;
   std::vector<std::vector<bool>> classes_; // 256 entries each

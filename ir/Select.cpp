@@ -1,10 +1,45 @@
 #include "ir/Select.h"
 
+#include <algorithm>
+
 namespace qspec::ir {
 
+namespace {
+// Inventories up to this size are scanned: building an index does not pay.
+constexpr size_t kSegmentIndexThreshold = 512;
+
+// The whole dot-separated segments a literal run implies: pieces bounded by dots inside the run,
+// or by the start (end) of the name when the run is the pattern's prefix (suffix).
+void segmentsOfRun(std::string_view run, bool atStart, bool atEnd,
+                   std::vector<std::string_view> &out) {
+  size_t start = 0;
+  bool leftBounded = atStart;
+  while (true) {
+    size_t dot = run.find('.', start);
+    bool rightBounded = dot != std::string_view::npos || atEnd;
+    size_t end = dot == std::string_view::npos ? run.size() : dot;
+    if (leftBounded && rightBounded && end > start)
+      out.push_back(run.substr(start, end - start));
+    if (dot == std::string_view::npos)
+      break;
+    start = dot + 1;
+    leftBounded = true;
+  }
+}
+} // namespace
+
 ModuleSelector::ModuleSelector(const Inventory &inv) : inv_(inv) {
-  for (uint32_t i = 0; i < inv.modules.size(); ++i)
-    byType_[inv.modules[i].type].push_back(i);
+  // Neighbouring modules usually share a type: look the type up only when it changes.
+  std::vector<uint32_t> *list = nullptr;
+  const std::string *last = nullptr;
+  for (uint32_t i = 0; i < inv.modules.size(); ++i) {
+    const std::string &type = inv.modules[i].type;
+    if (!last || type != *last) {
+      list = &byType_[type];
+      last = &type;
+    }
+    list->push_back(i);
+  }
 }
 
 std::vector<uint32_t> ModuleSelector::select(const Selector &s) const {
@@ -15,6 +50,61 @@ std::vector<uint32_t> ModuleSelector::select(const Selector &s) const {
   return selectPattern(*s.pattern);
 }
 
+void ModuleSelector::buildSorted() const {
+  if (sortedBuilt_)
+    return;
+  sortedBuilt_ = true;
+  const auto &mods = inv_.modules;
+  sorted_.resize(mods.size());
+  for (uint32_t i = 0; i < mods.size(); ++i)
+    sorted_[i] = i;
+  std::sort(sorted_.begin(), sorted_.end(),
+            [&](uint32_t a, uint32_t b) { return mods[a].name < mods[b].name; });
+}
+
+void ModuleSelector::buildSegments() const {
+  if (segmentsBuilt_)
+    return;
+  segmentsBuilt_ = true;
+  const auto &mods = inv_.modules;
+  // Neighbouring names share their leading segments ("model.layers.7.mlp.experts."): a segment
+  // equal to the previous name's segment at the same position reuses its id without hashing.
+  std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
+  for (uint32_t i = 0; i < mods.size(); ++i) {
+    std::string_view name = mods[i].name;
+    cur.clear();
+    size_t start = 0;
+    while (true) {
+      size_t dot = name.find('.', start);
+      size_t end = dot == std::string_view::npos ? name.size() : dot;
+      std::string_view seg = name.substr(start, end - start);
+      uint32_t id;
+      size_t k = cur.size();
+      if (k < prev.size() && prev[k].first == seg) {
+        id = prev[k].second;
+      } else {
+        auto [it, inserted] = segmentIds_.try_emplace(seg, static_cast<uint32_t>(postings_.size()));
+        if (inserted)
+          postings_.emplace_back();
+        id = it->second;
+      }
+      cur.emplace_back(seg, id);
+      std::vector<uint32_t> &list = postings_[id];
+      if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
+        list.push_back(i);
+      if (dot == std::string_view::npos)
+        break;
+      start = dot + 1;
+    }
+    std::swap(prev, cur);
+  }
+}
+
+const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view segment) const {
+  auto it = segmentIds_.find(segment);
+  return it == segmentIds_.end() ? nullptr : &postings_[it->second];
+}
+
 std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
   std::vector<uint32_t> out;
   if (p.isLiteral()) {
@@ -23,8 +113,77 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
       out.push_back(it->second);
     return out;
   }
+  const auto &mods = inv_.modules;
+
+  // Candidates 1: the shortest posting list of a segment every match contains.
+  const std::vector<uint32_t> *best = nullptr;
+  const std::string &prefix = p.literalPrefix();
+  if (mods.size() > kSegmentIndexThreshold && !p.requiredLiterals().empty()) {
+    std::vector<std::string_view> segments;
+    const auto &runs = p.requiredLiterals();
+    for (size_t r = 0; r < runs.size(); ++r) {
+      bool atStart = r == 0 && !prefix.empty();
+      bool atEnd = r + 1 == runs.size() && !p.literalSuffix().empty();
+      segmentsOfRun(runs[r], atStart, atEnd, segments);
+    }
+    if (!segments.empty()) {
+      buildSegments();
+      static const std::vector<uint32_t> kNone;
+      for (std::string_view seg : segments) {
+        const std::vector<uint32_t> *list = segmentPostings(seg);
+        if (!list)
+          list = &kNone; // a required segment no module has: nothing matches
+        if (!best || list->size() < best->size())
+          best = list;
+      }
+    }
+  }
+  if (best && best->size() * 8 < mods.size()) {
+    for (uint32_t i : *best) // ascending already
+      if (p.matches(mods[i].name))
+        out.push_back(i);
+    return out;
+  }
+
+  // Candidates 2: names starting with the literal prefix, a range of the sorted names (sorted on
+  // first need), unless that range is not smaller than the posting list.
+  // The prefix's whole segments were considered above; it can only do better when it ends inside
+  // a segment ("model.layers.1*") or ties several segments together.
+  bool prefixMayHelp = !prefix.empty() && (!best || prefix.back() != '.' ||
+                                           std::count(prefix.begin(), prefix.end(), '.') >= 3);
+  if (prefixMayHelp && mods.size() > kSegmentIndexThreshold) {
+    buildSorted();
+    auto lo = std::partition_point(sorted_.begin(), sorted_.end(), [&](uint32_t i) {
+      return mods[i].name.compare(0, prefix.size(), prefix) < 0;
+    });
+    auto hi = std::partition_point(lo, sorted_.end(), [&](uint32_t i) {
+      return mods[i].name.compare(0, prefix.size(), prefix) == 0;
+    });
+    if (!best || static_cast<size_t>(hi - lo) < best->size()) {
+      for (auto it = lo; it != hi; ++it)
+        if (p.matches(mods[*it].name))
+          out.push_back(*it);
+      std::sort(out.begin(), out.end());
+      return out;
+    }
+  }
+  if (best) {
+    for (uint32_t i : *best)
+      if (p.matches(mods[i].name))
+        out.push_back(i);
+    return out;
+  }
+  // Candidates 3: every module (small inventories, or nothing to index by).
+  for (uint32_t i = 0; i < mods.size(); ++i)
+    if (p.matches(mods[i].name))
+      out.push_back(i);
+  return out;
+}
+
+std::vector<uint32_t> ModuleSelector::selectPatternReference(const Pattern &p) const {
+  std::vector<uint32_t> out;
   for (uint32_t i = 0; i < inv_.modules.size(); ++i)
-    if (p.matches(inv_.modules[i].name))
+    if (p.matchesReference(inv_.modules[i].name))
       out.push_back(i);
   return out;
 }

@@ -1,5 +1,13 @@
 // Which modules of an inventory a selector selects. Built once per inventory and shared by the
 // passes, emitters and qlint, so every tool agrees on what a pattern means.
+//
+// Speed (docs/performance.md): a literal pattern is a hash lookup. Any other pattern only tries
+// candidates: the modules containing the rarest dot-separated segment the pattern requires (a
+// posting list: `*.mlp.experts.*.down_proj` needs the segments `mlp`, `experts` and a last
+// segment `down_proj`), or, when the literal prefix says more, the modules whose names start with
+// it (a range of the names in sorted order). Inventories of at most 512 modules are scanned.
+// Indexes are built on first need. Results are the same as trying every module
+// (`selectPatternReference`, kept for the equivalence test).
 #pragma once
 
 #include "ir/IR.h"
@@ -18,10 +26,23 @@ public:
   std::vector<uint32_t> select(const Selector &s) const;
   std::vector<uint32_t> selectPattern(const Pattern &p) const;
   std::vector<uint32_t> selectType(std::string_view type) const;
+  // The straightforward matcher: every module through Pattern::matchesReference.
+  std::vector<uint32_t> selectPatternReference(const Pattern &p) const;
 
 private:
+  void buildSorted() const;
+  void buildSegments() const;
+  // The posting list of a segment, or nullptr if no module has it.
+  const std::vector<uint32_t> *segmentPostings(std::string_view segment) const;
+
   const Inventory &inv_;
   std::unordered_map<std::string, std::vector<uint32_t>> byType_;
+  // Built on first need (selection is logically const).
+  mutable std::vector<uint32_t> sorted_; // module indices, by name
+  mutable bool sortedBuilt_ = false;
+  mutable std::unordered_map<std::string_view, uint32_t> segmentIds_; // views into inv_ names
+  mutable std::vector<std::vector<uint32_t>> postings_; // by segment id, ascending, no repeats
+  mutable bool segmentsBuilt_ = false;
 };
 
 } // namespace qspec::ir

@@ -43,6 +43,7 @@ const std::vector<PassInfo> &allPasses();
 struct PipelineOptions {
   bool verifyEach = false;       // run the IR verifier after every pass
   std::string stopAfter;         // pass name; "" = run all
+  bool remarks = false;          // report remark_pass_done after each pass (qcc --remarks)
 };
 
 // Runs the registered passes in order. Returns false if any reported an error.

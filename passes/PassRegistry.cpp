@@ -33,6 +33,8 @@ bool runPipeline(ir::Spec &spec, DiagnosticEngine &diags, const PipelineOptions 
     bool passOk = pass->run(ctx);
     if (diags.errorCount() > before)
       ok = false;
+    if (opts.remarks)
+      diags.report(DiagID::remark_pass_done, SourceRange{}, {info.name});
     if (opts.verifyEach && passOk)
       verifyResolution(spec, diags, info.name);
     if (!passOk || opts.stopAfter == info.name)

@@ -7,6 +7,7 @@
 // 3. Record the selection by selector in the resolution, for later passes and for qlint.
 // 4. A selector that selects nothing is a warning (an error under -Werror): users of every peer
 //    tool lose hours to patterns that silently match nothing.
+// 5. A tuning level made only of patterns that select no module is an error.
 #include "passes/Pass.h"
 
 namespace qspec::passes {
@@ -44,7 +45,26 @@ public:
     for (const ir::TuningRaise &r : spec.tune.raises)
       for (const ir::Selector &s : r.selectors)
         resolve(s);
-    return true;
+    // 5. A fallback level made only of patterns that select nothing would be a search round that
+    //    changes nothing: an error, since the driver would waste an evaluation on it.
+    bool ok = true;
+    for (const ir::Level &level : spec.tune.levels) {
+      bool onlyPatterns = !level.terms.empty(), any = false;
+      for (const ir::LevelTerm &t : level.terms) {
+        if (t.kind != ir::LevelTerm::Pattern) {
+          onlyPatterns = false;
+          break;
+        }
+        std::string err;
+        if (auto p = Pattern::compile(t.pattern, err))
+          any = any || !modules.selectPattern(*p).empty();
+      }
+      if (onlyPatterns && !any) {
+        ctx.diags.report(DiagID::err_level_empty, level.range, {level.text});
+        ok = false;
+      }
+    }
+    return ok;
   }
 };
 

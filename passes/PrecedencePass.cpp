@@ -122,19 +122,24 @@ public:
         if (protectedBy[m] >= 0 && level == ir::Override::Type)
           continue; // type overrides do not reach protected modules
         for (size_t f = 0; f < kNumFields; ++f) {
+          // The highest priority among the overrides that set this field wins; two of them at
+          // that priority with different values conflict. Deciding on the maximum first keeps
+          // the result independent of source order.
           int32_t best = -1;
           for (int32_t o : hits[m]) {
             const ir::Override &ov = spec.overrides[static_cast<size_t>(o)];
-            if (kFields[f].get(ov.settings).empty())
-              continue;
-            if (best < 0 || ov.priority > spec.overrides[static_cast<size_t>(best)].priority) {
+            if (!kFields[f].get(ov.settings).empty() &&
+                (best < 0 || ov.priority > spec.overrides[static_cast<size_t>(best)].priority))
               best = o;
+          }
+          for (int32_t o : hits[m]) {
+            if (best < 0 || o == best)
               continue;
-            }
+            const ir::Override &ov = spec.overrides[static_cast<size_t>(o)];
             const ir::Override &cur = spec.overrides[static_cast<size_t>(best)];
-            if (ov.priority == cur.priority &&
+            if (ov.priority == cur.priority && !kFields[f].get(ov.settings).empty() &&
                 kFields[f].get(ov.settings) != kFields[f].get(cur.settings) &&
-                reported.insert({best, o}).second) {
+                reported.insert({std::min(best, o), std::max(best, o)}).second) {
               Diagnostic &d = ctx.diags.report(
                   DiagID::err_override_conflict, ov.subjectRange,
                   {level == ir::Override::Type ? "type" : "name", mods[m].name,
@@ -166,11 +171,18 @@ public:
                      f == 0 ? win.settings.tierRange : win.subjectRange};
           assign(res.modules[m], f, win.settings, d);
         }
-        // Target option blocks ride along with the winning override of the highest level.
-        const ir::Override &first = spec.overrides[static_cast<size_t>(hits[m].front())];
-        if (!first.settings.targetOptions.empty()) {
+        // Target option blocks ride along with the highest-priority override of the highest
+        // level that has any (the first in source order among equals).
+        int32_t withOptions = -1;
+        for (int32_t o : hits[m]) {
+          const ir::Override &ov = spec.overrides[static_cast<size_t>(o)];
+          if (!ov.settings.targetOptions.empty() &&
+              (withOptions < 0 || ov.priority > spec.overrides[static_cast<size_t>(withOptions)].priority))
+            withOptions = o;
+        }
+        if (withOptions >= 0) {
           res.modules[m].targetOptions.clear();
-          for (const ir::Option &o : first.settings.targetOptions)
+          for (const ir::Option &o : spec.overrides[static_cast<size_t>(withOptions)].settings.targetOptions)
             res.modules[m].targetOptions.push_back(&o);
         }
       }
@@ -194,6 +206,7 @@ public:
         res.modules[m].tuned = true;
       }
     }
+    std::set<const ir::Selector *> reportedBelow;
     for (size_t r = 0; r < spec.tune.raises.size(); ++r) {
       const ir::TuningRaise &raise = spec.tune.raises[r];
       for (const ir::Selector &s : raise.selectors)
@@ -209,11 +222,13 @@ public:
             continue;
           }
           if (raise.tier < rm.tier.value && !rm.tuned) {
+            ok = false;
+            if (!reportedBelow.insert(&s).second)
+              continue; // one error per selector, not one per module it selects
             Diagnostic &d = ctx.diags.report(DiagID::err_tier_below_default, s.range,
                                              {mods[m].name, ir::tierName(raise.tier), ir::tierName(rm.tier.value)});
             ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range,
                            {mods[m].name, ir::tierName(rm.tier.value)});
-            ok = false;
             continue;
           }
           if (raise.tier > rm.tier.value) {

@@ -56,7 +56,12 @@ public:
                          {label + (why.empty() ? "" : " (" + why + ")"), ir::tierName(tier), what});
         ok = false;
       };
-      check(spec.defaultTier(), spec.defaults.tierRange, "the default tier");
+      // The default tier comes from `defaults { tier }` or the ladder; point at whichever.
+      check(spec.defaultTier(),
+            spec.defaults.tierRange.valid() ? spec.defaults.tierRange
+            : spec.ladderRange.valid()      ? spec.ladderRange
+                                            : t.range,
+            "the default tier");
       for (const ir::Override &o : spec.overrides)
         if (o.settings.tier)
           check(*o.settings.tier, o.settings.tierRange, o.selectors.empty() ? "" : o.selectors.front().text);

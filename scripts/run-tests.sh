@@ -1,13 +1,71 @@
 #!/usr/bin/env bash
 # Runs every test registered with ctest (gtest units and the lit suite) and prints a summary.
+#
+#   run-tests.sh BUILD                 the tests of BUILD (the normal build)
+#   run-tests.sh --sanitize BUILD      the same, in an ASan+UBSan build: any report fails the test
+#                                      that triggered it; tests labelled no-sanitize are skipped
+#   run-tests.sh --summary BUILD [SAN_BUILD] [FUZZ_BUILD]
+#                                      one line per stage of `make test`, then ctest's summary line
+#                                      of BUILD last
 set -uo pipefail
+
+lit_counts() {
+  local passed failed
+  passed=$(grep -cE '^PASS: ' "$1" || true)
+  failed=$(grep -cE '^(FAIL|XPASS|UNRESOLVED): ' "$1" || true)
+  echo "${passed} passed, ${failed} failed"
+}
+
+ctest_summary() {
+  grep -E 'tests passed, [0-9]+ tests failed out of' "$1" | tail -1
+}
+
+if [ "${1:-}" = "--summary" ]; then
+  build=$2 san=${3:-} fuzz=${4:-}
+  echo "==== make test summary ===="
+  if [ -n "$san" ] && [ -f "$san/ctest.log" ]; then
+    echo "sanitizer (ASan+UBSan): $(ctest_summary "$san/ctest.log"); lit $(lit_counts "$san/ctest.log")"
+  fi
+  if [ -n "$fuzz" ] && [ -f "$fuzz/fuzz/smoke.log" ]; then
+    echo "$(tail -1 "$fuzz/fuzz/smoke.log")"
+  fi
+  echo "lit: $(lit_counts "$build/ctest.log")"
+  ctest_summary "$build/ctest.log"
+  exit 0
+fi
+
+sanitize=0
+if [ "${1:-}" = "--sanitize" ]; then
+  sanitize=1
+  shift
+fi
 build=${1:-build}
 jobs=$(nproc)
 cd "$build"
-ctest --output-on-failure -j "$jobs" 2>&1 | tee ctest.log
+args=(--output-on-failure -j "$jobs")
+if [ $sanitize -eq 1 ]; then
+  # Zero reports is the bar: halt on the first one, leaks included. abort_on_error makes a
+  # report a crash, which `not` in a lit RUN line does not excuse; every report is also written
+  # to sanitizer-logs/ so one in a command whose status a test ignores is still caught.
+  logs=$PWD/sanitizer-logs
+  rm -rf "$logs" && mkdir -p "$logs"
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1:log_path=$logs/asan}
+  export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan}
+  args+=(-LE no-sanitize)
+  echo "==== tests under ASan+UBSan ($build) ===="
+fi
+ctest "${args[@]}" 2>&1 | tee ctest.log
 rc=${PIPESTATUS[0]}
 # The lit suite is one ctest entry; report its own counts too.
-passed=$(grep -cE '^PASS: ' ctest.log || true)
-failed=$(grep -cE '^(FAIL|XPASS|UNRESOLVED): ' ctest.log || true)
-echo "lit: ${passed} passed, ${failed} failed"
+echo "lit: $(lit_counts ctest.log)"
+if [ $sanitize -eq 1 ]; then
+  reports=$(find "$logs" -type f | sort)
+  if [ -n "$reports" ] || grep -qE 'ERROR: (Address|Leak)Sanitizer|runtime error:' ctest.log; then
+    echo "sanitizer reports found (also in $logs):" >&2
+    for f in $reports; do echo "---- $f" >&2; head -40 "$f" >&2; done
+    rc=1
+  else
+    echo "sanitizer: no reports"
+  fi
+fi
 exit "$rc"

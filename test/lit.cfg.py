@@ -13,7 +13,7 @@ config.excludes = ["Inputs", "unit", "fuzz", "CMakeLists.txt", "lit.cfg.py", "li
 # Tests must not depend on the caller's environment.
 config.environment["LC_ALL"] = "C.UTF-8"
 config.environment["PYTHONDONTWRITEBYTECODE"] = "1"
-for var in ["HOME", "TMPDIR", "PATH"]:
+for var in ["HOME", "TMPDIR", "PATH", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 config.environment["PATH"] = os.pathsep.join(

@@ -34,6 +34,7 @@ const char *kUsage = R"(usage: qcc SPEC [options]
   --error-limit=N          stop after N errors (default 50, 0 = no limit)
   --verify                 check diagnostics against expected-* comments in the spec
   --verify-each            run the IR verifier after every pass
+  --remarks                print a remark after each pass
   --stop-after=PASS        stop the pipeline after PASS (see --list-passes)
   --list-passes            print the passes in pipeline order
   --list-diagnostics       print the diagnostic table
@@ -43,7 +44,7 @@ const char *kUsage = R"(usage: qcc SPEC [options]
 struct Options {
   std::string spec, emit, output, inventory, scores, explain, stopAfter;
   std::string format = "text";
-  bool werror = false, verify = false, verifyEach = false;
+  bool werror = false, verify = false, verifyEach = false, remarks = false;
   unsigned errorLimit = 50;
 };
 
@@ -97,6 +98,8 @@ int parseArgs(int argc, char **argv, Options &o) {
       o.verify = true;
     } else if (a == "--verify-each") {
       o.verifyEach = true;
+    } else if (a == "--remarks") {
+      o.remarks = true;
     } else if (startsWith(a, "--error-limit=")) {
       try {
         o.errorLimit = static_cast<unsigned>(std::stoul(a.substr(14)));
@@ -122,6 +125,9 @@ int parseArgs(int argc, char **argv, Options &o) {
                       "'; use ast, ir, msmodelslim-yaml, amct-cfg, hmct-json, horizon-py or all");
   if (o.emit == "all" && o.output.empty())
     return usageError("--emit=all needs -o DIRECTORY");
+  if (!o.stopAfter.empty() && ((!o.emit.empty() && o.emit != "ir") || !o.explain.empty()))
+    // A partial resolution is for looking at (--emit=ir), never for vendor files or --explain.
+    return usageError("--stop-after works only with --emit=ir or without --emit");
   if (!o.stopAfter.empty()) {
     bool known = false;
     for (const auto &p : passes::allPasses())
@@ -190,6 +196,7 @@ int main(int argc, char **argv) {
   passes::PipelineOptions po;
   po.verifyEach = o.verifyEach;
   po.stopAfter = o.stopAfter;
+  po.remarks = o.remarks;
   if (!passes::runPipeline(spec, diags, po))
     return finish(1);
 

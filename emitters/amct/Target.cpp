@@ -1,7 +1,17 @@
-// The amct backend's registration: what it can express (for the passes) and its factory.
+// The amct backend's registration: what it can express (for the passes) and its factory. The
+// facts come from AmctRules (one place for AMCT knowledge).
 #include "emitters/amct/AmctEmitter.h"
+#include "emitters/amct/AmctRules.h"
 
 namespace qspec::emit {
+
+static amct::Version targetVersion(const ir::Target &target) {
+  const ir::Option *v = target.option("version");
+  if (v && !v->values.empty())
+    if (auto parsed = amct::parseVersion(v->values[0].text))
+      return *parsed;
+  return amct::Version{};
+}
 
 void registerAmctEmitter() {
   ir::TargetInfo info;
@@ -10,32 +20,30 @@ void registerAmctEmitter() {
   info.fileExtension = ".cfg";
   info.variants = {"ptq", "qat"};
   info.defaultVariant = "ptq";
-  info.optionKeys = {"framework", "version", "batch_num", "activation_offset", "do_fusion", "skip_fusion_layers", "fakequant_precision_mode", "hardware", "act_algo", "clip_max", "clip_min", "fixed_min", "weight_algo", "channel_wise", "dmq_balancer", "prune", "num_of_bins"};
+  info.optionKeys = {"framework", "version", "hardware", "batch_num", "activation_offset", "do_fusion",
+                     "skip_fusion_layers", "fakequant_precision_mode", "act_algo", "weight_algo", "clip_max",
+                     "clip_min", "fixed_min", "channel_wise", "dmq_balancer", "num_of_bins", "quant_bits", "prune"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
-    // AMCT: int8, int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.
-    // INT16 only on the INT16-capable types; no dual-int16, no fp16.
-    static const char *int16Types[] = {"Conv2d", "Linear", "ConvTranspose2d", "Conv1d", "ConvTranspose1d",
-                                       "GRU", "LSTM", "Conv", "Gemm", "MatMul", "ConvTranspose"};
+    // AMCT: int8 (A8W8), int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.
+    amct::Version v = targetVersion(target);
     switch (tier) {
     case ir::Tier::Int8:
     case ir::Tier::Float:
       return true;
     case ir::Tier::Int4:
-      if (target.variant == "qat") {
-        const ir::Option *v = target.option("version");
-        if (v && !v->values.empty() && (v->values[0].text.rfind("9.0", 0) == 0 || v->values[0].text.rfind("9.1", 0) == 0)) {
-          why = "AMCT QAT before 9.2 has no INT4 weights";
-          return false;
-        }
+      if (target.variant == "qat" && !v.atLeast(9, 2)) {
+        why = "AMCT QAT before 9.2 has no INT4 weights: 'Int4 quantization aware training is not supported.'";
+        return false;
       }
       return true;
     case ir::Tier::Int16:
-      if (type.empty())
+      if (target.variant != "qat" && !v.atLeast(9, 1)) {
+        why = "AMCT 9.0.0 PTQ has no INT16 activations";
+        return false;
+      }
+      if (type.empty() || amct::isInt16Type(type, v))
         return true;
-      for (const char *t : int16Types)
-        if (type == t)
-          return true;
-      why = "INT16 activations only on Conv, Linear, ConvTranspose, GRU and LSTM layers";
+      why = "AMCT: 'int16_quantizable not support for " + type + " type'";
       return false;
     default:
       why = "AMCT has no dual-int16 or fp16 quantization";

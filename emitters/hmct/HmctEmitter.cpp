@@ -1,11 +1,405 @@
+// The hmct-json emitter: an HMCT PTQ `quant_config` (JSON).
+//
+// 1. Target settings -> model_config: `all_node_type` from the default tier (dual-int16 as a
+//    default becomes int16 plus op-level dual-int16 on Conv/MatMul/Gemm/ConvTranspose),
+//    `model_output_type`, `activation` (calibration_type always written, from the setting or the
+//    default act method, unless `search default` asks for HMCT's own search), `weight`
+//    bias_correction. Values HMCT would clamp are reported, never changed.
+// 2. With an inventory (the resolved IR): op_config[type] = the tier a type override gave the
+//    nodes of that type; every node whose resolved tier differs from what model/op level gives it,
+//    and every protected or tuned node, gets a node_config entry (HMCT: model < op < subgraph <
+//    node, so a node entry beats everything). Protected and tuned-out nodes: {"qtype": "float32"};
+//    dual-int16 nodes: {"input0": "int16", "input1": "int16"}.
+// 3. Without one: type overrides -> op_config, exact names -> node_config (a glob needs the
+//    inventory), protect > tuning > name override, higher priority first.
+// 4. Strict JSON by nlohmann_json: sections in order, empty ones left out, keys sorted by code
+//    point, floats with a '.', UTF-8 names escaped by the library.
 #include "emitters/hmct/HmctEmitter.h"
+
+#include "emitters/hmct/HmctRules.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <map>
 
 namespace qspec::emit {
 
-bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
-              DiagnosticEngine &diags) {
-  diags.report(DiagID::err_internal, target.range, {"the hmct emitter is not built yet"});
-  return false;
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+struct NodeRule {
+  ir::Tier tier;
+  int rank;       // 3 protect, 2 tuning, 1 name override
+  int priority;   // name overrides
+  SourceRange at;
+};
+
+class Builder {
+public:
+  Builder(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
+      : spec_(spec), target_(target), diags_(diags) {}
+  bool run(OutputContext &out);
+
+private:
+  const ir::Spec &spec_;
+  const ir::Target &target_;
+  DiagnosticEngine &diags_;
+  bool ok_ = true;
+  std::string march_;
+  std::map<std::string, ir::Tier> ops_;   // op type -> tier
+  std::map<std::string, ir::Tier> nodes_; // node name -> tier
+
+  void bad(const ir::Option *o, const std::string &why) {
+    diags_.report(DiagID::err_hmct_bad_option, o && !o->values.empty() ? o->values.front().range : (o ? o->range : target_.range),
+                  {o ? o->key : "", why});
+    ok_ = false;
+  }
+  Json modelConfig();
+  void fromInventory();
+  void asWritten();
+  void checkLiteralNames();
+  std::string entryName(const std::string &name, SourceRange at);
+};
+
+Json scalarOf(const ir::Value &v) {
+  if (v.kind == ir::Value::Number)
+    return v.isInteger ? Json(static_cast<long long>(v.number)) : Json(v.number);
+  if (v.kind == ir::Value::Ident && (v.text == "true" || v.text == "false"))
+    return Json(v.text == "true");
+  return Json(v.text);
+}
+
+Json Builder::modelConfig() {
+  Json mc = Json::object();
+  ir::Tier d = spec_.defaultTier();
+  mc["all_node_type"] = d == ir::Tier::DualInt16 ? "int16" : hmct::qtypeForTier(d);
+  if (const ir::Option *o = target_.option("model_output_type")) {
+    if (o->values.size() != 1 || !hmct::isModelOutputType(o->values[0].text))
+      bad(o, "model_output_type is int8, int16 or float32 (HMCT: Unsupported datatype settings for model_output_type)");
+    else
+      mc["model_output_type"] = o->values[0].text;
+  }
+  Json act = Json::object();
+  bool defaultSearch = false;
+  if (const ir::Option *o = target_.option("search")) {
+    if (o->values.size() == 1 && o->values[0].text == "default")
+      defaultSearch = true;
+    else
+      bad(o, "only 'search default' (HMCT's own calibration search) is emitted; the hmct 2.8.3 'search' block is not");
+  }
+  if (const ir::Option *o = target_.option("calibration_type")) {
+    if (defaultSearch)
+      bad(o, "calibration_type and 'search default' exclude each other");
+    for (const ir::Value &v : o->values)
+      if (!hmct::isCalibrationType(v.text)) {
+        diags_.report(DiagID::err_hmct_bad_option, v.range,
+                      {"calibration_type", "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
+        ok_ = false;
+      }
+    if (o->values.size() == 1)
+      act["calibration_type"] = o->values[0].text;
+    else {
+      Json list = Json::array();
+      for (const ir::Value &v : o->values)
+        list.push_back(v.text);
+      act["calibration_type"] = list;
+    }
+  } else if (!defaultSearch) {
+    const auto &m = spec_.defaults.act.method;
+    act["calibration_type"] = m && (*m == "kl" || *m == "histogram") ? "kl" : "max";
+  }
+  auto numbers = [&](const char *key, bool isFloat, double clampBelow, const std::string &clampTo) {
+    const ir::Option *o = target_.option(key);
+    if (!o)
+      return;
+    Json list = Json::array();
+    for (const ir::Value &v : o->values) {
+      if (v.kind != ir::Value::Number || (!isFloat && !v.isInteger)) {
+        diags_.report(DiagID::err_hmct_bad_option, v.range,
+                      {key, std::string("expects ") + (isFloat ? "a number" : "a whole number")});
+        ok_ = false;
+        continue;
+      }
+      if (isFloat && v.number > 1.0) {
+        diags_.report(DiagID::err_hmct_bad_option, v.range, {key, "is at most 1.0"});
+        ok_ = false;
+      }
+      if (v.number < clampBelow)
+        diags_.report(DiagID::warn_hmct_clamped_value, v.range, {key, v.text, clampTo});
+      list.push_back(isFloat ? Json(v.number) : Json(static_cast<long long>(v.number)));
+    }
+    if (list.size() == 1)
+      act[key] = list[0];
+    else
+      act[key] = list;
+  };
+  numbers("num_bin", false, 129, "129");
+  numbers("max_num_bin", false, 258, "258");
+  numbers("max_percentile", true, 0.5, "0.5");
+  auto bools = [&](const char *key, std::optional<bool> fromRecipe) {
+    const ir::Option *o = target_.option(key);
+    if (!o) {
+      if (fromRecipe)
+        act[key] = *fromRecipe;
+      return;
+    }
+    Json list = Json::array();
+    for (const ir::Value &v : o->values) {
+      if (v.text != "true" && v.text != "false") {
+        diags_.report(DiagID::err_hmct_bad_option, v.range, {key, "expects true or false"});
+        ok_ = false;
+        continue;
+      }
+      list.push_back(v.text == "true");
+    }
+    if (list.size() == 1)
+      act[key] = list[0];
+    else
+      act[key] = list;
+  };
+  const ir::Recipe &ar = spec_.defaults.act;
+  bools("per_channel", ar.scope ? std::optional<bool>(*ar.scope == "per_channel") : std::nullopt);
+  bools("asymmetric", ar.symmetric ? std::optional<bool>(!*ar.symmetric) : std::nullopt);
+  if (!act.empty())
+    mc["activation"] = act;
+  if (const ir::Option *o = target_.option("bias_correction")) {
+    Json bc = Json::object();
+    if (!o->isBlock && !(o->values.size() == 1 && (o->values[0].text == "true" || o->values[0].text == "on")))
+      bad(o, "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
+    for (const ir::Option &c : o->children) {
+      const ir::Value *v = c.values.size() == 1 ? &c.values[0] : nullptr;
+      if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger && v->number >= 1)
+        bc["num_sample"] = static_cast<long long>(v->number);
+      else if (c.key == "metric" && v && hmct::isBiasMetric(v->text))
+        bc["metric"] = v->text;
+      else {
+        diags_.report(DiagID::err_hmct_bad_option, c.range,
+                      {"bias_correction." + c.key,
+                       "num_sample is a whole number >= 1; metric is cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
+        ok_ = false;
+      }
+    }
+    mc["weight"] = Json{{"bias_correction", bc}};
+  }
+  return mc;
+}
+
+// Levenshtein distance, capped work (names are short).
+size_t editDistance(const std::string &a, const std::string &b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j)
+    prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+void Builder::checkLiteralNames() {
+  // HMCT keys node_config by exact node names: a literal name the ONNX inventory lacks is an error.
+  const ir::Inventory &inv = spec_.inventory;
+  auto check = [&](const ir::Selector &s) {
+    if (s.kind != ir::Selector::Name || hasGlobSyntax(s.text) || inv.find(s.text))
+      return;
+    Diagnostic &d = diags_.report(DiagID::err_hmct_unknown_node, s.range, {s.text});
+    const ir::Module *best = nullptr;
+    size_t bestDist = 0;
+    for (const ir::Module &m : inv.modules) {
+      if (m.name.size() > s.text.size() + 16 || s.text.size() > m.name.size() + 16)
+        continue;
+      size_t dist = editDistance(m.name, s.text);
+      if (!best || dist < bestDist || (dist == bestDist && m.name < best->name)) {
+        best = &m;
+        bestDist = dist;
+      }
+    }
+    if (best && bestDist <= std::max<size_t>(2, s.text.size() / 3))
+      diags_.note(d, DiagID::note_did_you_mean, s.range, {best->name});
+    ok_ = false;
+  };
+  for (const ir::Protect &p : spec_.protects)
+    check(p.selector);
+  for (const ir::Override &o : spec_.overrides)
+    for (const ir::Selector &s : o.selectors)
+      check(s);
+  for (const ir::Selector &s : spec_.tune.excludes)
+    check(s);
+  for (const ir::TuningRaise &r : spec_.tune.raises)
+    for (const ir::Selector &s : r.selectors)
+      check(s);
+}
+
+void Builder::fromInventory() {
+  const ir::Inventory &inv = spec_.inventory;
+  const auto &res = spec_.resolution;
+  ir::Tier d = spec_.defaultTier();
+  // op level: the tier type overrides gave.
+  for (size_t m = 0; m < inv.modules.size(); ++m) {
+    const ir::ResolvedModule &rm = res.modules[m];
+    if (rm.tier.from.source == ir::Decision::TypeOverride && !inv.modules[m].type.empty())
+      ops_.emplace(inv.modules[m].type, rm.tier.value);
+  }
+  if (d == ir::Tier::DualInt16)
+    for (const ir::Module &m : inv.modules)
+      if (hmct::isDualInt16OpType(m.type))
+        ops_.emplace(m.type, ir::Tier::DualInt16);
+  // Drop op entries equal to what model level gives anyway.
+  for (auto it = ops_.begin(); it != ops_.end();) {
+    ir::Tier base = d == ir::Tier::DualInt16 && !hmct::isDualInt16OpType(it->first) ? ir::Tier::Int16 : d;
+    bool needed = it->second != base;
+    it = needed ? std::next(it) : ops_.erase(it);
+  }
+  for (size_t m = 0; m < inv.modules.size(); ++m) {
+    const ir::ResolvedModule &rm = res.modules[m];
+    const ir::Module &mod = inv.modules[m];
+    ir::Tier eff = d == ir::Tier::DualInt16 ? ir::Tier::Int16 : d;
+    if (auto it = ops_.find(mod.type); it != ops_.end())
+      eff = it->second;
+    if (rm.tier.value != eff || rm.isProtected || rm.tuned)
+      nodes_[mod.name] = rm.tier.value;
+  }
+}
+
+void Builder::asWritten() {
+  ir::Tier d = spec_.defaultTier();
+  std::map<std::string, int> opPriority;
+  for (const ir::Override &o : spec_.overrides) {
+    if (o.level != ir::Override::Type || !o.settings.tier)
+      continue;
+    for (const ir::Selector &s : o.selectors) {
+      auto it = opPriority.find(s.text);
+      if (it != opPriority.end() && it->second >= o.priority)
+        continue;
+      opPriority[s.text] = o.priority;
+      ops_[s.text] = *o.settings.tier;
+    }
+  }
+  if (d == ir::Tier::DualInt16)
+    for (const char *t : {"Conv", "ConvTranspose", "Gemm", "MatMul"})
+      ops_.emplace(t, ir::Tier::DualInt16);
+  std::map<std::string, NodeRule> rules;
+  auto add = [&](const ir::Selector &s, NodeRule r) {
+    if (s.kind == ir::Selector::Type) {
+      if (r.rank == 3) // protect type X: the whole op type stays float
+        ops_[s.text] = ir::Tier::Float;
+      return;
+    }
+    if (hasGlobSyntax(s.text)) {
+      diags_.report(DiagID::err_emit_needs_inventory, s.range, {"hmct", s.text});
+      ok_ = false;
+      return;
+    }
+    auto it = rules.find(s.text);
+    if (it == rules.end()) {
+      rules.emplace(s.text, r);
+      return;
+    }
+    NodeRule &old = it->second;
+    if (r.rank > old.rank || (r.rank == old.rank && r.priority > old.priority)) {
+      old = r;
+    } else if (r.rank == old.rank && r.priority == old.priority && r.tier != old.tier && r.rank == 1) {
+      Diagnostic &dg = diags_.report(DiagID::err_hmct_node_conflict, r.at,
+                                     {s.text, hmct::qtypeForTier(old.tier), hmct::qtypeForTier(r.tier)});
+      diags_.note(dg, DiagID::note_hmct_other_rule, old.at);
+      ok_ = false;
+    }
+  };
+  for (const ir::Protect &p : spec_.protects)
+    add(p.selector, {ir::Tier::Float, 3, 0, p.range});
+  for (const ir::Selector &s : spec_.tune.excludes)
+    add(s, {ir::Tier::Float, 2, 0, s.range});
+  for (const ir::TuningRaise &r : spec_.tune.raises)
+    for (const ir::Selector &s : r.selectors)
+      add(s, {r.tier, 2, 0, r.range});
+  for (const ir::Override &o : spec_.overrides)
+    if (o.level == ir::Override::Name && o.settings.tier)
+      for (const ir::Selector &s : o.selectors)
+        add(s, {*o.settings.tier, 1, o.priority, o.range});
+  for (const auto &[name, r] : rules)
+    nodes_[name] = r.tier;
+}
+
+bool Builder::run(OutputContext &out) {
+  if (const ir::Option *o = target_.option("march")) {
+    if (o->values.size() != 1 || !hmct::isKnownMarch(o->values[0].text))
+      bad(o, "unknown march; HMCT knows nash, nash-b, nash-b-lite, nash-b-plus, nash-e, nash-m, nash-h, nash-p, "
+             "expt, bayes*, bernoulli*");
+    else
+      march_ = o->values[0].text;
+  }
+  Json root = Json::object();
+  Json mc = modelConfig();
+  bool withInventory = spec_.resolution.done && spec_.inventory.present();
+  if (withInventory) {
+    checkLiteralNames();
+    if (ok_)
+      fromInventory();
+  } else {
+    asWritten();
+  }
+  if (!ok_)
+    return false;
+  root["model_config"] = mc;
+  if (!ops_.empty()) {
+    Json ops = Json::object();
+    for (const auto &[type, tier] : ops_) // std::map: sorted by bytes = code points for UTF-8
+      ops[type] = Json{{"qtype", hmct::qtypeForTier(tier)}};
+    root["op_config"] = ops;
+  }
+  if (!nodes_.empty()) {
+    Json nodes = Json::object();
+    for (const auto &[name, tier] : nodes_) {
+      if (!hmct::isValidUtf8(name)) {
+        diags_.report(DiagID::err_hmct_bad_node_name, target_.range, {sanitizeForTerminal(name)});
+        ok_ = false;
+        continue;
+      }
+      if (hmct::hasCommentMarker(name))
+        diags_.report(DiagID::warn_hmct_comment_in_name, target_.range,
+                      {name, name.find("//") != std::string::npos ? "//" : "/*"});
+      if (tier == ir::Tier::DualInt16)
+        nodes[name] = Json{{"input0", "int16"}, {"input1", "int16"}};
+      else
+        nodes[name] = Json{{"qtype", hmct::qtypeForTier(tier)}};
+    }
+    root["node_config"] = nodes;
+  }
+  if (!ok_)
+    return false;
+  // Every qtype against the march (also checked by the capability pass; this covers op/all_node_type).
+  if (!march_.empty()) {
+    auto check = [&](const std::string &q, const std::string &where) {
+      if (!hmct::qtypeAllowedOnMarch(march_, q)) {
+        diags_.report(DiagID::err_hmct_bad_option, target_.option("march")->values[0].range,
+                      {"march", "qtype '" + q + "' (" + where + ") is not available on march '" + march_ + "'"});
+        ok_ = false;
+      }
+    };
+    check(mc["all_node_type"].get<std::string>(), "all_node_type");
+    for (const auto &[type, tier] : ops_)
+      check(hmct::qtypeForTier(tier), "op_config." + type);
+    if (!ok_)
+      return false;
+  }
+  try {
+    out.buffer() = root.dump(2, ' ', false, Json::error_handler_t::strict) + "\n";
+  } catch (const nlohmann::json::exception &e) {
+    diags_.report(DiagID::err_internal, target_.range, {std::string("nlohmann_json: ") + e.what()});
+    return false;
+  }
+  return true;
+}
+
+} // namespace
+
+bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out, DiagnosticEngine &diags) {
+  Builder b(spec, target, diags);
+  return b.run(out);
 }
 
 } // namespace qspec::emit

@@ -1,5 +1,7 @@
 // The hmct backend's registration: what it can express (for the passes) and its factory.
+// The vendor facts behind canExpress live in HmctRules (shared with qlint).
 #include "emitters/hmct/HmctEmitter.h"
+#include "emitters/hmct/HmctRules.h"
 
 namespace qspec::emit {
 
@@ -8,19 +10,26 @@ void registerHmctEmitter() {
   info.kind = "hmct";
   info.emitKind = "hmct-json";
   info.fileExtension = ".json";
-  info.optionKeys = {"march", "calibration_type", "model_output_type", "num_bin", "max_num_bin", "max_percentile", "per_channel", "asymmetric", "bias_correction", "onnx", "search"};
+  info.optionKeys = {"march", "calibration_type", "model_output_type", "num_bin", "max_num_bin", "max_percentile",
+                     "per_channel", "asymmetric", "bias_correction", "search"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
     // HMCT qtypes: int8, int16, float16, float32 everywhere on nash; dual-int16 only on
-    // Conv, MatMul, Gemm and ConvTranspose; no int4.
-    if (tier == ir::Tier::DualInt16) {
-      if (type.empty() || type == "Conv" || type == "MatMul" || type == "Gemm" || type == "ConvTranspose")
-        return true;
-      why = "dual-int16 exists only on Conv, MatMul, Gemm and ConvTranspose";
-      return false;
-    }
+    // Conv, MatMul, Gemm and ConvTranspose; no int4. Older marches have fewer (bayes: no
+    // float16, bernoulli: int8 only).
     if (tier == ir::Tier::Int4) {
       why = "HMCT has no int4 qtype";
       return false;
+    }
+    if (tier == ir::Tier::DualInt16 && !type.empty() && !hmct::isDualInt16OpType(type)) {
+      why = "dual-int16 exists only on Conv, MatMul, Gemm and ConvTranspose";
+      return false;
+    }
+    if (const ir::Option *m = target.option("march"); m && m->values.size() == 1) {
+      std::string q = hmct::qtypeForTier(tier);
+      if (!hmct::qtypeAllowedOnMarch(m->values[0].text, q)) {
+        why = "march '" + m->values[0].text + "' has no qtype '" + q + "'";
+        return false;
+      }
     }
     return true;
   };

@@ -1,5 +1,6 @@
 // The horizon backend's registration: what it can express (for the passes) and its factory.
 #include "emitters/horizon/HorizonEmitter.h"
+#include "emitters/horizon/HorizonRules.h"
 
 namespace qspec::emit {
 
@@ -8,13 +9,12 @@ void registerHorizonEmitter() {
   info.kind = "horizon";
   info.emitKind = "horizon-py";
   info.fileExtension = ".py";
-  info.optionKeys = {"march", "observer", "fix_scale", "sensitivity", "topk_or_ratio", "sensitive_type", "thresholds", "enable_optimize", "save_dir"};
+  info.optionKeys = {"march", "observer", "fix_scale", "sensitivity", "topk_or_ratio", "sensitive_type", "enable_optimize", "save_dir"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
     // horizon_plugin_pytorch dtypes: qint8, qint16, torch.float16, float; dual-int16 only on
     // Conv/Matmul (both operands qint16); no int4 activations.
     if (tier == ir::Tier::DualInt16) {
-      if (type.empty() || type.find("Conv") != std::string::npos || type.find("Mat") != std::string::npos ||
-          type == "Linear" || type == "Gemm")
+      if (type.empty() || horizon::dualInt16Allowed(type))
         return true;
       why = "dual-int16 exists only on Conv and Matmul";
       return false;

@@ -18,10 +18,13 @@ struct ReaderLimits {
   size_t maxModules = 5'000'000;
   size_t maxSafetensorsHeader = 100u << 20; // the JSON header of a .safetensors file
   size_t maxOnnxBytes = 2048u << 20;
+  size_t maxScores = 5'000'000;             // entries in one scores file
 };
 
 // Chooses the format by name and content: `*.safetensors` (header only), `*.index.json`
-// (Hugging Face index), `*.onnx`, anything else a manifest (`name type` per line, `#` comments).
+// (Hugging Face index), `*.onnx`, anything else a manifest (`name type` per line, `#` comments;
+// `name,type` CSV; a JSON array of {"name", "type"} objects). docs/inputs.md has the details.
+// Modules keep the file's order.
 bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
                    SourceRange requestedAt = {}, const ReaderLimits &limits = {});
 
@@ -30,6 +33,10 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
 // table, Horizon QuantAnalysis sensitivity table.
 bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diags,
                 SourceRange requestedAt = {}, const ReaderLimits &limits = {});
+
+// The type the Hugging Face index rule gives a module name that has no shape: Embedding for
+// embedding tables, RMSNorm for norms, Linear otherwise (docs/inputs.md).
+std::string moduleTypeFromName(const std::string &moduleName);
 
 // Assigns Module::block from a block pattern such as "model.layers.{i}" (prefix match on
 // dotted names). Modules outside every block keep -1.

@@ -1,19 +1,582 @@
-// Scores dispatch. (Formats: see the sibling files.)
+// Sensitivity scores: format chosen by content (docs/inputs.md).
+//   msmodelslim-log  `msmodelslim analyze` output: `%3d. %-50s | Score: %12.4e` rows, or only the
+//                    `top N:` list (then rank-based scores)
+//   analysis-yaml    analysis_result.yaml: layer_scores [{name, score}], method, patterns
+//   hmct-json        get_sensitivity_of_nodes result: {node: {metric: value}}
+//   hmct-log         the node-sensitivity log table (title in '=', header `Node ...`, dashes, rows)
+//   horizon-table    QuantAnalysis.sensitivity() rows: op_name sensitive_type op_type metric [dtype] [flops]
+#include "frontend/readers/ReaderSupport.h"
 #include "frontend/readers/Readers.h"
 
+#include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <unordered_map>
+
 namespace qspec::readers {
+
+using namespace detail;
+
+namespace {
+
+// Lower-is-more-sensitive metrics (similarities): everything else is an error measure.
+bool isSimilarityMetric(std::string metric) {
+  for (char &c : metric)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return metric.find("cos") != std::string::npos || metric.find("sqnr") != std::string::npos ||
+         metric.find("similarity") != std::string::npos || metric.find("psnr") != std::string::npos;
+}
+
+class ScoresBuilder {
+public:
+  ScoresBuilder(ir::Scores &out, DiagnosticEngine &diags, const ReaderLimits &limits)
+      : out_(out), diags_(diags), limits_(limits) {}
+
+  // Adds one entry; reports (and returns false) on a non-finite score, a repeated name or too
+  // many entries.
+  bool add(std::string name, double score, SourceRange nameAt, SourceRange scoreAt, uint32_t line) {
+    if (!std::isfinite(score)) {
+      diags_.report(DiagID::err_scores_not_finite, scoreAt.valid() ? scoreAt : nameAt, {name});
+      return false;
+    }
+    auto it = seen_.find(name);
+    if (it != seen_.end()) {
+      Diagnostic &d = diags_.report(DiagID::err_scores_duplicate, nameAt, {name});
+      diags_.note(d, DiagID::note_reader_first_here, ranges_[it->second], {name});
+      return false;
+    }
+    if (out_.entries.size() >= limits_.maxScores) {
+      if (!tooMany_)
+        diags_.report(DiagID::err_scores_too_many, nameAt, {std::to_string(limits_.maxScores)});
+      tooMany_ = true;
+      return false;
+    }
+    seen_.emplace(name, static_cast<uint32_t>(out_.entries.size()));
+    ranges_.push_back(nameAt);
+    out_.entries.push_back({std::move(name), score, line});
+    return true;
+  }
+  bool tooMany() const { return tooMany_; }
+
+private:
+  ir::Scores &out_;
+  DiagnosticEngine &diags_;
+  const ReaderLimits &limits_;
+  std::unordered_map<std::string, uint32_t> seen_;
+  std::vector<SourceRange> ranges_;
+  bool tooMany_ = false;
+};
+
+struct Ctx {
+  FileID file;
+  const std::vector<Line> &lines;
+  ir::Scores &out;
+  DiagnosticEngine &diags;
+  const ReaderLimits &limits;
+  SourceManager &sm() { return diags.sourceManager(); }
+  SourceRange at(const Line &l, uint32_t col0, uint32_t len) {
+    return sm().lineRange(file, l.number, col0 + 1, std::max<uint32_t>(len, 1));
+  }
+  SourceRange whole(const Line &l) {
+    size_t lead = l.text.find_first_not_of(" \t");
+    uint32_t c = lead == std::string_view::npos ? 0 : static_cast<uint32_t>(lead);
+    return at(l, c, static_cast<uint32_t>(trim(l.text).size()));
+  }
+  void malformed(SourceRange r, const std::string &why) { diags.report(DiagID::err_scores_malformed, r, {why}); }
+};
+
+// ---- msModelSlim analyze log -------------------------------------------------------------
+
+bool isTopHeader(std::string_view text, uint32_t *count = nullptr) {
+  // "... top 36:" (possibly behind a logger prefix)
+  std::string_view t = trim(text);
+  if (!endsWith(t, ":"))
+    return false;
+  t.remove_suffix(1);
+  size_t sp = t.find_last_of(" \t");
+  if (sp == std::string_view::npos)
+    return false;
+  std::string_view digits = t.substr(sp + 1);
+  std::string_view before = trim(t.substr(0, sp));
+  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+    return false;
+  if (!endsWith(before, "top") || (before.size() > 3 && !std::isspace(static_cast<unsigned char>(before[before.size() - 4])) &&
+                                   before[before.size() - 4] != '-'))
+    return false;
+  if (count)
+    *count = static_cast<uint32_t>(std::stoul(std::string(digits)));
+  return true;
+}
+
+bool looksLikeMsModelSlimLog(const std::vector<Line> &lines) {
+  for (const Line &l : lines)
+    if (l.text.find("| Score:") != std::string_view::npos || l.text.find("Layer Analysis Results") != std::string_view::npos ||
+        isTopHeader(l.text))
+      return true;
+  return false;
+}
+
+// A `top N:` list item behind an optional prefix: `- 'name'`, `- "name"` or `- name`.
+bool parseListItem(std::string_view text, std::string_view &name, uint32_t &col0) {
+  std::string_view t = text;
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t'))
+    t.remove_suffix(1);
+  if (t.empty())
+    return false;
+  size_t nameBegin, nameEnd = t.size();
+  char q = t.back();
+  if (q == '\'' || q == '"') {
+    size_t open = t.rfind(q, t.size() - 2);
+    if (open == std::string_view::npos || t.size() < 2)
+      return false;
+    nameBegin = open + 1;
+    nameEnd = t.size() - 1;
+  } else {
+    size_t sp = t.find_last_of(" \t");
+    if (sp == std::string_view::npos)
+      return false;
+    nameBegin = sp + 1;
+  }
+  std::string_view before = t.substr(0, nameBegin - ((q == '\'' || q == '"') ? 1 : 0));
+  while (!before.empty() && (before.back() == ' ' || before.back() == '\t'))
+    before.remove_suffix(1);
+  if (before.empty() || before.back() != '-')
+    return false;
+  if (before.size() > 1 && before[before.size() - 2] != ' ' && before[before.size() - 2] != '\t')
+    return false;
+  name = t.substr(nameBegin, nameEnd - nameBegin);
+  col0 = static_cast<uint32_t>(nameBegin);
+  return !name.empty();
+}
+
+bool readMsModelSlimLog(Ctx &c) {
+  c.out.format = "msmodelslim-log";
+  c.out.higherIsMoreSensitive = true;
+  ScoresBuilder b(c.out, c.diags, c.limits);
+  bool ok = true, anyRow = false;
+  for (const Line &l : c.lines) {
+    size_t m = l.text.find("Layer Analysis Results (");
+    if (m != std::string_view::npos) {
+      size_t s = m + 24, e = l.text.find(" method)", s);
+      if (e != std::string_view::npos)
+        c.out.metric = std::string(l.text.substr(s, e - s));
+    }
+  }
+  for (const Line &l : c.lines) {
+    size_t bar = l.text.find("| Score:");
+    if (bar == std::string_view::npos) {
+      if (l.text.find("Score:") != std::string_view::npos) {
+        c.malformed(c.whole(l), "expected 'N. NAME | Score: VALUE'");
+        ok = false;
+      }
+      continue;
+    }
+    anyRow = true;
+    std::vector<Token> left = tokenize(l.text.substr(0, bar));
+    if (left.size() < 2) {
+      c.malformed(c.whole(l), "expected 'N. NAME | Score: VALUE'");
+      ok = false;
+      continue;
+    }
+    const Token &rank = left[left.size() - 2], &name = left.back();
+    std::string_view r = rank.text;
+    if (r.size() < 2 || r.back() != '.' || r.substr(0, r.size() - 1).find_first_not_of("0123456789") != std::string_view::npos) {
+      c.malformed(c.at(l, rank.offset, static_cast<uint32_t>(r.size())),
+                  "expected a rank such as '1.' before the name, found '" + std::string(r) + "'");
+      ok = false;
+      continue;
+    }
+    uint32_t valueAt = static_cast<uint32_t>(bar + 8);
+    std::string_view valueText = l.text.substr(valueAt);
+    size_t lead = valueText.find_first_not_of(" \t");
+    uint32_t vcol = valueAt + static_cast<uint32_t>(lead == std::string_view::npos ? 0 : lead);
+    double v;
+    if (!parseNumber(valueText, v)) {
+      c.malformed(c.at(l, vcol, static_cast<uint32_t>(trim(valueText).size())),
+                  "'" + std::string(trim(valueText)) + "' is not a number");
+      ok = false;
+      continue;
+    }
+    if (!b.add(stripLayerScope(name.text), v, c.at(l, name.offset, static_cast<uint32_t>(name.text.size())),
+               c.at(l, vcol, static_cast<uint32_t>(trim(valueText).size())), l.number))
+      ok = false;
+    if (b.tooMany())
+      return false;
+  }
+  if (anyRow || !ok)
+    return ok;
+  // No Score rows: the `top N:` list, scored by rank (first = most sensitive).
+  c.out.format = "msmodelslim-top";
+  if (c.out.metric.empty())
+    c.out.metric = "rank";
+  for (size_t i = 0; i < c.lines.size(); ++i) {
+    if (!isTopHeader(c.lines[i].text))
+      continue;
+    std::vector<std::pair<std::string_view, size_t>> items; // name, line index
+    std::vector<uint32_t> cols;
+    for (size_t j = i + 1; j < c.lines.size(); ++j) {
+      std::string_view name;
+      uint32_t col0 = 0;
+      if (!parseListItem(c.lines[j].text, name, col0))
+        break;
+      items.push_back({name, j});
+      cols.push_back(col0);
+    }
+    for (size_t k = 0; k < items.size(); ++k) {
+      const Line &l = c.lines[items[k].second];
+      if (!b.add(stripLayerScope(items[k].first), static_cast<double>(items.size() - k),
+                 c.at(l, cols[k], static_cast<uint32_t>(items[k].first.size())), {}, l.number))
+        ok = false;
+      if (b.tooMany())
+        return false;
+    }
+    break;
+  }
+  if (ok && c.out.entries.empty()) {
+    c.malformed(SourceRange{c.file, {}, {}}, "an msModelSlim analyze log without '| Score:' rows or a 'top N:' list");
+    return false;
+  }
+  return ok;
+}
+
+// ---- analysis_result.yaml ----------------------------------------------------------------
+
+bool yamlNumber(const std::string &s, double &v) {
+  if (s == ".nan" || s == ".NaN" || s == ".NAN") {
+    v = std::numeric_limits<double>::quiet_NaN();
+    return true;
+  }
+  if (s == ".inf" || s == ".Inf" || s == ".INF" || s == "+.inf" || s == "+.Inf" || s == "+.INF") {
+    v = std::numeric_limits<double>::infinity();
+    return true;
+  }
+  if (s == "-.inf" || s == "-.Inf" || s == "-.INF") {
+    v = -std::numeric_limits<double>::infinity();
+    return true;
+  }
+  return parseNumber(s, v);
+}
+
+bool readAnalysisYaml(Ctx &c) {
+  c.out.format = "analysis-yaml";
+  c.out.higherIsMoreSensitive = true;
+  SourceManager &sm = c.sm();
+  auto at = [&](const YAML::Mark &m, size_t len) {
+    if (m.line < 0)
+      return SourceRange{c.file, {}, {}};
+    return sm.lineRange(c.file, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1),
+                        static_cast<uint32_t>(std::max<size_t>(len, 1)));
+  };
+  YAML::Node root;
+  try {
+    root = YAML::Load(sm.text(c.file));
+  } catch (const YAML::Exception &e) {
+    c.malformed(at(e.mark, 1), "invalid YAML: " + e.msg);
+    return false;
+  }
+  try {
+    if (!root.IsMap() || !root["layer_scores"]) {
+      c.malformed(SourceRange{c.file, {}, {}}, "analysis_result.yaml needs a top-level 'layer_scores' list");
+      return false;
+    }
+    if (YAML::Node method = root["method"]; method && method.IsScalar())
+      c.out.metric = method.Scalar();
+    YAML::Node list = root["layer_scores"];
+    if (!list.IsSequence()) {
+      c.malformed(at(list.Mark(), 1), "'layer_scores' must be a list of {name, score}");
+      return false;
+    }
+    ScoresBuilder b(c.out, c.diags, c.limits);
+    bool ok = true;
+    for (const YAML::Node &item : list) {
+      if (!item.IsMap() || !item["name"] || !item["score"] || !item["name"].IsScalar() || !item["score"].IsScalar()) {
+        c.malformed(at(item.Mark(), 1), "each 'layer_scores' item needs a 'name' and a numeric 'score'");
+        ok = false;
+        continue;
+      }
+      YAML::Node n = item["name"], s = item["score"];
+      double v;
+      if (!yamlNumber(s.Scalar(), v)) {
+        c.malformed(at(s.Mark(), s.Scalar().size()), "score '" + s.Scalar() + "' is not a number");
+        ok = false;
+        continue;
+      }
+      if (n.Scalar().empty()) {
+        c.malformed(at(n.Mark(), 1), "empty name");
+        ok = false;
+        continue;
+      }
+      if (!b.add(stripLayerScope(n.Scalar()), v, at(n.Mark(), n.Scalar().size()), at(s.Mark(), s.Scalar().size()),
+                 static_cast<uint32_t>(n.Mark().line + 1)))
+        ok = false;
+      if (b.tooMany())
+        return false;
+    }
+    if (ok && c.out.entries.empty()) {
+      c.malformed(at(list.Mark(), 1), "'layer_scores' is empty");
+      return false;
+    }
+    return ok;
+  } catch (const YAML::Exception &e) {
+    c.malformed(at(e.mark, 1), "unexpected YAML structure: " + e.msg);
+    return false;
+  }
+}
+
+// ---- HMCT node sensitivity JSON ----------------------------------------------------------
+
+bool readHmctJson(Ctx &c) {
+  c.out.format = "hmct-json";
+  SourceManager &sm = c.sm();
+  const std::string &text = sm.text(c.file);
+  auto at = [&](uint32_t o, uint32_t len) { return sm.range(c.file, o, o + std::max<uint32_t>(len, 1)); };
+  uint32_t off = 0;
+  std::string why;
+  if (!checkJson(text, off, why)) {
+    c.malformed(at(off, 1), why);
+    return false;
+  }
+  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, false);
+  uint32_t root = locateJson(text, {}).value_or(0);
+  if (!doc.is_object() || doc.empty()) {
+    c.malformed(at(root, 1), "HMCT node sensitivity is a non-empty object {node: {metric: value}}");
+    return false;
+  }
+  std::vector<uint32_t> keys = jsonMemberOffsets(text, root);
+  ScoresBuilder b(c.out, c.diags, c.limits);
+  bool ok = true;
+  uint32_t idx = 0;
+  for (auto it = doc.begin(); it != doc.end(); ++it, ++idx) {
+    uint32_t keyOff = idx < keys.size() ? keys[idx] : root;
+    const std::string &node = it.key();
+    SourceRange nameAt = at(keyOff + 1, static_cast<uint32_t>(node.size()));
+    const auto &metrics = it.value();
+    if (!metrics.is_object() || metrics.empty()) {
+      c.malformed(nameAt, "the value of '" + node + "' must be an object {metric: value}");
+      ok = false;
+      continue;
+    }
+    if (c.out.metric.empty()) {
+      c.out.metric = metrics.begin().key();
+      c.out.higherIsMoreSensitive = !isSimilarityMetric(c.out.metric);
+    }
+    if (!metrics.contains(c.out.metric)) {
+      c.malformed(nameAt, "'" + node + "' has no '" + c.out.metric + "' value");
+      ok = false;
+      continue;
+    }
+    // Locate the metric's value for a precise caret.
+    std::vector<uint32_t> inner = jsonMemberOffsets(text, jsonValueOffset(text, keyOff));
+    uint32_t mi = 0, valOff = keyOff;
+    for (auto m = metrics.begin(); m != metrics.end(); ++m, ++mi)
+      if (m.key() == c.out.metric && mi < inner.size())
+        valOff = jsonValueOffset(text, inner[mi]);
+    const auto &v = metrics[c.out.metric];
+    double score;
+    std::string shown;
+    if (v.is_number()) {
+      score = v.get<double>();
+    } else if (v.is_string() && yamlNumber(v.get<std::string>(), score)) {
+      // values are strings in hmct's dict
+    } else {
+      c.malformed(at(valOff, 1), "the '" + c.out.metric + "' value of '" + node + "' is not a number");
+      ok = false;
+      continue;
+    }
+    if (!b.add(node, score, nameAt, at(valOff, 1), sm.locate(c.file, keyOff).line))
+      ok = false;
+    if (b.tooMany())
+      return false;
+  }
+  return ok;
+}
+
+// ---- HMCT log table ----------------------------------------------------------------------
+
+bool isRule(std::string_view t, char ch) {
+  t = trim(t);
+  return t.size() >= 3 && t.find_first_not_of(std::string(1, ch) + " ") == std::string_view::npos;
+}
+
+// The index of the `Node ...` header line followed by a dashes line, or -1.
+long findHmctHeader(const std::vector<Line> &lines) {
+  for (size_t i = 0; i + 1 < lines.size(); ++i) {
+    std::vector<Token> t = tokenize(lines[i].text);
+    if (t.size() >= 2 && t[0].text == "Node" && isRule(lines[i + 1].text, '-'))
+      return static_cast<long>(i);
+  }
+  return -1;
+}
+
+bool readHmctLog(Ctx &c, size_t header) {
+  c.out.format = "hmct-log";
+  std::vector<Token> head = tokenize(c.lines[header].text);
+  c.out.metric = std::string(head[1].text);
+  c.out.higherIsMoreSensitive = !isSimilarityMetric(c.out.metric);
+  ScoresBuilder b(c.out, c.diags, c.limits);
+  bool ok = true;
+  for (size_t i = header + 2; i < c.lines.size(); ++i) {
+    const Line &l = c.lines[i];
+    if (trim(l.text).empty() || isRule(l.text, '='))
+      break;
+    std::vector<Token> t = tokenize(l.text);
+    if (t.size() != head.size()) {
+      c.malformed(c.whole(l), "expected a node name and " + std::to_string(head.size() - 1) + " value(s), found " +
+                                  std::to_string(t.size()) + " field(s)");
+      ok = false;
+      continue;
+    }
+    double v;
+    if (!parseNumber(t[1].text, v)) {
+      c.malformed(c.at(l, t[1].offset, static_cast<uint32_t>(t[1].text.size())),
+                  "'" + std::string(t[1].text) + "' is not a number");
+      ok = false;
+      continue;
+    }
+    SourceRange nameAt = c.at(l, t[0].offset, static_cast<uint32_t>(t[0].text.size()));
+    if (startsWith(t[0].text, "..."))
+      c.diags.report(DiagID::warn_scores_truncated_name, nameAt, {std::string(t[0].text)});
+    if (!b.add(std::string(t[0].text), v, nameAt, c.at(l, t[1].offset, static_cast<uint32_t>(t[1].text.size())),
+               l.number))
+      ok = false;
+    if (b.tooMany())
+      return false;
+  }
+  if (ok && c.out.entries.empty()) {
+    c.malformed(c.whole(c.lines[header]), "the node sensitivity table has no rows");
+    return false;
+  }
+  return ok;
+}
+
+// ---- Horizon QuantAnalysis sensitivity table ---------------------------------------------
+
+std::string withoutBars(std::string_view s) {
+  std::string r(s);
+  for (char &ch : r)
+    if (ch == '|')
+      ch = ' ';
+  return r;
+}
+
+bool isSeparator(std::string_view t) {
+  t = trim(t);
+  return !t.empty() && t.find_first_not_of("-=+| ") == std::string_view::npos;
+}
+
+bool looksLikeHorizonRow(std::string_view text) {
+  std::string s = withoutBars(text);
+  std::vector<Token> t = tokenize(s);
+  double v;
+  return t.size() >= 4 && t.size() <= 6 && (t[1].text == "activation" || t[1].text == "weight") &&
+         parseNumber(t[3].text, v);
+}
+
+bool looksLikeHorizonTable(const std::vector<Line> &lines) {
+  for (const Line &l : lines) {
+    if (trim(l.text).empty() || isSeparator(l.text))
+      continue;
+    std::string s = withoutBars(l.text);
+    std::vector<Token> t = tokenize(s);
+    return (!t.empty() && t[0].text == "op_name") || looksLikeHorizonRow(l.text);
+  }
+  return false;
+}
+
+bool readHorizonTable(Ctx &c) {
+  c.out.format = "horizon-table";
+  c.out.metric = "atol";
+  ScoresBuilder b(c.out, c.diags, c.limits);
+  std::unordered_map<std::string, std::string> kindOf; // op_name -> sensitive_type first seen
+  bool ok = true, sawHeader = false;
+  for (const Line &l : c.lines) {
+    if (trim(l.text).empty() || isSeparator(l.text))
+      continue;
+    std::string s = withoutBars(l.text);
+    std::vector<Token> t = tokenize(s);
+    if (!sawHeader && t[0].text == "op_name") {
+      sawHeader = true;
+      if (t.size() >= 4)
+        c.out.metric = std::string(t[3].text);
+      continue;
+    }
+    if (t.size() < 4 || t.size() > 6) {
+      c.malformed(c.whole(l), "expected 'op_name sensitive_type op_type metric [dtype] [flops]', found " +
+                                  std::to_string(t.size()) + " column(s)");
+      ok = false;
+      continue;
+    }
+    double v;
+    if (!parseNumber(t[3].text, v)) {
+      c.malformed(c.at(l, t[3].offset, static_cast<uint32_t>(t[3].text.size())),
+                  "'" + std::string(t[3].text) + "' is not a number");
+      ok = false;
+      continue;
+    }
+    std::string name(t[0].text), kind(t[1].text);
+    auto k = kindOf.find(name);
+    if (k != kindOf.end() && k->second != kind)
+      continue; // the same op's other input kind: its first (more sensitive) row counts
+    kindOf.emplace(name, kind);
+    if (!b.add(name, v, c.at(l, t[0].offset, static_cast<uint32_t>(t[0].text.size())),
+               c.at(l, t[3].offset, static_cast<uint32_t>(t[3].text.size())), l.number))
+      ok = false;
+    if (b.tooMany())
+      return false;
+  }
+  c.out.higherIsMoreSensitive = !isSimilarityMetric(c.out.metric);
+  if (ok && c.out.entries.empty()) {
+    c.malformed(SourceRange{c.file, {}, {}}, "the sensitivity table has no rows");
+    return false;
+  }
+  return ok;
+}
+
+} // namespace
 
 bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diags,
                 SourceRange requestedAt, const ReaderLimits &limits) {
   out = ir::Scores{};
   SourceManager &sm = diags.sourceManager();
   std::string err;
-  FileID f = sm.loadFile(path, err, limits.maxFileBytes);
+  std::error_code ec;
+  FileID f = std::filesystem::is_directory(path, ec) ? 0 : sm.loadFile(path, err, limits.maxFileBytes);
   if (!f) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err});
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err.empty() ? "is a directory" : err});
     return false;
   }
-  diags.report(DiagID::err_scores_unknown_format, requestedAt, {path});
+  std::string_view text = sm.text(f);
+  std::vector<Line> lines = splitLines(text);
+  if (!lines.empty() && startsWith(lines[0].text, "\xEF\xBB\xBF"))
+    lines[0].text.remove_prefix(3); // columns on line 1 then count from after the BOM
+  Ctx c{f, lines, out, diags, limits};
+  std::string_view body = trim(text);
+  if (startsWith(body, "\xEF\xBB\xBF"))
+    body = trim(body.substr(3));
+  bool yaml = false;
+  for (const Line &l : lines)
+    if (startsWith(l.text, "layer_scores:") || l.text.find("\"layer_scores\"") != std::string_view::npos) {
+      yaml = true;
+      break;
+    }
+  if (text.substr(0, 4096).find('\0') != std::string_view::npos || body.empty()) {
+    // binary or empty: nothing to recognise
+  } else if (startsWith(body, "{") && !yaml) {
+    return readHmctJson(c);
+  } else if (yaml) {
+    return readAnalysisYaml(c);
+  } else if (looksLikeMsModelSlimLog(lines)) {
+    return readMsModelSlimLog(c);
+  } else if (long h = findHmctHeader(lines); h >= 0) {
+    return readHmctLog(c, static_cast<size_t>(h));
+  } else if (looksLikeHorizonTable(lines)) {
+    return readHorizonTable(c);
+  }
+  out.format.clear();
+  diags.report(DiagID::err_scores_unknown_format, SourceRange{f, {}, {}}, {path});
   return false;
 }
 

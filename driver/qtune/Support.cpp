@@ -1,0 +1,392 @@
+// SHA-256 (FIPS 180-4), the JSON Lines history, the flock lock, and the process runner.
+#include "driver/qtune/Support.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <fcntl.h>
+#include <fstream>
+#include <signal.h>
+#include <sstream>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace qspec::tune {
+
+using json = nlohmann::json;
+
+// ---- SHA-256 --------------------------------------------------------------------------------
+
+namespace {
+const uint32_t kK[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2};
+
+inline uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
+} // namespace
+
+std::string sha256Hex(const std::string &data) {
+  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::string msg = data;
+  uint64_t bits = static_cast<uint64_t>(data.size()) * 8;
+  msg += static_cast<char>(0x80);
+  while (msg.size() % 64 != 56)
+    msg += '\0';
+  for (int i = 7; i >= 0; --i)
+    msg += static_cast<char>((bits >> (i * 8)) & 0xff);
+  uint32_t w[64];
+  for (size_t off = 0; off < msg.size(); off += 64) {
+    for (int i = 0; i < 16; ++i) {
+      const auto *p = reinterpret_cast<const unsigned char *>(msg.data() + off + 4 * i);
+      w[i] = (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+    }
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+      uint32_t ch = (e & f) ^ (~e & g);
+      uint32_t t1 = hh + S1 + ch + kK[i] + w[i];
+      uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+      uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+      uint32_t t2 = S0 + maj;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+  }
+  char out[65];
+  for (int i = 0; i < 8; ++i)
+    snprintf(out + 8 * i, 9, "%08x", h[i]);
+  return std::string(out, 64);
+}
+
+// ---- History --------------------------------------------------------------------------------
+
+namespace {
+
+json toJSON(const EvalRecord &r) {
+  json j;
+  j["key"] = r.key;
+  j["round"] = r.round;
+  j["probe"] = r.probe;
+  j["why"] = r.why;
+  j["status"] = r.status;
+  j["metric"] = r.hasMetric ? json(r.metric) : json(nullptr);
+  j["detail"] = r.detail;
+  j["stderr_tail"] = r.stderrTail;
+  j["seconds"] = std::round(r.seconds * 1000) / 1000;
+  j["units"] = r.units;
+  j["modules"] = r.modules;
+  return j;
+}
+
+bool fromJSON(const std::string &line, EvalRecord &r) {
+  json j = json::parse(line, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("key") || !j["key"].is_string() ||
+      !j.contains("status") || !j["status"].is_string())
+    return false;
+  r.key = j["key"].get<std::string>();
+  r.status = j["status"].get<std::string>();
+  r.round = j.value("round", 0);
+  r.probe = j.value("probe", "");
+  r.why = j.value("why", "");
+  if (j.contains("metric") && j["metric"].is_number()) {
+    r.hasMetric = true;
+    r.metric = j["metric"].get<double>();
+  }
+  r.detail = j.value("detail", "");
+  r.stderrTail = j.value("stderr_tail", "");
+  r.seconds = j.value("seconds", 0.0);
+  r.units = j.value("units", size_t(0));
+  r.modules = j.value("modules", size_t(0));
+  return true;
+}
+
+std::string readAll(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void parseLines(const std::string &text, std::vector<EvalRecord> &out) {
+  size_t pos = 0;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos)
+      break; // torn last line
+    EvalRecord r;
+    if (fromJSON(text.substr(pos, nl - pos), r))
+      out.push_back(std::move(r));
+    pos = nl + 1;
+  }
+}
+
+} // namespace
+
+History::~History() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+bool History::open(const std::string &path, std::string &error) {
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  if (fd_ < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  std::string text = readAll(path);
+  size_t keep = text.rfind('\n');
+  keep = keep == std::string::npos ? 0 : keep + 1;
+  if (keep != text.size() && ::ftruncate(fd_, static_cast<off_t>(keep)) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  parseLines(text.substr(0, keep), records_);
+  for (size_t i = 0; i < records_.size(); ++i)
+    byKey_[records_[i].key] = i;
+  return true;
+}
+
+const EvalRecord *History::find(const std::string &key) const {
+  auto it = byKey_.find(key);
+  return it == byKey_.end() ? nullptr : &records_[it->second];
+}
+
+bool History::append(const EvalRecord &r, std::string &error) {
+  std::string line = toJSON(r).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+  size_t done = 0;
+  while (done < line.size()) {
+    ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      error = std::strerror(errno);
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (::fsync(fd_) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  records_.push_back(r);
+  byKey_[r.key] = records_.size() - 1;
+  return true;
+}
+
+std::vector<EvalRecord> readHistory(const std::string &path) {
+  std::vector<EvalRecord> out;
+  parseLines(readAll(path), out);
+  return out;
+}
+
+// ---- Lock -----------------------------------------------------------------------------------
+
+bool takeLock(const std::string &path, std::string &holder, std::string &error) {
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    holder = readAll(path);
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
+      holder.pop_back();
+    ::close(fd);
+    error = "locked";
+    return false;
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) < 0) {
+    // The pid is informational; the lock itself is held.
+  }
+  return true; // fd intentionally kept open for the life of the process
+}
+
+bool lockHeld(const std::string &path, std::string &holder) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
+  ::close(fd);
+  if (held) {
+    holder = readAll(path);
+    while (!holder.empty() && (holder.back() == '\n' || holder.back() == ' '))
+      holder.pop_back();
+  }
+  return held;
+}
+
+// ---- Processes ------------------------------------------------------------------------------
+
+std::string findProgram(const std::string &program) {
+  auto executable = [](const std::string &p) {
+    struct stat st;
+    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
+  };
+  if (program.empty())
+    return "";
+  if (program.find('/') != std::string::npos)
+    return executable(program) ? program : "";
+  const char *path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t pos = 0;
+  while (pos <= dirs.size()) {
+    size_t colon = dirs.find(':', pos);
+    std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    std::string cand = (dir.empty() ? "." : dir) + "/" + program;
+    if (executable(cand))
+      return cand;
+    if (colon == std::string::npos)
+      break;
+    pos = colon + 1;
+  }
+  return "";
+}
+
+std::string fileTail(const std::string &path, size_t maxBytes) {
+  std::string text = readAll(path);
+  if (text.size() > maxBytes)
+    text = text.substr(text.size() - maxBytes);
+  return text;
+}
+
+namespace {
+
+pid_t startJob(const Job &job, const ExecOptions &opts) {
+  std::vector<std::string> argv;
+  if (opts.executor == "slurm") {
+    argv.push_back(opts.srun);
+    argv.push_back("--job-name=qtune");
+    argv.push_back("--export=ALL");
+    argv.push_back("--ntasks=1");
+    for (const std::string &a : opts.slurmArgs)
+      argv.push_back(a);
+  }
+  for (const std::string &a : job.argv)
+    argv.push_back(a);
+  pid_t parent = ::getpid();
+  pid_t pid = ::fork();
+  if (pid != 0)
+    return pid;
+  // Child: own process group, die with qtune, files for output, no shell.
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent)
+    ::_exit(127);
+  int in = ::open("/dev/null", O_RDONLY);
+  int out = ::open(job.stdoutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  int err = ::open(job.stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (in < 0 || out < 0 || err < 0)
+    ::_exit(126);
+  ::dup2(in, 0);
+  ::dup2(out, 1);
+  ::dup2(err, 2);
+  for (const auto &[k, v] : job.env)
+    ::setenv(k.c_str(), v.c_str(), 1);
+  std::vector<char *> cargv;
+  for (std::string &a : argv)
+    cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  ::execvp(cargv[0], cargv.data());
+  std::string msg = std::string("qtune: cannot execute '") + cargv[0] + "': " + std::strerror(errno) + "\n";
+  if (::write(2, msg.data(), msg.size()) < 0) {
+  }
+  ::_exit(127);
+}
+
+} // namespace
+
+void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
+             const std::function<void(size_t, const JobResult &)> &onDone, const std::function<void()> &tick) {
+  using Clock = std::chrono::steady_clock;
+  struct Running {
+    pid_t pid = -1;
+    Clock::time_point start;
+    bool done = false, killed = false, termSent = false;
+    Clock::time_point termAt;
+  };
+  std::vector<Running> run(jobs.size());
+  for (size_t i = 0; i < jobs.size(); ++i) {
+    run[i].start = Clock::now();
+    run[i].pid = startJob(jobs[i], opts);
+    if (run[i].pid < 0) {
+      run[i].done = true;
+      JobResult r;
+      r.exitCode = 127;
+      onDone(i, r);
+    }
+  }
+  auto lastTick = Clock::now();
+  while (true) {
+    bool any = false;
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      Running &r = run[i];
+      if (r.done)
+        continue;
+      any = true;
+      int status = 0;
+      pid_t w = ::waitpid(r.pid, &status, WNOHANG);
+      double secs = std::chrono::duration<double>(Clock::now() - r.start).count();
+      if (w == r.pid) {
+        r.done = true;
+        ::kill(-r.pid, SIGKILL); // anything the evaluator left behind in its group
+        JobResult res;
+        res.seconds = secs;
+        res.timedOut = r.killed;
+        if (WIFEXITED(status))
+          res.exitCode = WEXITSTATUS(status);
+        else if (WIFSIGNALED(status))
+          res.signal = WTERMSIG(status);
+        onDone(i, res);
+        continue;
+      }
+      if (jobs[i].timeout > 0 && secs > jobs[i].timeout && !r.killed) {
+        r.killed = true;
+        if (opts.executor == "slurm") {
+          // srun cancels the step on SIGTERM; SIGKILL follows if it lingers.
+          ::kill(-r.pid, SIGTERM);
+          r.termSent = true;
+          r.termAt = Clock::now();
+        } else {
+          ::kill(-r.pid, SIGKILL);
+        }
+      }
+      if (r.termSent && std::chrono::duration<double>(Clock::now() - r.termAt).count() > 5)
+        ::kill(-r.pid, SIGKILL);
+    }
+    if (!any)
+      break;
+    if (std::chrono::duration<double>(Clock::now() - lastTick).count() >= 1.0) {
+      lastTick = Clock::now();
+      if (tick)
+        tick();
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+} // namespace qspec::tune

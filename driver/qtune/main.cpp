@@ -1,0 +1,200 @@
+// qtune: the accuracy search driver.
+//
+//   qtune run SPEC --workdir DIR [options] -- EVALUATOR [ARGS...]
+//   qtune status DIR | qtune report DIR | qtune apply DIR
+//
+// Exit codes: 0 a configuration meeting the target was found (run) or the command succeeded,
+// 1 the target is unreachable or not reached, or errors in the input, 2 usage or internal errors.
+#include "driver/qtune/Driver.h"
+#include "driver/qtune/Support.h"
+#include "ir/Diagnostics.h"
+
+#include <cmath>
+#include <iostream>
+#include <string>
+
+using namespace qspec;
+
+namespace {
+
+const char *kUsage = R"(usage: qtune run SPEC --workdir DIR [options] -- EVALUATOR [ARGS...]
+       qtune status DIR      progress and best result of a run
+       qtune report DIR      write DIR/report.md and DIR/report.svg
+       qtune apply DIR       write the best tuning state into the spec's tune block
+
+run options:
+  --workdir DIR            where configs, the history (cache) and the result live (required)
+  --strategy NAME          group-bisect (default), standing-high or hmct-ladder
+  --jobs N                 evaluations at once (default 1)
+  --devices LIST           comma-separated devices, one per slot (e.g. npu:0,npu:1)
+  --device-env NAME        variable that pins an evaluation to its device
+                           (default ASCEND_RT_VISIBLE_DEVICES)
+  --executor KIND          local (default) or slurm (each evaluation through srun)
+  --slurm-arg ARG          extra srun argument, repeatable (e.g. --slurm-arg=--partition=debug)
+  --partition P, --gres G  shorthands for --slurm-arg=--partition=P / --gres=G
+  --srun PATH              the srun program (default srun)
+  --max-rounds N           stop after N rounds (default: the spec's max_rounds, else the strategy's)
+  --max-time SECONDS       stop starting rounds after SECONDS (default: the spec's max_time)
+  --timeout SECONDS        a longer evaluation is killed and counts as failed
+  --cache-salt TEXT        mixed into every cache key (new data set, new checkpoint, ...)
+  --retry-failed           evaluate cached failures again
+  --inventory FILE, --scores FILE   as in qcc
+  --no-progress            no progress lines on stderr
+
+The evaluator runs without a shell and gets QSPEC_ROUND, QSPEC_CONFIG_DIR, QSPEC_IR,
+QSPEC_DEVICE and QSPEC_RESULT (see docs/driver.md).
+)";
+
+int usageError(const std::string &msg) {
+  std::cerr << "qtune: error: " << msg << "\n" << "run 'qtune --help' for usage\n";
+  return 2;
+}
+
+bool parseNumber(const std::string &s, double &out) {
+  char *end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !s.empty() && end && *end == '\0' && std::isfinite(out) && out >= 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc < 2)
+    return usageError("no command; use run, status, report or apply");
+  std::string cmd = argv[1];
+  if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (cmd == "--version") {
+    std::cout << "qtune (qspec) 0.1.0\n";
+    return 0;
+  }
+  if (cmd == "status" || cmd == "report" || cmd == "apply") {
+    if (argc != 3)
+      return usageError("'qtune " + cmd + "' takes one work directory");
+    std::string dir = argv[2];
+    if (cmd == "status")
+      return tune::statusCommand(dir);
+    if (cmd == "report")
+      return tune::reportCommand(dir);
+    return tune::applyCommand(dir);
+  }
+  if (cmd != "run")
+    return usageError("unknown command '" + sanitizeForTerminal(cmd) + "'; use run, status, report or apply");
+
+  tune::RunOptions o;
+  int i = 2;
+  for (; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    std::string val;
+    bool hasVal = false;
+    auto value = [&](const char *flag) -> bool {
+      std::string f = flag;
+      if (a == f) {
+        if (i + 1 >= argc)
+          return false;
+        val = argv[++i];
+        hasVal = true;
+        return true;
+      }
+      if (a.rfind(f + "=", 0) == 0) {
+        val = a.substr(f.size() + 1);
+        hasVal = true;
+        return true;
+      }
+      return false;
+    };
+    double num = 0;
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (value("--workdir")) {
+      o.workdir = val;
+    } else if (value("--strategy")) {
+      o.strategy = val;
+    } else if (value("--jobs")) {
+      if (!parseNumber(val, num) || num < 1 || num > 1024 || num != std::floor(num))
+        return usageError("--jobs takes a whole number from 1 to 1024");
+      o.jobs = static_cast<unsigned>(num);
+    } else if (value("--devices")) {
+      size_t pos = 0;
+      while (pos <= val.size()) {
+        size_t c = val.find(',', pos);
+        std::string d = val.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+        if (d.empty())
+          return usageError("--devices: empty device name in '" + sanitizeForTerminal(val) + "'");
+        o.devices.push_back(d);
+        if (c == std::string::npos)
+          break;
+        pos = c + 1;
+      }
+    } else if (value("--device-env")) {
+      o.deviceEnv = val;
+    } else if (value("--executor")) {
+      if (val != "local" && val != "slurm")
+        return usageError("--executor must be local or slurm");
+      o.executor = val;
+    } else if (value("--slurm-arg")) {
+      o.slurmArgs.push_back(val);
+    } else if (value("--partition")) {
+      o.slurmArgs.push_back("--partition=" + val);
+    } else if (value("--gres")) {
+      o.slurmArgs.push_back("--gres=" + val);
+    } else if (value("--srun")) {
+      o.srun = val;
+    } else if (value("--max-rounds")) {
+      if (!parseNumber(val, num) || num < 1 || num > 100000 || num != std::floor(num))
+        return usageError("--max-rounds takes a whole number from 1 to 100000");
+      o.maxRounds = static_cast<int>(num);
+    } else if (value("--max-time")) {
+      if (!parseNumber(val, num) || num <= 0)
+        return usageError("--max-time takes a positive number of seconds");
+      o.maxTime = num;
+    } else if (value("--timeout")) {
+      if (!parseNumber(val, num) || num <= 0)
+        return usageError("--timeout takes a positive number of seconds");
+      o.timeout = num;
+    } else if (value("--cache-salt")) {
+      o.cacheSalt = val;
+    } else if (value("--inventory")) {
+      o.inventory = val;
+    } else if (value("--scores")) {
+      o.scores = val;
+    } else if (a == "--retry-failed") {
+      o.retryFailed = true;
+    } else if (a == "--no-progress") {
+      o.progress = false;
+    } else if (!a.empty() && a[0] == '-') {
+      if (!hasVal && (a == "--workdir" || a == "--strategy" || a == "--jobs" || a == "--devices" ||
+                      a == "--timeout" || a == "--max-rounds" || a == "--executor"))
+        return usageError("option '" + a + "' needs a value");
+      return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
+    } else if (o.spec.empty()) {
+      o.spec = a;
+    } else {
+      return usageError("more than one spec ('" + sanitizeForTerminal(o.spec) + "' and '" +
+                        sanitizeForTerminal(a) + "'); put the evaluator after '--'");
+    }
+  }
+  for (; i < argc; ++i)
+    o.evaluator.push_back(argv[i]);
+  if (o.spec.empty())
+    return usageError("no spec file");
+  if (o.workdir.empty())
+    return usageError("--workdir DIR is required");
+  if (o.evaluator.empty())
+    return usageError("no evaluator command; give it after '--'");
+  if (o.devices.size() > 0 && o.devices.size() < o.jobs)
+    return usageError("--devices names " + std::to_string(o.devices.size()) + " devices for --jobs " +
+                      std::to_string(o.jobs));
+  if (tune::findProgram(o.evaluator[0]).empty())
+    return usageError("evaluator '" + sanitizeForTerminal(o.evaluator[0]) + "' is not an executable program");
+  if (o.executor == "slurm" && tune::findProgram(o.srun).empty())
+    return usageError("--executor slurm needs '" + sanitizeForTerminal(o.srun) + "' (Slurm's srun) on PATH");
+  return tune::runCommand(o);
+}

@@ -1,0 +1,85 @@
+// The AMCT simple-config reader: parses a `.cfg` (protobuf text format) strictly against the
+// project's AMCT messages (emitters/amct/proto/) and returns a qspec-typed document with line
+// numbers. Used by the emitter's round trip and by qlint. Strict means libprotobuf's
+// TextFormat::Parser without partial messages: unknown fields, a singular field given twice,
+// two members of one oneof and missing `required` fields are all errors.
+#pragma once
+
+#include "emitters/amct/AmctRules.h"
+#include "ir/Diagnostics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qspec::amct {
+
+// A string entry of a repeated field, with where it was written.
+struct Entry {
+  std::string text;
+  uint32_t line = 0, col = 0;
+};
+
+// One quantization recipe (global, or one override entry), as written.
+struct Recipe {
+  bool present = false;               // the block exists (calibration_config / retrain_* ...)
+  // Activations.
+  std::string actAlgo;                // "ifmr" | "hfmg" | "ulq" | "" (absent)
+  std::optional<DataType> actType;    // dst_type
+  std::optional<bool> asymmetric;     // PTQ
+  std::optional<uint32_t> numOfBins;  // hfmg
+  std::optional<double> clipMax, clipMin;
+  std::optional<bool> fixedMin;
+  bool hasClip = false;               // clip_max_min block present
+  // Weights.
+  std::string wtsAlgo;                // "arq" | "ada" | "ulq" | "" (absent)
+  std::optional<DataType> weightType; // QAT dst_type
+  std::optional<uint32_t> quantBits;  // PTQ quant_bits
+  std::optional<bool> channelWise;
+  std::optional<double> dmqStrength;  // dmq_balancer present (PTQ)
+  bool hasDmq = false;
+  // Prune (QAT / compressed).
+  bool hasPrune = false;
+  std::string pruner;                 // "filter" | "n_out_of_m" | "" (prune_config empty)
+  bool prunerAlgoPresent = false;
+  std::optional<double> pruneRatio;
+  uint32_t line = 0;
+};
+
+struct Override {
+  std::string key; // layer_name or layer_type
+  Recipe recipe;
+  uint32_t line = 0, col = 0;
+};
+
+struct AmctDocument {
+  ConfigKind kind = ConfigKind::PTQ;
+  std::optional<uint32_t> batchNum;
+  std::optional<bool> activationOffset; // PTQ / KV
+  std::optional<bool> doFusion;         // PTQ
+  bool forceFp16 = false;               // fakequant_precision_mode: FORCE_FP16_QUANT
+  std::vector<Entry> skipLayers, skipLayerTypes, skipFusionLayers;
+  std::vector<Entry> quantSkipLayers, quantSkipTypes, pruneSkipLayers, pruneSkipTypes; // QAT
+  Recipe global;
+  std::vector<Override> typeOverrides, nameOverrides;
+  std::vector<Entry> kvQuantLayers; // KV-cache
+};
+
+struct ParseError {
+  uint32_t line = 0, col = 0; // 1-based; 0 = no position (e.g. missing required fields)
+  std::string message;        // libprotobuf's message
+};
+
+// Parses `text` as `kind`. On failure returns false with every parser error in `errors`.
+bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
+                       std::vector<ParseError> &errors);
+// Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
+// parses strictly. On failure `errors` holds the error of the message that got furthest (PTQ
+// preferred on ties), and `triedErrors` (if given) one line per message, "Message: l:c: text".
+bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<ParseError> &errors,
+                     std::vector<std::string> *triedErrors = nullptr);
+// The same, reporting err_amct_parse at the position in `file` (a SourceManager file).
+bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
+
+} // namespace qspec::amct

@@ -1,0 +1,457 @@
+// HMCT vendor facts and checks; see HmctRules.h. Section numbers refer to
+// ../shared/reference/horizon.md.
+#include "emitters/hmct/HmctRules.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cctype>
+
+namespace qspec::hmct {
+
+namespace {
+
+bool inList(std::string_view v, std::initializer_list<const char *> list) {
+  for (const char *s : list)
+    if (v == s)
+      return true;
+  return false;
+}
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+} // namespace
+
+const std::vector<std::string> kTopLevelKeys = {"model_config", "op_config", "subgraph_config", "node_config"};
+const std::vector<std::string> kModelConfigKeys = {"all_node_type", "model_output_type", "activation", "weight",
+                                                   "modelwise_search", "layerwise_search", "search"};
+const std::vector<std::string> kActivationKeys = {"calibration_type", "num_bin", "max_num_bin", "max_percentile",
+                                                  "per_channel", "asymmetric"};
+const std::vector<std::string> kEntryKeys = {"qtype", "input0", "input1"};
+const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0", "InputType1", "ON"};
+
+bool isQtype(std::string_view q) {
+  return inList(q, {"int8", "int16", "float16", "float32", "float", "dual-int16", "int16-ec"});
+}
+
+std::string qtypeForTier(ir::Tier t) {
+  switch (t) {
+  case ir::Tier::Int8: return "int8";
+  case ir::Tier::Int16: return "int16";
+  case ir::Tier::DualInt16: return "dual-int16";
+  case ir::Tier::FP16: return "float16";
+  case ir::Tier::Float: return "float32";
+  case ir::Tier::Int4: return "";
+  }
+  return "";
+}
+
+bool isDualInt16OpType(std::string_view t) { return inList(t, {"Conv", "MatMul", "Gemm", "ConvTranspose"}); }
+
+bool isKnownMarch(std::string_view m) {
+  return inList(m, {"nash", "nash-b", "nash-b-lite", "nash-b-plus", "nash-e", "nash-m", "nash-h", "nash-p", "expt"}) ||
+         startsWith(m, "bayes") || startsWith(m, "bernoulli");
+}
+
+bool qtypeAllowedOnMarch(std::string_view march, std::string_view q) {
+  if (startsWith(march, "bernoulli"))
+    return q == "int8";
+  if (startsWith(march, "bayes"))
+    return q != "float16" && q != "dual-int16" && q != "int16-ec";
+  return true;
+}
+
+bool isModelOutputType(std::string_view q) { return inList(q, {"int8", "int16", "float32"}); }
+
+bool isCalibrationType(std::string_view c) {
+  return inList(c, {"max", "kl", "load", "fixed", "default", "mix", "min-max", "percentile"});
+}
+
+bool isBiasMetric(std::string_view m) {
+  return inList(m, {"cosine-similarity", "mse", "mae", "mre", "sqnr", "chebyshev"});
+}
+
+bool hasCommentMarker(std::string_view name) {
+  return name.find("//") != std::string_view::npos || name.find("/*") != std::string_view::npos;
+}
+
+bool isValidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c == 0)
+      return false;
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > s.size())
+      return false;
+    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1f) : n == 3 ? (c & 0x0f) : (c & 0x07);
+    for (size_t k = 1; k < n; ++k) {
+      unsigned char cc = static_cast<unsigned char>(s[i + k]);
+      if ((cc >> 6) != 0x2)
+        return false;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+        (cp >= 0xd800 && cp <= 0xdfff))
+      return false;
+    i += n;
+  }
+  return true;
+}
+
+std::string stripHmctComments(std::string_view text) {
+  // HMCT: re.sub(r"//.*?$|/\*.*?\*/", "", text, flags=re.M|re.S) -- no notion of strings.
+  std::string out;
+  out.reserve(text.size());
+  size_t i = 0;
+  while (i < text.size()) {
+    if (text.compare(i, 2, "//") == 0) {
+      size_t nl = text.find('\n', i);
+      i = nl == std::string_view::npos ? text.size() : nl;
+      continue;
+    }
+    if (text.compare(i, 2, "/*") == 0) {
+      size_t end = text.find("*/", i + 2);
+      size_t stop = end == std::string_view::npos ? text.size() : end + 2;
+      for (size_t k = i; k < stop; ++k)
+        if (text[k] == '\n')
+          out += '\n';
+      if (end == std::string_view::npos) {
+        out.append(text.substr(i)); // regex does not match an unterminated comment
+        break;
+      }
+      i = stop;
+      continue;
+    }
+    out += text[i++];
+  }
+  return out;
+}
+
+const JsonValue *JsonValue::get(std::string_view key) const {
+  for (const auto &m : members)
+    if (m.first == key)
+      return &m.second;
+  return nullptr;
+}
+
+namespace {
+
+// Converts nlohmann's value; lines come from a scan of the stripped text for each key's first
+// occurrence at or after the parent's line (good enough for diagnostics).
+struct Converter {
+  const std::string &text;
+  std::vector<size_t> lineStarts;
+  size_t cursor = 0; // scan position: keys appear in file order
+
+  uint32_t lineOf(size_t offset) const {
+    auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
+    return static_cast<uint32_t>(it - lineStarts.begin());
+  }
+  uint32_t findKey(const std::string &key) {
+    std::string quoted = nlohmann::json(key).dump();
+    size_t at = text.find(quoted, cursor);
+    if (at == std::string::npos)
+      return lineOf(cursor);
+    cursor = at + quoted.size();
+    return lineOf(at);
+  }
+  void convert(const nlohmann::ordered_json &j, JsonValue &out, uint32_t line, int depth) {
+    out.line = line;
+    if (depth > 200)
+      return;
+    switch (j.type()) {
+    case nlohmann::ordered_json::value_t::null: out.kind = JsonValue::Null; break;
+    case nlohmann::ordered_json::value_t::boolean:
+      out.kind = JsonValue::Bool;
+      out.text = j.get<bool>() ? "true" : "false";
+      break;
+    case nlohmann::ordered_json::value_t::number_integer:
+    case nlohmann::ordered_json::value_t::number_unsigned:
+      out.kind = JsonValue::Integer;
+      out.text = j.dump();
+      break;
+    case nlohmann::ordered_json::value_t::number_float:
+      out.kind = JsonValue::Float;
+      out.text = j.dump();
+      break;
+    case nlohmann::ordered_json::value_t::string:
+      out.kind = JsonValue::String;
+      out.text = j.get<std::string>();
+      break;
+    case nlohmann::ordered_json::value_t::array:
+      out.kind = JsonValue::Array;
+      for (const auto &item : j) {
+        out.items.emplace_back();
+        convert(item, out.items.back(), line, depth + 1);
+      }
+      break;
+    case nlohmann::ordered_json::value_t::object:
+      out.kind = JsonValue::Object;
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        uint32_t l = findKey(it.key());
+        out.members.emplace_back(it.key(), JsonValue{});
+        convert(it.value(), out.members.back().second, l, depth + 1);
+      }
+      break;
+    default: break;
+    }
+  }
+};
+
+} // namespace
+
+bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc, DiagnosticEngine &diags) {
+  doc = QuantConfigDoc{};
+  doc.file = file;
+  std::string stripped = stripHmctComments(text);
+  doc.hadComments = stripped != text;
+  SourceManager &sm = diags.sourceManager();
+  nlohmann::ordered_json j;
+  try {
+    j = nlohmann::ordered_json::parse(stripped);
+  } catch (const nlohmann::json::parse_error &e) {
+    size_t off = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, stripped.size());
+    uint32_t line = 1, col = 1;
+    for (size_t i = 0; i < off; ++i) {
+      if (stripped[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    if (auto p = what.find("parse error"); p != std::string::npos)
+      what = what.substr(p);
+    diags.report(DiagID::err_hmct_json_syntax, sm.lineRange(file, line, col), {what});
+    return false;
+  }
+  Converter c{stripped, {0}, 0};
+  for (size_t i = 0; i < stripped.size(); ++i)
+    if (stripped[i] == '\n')
+      c.lineStarts.push_back(i + 1);
+  c.convert(j, doc.root, 1, 0);
+  return true;
+}
+
+// ---- Checks --------------------------------------------------------------------------------------
+
+namespace {
+
+struct Checker {
+  std::string_view march;
+  std::vector<Issue> issues;
+  void add(const char *check, bool error, uint32_t line, std::string msg) {
+    issues.push_back({check, error, line, std::move(msg)});
+  }
+
+  void qtype(const JsonValue &v, const std::string &where, std::string_view opType) {
+    if (v.kind != JsonValue::String) {
+      add("value-type", true, v.line, where + ": a qtype is a string");
+      return;
+    }
+    if (!isQtype(v.text)) {
+      add("qtype", true, v.line, where + ": '" + v.text + "' is not an HMCT qtype (int8, int16, float16, float32, "
+                                                          "dual-int16, int16-ec)");
+      return;
+    }
+    if ((v.text == "dual-int16" || v.text == "int16-ec") && !opType.empty() && !isDualInt16OpType(opType))
+      add("dual-int16-op", true, v.line, where + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
+    if (!march.empty() && !qtypeAllowedOnMarch(march, v.text))
+      add("qtype", true, v.line, where + ": qtype '" + v.text + "' is not available on march '" + std::string(march) + "'");
+  }
+
+  void entry(const JsonValue &e, const std::string &where, std::string_view opType, bool node) {
+    if (e.kind != JsonValue::Object) {
+      add("value-type", true, e.line, where + ": an entry is an object such as {\"qtype\": \"int16\"}");
+      return;
+    }
+    bool hasNew = false, hasLegacy = false;
+    for (const auto &[k, v] : e.members) {
+      std::string w = where + "." + k;
+      if (k == "qtype") {
+        hasNew = true;
+        qtype(v, w, opType);
+      } else if (k == "input0" || k == "input1") {
+        hasNew = true;
+        if (!node)
+          add("config-key", true, v.line, w + ": input0/input1 are node-level keys");
+        qtype(v, w, "");
+      } else if (std::find(kLegacyEntryKeys.begin(), kLegacyEntryKeys.end(), k) != kLegacyEntryKeys.end()) {
+        hasLegacy = true;
+        if (k == "ON") {
+          if (v.kind != JsonValue::String || (v.text != "BPU" && v.text != "CPU"))
+            add("value-type", true, v.line, w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
+          else
+            add("legacy-key", false, v.line, w + ": legacy placement key; use \"qtype\"");
+        } else {
+          add("legacy-key", false, v.line, w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
+          qtype(v, w, "");
+        }
+      } else {
+        add("config-key", true, v.line,
+            "Unsupported config key in " + std::string(node ? "node_config" : "op_config") + ": " + k);
+      }
+    }
+    if (hasNew && hasLegacy)
+      add("legacy-key", false, e.line, where + ": legacy keys mixed with qtype/input0/input1");
+  }
+
+  void numberList(const JsonValue &v, const std::string &w, bool wantFloat, double minClamp, const char *clampTo) {
+    auto one = [&](const JsonValue &x) {
+      bool ok = wantFloat ? x.kind == JsonValue::Float : x.kind == JsonValue::Integer;
+      if (!ok) {
+        add("value-type", true, x.line, w + ": expects " + (wantFloat ? "a float (with '.')" : "an integer"));
+        return;
+      }
+      double d = std::stod(x.text);
+      if (d < minClamp)
+        add("clamped-value", false, x.line, w + " = " + x.text + " is raised by HMCT to " + clampTo);
+      if (wantFloat && d > 1.0)
+        add("value-type", true, x.line, w + " = " + x.text + " is above 1.0");
+    };
+    if (v.kind == JsonValue::Array)
+      for (const auto &x : v.items)
+        one(x);
+    else
+      one(v);
+  }
+
+  void boolList(const JsonValue &v, const std::string &w) {
+    auto one = [&](const JsonValue &x) {
+      if (x.kind != JsonValue::Bool)
+        add("value-type", true, x.line, w + ": expects true or false");
+    };
+    if (v.kind == JsonValue::Array)
+      for (const auto &x : v.items)
+        one(x);
+    else
+      one(v);
+  }
+
+  void modelConfig(const JsonValue &mc) {
+    if (mc.kind != JsonValue::Object) {
+      add("value-type", true, mc.line, "model_config: expects an object");
+      return;
+    }
+    for (const auto &[k, v] : mc.members) {
+      std::string w = "model_config." + k;
+      if (std::find(kModelConfigKeys.begin(), kModelConfigKeys.end(), k) == kModelConfigKeys.end()) {
+        add("config-key", true, v.line, "Unsupported config key in model_config: " + k);
+      } else if (k == "all_node_type") {
+        qtype(v, w, "");
+        if (v.text == "dual-int16" || v.text == "int16-ec")
+          add("dual-int16-op", true, v.line, w + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
+      } else if (k == "model_output_type") {
+        if (v.kind != JsonValue::String || !isModelOutputType(v.text))
+          add("model-output-type", true, v.line, "Unsupported datatype settings for model_output_type: " + v.text);
+      } else if (k == "activation") {
+        if (v.kind != JsonValue::Object) {
+          add("value-type", true, v.line, w + ": expects an object");
+          continue;
+        }
+        for (const auto &[ak, av] : v.members) {
+          std::string aw = w + "." + ak;
+          if (std::find(kActivationKeys.begin(), kActivationKeys.end(), ak) == kActivationKeys.end())
+            add("config-key", true, av.line, "Unsupported config key in model_config.activation: " + ak);
+          else if (ak == "calibration_type") {
+            auto one = [&](const JsonValue &x) {
+              if (x.kind != JsonValue::String || !isCalibrationType(x.text))
+                add("calibration-type", true, x.line, aw + ": '" + x.text + "' is not a calibration type");
+            };
+            if (av.kind == JsonValue::Array)
+              for (const auto &x : av.items)
+                one(x);
+            else
+              one(av);
+          } else if (ak == "num_bin")
+            numberList(av, aw, false, 129, "129");
+          else if (ak == "max_num_bin")
+            numberList(av, aw, false, 258, "at least max(258, num_bin)");
+          else if (ak == "max_percentile")
+            numberList(av, aw, true, 0.5, "0.5");
+          else
+            boolList(av, aw);
+        }
+        if (!v.get("calibration_type") && !mc.get("layerwise_search"))
+          add("missing-calibration-type", false, v.line,
+              "model_config.activation has no calibration_type: HMCT runs its slow default search");
+      } else if (k == "weight") {
+        const JsonValue *bc = v.get("bias_correction");
+        for (const auto &[wk, wv] : v.members)
+          if (wk != "bias_correction")
+            add("config-key", true, wv.line, "Unsupported config key in model_config.weight: " + wk);
+        if (bc) {
+          if (const JsonValue *m = bc->get("metric"); m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
+            add("value-type", true, m->line, w + ".bias_correction.metric: '" + m->text + "' is not a metric");
+          if (const JsonValue *n = bc->get("num_sample"); n && (n->kind != JsonValue::Integer || std::stol(n->text) < 1))
+            add("value-type", true, n->line, w + ".bias_correction.num_sample: an integer >= 1");
+        }
+      } else if (k == "search") {
+        add("config-key", false, v.line, "model_config.search exists only in hmct 2.8.3; gate it on the version");
+      }
+    }
+  }
+
+  void run(const QuantConfigDoc &doc) {
+    const JsonValue &root = doc.root;
+    if (root.kind != JsonValue::Object) {
+      add("value-type", true, root.line, "quant_config must be a JSON object");
+      return;
+    }
+    for (const auto &[k, v] : root.members) {
+      if (std::find(kTopLevelKeys.begin(), kTopLevelKeys.end(), k) == kTopLevelKeys.end()) {
+        add("top-level-key", true, v.line, "Unsupported first-level title in quant_config: " + k);
+        continue;
+      }
+      if (k == "model_config")
+        modelConfig(v);
+      else if (k == "op_config" || k == "node_config") {
+        if (v.kind != JsonValue::Object) {
+          add("value-type", true, v.line, k + ": expects an object");
+          continue;
+        }
+        for (const auto &[name, e] : v.members) {
+          if (k == "op_config") {
+            if (!name.empty() && std::islower(static_cast<unsigned char>(name[0])))
+              add("lowercase-op-type", false, e.line, "op_config." + name + ": ONNX op types are case-sensitive ('" +
+                                                          std::string(1, static_cast<char>(std::toupper(name[0]))) +
+                                                          name.substr(1) + "'?)");
+            entry(e, "op_config." + name, name, false);
+          } else {
+            if (hasCommentMarker(name) && doc.hadComments)
+              add("comment-in-name", false, e.line, "node_config." + name + ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
+            entry(e, "node_config." + name, "", true);
+          }
+        }
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::vector<Issue> checkQuantConfig(const QuantConfigDoc &doc, std::string_view march) {
+  Checker c{march, {}};
+  c.run(doc);
+  return std::move(c.issues);
+}
+
+std::string classifyQuantConfig(const std::vector<Issue> &issues) {
+  for (const Issue &i : issues)
+    if (i.error)
+      return "refused: " + i.check;
+  std::vector<std::string> warns;
+  for (const Issue &i : issues)
+    if (std::find(warns.begin(), warns.end(), i.check) == warns.end())
+      warns.push_back(i.check);
+  if (warns.empty())
+    return "accepted";
+  std::string out = "accepted with warnings:";
+  for (const auto &w : warns)
+    out += " " + w;
+  return out;
+}
+
+} // namespace qspec::hmct

@@ -1,0 +1,191 @@
+// horizon_plugin_pytorch facts and the Python string escaper; see HorizonRules.h.
+#include "emitters/horizon/HorizonRules.h"
+
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace qspec::horizon {
+
+static const char *const kMarches[] = {"nash-e", "nash-m", "nash-p", "nash-h", "nash-b"};
+
+bool isKnownMarch(std::string_view march) {
+  for (const char *m : kMarches)
+    if (march == m)
+      return true;
+  return false;
+}
+
+std::string knownMarchList() {
+  std::string out;
+  for (const char *m : kMarches)
+    out += std::string(out.empty() ? "" : ", ") + m;
+  return out;
+}
+
+bool marchDefaultsToFloat16(std::string_view march) { return march == "nash-p" || march == "nash-h"; }
+
+std::string observerClass(std::string_view name) {
+  if (name == "histogram")
+    return "HistogramObserver";
+  if (name == "minmax")
+    return "MinMaxObserver";
+  if (name == "mse")
+    return "MSEObserver";
+  return "";
+}
+
+std::string knownObserverList() { return "histogram, minmax, mse"; }
+
+std::optional<std::string> dtypeForTier(std::string_view tier) {
+  if (tier == "int8")
+    return std::string("qint8");
+  if (tier == "int16")
+    return std::string("qint16");
+  if (tier == "int4")
+    return std::string("qint4");
+  if (tier == "fp16")
+    return std::string("torch.float16");
+  if (tier == "float")
+    return std::string("torch.float32");
+  return std::nullopt;
+}
+
+double negQuantMin(std::string_view d) {
+  if (d == "qint8")
+    return 128;
+  if (d == "qint16")
+    return 32768;
+  if (d == "qint4")
+    return 8;
+  return 0;
+}
+
+bool thresholdForScale(double scale, std::string_view dtype, double &threshold, std::string &why) {
+  if (!(scale > 0) || !std::isfinite(scale)) {
+    why = "the scale must be a positive number";
+    return false;
+  }
+  double q = negQuantMin(dtype);
+  if (q == 0) {
+    why = "a fixed scale needs an integer dtype (qint8, qint16), not " + std::string(dtype);
+    return false;
+  }
+  threshold = scale * q;
+  return true;
+}
+
+std::string pythonFloat(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  if (s.find_first_of(".eEn") == std::string::npos) // "inf"/"nan" never reach here
+    s += ".0";
+  return s;
+}
+
+bool isConvLikeType(std::string_view t) {
+  return t.substr(0, 4) == "Conv" || t == "Linear" || t == "Gemm";
+}
+
+bool isMatmulLikeType(std::string_view t) { return t == "MatMul" || t == "Matmul" || t == "matmul" || t == "BMM"; }
+
+bool dualInt16Allowed(std::string_view t) { return isConvLikeType(t) || isMatmulLikeType(t); }
+
+// Decodes one UTF-8 code point at s[i]; returns its length, 0 if invalid.
+static size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n;
+  uint32_t min;
+  if (c < 0x80) {
+    cp = c;
+    return 1;
+  } else if ((c >> 5) == 6) {
+    n = 2, cp = c & 0x1f, min = 0x80;
+  } else if ((c >> 4) == 14) {
+    n = 3, cp = c & 0x0f, min = 0x800;
+  } else if ((c >> 3) == 30) {
+    n = 4, cp = c & 0x07, min = 0x10000;
+  } else {
+    return 0;
+  }
+  if (i + n > s.size())
+    return 0;
+  for (size_t k = 1; k < n; ++k) {
+    unsigned char d = static_cast<unsigned char>(s[i + k]);
+    if ((d >> 6) != 2)
+      return 0;
+    cp = (cp << 6) | (d & 0x3f);
+  }
+  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    return 0;
+  return n;
+}
+
+bool pythonStringLiteral(std::string_view text, std::string &out, std::string &why) {
+  out = "\"";
+  for (size_t i = 0; i < text.size();) {
+    uint32_t cp;
+    size_t n = decodeUtf8(text, i, cp);
+    if (n == 0) {
+      why = "it is not valid UTF-8";
+      return false;
+    }
+    i += n;
+    char buf[16];
+    switch (cp) {
+    case 0:
+      why = "it contains a NUL byte";
+      return false;
+    case '\\': out += "\\\\"; continue;
+    case '"': out += "\\\""; continue;
+    case '\n': out += "\\n"; continue;
+    case '\r': out += "\\r"; continue;
+    case '\t': out += "\\t"; continue;
+    default: break;
+    }
+    if (cp < 0x20 || cp == 0x7f) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", cp);
+      out += buf;
+    } else if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp <= 0xffff) {
+      std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+      out += buf;
+    } else {
+      std::snprintf(buf, sizeof buf, "\\U%08x", cp);
+      out += buf;
+    }
+  }
+  out += "\"";
+  return true;
+}
+
+bool isDottedModuleName(std::string_view name) {
+  if (name.empty())
+    return false;
+  size_t start = 0;
+  while (start <= name.size()) {
+    size_t dot = name.find('.', start);
+    std::string_view part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+    if (part.empty())
+      return false;
+    bool digits = true;
+    for (char c : part)
+      digits = digits && c >= '0' && c <= '9';
+    if (!digits) {
+      if (!(std::isalpha(static_cast<unsigned char>(part[0])) || part[0] == '_'))
+        return false;
+      for (char c : part)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
+          return false;
+    }
+    if (dot == std::string_view::npos)
+      break;
+    start = dot + 1;
+  }
+  return true;
+}
+
+} // namespace qspec::horizon

@@ -1,0 +1,58 @@
+// horizon_plugin_pytorch QconfigSetter knowledge shared by the Horizon emitter and qlint
+// (reference: ../shared/reference/horizon.md §3, §5): march vocabulary and defaults, legal
+// observers, dtype identifiers, fixed-scale thresholds, and the one Python string escaper.
+// Plain qspec types only.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qspec::horizon {
+
+// ---- march ---------------------------------------------------------------------------------
+// Plugin march strings: nash-e, nash-m, nash-p, nash-h, nash-b.
+bool isKnownMarch(std::string_view march);
+std::string knownMarchList();
+// §3.5: nash-p / nash-h run non-GEMM ops in fp16 (global torch.float16, Conv/Matmul qint8);
+// the others default to qint8 everywhere.
+bool marchDefaultsToFloat16(std::string_view march);
+constexpr const char *kDefaultMarch = "nash-e";
+
+// ---- observers -----------------------------------------------------------------------------
+// qspec spelling (histogram, minmax, mse) -> observer_v2 class name; "" if not one of the three
+// legal observers.
+std::string observerClass(std::string_view name);
+std::string knownObserverList();
+
+// ---- dtypes --------------------------------------------------------------------------------
+// Python identifier of a dtype: "qint8", "qint16", "qint4", "torch.float16", "torch.float32".
+// Tiers: int8, int16, fp16, float (dual-int16 is a port map, see the emitter).
+std::optional<std::string> dtypeForTier(std::string_view tierName);
+// -quant_min of a dtype identifier: 128 (qint8), 32768 (qint16), 8 (qint4); 0 = no fixed scale.
+double negQuantMin(std::string_view dtypeIdent);
+// threshold = scale x (-quant_min) (§3.4). Returns false (and `why`) if scale <= 0 or the dtype
+// has no integer range.
+bool thresholdForScale(double scale, std::string_view dtypeIdent, double &threshold, std::string &why);
+// Python float literal, shortest round trip, always with '.' or an exponent ("6.4", "1.0").
+std::string pythonFloat(double v);
+
+// ---- types ---------------------------------------------------------------------------------
+// ConvDtypeTemplate covers these module types (Conv1d/2d/3d, ConvTranspose*, Conv, Linear).
+bool isConvLikeType(std::string_view type);
+// MatmulDtypeTemplate covers these (MatMul, Matmul, matmul ops, Gemm? no: Gemm is conv-like).
+bool isMatmulLikeType(std::string_view type);
+// dual-int16 exists only on Conv and Matmul (both operands qint16).
+bool dualInt16Allowed(std::string_view type);
+
+// ---- strings -------------------------------------------------------------------------------
+// THE escaper: `text` as a double-quoted Python 3 str literal. Escapes `\\`, `"`, `\n`, `\r`,
+// `\t`, other controls as `\xNN`, non-ASCII code points as `\uXXXX` / `\UXXXXXXXX`, so the
+// literal is pure ASCII. Returns false (and `why`) for NUL or invalid UTF-8.
+bool pythonStringLiteral(std::string_view text, std::string &out, std::string &why);
+// True for dotted Python identifiers such as `backbone.layer1.0.conv` (digits allowed after a
+// dot, as in nn.Sequential); the emitter warns on other names.
+bool isDottedModuleName(std::string_view name);
+
+} // namespace qspec::horizon

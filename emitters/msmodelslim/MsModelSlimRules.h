@@ -1,0 +1,139 @@
+// msModelSlim practice-YAML facts and rule checks, shared by the msmodelslim-yaml emitter (on
+// what it is about to write) and qlint (on a practice file it parsed). Source of every fact:
+// ../shared/reference/msmodelslim.md (section numbers below). No yaml-cpp type appears here.
+//
+// API summary
+//   vocabularies      isKnownApiVersion / isEmittableApiVersion / isKnownProcessor /
+//                     isAntiOutlierProcessor / isKnownSaver / isKnownRunner / kDtypes / kScopes
+//   whitelist (1.1)   firstNonWhitelisted(text) -> index of the first refused byte, or npos
+//   config_id         checkConfigId(id, why)
+//   qconfig (3)       checkQConfig(role, qc, why) -> vendor 301 wording in `why` when illegal
+//   patterns          compressSelection / verifySelection (include/exclude lists)
+//   YAML scalars      needsYamlQuotes(text): would PyYAML's SafeLoader retype it if written plain
+//   reader            parsePractice(text, file, doc, diags): a qspec-typed tree with lines
+//   document checks   checkPractice(doc) -> issues (qlint maps them to its rule IDs)
+#pragma once
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace qspec::msmodelslim {
+
+// ---- Vocabularies ------------------------------------------------------------------------
+
+// Every plugin msModelSlim registers for `apiversion` (1.3).
+bool isKnownApiVersion(std::string_view v);
+// The ones qspec emits: modelslim_v1 and multimodal_vlm_modelslim_v1.
+bool isEmittableApiVersion(std::string_view v);
+// Processor `type` tags of spec.process (4), savers included.
+bool isKnownProcessor(std::string_view type);
+// The anti-outlier (suppression) processors qspec writes ahead of linear_quant (7).
+bool isAntiOutlierProcessor(std::string_view type);
+// "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot"
+std::string antiOutlierList();
+// Saver types for spec.save under `apiversion` (2); `*_distributed` only for VLM/SD.
+bool isKnownSaver(std::string_view type, std::string_view apiversion);
+bool isKnownRunner(std::string_view runner);
+extern const std::vector<std::string> kDtypes; // float int8 int4 mxfp8 mxfp4 fp8_e4m3 placeholder
+extern const std::vector<std::string> kScopes;
+extern const std::vector<std::string> kMetadataKeys; // config_id score label verified_model_types verified_tags
+// Spec keys allowed under `apiversion` (2); empty for unknown versions.
+std::vector<std::string> specKeys(std::string_view apiversion);
+
+// ---- Character whitelist (1.1) and names ---------------------------------------------------
+
+// Index of the first byte msModelSlim's whitelist refuses (non-ASCII, tab, newline, # @ $ % ^
+// & ; backtick...), or std::string_view::npos when the whole text passes.
+size_t firstNonWhitelisted(std::string_view text);
+// Describes byte `c` for a message: "'#'", "newline", "non-ASCII byte 0xc3".
+std::string describeByte(unsigned char c);
+// config_id: non-empty, <= 200 characters, only [_A-Za-z0-9.-] (it is also the file stem).
+bool checkConfigId(std::string_view id, std::string &why);
+
+// ---- qconfig legality (3) -------------------------------------------------------------------
+
+enum class Role { Act, Weight };
+struct QConfig {
+  std::string dtype, scope, method;
+  bool symmetric = true;
+};
+// True if (scope, dtype, symmetric, method) is a registered quantizer for `role` under
+// linear_quant. Otherwise `why` gets msModelSlim's own wording ("Code: 301, Message: No
+// implementation found ...") or an enum error for unknown dtype/scope.
+bool checkQConfig(Role role, const QConfig &qc, std::string &why);
+
+// ---- YAML text --------------------------------------------------------------------------------
+
+// True if a plain (unquoted) scalar `text` would not load back as the same string under PyYAML's
+// SafeLoader or yaml-cpp: YAML 1.1 booleans and nulls (yes, No, on, OFF, ~, null), numbers
+// (12, 0x1f, 1.5, .inf), anything with indicators, leading/trailing space, or empty.
+bool needsYamlQuotes(std::string_view text);
+
+// ---- include/exclude patterns (5) -----------------------------------------------------------
+
+// What a pattern list must do with each inventory module: select it, never select it, or either.
+enum class Want : uint8_t { DontCare, Must, Forbid };
+// Compresses the Must modules into few patterns (`prefix.*` for whole subtrees, numeric brace
+// ranges such as `model.layers.{0..3}.*`) that select no Forbid module under msModelSlim's
+// matching (exact equality, then glob; ir::Pattern). Sorted naturally, independent of the
+// inventory's order. Falls back to escaped exact names; `verified` is false only if even those
+// fail verifySelection (a bug). Must empty -> {}; Forbid empty -> {"*"}.
+std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
+                                           bool &verified);
+// True if `patterns` select every Must module and no Forbid module.
+bool verifySelection(const std::vector<std::string> &patterns, const ir::Inventory &inv,
+                     const std::vector<Want> &want);
+
+// ---- Reader -----------------------------------------------------------------------------------
+
+// A loaded YAML value with its 1-based line/column. Merge keys (`<<`) are flattened the way
+// msModelSlim's loader does; a key repeated in one mapping (after merging) is reported.
+struct YamlValue {
+  enum Kind { Null, Scalar, Sequence, Mapping } kind = Null;
+  std::string text;     // Scalar: the text
+  bool quoted = false;  // Scalar: written quoted (always a string)
+  std::vector<YamlValue> items;                        // Sequence
+  std::vector<std::pair<std::string, YamlValue>> map;  // Mapping, in file order
+  uint32_t line = 0, col = 0;
+  uint32_t keyLine = 0; // for mapping values: line of the key
+
+  const YamlValue *get(std::string_view key) const;
+  // Resolved like PyYAML's SafeLoader: "str", "bool", "int", "float", "null" (scalars only).
+  std::string scalarType() const;
+  bool isString() const { return kind == Scalar && scalarType() == "str"; }
+};
+
+struct PracticeDoc {
+  FileID file = 0;
+  YamlValue root;
+  std::string apiversion;
+  std::vector<std::pair<std::string, uint32_t>> duplicateKeys; // key, line of the mapping's first key
+};
+
+// Parses a practice. On a YAML syntax error reports err_msmodelslim_yaml_syntax at the line and
+// returns false. `file` is the SourceManager id of `text` (for locations).
+bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc, DiagnosticEngine &diags);
+
+// One finding of checkPractice. `check` is a stable short name (qlint maps it to a rule ID).
+struct Issue {
+  std::string check; // whitelist, apiversion, not-a-target, metadata, spec-key, processor,
+                     // qconfig, saver, runner, duplicate-key, config-id, default-text
+  bool error = true;
+  uint32_t line = 0, col = 0;
+  std::string message;
+};
+// The vendor's load-time rules (1-4, 2, 3) plus qspec's stricter emitter guarantees where marked
+// (whitelist inside list items, 10.3). Pure: no diagnostics, no I/O.
+std::vector<Issue> checkPractice(const PracticeDoc &doc);
+
+// Verdict for the conformance table: "accepted", "not-a-target" (modelslim_v0), or
+// "refused: <first error's check>".
+std::string classifyPractice(const PracticeDoc &doc, const std::vector<Issue> &issues);
+
+} // namespace qspec::msmodelslim

@@ -1,0 +1,60 @@
+// ONNX inventories: the nodes of the model's main graph (name, op_type), in graph order.
+#include "frontend/readers/ReaderSupport.h"
+
+#include <onnx/onnx_pb.h> // defines ONNX_API, then includes onnx-ml.pb.h (ONNX_ML=1)
+
+#include <climits>
+#include <filesystem>
+#include <fstream>
+
+namespace qspec::readers::detail {
+
+bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags, SourceRange requestedAt,
+              const ReaderLimits &limits) {
+  SourceManager &sm = diags.sourceManager();
+  out.format = "onnx";
+  std::error_code ec;
+  uint64_t size = std::filesystem::file_size(path, ec);
+  std::ifstream in(path, std::ios::binary);
+  if (ec || !in) {
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "cannot open file"});
+    return false;
+  }
+  FileID file = sm.addPathOnly(path);
+  SourceRange fileOnly{file, {}, {}};
+  auto bad = [&](const std::string &why) {
+    diags.report(DiagID::err_onnx_malformed, fileOnly, {path, why});
+    return false;
+  };
+  uint64_t limit = std::min<uint64_t>(limits.maxOnnxBytes, INT_MAX);
+  if (size > limit)
+    return bad("the file is " + std::to_string(size) + " bytes, over the limit of " + std::to_string(limit) +
+               " bytes (keep weights as external data)");
+  if (size == 0)
+    return bad("the file is empty");
+  std::string bytes(static_cast<size_t>(size), '\0');
+  if (!in.read(&bytes[0], static_cast<std::streamsize>(size)))
+    return bad("cannot read the file");
+  onnx::ModelProto model;
+  if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
+    return bad("not a serialized ModelProto");
+  bytes.clear();
+  bytes.shrink_to_fit();
+  if (model.ir_version() <= 0)
+    return bad("no ir_version");
+  if (!model.has_graph())
+    return bad("no graph");
+  InventoryBuilder builder(out, diags, file, limits);
+  const onnx::GraphProto &g = model.graph();
+  for (int i = 0; i < g.node_size(); ++i) {
+    const onnx::NodeProto &n = g.node(i);
+    if (n.op_type().empty())
+      return bad("node " + std::to_string(i) + " has no op_type");
+    std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
+    if (!builder.add(std::move(name), n.op_type(), 0, 0))
+      return false;
+  }
+  return true;
+}
+
+} // namespace qspec::readers::detail

@@ -1,0 +1,334 @@
+#include "frontend/readers/ReaderSupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <unordered_set>
+
+namespace qspec::readers::detail {
+
+std::vector<Line> splitLines(std::string_view text) {
+  std::vector<Line> lines;
+  uint32_t number = 0;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t nl = text.find('\n', start);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view t = text.substr(start, end - start);
+    if (!t.empty() && t.back() == '\r')
+      t.remove_suffix(1);
+    lines.push_back({++number, t, static_cast<uint32_t>(start)});
+    if (nl == std::string_view::npos)
+      break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && isSpace(s.front()))
+    s.remove_prefix(1);
+  while (!s.empty() && isSpace(s.back()))
+    s.remove_suffix(1);
+  return s;
+}
+
+std::vector<Token> tokenize(std::string_view s) {
+  std::vector<Token> out;
+  size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && isSpace(s[i]))
+      ++i;
+    if (i >= s.size())
+      break;
+    size_t b = i;
+    while (i < s.size() && !isSpace(s[i]))
+      ++i;
+    out.push_back({s.substr(b, i - b), static_cast<uint32_t>(b)});
+  }
+  return out;
+}
+
+bool parseNumber(std::string_view s, double &out) {
+  s = trim(s);
+  if (s.empty() || s.size() > 64)
+    return false;
+  std::string buf(s);
+  char *end = nullptr;
+  out = std::strtod(buf.c_str(), &end);
+  return end == buf.c_str() + buf.size();
+}
+
+bool endsWith(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.substr(0, prefix.size()) == prefix;
+}
+
+std::string stripLayerScope(std::string_view name) {
+  if (name.size() > 2 && endsWith(name, ".*"))
+    name.remove_suffix(2);
+  return std::string(name);
+}
+
+std::string typeFromName(std::string_view name) {
+  std::string_view last = name;
+  if (size_t dot = name.rfind('.'); dot != std::string_view::npos)
+    last = name.substr(dot + 1);
+  std::string lower(last);
+  for (char &c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const char *embeddings[] = {"embed_tokens", "wte", "wpe", "embed", "embeddings", "word_embeddings",
+                                     "tok_embeddings", "embed_in"};
+  for (const char *e : embeddings)
+    if (lower == e)
+      return "Embedding";
+  if (endsWith(lower, "norm") || lower == "ln_f" || (startsWith(lower, "ln_") && lower.size() <= 5))
+    return "RMSNorm";
+  return "Linear";
+}
+
+// ---- JSON ----------------------------------------------------------------------------------
+
+namespace {
+
+using json = nlohmann::json;
+
+// A SAX consumer that only checks: every key unique within its object.
+class DuplicateKeyCheck : public nlohmann::json_sax<json> {
+public:
+  struct Level {
+    bool isObject;
+    uint32_t members = 0;
+    std::unordered_set<std::string> keys;
+  };
+  std::vector<Level> stack;
+  std::vector<uint32_t> dupPath; // set when a duplicate is found
+  std::string dupKey;
+  size_t errorPos = 0;
+  std::string errorText;
+  bool syntaxError = false;
+
+  bool value() {
+    if (!stack.empty() && !stack.back().isObject)
+      ++stack.back().members;
+    return true;
+  }
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t &) override { return value(); }
+  bool string(string_t &) override { return value(); }
+  bool binary(binary_t &) override { return value(); }
+  bool start_object(std::size_t) override {
+    value();
+    stack.push_back({true, 0, {}});
+    return true;
+  }
+  bool key(string_t &k) override {
+    Level &l = stack.back();
+    ++l.members;
+    if (!l.keys.insert(k).second) {
+      for (const Level &x : stack)
+        dupPath.push_back(x.members - 1);
+      dupKey = k;
+      return false;
+    }
+    return true;
+  }
+  bool end_object() override {
+    stack.pop_back();
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    value();
+    stack.push_back({false, 0, {}});
+    return true;
+  }
+  bool end_array() override {
+    stack.pop_back();
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex) override {
+    syntaxError = true;
+    errorPos = position;
+    errorText = ex.what();
+    return false;
+  }
+};
+
+std::string cleanJsonError(const std::string &what) {
+  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while ..."
+  size_t p = what.find(": ");
+  std::string s = p == std::string::npos ? what : what.substr(p + 2);
+  const std::string prefix = "syntax error while parsing ";
+  if (s.rfind(prefix, 0) == 0)
+    s = "invalid JSON while parsing " + s.substr(prefix.size());
+  return s;
+}
+
+// Skips whitespace from `i`.
+size_t skipWs(std::string_view t, size_t i) {
+  while (i < t.size() && isSpace(t[i]))
+    ++i;
+  return i;
+}
+
+// Skips one string starting at the quote at `i`; returns the index after the closing quote.
+size_t skipString(std::string_view t, size_t i) {
+  ++i;
+  while (i < t.size() && t[i] != '"')
+    i += t[i] == '\\' ? 2 : 1;
+  return std::min(t.size(), i + 1);
+}
+
+// Skips one value starting at `i` (after whitespace); returns the index after it.
+size_t skipValue(std::string_view t, size_t i) {
+  i = skipWs(t, i);
+  if (i >= t.size())
+    return i;
+  if (t[i] == '"')
+    return skipString(t, i);
+  if (t[i] == '{' || t[i] == '[') {
+    size_t depth = 0;
+    while (i < t.size()) {
+      char c = t[i];
+      if (c == '"') {
+        i = skipString(t, i);
+        continue;
+      }
+      if (c == '{' || c == '[')
+        ++depth;
+      else if (c == '}' || c == ']') {
+        if (--depth == 0)
+          return i + 1;
+      }
+      ++i;
+    }
+    return i;
+  }
+  while (i < t.size() && t[i] != ',' && t[i] != '}' && t[i] != ']' && !isSpace(t[i]))
+    ++i;
+  return i;
+}
+
+} // namespace
+
+bool checkJson(std::string_view text, uint32_t &offset, std::string &reason) {
+  DuplicateKeyCheck check;
+  bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
+  if (ok)
+    return true;
+  if (!check.dupPath.empty()) {
+    offset = locateJson(text, check.dupPath).value_or(0);
+    reason = "key '" + check.dupKey + "' appears twice in one object";
+    return false;
+  }
+  offset = static_cast<uint32_t>(check.errorPos ? std::min(check.errorPos - 1, text.size()) : 0);
+  reason = check.syntaxError ? cleanJsonError(check.errorText) : "invalid JSON";
+  return false;
+}
+
+std::optional<uint32_t> locateJson(std::string_view t, const std::vector<uint32_t> &path) {
+  size_t i = skipWs(t, 0);
+  for (size_t level = 0; level < path.size(); ++level) {
+    if (i >= t.size() || (t[i] != '{' && t[i] != '['))
+      return std::nullopt;
+    bool isObject = t[i] == '{';
+    ++i;
+    for (uint32_t m = 0;; ++m) {
+      i = skipWs(t, i);
+      if (i >= t.size() || t[i] == '}' || t[i] == ']')
+        return std::nullopt;
+      size_t memberStart = i;
+      if (isObject) {
+        i = skipString(t, i);
+        i = skipWs(t, i);
+        if (i < t.size() && t[i] == ':')
+          ++i;
+        i = skipWs(t, i);
+      }
+      if (m == path[level]) {
+        if (level + 1 == path.size())
+          return static_cast<uint32_t>(memberStart);
+        break; // descend into the value at i
+      }
+      i = skipValue(t, i);
+      i = skipWs(t, i);
+      if (i < t.size() && t[i] == ',')
+        ++i;
+    }
+  }
+  return static_cast<uint32_t>(i);
+}
+
+std::vector<uint32_t> jsonMemberOffsets(std::string_view t, uint32_t containerOffset) {
+  std::vector<uint32_t> out;
+  size_t i = containerOffset;
+  if (i >= t.size() || (t[i] != '{' && t[i] != '['))
+    return out;
+  bool isObject = t[i] == '{';
+  ++i;
+  while (true) {
+    i = skipWs(t, i);
+    if (i >= t.size() || t[i] == '}' || t[i] == ']')
+      return out;
+    out.push_back(static_cast<uint32_t>(i));
+    if (isObject) {
+      i = skipString(t, i);
+      i = skipWs(t, i);
+      if (i < t.size() && t[i] == ':')
+        ++i;
+    }
+    i = skipValue(t, i);
+    i = skipWs(t, i);
+    if (i < t.size() && t[i] == ',')
+      ++i;
+    else
+      return out;
+  }
+}
+
+uint32_t jsonValueOffset(std::string_view t, uint32_t keyOffset) {
+  size_t i = skipString(t, keyOffset);
+  i = skipWs(t, i);
+  if (i < t.size() && t[i] == ':')
+    ++i;
+  return static_cast<uint32_t>(skipWs(t, i));
+}
+
+} // namespace qspec::readers::detail
+
+namespace qspec::readers::detail {
+
+bool InventoryBuilder::add(std::string name, std::string type, uint32_t offset, uint32_t nameLen, uint32_t line) {
+  SourceManager &sm = diags_.sourceManager();
+  auto where = [&](uint32_t off, uint32_t len) {
+    return sm.hasText(file_) ? sm.range(file_, off, off + std::max<uint32_t>(len, 1)) : SourceRange{file_, {}, {}};
+  };
+  auto it = inv_.index.find(name);
+  if (it != inv_.index.end()) {
+    Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offset, nameLen), {name});
+    diags_.note(d, DiagID::note_reader_first_here, where(offsets_[it->second], nameLen), {name});
+    return false;
+  }
+  if (inv_.modules.size() >= limits_.maxModules) {
+    diags_.report(DiagID::err_inventory_too_many, where(offset, nameLen), {std::to_string(limits_.maxModules)});
+    return false;
+  }
+  ir::Module m;
+  m.name = std::move(name);
+  m.type = std::move(type);
+  m.line = line ? line : (sm.hasText(file_) ? sm.locate(file_, offset).line : 0);
+  inv_.index.emplace(m.name, static_cast<uint32_t>(inv_.modules.size()));
+  inv_.modules.push_back(std::move(m));
+  offsets_.push_back(offset);
+  return true;
+}
+
+} // namespace qspec::readers::detail

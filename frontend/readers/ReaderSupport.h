@@ -1,0 +1,79 @@
+// Helpers shared by the readers (internal to frontend/readers/; exposes only qspec and std types).
+#pragma once
+
+#include "frontend/readers/Readers.h"
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qspec::readers::detail {
+
+// One line of a text file: its 1-based number, its text without the newline (and without a
+// trailing '\r'), and the byte offset where it starts.
+struct Line {
+  uint32_t number = 0;
+  std::string_view text;
+  uint32_t offset = 0;
+};
+std::vector<Line> splitLines(std::string_view text);
+
+std::string_view trim(std::string_view s);
+// Whitespace-separated tokens with their byte offsets inside `s`.
+struct Token {
+  std::string_view text;
+  uint32_t offset = 0;
+};
+std::vector<Token> tokenize(std::string_view s);
+
+// Parses the whole of `s` as a number (strtod rules: "nan" and "inf" parse, and the caller
+// checks finiteness). False if `s` is not entirely a number.
+bool parseNumber(std::string_view s, double &out);
+
+// Checks that `text` is one well-formed JSON value with no key repeated inside one object.
+// On failure returns false with `offset` (0-based byte) and a `reason` phrase.
+bool checkJson(std::string_view text, uint32_t &offset, std::string &reason);
+
+// The byte offset of a member addressed by `path` (member indices from the root: for an object
+// the index of the key, for an array the index of the element). For an object member the
+// offset is its key's opening quote. `text` must be valid JSON. nullopt if out of range.
+std::optional<uint32_t> locateJson(std::string_view text, const std::vector<uint32_t> &path);
+
+// The offsets of the members of the object or array starting at `containerOffset` (key quotes
+// for objects, element starts for arrays), in order. One linear scan.
+std::vector<uint32_t> jsonMemberOffsets(std::string_view text, uint32_t containerOffset);
+// Given the offset of an object key's opening quote, the offset of its value.
+uint32_t jsonValueOffset(std::string_view text, uint32_t keyOffset);
+
+// A module type inferred from a tensor-free name (see docs/inputs.md):
+// Embedding, RMSNorm or Linear.
+std::string typeFromName(std::string_view moduleName);
+
+// Strips a trailing ".*" (msModelSlim layer scope) so the name names a block.
+std::string stripLayerScope(std::string_view name);
+
+bool endsWith(std::string_view s, std::string_view suffix);
+// Appends modules to an inventory in file order, rejecting duplicates (with a note at the first
+// occurrence) and enforcing ReaderLimits::maxModules. Positions are byte offsets into `file`.
+class InventoryBuilder {
+public:
+  InventoryBuilder(ir::Inventory &inv, DiagnosticEngine &diags, FileID file, const ReaderLimits &limits)
+      : inv_(inv), diags_(diags), file_(file), limits_(limits) {}
+  // `nameLen` is the length of the name in the source (for the underline); 0 = one character.
+  bool add(std::string name, std::string type, uint32_t offset, uint32_t nameLen, uint32_t line = 0);
+
+private:
+  ir::Inventory &inv_;
+  DiagnosticEngine &diags_;
+  FileID file_;
+  const ReaderLimits &limits_;
+  std::vector<uint32_t> offsets_;
+};
+
+bool startsWith(std::string_view s, std::string_view prefix);
+
+} // namespace qspec::readers::detail

@@ -1,0 +1,169 @@
+// Hugging Face inventories: `model.safetensors.index.json` (names only; types from names) and a
+// `.safetensors` file (its JSON header only; types from tensor shapes).
+#include "frontend/readers/ReaderSupport.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace qspec::readers::detail {
+
+using ojson = nlohmann::ordered_json;
+
+static const char kWeight[] = ".weight";
+
+bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits) {
+  SourceManager &sm = diags.sourceManager();
+  const std::string &text = sm.text(file);
+  out.format = "safetensors-index";
+  auto at = [&](uint32_t o, uint32_t len = 1) { return sm.range(file, o, o + len); };
+  uint32_t off = 0;
+  std::string why;
+  if (!checkJson(text, off, why)) {
+    diags.report(DiagID::err_inventory_malformed, at(off), {why});
+    return false;
+  }
+  ojson doc = ojson::parse(text, nullptr, false);
+  uint32_t rootStart = locateJson(text, {}).value_or(0);
+  if (!doc.is_object() || !doc.contains("weight_map")) {
+    diags.report(DiagID::err_inventory_malformed, at(rootStart),
+                 {"a Hugging Face index is an object with a \"weight_map\" of tensor name -> shard file"});
+    return false;
+  }
+  std::vector<uint32_t> top = jsonMemberOffsets(text, rootStart);
+  uint32_t wmKey = rootStart, idx = 0;
+  for (auto it = doc.begin(); it != doc.end(); ++it, ++idx)
+    if (it.key() == "weight_map" && idx < top.size())
+      wmKey = top[idx];
+  const ojson &wm = doc["weight_map"];
+  if (!wm.is_object()) {
+    diags.report(DiagID::err_inventory_malformed, at(wmKey, 12), {"\"weight_map\" must be an object"});
+    return false;
+  }
+  std::vector<uint32_t> keys = jsonMemberOffsets(text, jsonValueOffset(text, wmKey));
+  InventoryBuilder builder(out, diags, file, limits);
+  idx = 0;
+  for (auto it = wm.begin(); it != wm.end(); ++it, ++idx) {
+    uint32_t keyOff = idx < keys.size() ? keys[idx] : wmKey;
+    const std::string &tensor = it.key();
+    if (!it.value().is_string()) {
+      diags.report(DiagID::err_inventory_malformed, at(keyOff, static_cast<uint32_t>(tensor.size() + 2)),
+                   {"the shard of '" + tensor + "' must be a file name string"});
+      return false;
+    }
+    if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
+      continue; // biases, scales, offsets, buffers: not modules of their own
+    std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));
+    std::string type = typeFromName(name);
+    if (!builder.add(std::move(name), std::move(type), keyOff + 1, static_cast<uint32_t>(tensor.size())))
+      return false;
+  }
+  return true;
+}
+
+static std::string typeFromShape(const std::string &name, size_t rank) {
+  switch (rank) {
+  case 1:
+    return "RMSNorm";
+  case 2:
+    return typeFromName(name) == "Embedding" ? "Embedding" : "Linear";
+  case 3:
+    return "Conv1d";
+  case 4:
+    return "Conv2d";
+  case 5:
+    return "Conv3d";
+  default:
+    return "";
+  }
+}
+
+bool readSafetensorsFile(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
+                         SourceRange requestedAt, const ReaderLimits &limits) {
+  SourceManager &sm = diags.sourceManager();
+  out.format = "safetensors";
+  std::error_code ec;
+  uint64_t size = std::filesystem::file_size(path, ec);
+  std::ifstream in(path, std::ios::binary);
+  if (ec || !in) {
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "cannot open file"});
+    return false;
+  }
+  FileID whole = sm.addPathOnly(path);
+  SourceRange fileOnly{whole, {}, {}};
+  auto bad = [&](const std::string &why) {
+    diags.report(DiagID::err_safetensors_header, fileOnly, {why});
+    return false;
+  };
+  if (size < 8)
+    return bad("the file is " + std::to_string(size) + " bytes, too short for the 8-byte header length");
+  unsigned char lenBytes[8];
+  if (!in.read(reinterpret_cast<char *>(lenBytes), 8))
+    return bad("cannot read the header length");
+  uint64_t n = 0;
+  for (int i = 7; i >= 0; --i)
+    n = (n << 8) | lenBytes[i];
+  if (n == 0)
+    return bad("the header length is 0");
+  if (n > limits.maxSafetensorsHeader)
+    return bad("the header length " + std::to_string(n) + " is over the limit of " +
+               std::to_string(limits.maxSafetensorsHeader) + " bytes");
+  if (n > size - 8)
+    return bad("the header length " + std::to_string(n) + " is larger than the rest of the file (" +
+               std::to_string(size - 8) + " bytes)");
+  std::string header(static_cast<size_t>(n), '\0');
+  if (!in.read(&header[0], static_cast<std::streamsize>(n)))
+    return bad("cannot read the " + std::to_string(n) + "-byte header");
+  // Diagnostics inside the header quote the JSON text: line 1 column 1 is its first byte.
+  FileID file = sm.addFile(path, header);
+  auto at = [&](uint32_t o, uint32_t len = 1) { return sm.range(file, o, o + len); };
+  if (header[0] != '{') {
+    diags.report(DiagID::err_safetensors_header, at(0), {"the JSON header must start with '{'"});
+    return false;
+  }
+  uint32_t off = 0;
+  std::string why;
+  if (!checkJson(header, off, why)) {
+    diags.report(DiagID::err_safetensors_header, at(off), {why});
+    return false;
+  }
+  ojson doc = ojson::parse(header, nullptr, false);
+  if (!doc.is_object()) {
+    diags.report(DiagID::err_safetensors_header, at(0), {"the JSON header must be an object"});
+    return false;
+  }
+  std::vector<uint32_t> keys = jsonMemberOffsets(header, 0);
+  InventoryBuilder builder(out, diags, file, limits);
+  uint32_t idx = 0;
+  for (auto it = doc.begin(); it != doc.end(); ++it, ++idx) {
+    uint32_t keyOff = idx < keys.size() ? keys[idx] : 0;
+    const std::string &tensor = it.key();
+    uint32_t keyLen = static_cast<uint32_t>(tensor.size() + 2);
+    if (tensor == "__metadata__")
+      continue;
+    const ojson &v = it.value();
+    auto badTensor = [&](const std::string &what) {
+      diags.report(DiagID::err_safetensors_header, at(keyOff, keyLen), {"tensor '" + tensor + "': " + what});
+      return false;
+    };
+    if (!v.is_object())
+      return badTensor("expected an object with \"dtype\", \"shape\" and \"data_offsets\"");
+    if (!v.contains("dtype") || !v["dtype"].is_string())
+      return badTensor("\"dtype\" must be a string");
+    if (!v.contains("shape") || !v["shape"].is_array())
+      return badTensor("\"shape\" must be an array");
+    for (const ojson &d : v["shape"])
+      if (!d.is_number_unsigned())
+        return badTensor("\"shape\" must hold non-negative integers");
+    if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
+      continue;
+    std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));
+    std::string type = typeFromShape(name, v["shape"].size());
+    if (!builder.add(std::move(name), std::move(type), keyOff + 1, static_cast<uint32_t>(tensor.size())))
+      return false;
+  }
+  return true;
+}
+
+} // namespace qspec::readers::detail

@@ -1,0 +1,36 @@
+// The project configuration file `.qlint.yaml`, found by walking up from each linted file, and
+// how it combines with the command line into the rules and severities for one file.
+//
+//   select: [spec, amct]              # rule IDs, categories or ID prefixes; default: ALL
+//   ignore: [spec-group-unused]
+//   severity: {spec-override-shadowed: error, hmct-lowercase-op-type: off}
+//   werror: false                     # every warning becomes an error
+//   amct-hardware: Ascend950PR        # for amct-sparsity-unsupported-soc
+//   per-path:                         # globs relative to the config's folder, `*` crosses '/'
+//     - path: "legacy/*"
+//       ignore: [spec]
+//       severity: {amct-duplicate-skip: error}
+//
+// Command line beats the file: --select replaces `select`, --ignore adds to `ignore`.
+#pragma once
+
+#include "lint/Lint.h"
+
+#include <string>
+#include <vector>
+
+namespace qspec::lint {
+
+struct EffectiveRules {
+  std::vector<bool> enabled;      // by RuleID
+  std::vector<Severity> severity; // by RuleID: configured (default unless .qlint.yaml says)
+  std::vector<bool> configured;   // severity was set by the config
+  std::vector<bool> promote;      // -Werror / werror: warnings of this rule become errors
+  std::string amctHardware;
+  std::string configPath;         // "" if none
+};
+
+// Computes the rules for `path`. Returns false (with `error`) when a config file is invalid.
+bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out, std::string &error);
+
+} // namespace qspec::lint

@@ -1,0 +1,68 @@
+// What a rule sees: the file, its parsed form for its kind, and a way to report. Internal to
+// lint/ (rules and the driver).
+#pragma once
+
+#include "ir/IR.h"
+#include "lint/Lint.h"
+#include "lint/readers/Located.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qspec::amct {
+struct AmctDocument;
+}
+
+namespace qspec::lint {
+
+struct LintContext {
+  SourceManager &sm;
+  FileID file = 0;
+  std::string path;
+  FileKind kind = FileKind::Unknown;
+  const Options &opts;
+
+  // .qspec: the typed spec after running every pass (even after errors), and every diagnostic
+  // the frontend and the passes reported (their codes are DiagID names).
+  ir::Spec *spec = nullptr;
+  bool specBuilt = false;     // buildSpec succeeded
+  bool specResolved = false;  // passes ran with an inventory
+  std::vector<Diagnostic> compilerDiags;
+
+  // YAML / JSON files: the located tree (nullptr when the file did not parse; `parseError` then
+  // says why).
+  const LNode *tree = nullptr;
+  std::optional<ParseError> parseError;
+
+  // AMCT files: the strict parse (document valid only when `amctParsed`).
+  const amct::AmctDocument *amctDoc = nullptr;
+  bool amctParsed = false;
+  std::vector<std::pair<uint32_t, std::string>> amctErrors; // line (0 = none) -> message
+  std::string amctTried;                                    // what each root message said
+
+  std::vector<Diagnostic> findings;
+
+  LintContext(SourceManager &s, const Options &o) : sm(s), opts(o) {}
+
+  // Records a finding of `rule` at `range` with the rule's default severity.
+  Diagnostic &report(RuleID rule, SourceRange range, std::string message);
+  // Adds a note to a finding.
+  Diagnostic &note(Diagnostic &parent, SourceRange range, std::string message);
+  // A range for 1-based line/col (whole rest of the token on that line if `len` is 0).
+  SourceRange at(uint32_t line, uint32_t col = 1, uint32_t len = 0) const;
+  // The range of the whole line `line` including its newline (for deleting it).
+  SourceRange wholeLine(uint32_t line) const;
+};
+
+// Takes compiler diagnostics with one of `codes` out of ctx.compilerDiags and reports them as
+// findings of `rule` (message and notes kept). Returns how many were taken.
+unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<const char *> codes);
+
+// Rule entry points (one per file under lint/rules/).
+#define RULE(ENUM, ID, CAT, KIND, SEV, FIX, SUMMARY) void check##ENUM(LintContext &ctx);
+#include "lint/Rules.def"
+#undef RULE
+
+} // namespace qspec::lint

@@ -1,0 +1,429 @@
+// The per-file driver: detect the kind, load and parse, run the enabled rules, apply the
+// project config and suppression comments, sort. Files are linted in parallel by lintFiles.
+#include "emitters/Emitter.h"
+#include "emitters/amct/AmctConfig.h"
+#include "frontend/Frontend.h"
+#include "lint/Config.h"
+#include "lint/Context.h"
+#include "passes/Pass.h"
+
+#include <algorithm>
+#include <atomic>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+namespace qspec::lint {
+namespace fs = std::filesystem;
+
+// ---- LintContext ----------------------------------------------------------------------------
+
+Diagnostic &LintContext::report(RuleID rule, SourceRange range, std::string message) {
+  Diagnostic d;
+  d.code = ruleInfo(rule).id;
+  d.severity = ruleInfo(rule).severity;
+  d.range = range;
+  d.message = std::move(message);
+  findings.push_back(std::move(d));
+  return findings.back();
+}
+
+Diagnostic &LintContext::note(Diagnostic &parent, SourceRange range, std::string message) {
+  Diagnostic n;
+  n.severity = Severity::Note;
+  n.range = range;
+  n.message = std::move(message);
+  parent.notes.push_back(std::move(n));
+  return parent.notes.back();
+}
+
+SourceRange LintContext::at(uint32_t line, uint32_t col, uint32_t len) const {
+  if (line == 0)
+    return SourceRange::point(file, 1, 1, 0);
+  std::string_view text = sm.line(file, line);
+  if (col == 0)
+    col = 1;
+  if (len == 0) {
+    size_t i = col - 1;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t' && text[i] != ':' && text[i] != '{')
+      ++i;
+    len = static_cast<uint32_t>(i > col - 1 ? i - (col - 1) : 1);
+  }
+  return sm.lineRange(file, line, col, len);
+}
+
+SourceRange LintContext::wholeLine(uint32_t line) const {
+  SourceRange first = sm.lineRange(file, line, 1, 1);
+  uint32_t begin = first.begin.offset;
+  uint32_t end = begin + static_cast<uint32_t>(sm.line(file, line).size());
+  const std::string &t = sm.text(file);
+  if (end < t.size() && t[end] == '\r')
+    ++end;
+  if (end < t.size() && t[end] == '\n')
+    ++end;
+  return sm.range(file, begin, end);
+}
+
+unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<const char *> codes) {
+  unsigned n = 0;
+  auto &cd = ctx.compilerDiags;
+  for (auto it = cd.begin(); it != cd.end();) {
+    bool match = false;
+    for (const char *c : codes)
+      match = match || it->code == c;
+    if (!match) {
+      ++it;
+      continue;
+    }
+    Diagnostic &d = ctx.report(rule, it->range, it->message);
+    for (Diagnostic &note : it->notes) {
+      note.code.clear();
+      d.notes.push_back(std::move(note));
+    }
+    for (FixIt &f : it->fixits)
+      d.fixits.push_back(std::move(f));
+    it = cd.erase(it);
+    ++n;
+  }
+  return n;
+}
+
+// ---- Kinds ---------------------------------------------------------------------------------------
+
+static bool endsWith(const std::string &s, const char *suf) {
+  size_t n = std::char_traits<char>::length(suf);
+  return s.size() >= n && s.compare(s.size() - n, n, suf) == 0;
+}
+
+FileKind detectFileKind(const std::string &path, std::string_view text) {
+  std::string lower = path;
+  for (char &c : lower)
+    c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
+  if (endsWith(lower, ".qspec"))
+    return FileKind::QSpec;
+  if (endsWith(lower, ".yaml") || endsWith(lower, ".yml")) {
+    std::string base = fs::path(path).filename().string();
+    if (!base.empty() && base[0] == '.')
+      return FileKind::Unknown; // .qlint.yaml, .pre-commit-*.yaml
+    if (text.find("apiversion") != std::string_view::npos)
+      return FileKind::MsModelSlim;
+    return FileKind::Unknown;
+  }
+  if (endsWith(lower, ".cfg")) {
+    // An INI file ([section]) is not an AMCT config.
+    size_t i = 0;
+    while (i < text.size()) {
+      size_t e = text.find('\n', i);
+      std::string_view line = text.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
+      size_t s = line.find_first_not_of(" \t\r");
+      if (s != std::string_view::npos && line[s] != '#')
+        return line[s] == '[' ? FileKind::Unknown : FileKind::Amct;
+      if (e == std::string_view::npos)
+        break;
+      i = e + 1;
+    }
+    return FileKind::Amct;
+  }
+  if (endsWith(lower, ".json") || endsWith(lower, ".jsonc")) {
+    for (const char *k : {"\"model_config\"", "\"op_config\"", "\"node_config\"", "\"subgraph_config\""})
+      if (text.find(k) != std::string_view::npos)
+        return FileKind::Hmct;
+    return FileKind::Unknown;
+  }
+  return FileKind::Unknown;
+}
+
+// ---- Suppressions ------------------------------------------------------------------------------
+
+namespace {
+
+struct Suppression {
+  uint32_t line = 0;  // 0 = file level
+  std::string selector;
+  SourceRange range;  // the selector text in the comment
+  bool used = false;
+};
+
+// Finds `qlint: disable=A,B` and `qlint: disable-file=A,B` inside comments (after `marker`).
+std::vector<Suppression> findSuppressions(const SourceManager &sm, FileID f, const char *marker) {
+  std::vector<Suppression> out;
+  const std::string &t = sm.text(f);
+  size_t pos = 0;
+  while ((pos = t.find("qlint:", pos)) != std::string::npos) {
+    size_t lineStart = t.rfind('\n', pos);
+    lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
+    size_t m = t.find(marker, lineStart);
+    size_t after = pos + 6;
+    if (m == std::string::npos || m > pos) {
+      pos = after;
+      continue;
+    }
+    while (after < t.size() && t[after] == ' ')
+      ++after;
+    bool fileLevel;
+    if (t.compare(after, 13, "disable-file=") == 0) {
+      fileLevel = true;
+      after += 13;
+    } else if (t.compare(after, 8, "disable=") == 0) {
+      fileLevel = false;
+      after += 8;
+    } else {
+      pos = after;
+      continue;
+    }
+    SourceLoc loc = sm.locate(f, static_cast<uint32_t>(pos));
+    while (after < t.size()) {
+      size_t b = after;
+      while (after < t.size() && (isalnum(static_cast<unsigned char>(t[after])) || t[after] == '-' || t[after] == '_'))
+        ++after;
+      if (after == b)
+        break;
+      Suppression s;
+      s.line = fileLevel ? 0 : loc.line;
+      s.selector = t.substr(b, after - b);
+      s.range = sm.range(f, static_cast<uint32_t>(b), static_cast<uint32_t>(after));
+      out.push_back(std::move(s));
+      if (after < t.size() && t[after] == ',')
+        ++after;
+      else
+        break;
+    }
+    pos = after;
+  }
+  return out;
+}
+
+std::mutex gFrontendMutex; // the ANTLR runtime's shared caches are not safe to fill concurrently
+
+void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts) {
+  DiagnosticEngine diags(ctx.sm);
+  diags.setErrorLimit(0);
+  frontend::FrontendOptions fo;
+  fo.inventoryOverride = opts.inventory;
+  fo.scoresOverride = opts.scores;
+  {
+    std::lock_guard<std::mutex> lock(gFrontendMutex);
+    emit::registerAllEmitters();
+    auto root = frontend::parseFile(ctx.path, diags, fo);
+    if (root && !diags.hasErrors())
+      ctx.specBuilt = frontend::buildSpec(*root, ctx.path, spec, diags, fo) && !diags.hasErrors();
+  }
+  ctx.file = ctx.sm.find(ctx.path);
+  if (ctx.specBuilt) {
+    // Every pass runs, even after another reported errors: the linter wants all findings.
+    passes::PassContext pc{spec, diags, std::nullopt};
+    for (const passes::PassInfo &info : passes::allPasses()) {
+      auto pass = info.create();
+      pass->run(pc);
+    }
+    ctx.specResolved = spec.resolution.done;
+  }
+  ctx.spec = &spec;
+  for (const Diagnostic &d : diags.diagnostics())
+    if (d.severity != Severity::Remark)
+      ctx.compilerDiags.push_back(d);
+}
+
+} // namespace
+
+FileResult lintFile(const std::string &path, const Options &opts) {
+  FileResult res;
+  res.path = path;
+  res.sm = std::make_shared<SourceManager>();
+  SourceManager &sm = *res.sm;
+
+  EffectiveRules rules;
+  if (!effectiveRules(path, opts, rules, res.internalError))
+    return res;
+
+  std::string err;
+  FileID f = sm.loadFile(path, err, 64u << 20);
+  if (!f) {
+    res.internalError = "cannot read '" + path + "': " + err;
+    return res;
+  }
+  res.kind = detectFileKind(path, sm.text(f));
+  if (res.kind == FileKind::Unknown) {
+    res.skipped = true;
+    res.file = f;
+    return res;
+  }
+
+  Options local = opts;
+  local.amctHardware = rules.amctHardware;
+  LintContext ctx(sm, local);
+  ctx.path = path;
+  ctx.kind = res.kind;
+  ctx.file = f;
+
+  ir::Spec spec;
+  LNode tree;
+  amct::AmctDocument amctDoc;
+  std::string stripped;
+  switch (res.kind) {
+  case FileKind::QSpec: {
+    // The frontend loads the file itself (includes, inputs); use a fresh manager so the file's
+    // id is the frontend's.
+    res.sm = std::make_shared<SourceManager>();
+    LintContext qctx(*res.sm, local);
+    qctx.path = path;
+    qctx.kind = res.kind;
+    loadQSpec(qctx, spec, local);
+    if (!qctx.file) {
+      // Unreadable: the frontend said why.
+      for (const Diagnostic &d : qctx.compilerDiags)
+        res.internalError += (res.internalError.empty() ? "" : "; ") + d.message;
+      if (res.internalError.empty())
+        res.internalError = "cannot read '" + path + "'";
+      return res;
+    }
+    for (const RuleInfo &r : allRules())
+      if (r.kind == FileKind::QSpec && rules.enabled[static_cast<size_t>(r.rule)] && r.check)
+        r.check(qctx);
+    // Compiler errors no enabled rule took still make the spec invalid.
+    if (!rules.enabled[static_cast<size_t>(RuleID::SpecInvalid)])
+      qctx.compilerDiags.clear();
+    res.file = qctx.file;
+    res.findings = std::move(qctx.findings);
+    f = res.file;
+    break;
+  }
+  case FileKind::MsModelSlim: {
+    ParseError pe;
+    if (parseLocatedYaml(sm, f, tree, pe))
+      ctx.tree = &tree;
+    else
+      ctx.parseError = pe;
+    break;
+  }
+  case FileKind::Hmct: {
+    stripped = stripJsonComments(sm.text(f));
+    ParseError pe;
+    if (parseLocatedJson(sm, f, stripped, tree, pe))
+      ctx.tree = &tree;
+    else
+      ctx.parseError = pe;
+    break;
+  }
+  case FileKind::Amct: {
+    std::vector<amct::ParseError> errors;
+    std::vector<std::string> tried;
+    ctx.amctParsed = amct::parseAmctConfig(sm.text(f), amctDoc, errors, &tried);
+    ctx.amctDoc = &amctDoc;
+    for (const auto &e : errors)
+      ctx.amctErrors.emplace_back(e.line, e.message);
+    for (const auto &t : tried)
+      ctx.amctTried += (ctx.amctTried.empty() ? "" : " | ") + t;
+    break;
+  }
+  default:
+    break;
+  }
+  if (res.kind != FileKind::QSpec) {
+    for (const RuleInfo &r : allRules())
+      if (r.kind == res.kind && rules.enabled[static_cast<size_t>(r.rule)] && r.check)
+        r.check(ctx);
+    res.findings = std::move(ctx.findings);
+    res.file = f;
+  }
+
+  // Severities from the config and -Werror.
+  // A rule may give one finding a severity other than its default (AMCT: a duplicate is an
+  // error in PTQ, a warning in QAT); the config replaces it, and -Werror promotes warnings.
+  for (Diagnostic &d : res.findings)
+    if (const RuleInfo *r = findRule(d.code)) {
+      size_t i = static_cast<size_t>(r->rule);
+      if (rules.configured[i])
+        d.severity = rules.severity[i];
+      if (rules.promote[i] && d.severity == Severity::Warning)
+        d.severity = Severity::Error;
+    }
+
+  // Suppression comments.
+  const char *marker = (res.kind == FileKind::QSpec || res.kind == FileKind::Hmct) ? "//" : "#";
+  std::vector<Suppression> sup = findSuppressions(*res.sm, res.file, marker);
+  if (!sup.empty()) {
+    std::vector<Diagnostic> kept;
+    for (Diagnostic &d : res.findings) {
+      const RuleInfo *r = findRule(d.code);
+      bool suppressed = false;
+      for (Suppression &s : sup) {
+        bool lineOk = s.line == 0 || d.range.begin.line == s.line || d.range.begin.line == s.line + 1;
+        if (r && lineOk && selectorMatches(s.selector, *r)) {
+          s.used = true;
+          suppressed = true;
+        }
+      }
+      if (!suppressed)
+        kept.push_back(std::move(d));
+    }
+    res.findings = std::move(kept);
+    size_t unusedIdx = static_cast<size_t>(RuleID::LintUnusedSuppression);
+    if (rules.enabled[unusedIdx]) {
+      const RuleInfo &ur = ruleInfo(RuleID::LintUnusedSuppression);
+      // A file-level suppression of the rule itself silences it.
+      bool silenced = false;
+      for (Suppression &s : sup)
+        if (s.line == 0 && selectorMatches(s.selector, ur)) {
+          silenced = true;
+          s.used = true;
+        }
+      for (const Suppression &s : sup) {
+        if (s.used || silenced)
+          continue;
+        bool known = isValidSelector(s.selector);
+        bool anyEnabled = false;
+        for (const RuleInfo &r : allRules())
+          if (selectorMatches(s.selector, r) && rules.enabled[static_cast<size_t>(r.rule)])
+            anyEnabled = true;
+        if (known && !anyEnabled)
+          continue; // the rule is turned off for this file: nothing to say
+        Diagnostic d;
+        d.code = ur.id;
+        d.severity = rules.severity[unusedIdx];
+        if (rules.promote[unusedIdx] && d.severity == Severity::Warning)
+          d.severity = Severity::Error;
+        d.range = s.range;
+        d.message = known ? "suppression of '" + s.selector + "' suppresses nothing"
+                          : "unknown rule '" + s.selector + "' in qlint suppression";
+        res.findings.push_back(std::move(d));
+      }
+    }
+  }
+  for (Diagnostic &d : res.findings)
+    if (d.range.file == 0)
+      d.range = SourceRange::point(res.file, 1, 1, 0);
+  std::stable_sort(res.findings.begin(), res.findings.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    if (a.range.begin.line != b.range.begin.line)
+      return a.range.begin.line < b.range.begin.line;
+    if (a.range.begin.col != b.range.begin.col)
+      return a.range.begin.col < b.range.begin.col;
+    return a.code < b.code;
+  });
+  return res;
+}
+
+std::vector<FileResult> lintFiles(const std::vector<std::string> &paths, const Options &opts) {
+  emit::registerAllEmitters();
+  std::vector<FileResult> results(paths.size());
+  unsigned jobs = opts.jobs ? opts.jobs : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  if (paths.size() < 8)
+    jobs = 1;
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < paths.size(); i = next++)
+      results[i] = lintFile(paths[i], opts);
+  };
+  if (jobs <= 1) {
+    worker();
+    return results;
+  }
+  std::vector<std::thread> pool;
+  for (unsigned j = 0; j < jobs; ++j)
+    pool.emplace_back(worker);
+  for (auto &t : pool)
+    t.join();
+  return results;
+}
+
+} // namespace qspec::lint

@@ -1,0 +1,229 @@
+// Output formats: text (clang style), JSON, SARIF 2.1.0 (GitHub code scanning) and GitHub
+// workflow annotations; and --statistics.
+#include "lint/Lint.h"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <ostream>
+
+namespace qspec::lint {
+
+namespace {
+
+bool isError(Severity s) { return s == Severity::Error || s == Severity::Fatal; }
+
+const char *sarifLevel(Severity s) {
+  return isError(s) ? "error" : s == Severity::Warning ? "warning" : "note";
+}
+
+std::string trim(std::string_view s) {
+  size_t b = s.find_first_not_of(" \t\r");
+  if (b == std::string_view::npos)
+    return "";
+  size_t e = s.find_last_not_of(" \t\r");
+  return std::string(s.substr(b, e - b + 1));
+}
+
+std::string docPath(const RuleInfo &r) {
+  std::string id = r.id;
+  std::string cat = r.category;
+  return "docs/lint/" + cat + "/" + id.substr(cat.size() + 1) + ".md";
+}
+
+nlohmann::json location(const SourceManager &sm, const Diagnostic &d) {
+  nlohmann::json j;
+  if (d.range.file == 0)
+    return j;
+  j["file"] = sm.path(d.range.file);
+  j["line"] = d.range.begin.line;
+  j["column"] = d.range.begin.col;
+  j["endLine"] = d.range.end.line;
+  j["endColumn"] = d.range.end.col;
+  return j;
+}
+
+// GitHub workflow-command escaping: data escapes % CR LF; properties also ':' and ','.
+std::string ghData(const std::string &s) {
+  std::string o;
+  for (char c : s) {
+    if (c == '%') o += "%25";
+    else if (c == '\r') o += "%0D";
+    else if (c == '\n') o += "%0A";
+    else o += c;
+  }
+  return o;
+}
+std::string ghProp(const std::string &s) {
+  std::string o;
+  for (char c : ghData(s)) {
+    if (c == ':') o += "%3A";
+    else if (c == ',') o += "%2C";
+    else o += c;
+  }
+  return o;
+}
+
+} // namespace
+
+std::string lineHash(const std::string &ruleId, std::string_view lineText) {
+  // FNV-1a 64 over the rule ID and the line without surrounding blanks: moving the line keeps
+  // the hash, editing it changes it.
+  uint64_t h = 1469598103934665603ull;
+  auto mix = [&](std::string_view s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(ruleId);
+  mix(std::string_view("\0", 1));
+  mix(trim(lineText));
+  static const char *hex = "0123456789abcdef";
+  std::string out;
+  for (int i = 15; i >= 0; --i)
+    out += hex[(h >> (i * 4)) & 15];
+  return out;
+}
+
+void printText(std::ostream &os, const std::vector<FileResult> &results) {
+  unsigned errors = 0, warnings = 0;
+  for (const FileResult &r : results)
+    for (const Diagnostic &d : r.findings) {
+      renderDiagnosticText(os, *r.sm, d);
+      if (isError(d.severity))
+        ++errors;
+      else if (d.severity == Severity::Warning)
+        ++warnings;
+    }
+  if (errors || warnings) {
+    if (warnings)
+      os << warnings << (warnings == 1 ? " warning" : " warnings");
+    if (warnings && errors)
+      os << " and ";
+    if (errors)
+      os << errors << (errors == 1 ? " error" : " errors");
+    os << " generated.\n";
+  }
+}
+
+void printJson(std::ostream &os, const std::vector<FileResult> &results) {
+  nlohmann::json files = nlohmann::json::array();
+  unsigned errors = 0, warnings = 0;
+  for (const FileResult &r : results) {
+    if (r.skipped)
+      continue;
+    nlohmann::json findings = nlohmann::json::array();
+    for (const Diagnostic &d : r.findings) {
+      nlohmann::json j;
+      j["rule"] = d.code;
+      j["severity"] = severityName(d.severity);
+      j["message"] = d.message;
+      j["location"] = location(*r.sm, d);
+      nlohmann::json notes = nlohmann::json::array();
+      for (const Diagnostic &n : d.notes)
+        notes.push_back({{"message", n.message}, {"location", location(*r.sm, n)}});
+      j["notes"] = notes;
+      nlohmann::json fixes = nlohmann::json::array();
+      for (const FixIt &f : d.fixits)
+        fixes.push_back({{"offset", f.range.begin.offset}, {"length", f.range.end.offset - f.range.begin.offset},
+                         {"line", f.range.begin.line}, {"column", f.range.begin.col}, {"text", f.text}});
+      j["fixes"] = fixes;
+      findings.push_back(j);
+      errors += isError(d.severity);
+      warnings += d.severity == Severity::Warning;
+    }
+    files.push_back({{"path", r.path}, {"kind", fileKindName(r.kind)}, {"findings", findings}});
+  }
+  nlohmann::json out = {{"version", 1}, {"files", files}, {"errors", errors}, {"warnings", warnings}};
+  os << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
+  nlohmann::json rules = nlohmann::json::array();
+  std::map<std::string, size_t> ruleIndex;
+  for (const RuleInfo &r : allRules()) {
+    ruleIndex[r.id] = rules.size();
+    std::string help = std::string(r.summary) + ". See " + docPath(r) + " for what it checks, why, an example and the fix.";
+    rules.push_back({{"id", r.id},
+                     {"name", r.id},
+                     {"shortDescription", {{"text", r.summary}}},
+                     {"fullDescription", {{"text", std::string(r.summary) + " (category " + r.category + ")."}}},
+                     {"help", {{"text", help}, {"markdown", help}}},
+                     {"defaultConfiguration", {{"level", sarifLevel(r.severity)}}},
+                     {"properties", {{"tags", {r.category}}, {"precision", "high"}}}});
+  }
+  nlohmann::json res = nlohmann::json::array();
+  for (const FileResult &r : results) {
+    std::map<std::string, unsigned> seen;
+    for (const Diagnostic &d : r.findings) {
+      std::string uri = r.path;
+      if (uri.rfind("./", 0) == 0)
+        uri = uri.substr(2);
+      std::string hash = lineHash(d.code, r.sm->line(d.range.file, d.range.begin.line));
+      unsigned nth = ++seen[hash];
+      nlohmann::json region = {{"startLine", d.range.begin.line ? d.range.begin.line : 1},
+                               {"startColumn", d.range.begin.col ? d.range.begin.col : 1}};
+      if (d.range.end.line) {
+        region["endLine"] = d.range.end.line;
+        region["endColumn"] = d.range.end.col;
+      }
+      nlohmann::json result = {
+          {"ruleId", d.code},
+          {"level", sarifLevel(d.severity)},
+          {"message", {{"text", d.message}}},
+          {"locations", {{{"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", region}}}}}},
+          {"partialFingerprints", {{"primaryLocationLineHash", hash + ":" + std::to_string(nth)}}}};
+      auto it = ruleIndex.find(d.code);
+      if (it != ruleIndex.end())
+        result["ruleIndex"] = it->second;
+      if (!d.notes.empty()) {
+        nlohmann::json related = nlohmann::json::array();
+        unsigned id = 0;
+        for (const Diagnostic &n : d.notes) {
+          nlohmann::json rl = {{"id", id++}, {"message", {{"text", n.message}}}};
+          if (n.range.file)
+            rl["physicalLocation"] = {{"artifactLocation", {{"uri", r.sm->path(n.range.file)}}},
+                                      {"region", {{"startLine", n.range.begin.line}, {"startColumn", n.range.begin.col}}}};
+          related.push_back(rl);
+        }
+        result["relatedLocations"] = related;
+      }
+      res.push_back(result);
+    }
+  }
+  nlohmann::json log = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       {{{"tool", {{"driver", {{"name", "qlint"}, {"semanticVersion", "0.1.0"}, {"informationUri", "https://example.invalid/qspec/docs/lint/"}, {"rules", rules}}}}},
+         {"automationDetails", {{"id", "qlint/"}}},
+         {"results", res}}}}};
+  os << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+}
+
+void printGithub(std::ostream &os, const std::vector<FileResult> &results) {
+  for (const FileResult &r : results)
+    for (const Diagnostic &d : r.findings) {
+      const char *cmd = isError(d.severity) ? "error" : d.severity == Severity::Warning ? "warning" : "notice";
+      os << "::" << cmd << " file=" << ghProp(r.path) << ",line=" << d.range.begin.line
+         << ",col=" << d.range.begin.col;
+      if (d.range.end.line)
+        os << ",endLine=" << d.range.end.line << ",endColumn=" << d.range.end.col;
+      os << ",title=" << ghProp(d.code) << "::" << ghData(d.message) << "\n";
+    }
+}
+
+void printStatistics(std::ostream &os, const std::vector<FileResult> &results) {
+  std::map<std::string, unsigned> counts;
+  for (const FileResult &r : results)
+    for (const Diagnostic &d : r.findings)
+      ++counts[d.code];
+  for (const auto &[rule, n] : counts) {
+    const RuleInfo *info = findRule(rule);
+    os << n << "\t" << rule << "\t" << (info && info->fixable ? "[fixable] " : "") << (info ? info->summary : "")
+       << "\n";
+  }
+}
+
+} // namespace qspec::lint

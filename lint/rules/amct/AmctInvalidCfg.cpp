@@ -1,0 +1,33 @@
+// amct-invalid-cfg: the .cfg is not a config AMCT accepts. Parsing is strict (libprotobuf's text
+// format against the project's AMCT messages, through the emitter's reader amct::parseAmctConfig:
+// PTQ AMCTConfig, QAT/prune AMCTRetrainConfig, then KV-cache AMCTQuantCaliConfig), so syntax
+// errors, a singular field given twice, two members of one oneof and missing `required` fields
+// are refused here, where AMCT's lenient Python parser would silently keep the last value or a
+// default. Unknown fields have their own rule (amct-unknown-field). Once parsed, the value checks
+// of amct::checkDocument that no other rule covers (batch_num, prune algorithm and ratio,
+// quant_bits, num_of_bins, DMQ strength, version gates, INT16 types, skip_fusion_layers, layer
+// names) are reported here with AMCT's own wording.
+#include "lint/rules/amct/AmctUtil.h"
+
+namespace qspec::lint {
+
+void checkAmctInvalidCfg(LintContext &ctx) {
+  if (!ctx.amctParsed) {
+    for (const auto &[line, msg] : ctx.amctErrors) {
+      if (amctlint::isUnknownFieldError(msg))
+        continue;
+      Diagnostic &d = ctx.report(RuleID::AmctInvalidCfg, ctx.at(line, 1),
+                                 "not a valid AMCT config: " + msg);
+      if (!ctx.amctTried.empty())
+        ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);
+      break; // later errors are usually consequences of the first
+    }
+    return;
+  }
+  amctlint::reportFindings(ctx, RuleID::AmctInvalidCfg,
+                           {"amct-batch-num", "amct-prune-algo", "amct-prune-ratio", "amct-quant-bits",
+                            "amct-num-of-bins", "amct-dmq", "amct-version", "amct-int16-type", "amct-skip-fusion",
+                            "amct-layer-name"});
+}
+
+} // namespace qspec::lint

@@ -1,0 +1,21 @@
+// amct-unknown-field: a field name or enum value the AMCT messages do not define (e.g.
+// `nuq_config` or `joint_quant`, which exist only in the ONNX/TF/Caffe flavours). AMCT for
+// PyTorch refuses the file: `Message type "AMCTPytorchProto.AMCTConfig" has no field named "X".`
+#include "lint/rules/amct/AmctUtil.h"
+
+namespace qspec::lint {
+
+void checkAmctUnknownField(LintContext &ctx) {
+  if (ctx.amctParsed)
+    return;
+  for (const auto &[line, msg] : ctx.amctErrors) {
+    if (!amctlint::isUnknownFieldError(msg))
+      continue;
+    Diagnostic &d = ctx.report(RuleID::AmctUnknownField, ctx.at(line, 1), msg);
+    if (!ctx.amctTried.empty())
+      ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);
+    break;
+  }
+}
+
+} // namespace qspec::lint

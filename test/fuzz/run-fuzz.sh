@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs libFuzzer targets built with -DQSPEC_FUZZ=ON (see `make fuzz`, `make fuzz-smoke`).
+#
+#   run-fuzz.sh BUILD_DIR TARGET SECONDS     one target for SECONDS (its seed corpus first)
+#   run-fuzz.sh --smoke BUILD_DIR SECONDS    every target for SECONDS each (CI)
+#
+# New corpus entries go to BUILD_DIR/fuzz/work/<target>/ (the seed folder in the source tree is
+# only read); a crash is written to BUILD_DIR/fuzz/artifacts/<target>-crash-* and fails the run.
+# Copy a crash into test/fuzz/corpus/<target>/ once fixed: it is then replayed by every build.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+
+run_one() {
+  local build=$1 target=$2 seconds=$3
+  local exe=$build/fuzz/${target}_fuzzer
+  if [ ! -x "$exe" ]; then
+    echo "fuzz: no such target '$target' (built: $(tr '\n' ' ' <"$build/fuzz/targets.txt"))" >&2
+    return 2
+  fi
+  local work=$build/fuzz/work/$target arts=$build/fuzz/artifacts
+  mkdir -p "$work" "$arts"
+  local log=$build/fuzz/$target.log
+  echo "fuzz: $target for ${seconds}s (log: $log)"
+  ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1} \
+  UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+    "$exe" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$arts/$target-" \
+      "$work" "$here/corpus/$target" >"$log" 2>&1
+  local rc=$?
+  local execs
+  execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
+  if [ $rc -ne 0 ]; then
+    echo "fuzz: $target FAILED (exit $rc); last lines of $log:" >&2
+    grep -E 'ERROR|runtime error|SUMMARY|Test unit written|==[0-9]+==' "$log" | head -20 >&2
+    tail -5 "$log" >&2
+    return 1
+  fi
+  echo "fuzz: $target ok, ${execs:-?} executions in ${seconds}s"
+  return 0
+}
+
+if [ "${1:-}" = "--smoke" ]; then
+  build=$2 seconds=$3 rc=0 n=0 bad=0
+  while read -r t; do
+    [ -n "$t" ] || continue
+    n=$((n + 1))
+    run_one "$build" "$t" "$seconds" || { rc=1; bad=$((bad + 1)); }
+  done <"$build/fuzz/targets.txt"
+  echo "fuzz-smoke: $n targets, $bad failed (${seconds}s each)" | tee "$build/fuzz/smoke.log"
+  exit $rc
+fi
+[ $# -eq 3 ] || { echo "usage: run-fuzz.sh BUILD_DIR TARGET SECONDS | --smoke BUILD_DIR SECONDS" >&2; exit 2; }
+run_one "$1" "$2" "$3"

@@ -1,0 +1,168 @@
+// The fast matcher (Pattern::matches with its fast paths, ModuleSelector's indexes) against the
+// straightforward one (Pattern::matchesReference on every module), on random names and random
+// patterns: same answers, same captures, same selections.
+#include "ir/Pattern.h"
+#include "ir/Select.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+#include <set>
+
+using qspec::Pattern;
+using qspec::ir::Inventory;
+using qspec::ir::ModuleSelector;
+
+namespace {
+
+std::optional<Pattern> compile(const std::string &text) {
+  std::string err;
+  return Pattern::compile(text, err);
+}
+
+// Names built from a small alphabet so that random patterns hit them often, plus LLM-like names.
+std::string randomName(std::mt19937 &rng) {
+  static const char *const kSegments[] = {"model", "layers", "mlp", "experts", "self_attn",
+                                          "q_proj", "kv_b_proj", "down_proj", "gate", "a",
+                                          "ab", "b_a", "lm_head", "shared_experts", "x1"};
+  std::uniform_int_distribution<int> kind(0, 3);
+  std::string name;
+  if (kind(rng) == 0) { // characters from a tiny alphabet, dots included
+    static const char kChars[] = "ab._01{},[]-";
+    std::uniform_int_distribution<int> len(0, 10), ch(0, sizeof kChars - 2);
+    for (int i = len(rng); i > 0; --i)
+      name += kChars[ch(rng)];
+    return name;
+  }
+  std::uniform_int_distribution<int> segs(1, 7), seg(0, 14), num(0, 130), isNum(0, 2);
+  for (int i = segs(rng); i > 0; --i) {
+    if (!name.empty())
+      name += '.';
+    if (isNum(rng) == 0) {
+      int v = num(rng);
+      name += (v % 17 == 0 ? "0" : "") + std::to_string(v); // some zero-padded numbers
+    } else {
+      name += kSegments[seg(rng)];
+    }
+  }
+  return name;
+}
+
+// A pattern: pieces of a name, with glob items put in.
+std::string randomPattern(std::mt19937 &rng, const std::string &base) {
+  static const char *const kItems[] = {
+      "*", "?", "[ab]", "[!0-9]", "[[:digit:]]", "{a,b}", "{ab,a}", "{0..12}", "{00..10}",
+      "{0..20..3}", "{a..e}", "{i}", "{j}", "\\.", "*.", ".*", "{mlp,self_attn}.*",
+      "{q,kv_b,down}_proj", "{,a}", "{{a,b},c}", "[a-c]", "**", "{1..100}", "\\*", "{x}"};
+  std::uniform_int_distribution<int> op(0, 5), item(0, sizeof kItems / sizeof kItems[0] - 1);
+  std::string out;
+  size_t i = 0;
+  while (i < base.size()) {
+    switch (op(rng)) {
+    case 0: // replace a run of the name by a glob item
+      out += kItems[item(rng)];
+      i += std::uniform_int_distribution<size_t>(0, 6)(rng);
+      break;
+    case 1: // insert an item
+      out += kItems[item(rng)];
+      break;
+    default: {
+      char c = base[i++];
+      if (c == '*' || c == '?' || c == '[' || c == '{' || c == '\\')
+        out += '\\';
+      out += c;
+    }
+    }
+  }
+  if (op(rng) == 0)
+    out += kItems[item(rng)];
+  return out;
+}
+
+} // namespace
+
+TEST(MatcherEquivalence, AnalysisFacts) {
+  auto p = compile("model.layers.*.mlp.experts.*.down_proj");
+  ASSERT_TRUE(p);
+  EXPECT_EQ(p->literalPrefix(), "model.layers.");
+  EXPECT_EQ(p->literalSuffix(), ".down_proj");
+  EXPECT_EQ(p->requiredLiterals(),
+            (std::vector<std::string>{"model.layers.", ".mlp.experts.", ".down_proj"}));
+  auto q = compile("a{b,}"); // the `b` is optional: no suffix, no required `b`
+  ASSERT_TRUE(q);
+  EXPECT_EQ(q->literalSuffix(), "");
+  EXPECT_EQ(q->requiredLiterals(), (std::vector<std::string>{"a"}));
+  auto r = compile("x{1..3}.y*z");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->literalSuffix(), "z");
+  EXPECT_EQ(r->requiredLiterals(), (std::vector<std::string>{"x", ".y", "z"}));
+  auto s = compile("{a,b}c{d,e}");
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->literalPrefix(), "");
+  EXPECT_EQ(s->literalSuffix(), "");
+  EXPECT_EQ(s->requiredLiterals(), (std::vector<std::string>{"c"}));
+}
+
+TEST(MatcherEquivalence, MatchesAgreesWithReferenceOnRandomInputs) {
+  std::mt19937 rng(20261129);
+  size_t agreedTrue = 0, compared = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::string base = randomName(rng);
+    std::string text = randomPattern(rng, base);
+    auto p = compile(text);
+    if (!p)
+      continue;
+    for (int k = 0; k < 40; ++k) {
+      std::string name = k == 0 ? base : randomName(rng);
+      std::vector<std::string_view> fastCaps, refCaps;
+      bool fast = p->matches(name, &fastCaps);
+      bool ref = p->matchesReference(name, &refCaps);
+      ASSERT_EQ(fast, ref) << "pattern '" << text << "' name '" << name << "'";
+      if (ref)
+        ASSERT_EQ(fastCaps, refCaps) << "pattern '" << text << "' name '" << name << "'";
+      ASSERT_EQ(p->matches(name), ref) << "pattern '" << text << "' name '" << name << "'";
+      agreedTrue += ref;
+      ++compared;
+    }
+  }
+  // The generator must produce matches, or the comparison proves little.
+  EXPECT_GT(agreedTrue, compared / 50);
+}
+
+TEST(MatcherEquivalence, SelectorAgreesWithReferenceOnRandomInventories) {
+  std::mt19937 rng(7);
+  size_t nonEmpty = 0, patterns = 0;
+  for (int inventory = 0; inventory < 6; ++inventory) {
+    Inventory inv;
+    std::set<std::string> seen;
+    // Large enough that the segment index is used (ModuleSelector builds it above 512).
+    size_t target = inventory % 2 ? 3000 : 200;
+    while (inv.modules.size() < target) {
+      std::string name = randomName(rng);
+      if (seen.insert(name).second)
+        inv.modules.push_back({name, "Linear", -1, 0});
+    }
+    inv.rebuildIndex();
+    ModuleSelector selector(inv);
+    for (int k = 0; k < 300; ++k) {
+      std::string base = inv.modules[rng() % inv.modules.size()].name;
+      std::string text = randomPattern(rng, base);
+      auto p = compile(text);
+      if (!p)
+        continue;
+      std::vector<uint32_t> fast = selector.selectPattern(*p);
+      ASSERT_EQ(fast, selector.selectPatternReference(*p)) << "pattern '" << text << "'";
+      nonEmpty += !fast.empty();
+      ++patterns;
+    }
+    // Realistic patterns too.
+    for (const char *text : {"model.layers.*.mlp.experts.*.down_proj", "*.mlp.*", "*down_proj",
+                             "model.layers.{0..20}.*", "*.{q,kv_b}_proj", "model.*.5.*",
+                             "*.experts.{i}.*", "lm_head", "*", "model.layers.1*.gate"}) {
+      auto p = compile(text);
+      ASSERT_TRUE(p);
+      ASSERT_EQ(selector.selectPattern(*p), selector.selectPatternReference(*p)) << text;
+    }
+  }
+  EXPECT_GT(nonEmpty, patterns / 10);
+}

@@ -1,0 +1,495 @@
+// Unit tests for frontend/readers: every inventory and scores format, good files and each
+// malformed case (diagnostic ID, line and column).
+#include "frontend/readers/Readers.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+using namespace qspec;
+namespace fs = std::filesystem;
+
+namespace {
+
+class ReadersTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("qspec-readers-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const std::string &name, const std::string &bytes) {
+    std::string p = (dir_ / name).string();
+    std::ofstream(p, std::ios::binary) << bytes;
+    return p;
+  }
+
+  // A .safetensors file: 8-byte little-endian length, then `header`, then `data` bytes.
+  std::string safetensors(const std::string &name, const std::string &header, uint64_t length,
+                          size_t data = 0) {
+    std::string bytes;
+    for (int i = 0; i < 8; ++i)
+      bytes.push_back(static_cast<char>((length >> (8 * i)) & 0xff));
+    bytes += header;
+    bytes += std::string(data, '\0');
+    return write(name, bytes);
+  }
+
+  bool inventory(const std::string &path, const readers::ReaderLimits &limits = {}) {
+    inv_ = ir::Inventory{};
+    return readers::readInventory(path, inv_, diags_, {}, limits);
+  }
+  bool scores(const std::string &path, const readers::ReaderLimits &limits = {}) {
+    sc_ = ir::Scores{};
+    return readers::readScores(path, sc_, diags_, {}, limits);
+  }
+
+  // The first error's ID ("" if none).
+  std::string firstError() const {
+    for (const Diagnostic &d : diags_.diagnostics())
+      if (d.severity == Severity::Error || d.severity == Severity::Fatal)
+        return d.code;
+    return "";
+  }
+  const Diagnostic *first(const std::string &code) const {
+    for (const Diagnostic &d : diags_.diagnostics())
+      if (d.code == code)
+        return &d;
+    return nullptr;
+  }
+  unsigned count(const std::string &code) const {
+    unsigned n = 0;
+    for (const Diagnostic &d : diags_.diagnostics())
+      n += d.code == code;
+    return n;
+  }
+  std::vector<std::string> names() const {
+    std::vector<std::string> v;
+    for (const auto &m : inv_.modules)
+      v.push_back(m.name + ":" + m.type);
+    return v;
+  }
+
+  fs::path dir_;
+  SourceManager sm_;
+  DiagnosticEngine diags_{sm_};
+  ir::Inventory inv_;
+  ir::Scores sc_;
+};
+
+// ---- protobuf bytes for ONNX tests (a hand encoder: varints and length-delimited fields) ----
+
+std::string varint(uint64_t v) {
+  std::string s;
+  do {
+    uint8_t b = v & 0x7f;
+    v >>= 7;
+    s.push_back(static_cast<char>(b | (v ? 0x80 : 0)));
+  } while (v);
+  return s;
+}
+std::string field(int number, const std::string &payload) {
+  return varint((static_cast<uint64_t>(number) << 3) | 2) + varint(payload.size()) + payload;
+}
+std::string node(const std::string &name, const std::string &op) {
+  std::string n = field(1, "x") + field(2, "y");
+  if (!name.empty())
+    n += field(3, name);
+  return n + field(4, op);
+}
+std::string model(const std::vector<std::string> &nodes, bool withGraph = true) {
+  std::string m = varint((1 << 3) | 0) + varint(8); // ir_version = 8
+  if (withGraph) {
+    std::string g;
+    for (const auto &n : nodes)
+      g += field(1, n);
+    g += field(2, "main_graph");
+    m += field(7, g);
+  }
+  return m;
+}
+
+// ---- manifests -----------------------------------------------------------------------------
+
+TEST_F(ReadersTest, ManifestKeepsFileOrderCommentsAndMissingTypes) {
+  std::string p = write("m.txt", "# header\n\nb.q_proj Linear  # trailing\r\na.q_proj\tLinear\nmystery\n");
+  ASSERT_TRUE(inventory(p));
+  EXPECT_EQ(inv_.format, "manifest");
+  EXPECT_EQ(names(), (std::vector<std::string>{"b.q_proj:Linear", "a.q_proj:Linear", "mystery:"}));
+  EXPECT_EQ(inv_.modules[0].line, 3u);
+  EXPECT_EQ(inv_.modules[2].line, 5u);
+  ASSERT_NE(inv_.find("a.q_proj"), nullptr);
+}
+
+TEST_F(ReadersTest, ManifestCsvWithHeaderAndQuotes) {
+  std::string p = write("m.csv", "\xEF\xBB\xBFname,type\nx.fc,Linear\n\"y.norm\", RMSNorm\nz,\n");
+  ASSERT_TRUE(inventory(p));
+  EXPECT_EQ(inv_.format, "manifest-csv");
+  EXPECT_EQ(names(), (std::vector<std::string>{"x.fc:Linear", "y.norm:RMSNorm", "z:"}));
+}
+
+TEST_F(ReadersTest, ManifestJsonArray) {
+  std::string p = write("m.json", R"([{"name":"b","type":"Linear"},{"name":"a","type":null},{"name":"c","extra":1}])");
+  ASSERT_TRUE(inventory(p));
+  EXPECT_EQ(inv_.format, "manifest-json");
+  EXPECT_EQ(names(), (std::vector<std::string>{"b:Linear", "a:", "c:"}));
+}
+
+TEST_F(ReadersTest, ManifestErrors) {
+  EXPECT_FALSE(inventory(write("three.txt", "a Linear\nb Linear extra\n")));
+  ASSERT_NE(first("err_inventory_malformed"), nullptr);
+  EXPECT_EQ(first("err_inventory_malformed")->range.begin.line, 2u);
+  EXPECT_EQ(first("err_inventory_malformed")->range.begin.col, 10u);
+
+  EXPECT_FALSE(inventory(write("dup.txt", "a Linear\nb Linear\na Conv2d\n")));
+  const Diagnostic *d = first("err_inventory_duplicate");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->range.begin.line, 3u);
+  ASSERT_EQ(d->notes.size(), 1u);
+  EXPECT_EQ(d->notes[0].range.begin.line, 1u);
+
+  EXPECT_FALSE(inventory(write("empty.txt", "# nothing\n\n")));
+  EXPECT_EQ(count("err_inventory_empty"), 1u);
+
+  EXPECT_FALSE(inventory(write("ctl.txt", "a\x01q Linear\n")));
+  EXPECT_EQ(count("err_inventory_malformed"), 2u);
+
+  EXPECT_FALSE(inventory(write("badjson.json", R"([{"name": 3}])")));
+  EXPECT_EQ(count("err_inventory_malformed"), 3u);
+}
+
+TEST_F(ReadersTest, ManifestLimitAndUnreadable) {
+  readers::ReaderLimits lim;
+  lim.maxModules = 2;
+  EXPECT_FALSE(inventory(write("many.txt", "a\nb\nc\n"), lim));
+  EXPECT_EQ(firstError(), "err_inventory_too_many");
+  EXPECT_FALSE(inventory((dir_ / "absent.txt").string()));
+  EXPECT_EQ(count("err_cannot_open_file"), 1u);
+  EXPECT_FALSE(inventory(dir_.string()));
+  EXPECT_EQ(count("err_cannot_open_file"), 2u);
+  EXPECT_FALSE(inventory(write("bin.dat", std::string("\x01\x02\x00\x03zzzz", 8))));
+  EXPECT_EQ(count("err_inventory_unknown_format"), 1u);
+}
+
+// ---- Hugging Face index --------------------------------------------------------------------
+
+TEST_F(ReadersTest, IndexModulesAndTypesFromNames) {
+  std::string p = write("model.safetensors.index.json", R"({
+  "metadata": {"total_size": 10},
+  "weight_map": {
+    "lm_head.weight": "s1",
+    "model.embed_tokens.weight": "s1",
+    "model.layers.0.input_layernorm.weight": "s1",
+    "model.layers.0.mlp.experts.3.w2.weight": "s1",
+    "model.layers.0.mlp.gate_up_proj.weight": "s1",
+    "model.layers.0.self_attn.o_proj.bias": "s1",
+    "model.layers.0.self_attn.o_proj.weight_scale": "s1",
+    "model.layers.0.self_attn.o_proj.weight": "s2",
+    "model.norm.weight": "s2",
+    "wte.weight": "s2"
+  }
+})");
+  ASSERT_TRUE(inventory(p));
+  EXPECT_EQ(inv_.format, "safetensors-index");
+  EXPECT_EQ(names(), (std::vector<std::string>{
+                         "lm_head:Linear", "model.embed_tokens:Embedding", "model.layers.0.input_layernorm:RMSNorm",
+                         "model.layers.0.mlp.experts.3.w2:Linear", "model.layers.0.mlp.gate_up_proj:Linear",
+                         "model.layers.0.self_attn.o_proj:Linear", "model.norm:RMSNorm", "wte:Embedding"}));
+  EXPECT_EQ(inv_.modules[0].line, 4u);
+  EXPECT_EQ(inv_.modules[5].line, 11u);
+}
+
+TEST_F(ReadersTest, IndexErrors) {
+  EXPECT_FALSE(inventory(write("a.index.json", "{\"weight_map\": {\"x.weight\": \"s\",}}")));
+  const Diagnostic *d = first("err_inventory_malformed");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->range.begin.line, 1u);
+  EXPECT_EQ(d->range.begin.col, 35u);
+
+  EXPECT_FALSE(inventory(write("b.index.json", "{\"weight_map\": {\"x.weight\": \"s\",\n \"x.weight\": \"t\"}}")));
+  EXPECT_EQ(count("err_inventory_malformed"), 2u);
+  EXPECT_EQ(diags_.diagnostics().back().range.begin.line, 2u);
+  EXPECT_EQ(diags_.diagnostics().back().range.begin.col, 2u);
+  EXPECT_NE(diags_.diagnostics().back().message.find("appears twice"), std::string::npos);
+
+  EXPECT_FALSE(inventory(write("c.index.json", "{\"metadata\": {}}")));
+  EXPECT_EQ(count("err_inventory_malformed"), 3u);
+  EXPECT_FALSE(inventory(write("d.index.json", "{\"weight_map\": {\"x.bias\": \"s\"}}")));
+  EXPECT_EQ(count("err_inventory_empty"), 1u);
+  EXPECT_FALSE(inventory(write("e.index.json", "{\"weight_map\": {\"x.weight\": 3}}")));
+  EXPECT_EQ(count("err_inventory_malformed"), 4u);
+}
+
+TEST_F(ReadersTest, TypeFromName) {
+  EXPECT_EQ(readers::moduleTypeFromName("model.embed_tokens"), "Embedding");
+  EXPECT_EQ(readers::moduleTypeFromName("transformer.wte"), "Embedding");
+  EXPECT_EQ(readers::moduleTypeFromName("model.layers.1.post_attention_layernorm"), "RMSNorm");
+  EXPECT_EQ(readers::moduleTypeFromName("model.layers.1.self_attn.q_norm"), "RMSNorm");
+  EXPECT_EQ(readers::moduleTypeFromName("transformer.ln_f"), "RMSNorm");
+  EXPECT_EQ(readers::moduleTypeFromName("model.layers.1.mlp.gate"), "Linear");
+  EXPECT_EQ(readers::moduleTypeFromName("lm_head"), "Linear");
+  EXPECT_EQ(readers::moduleTypeFromName("model.normalizer_proj"), "Linear");
+}
+
+// ---- .safetensors header -------------------------------------------------------------------
+
+TEST_F(ReadersTest, SafetensorsHeaderOnlyTypesFromShapes) {
+  std::string h = R"({"__metadata__":{"format":"pt"},)"
+                  R"("conv.weight":{"dtype":"F16","shape":[8,3,3,3],"data_offsets":[0,432]},)"
+                  R"("conv.bias":{"dtype":"F16","shape":[8],"data_offsets":[432,448]},)"
+                  R"("tok.embed_tokens.weight":{"dtype":"BF16","shape":[100,8],"data_offsets":[448,2048]},)"
+                  R"("c1.weight":{"dtype":"F32","shape":[4,4,3],"data_offsets":[0,0]},)"
+                  R"("fc.weight":{"dtype":"F32","shape":[4,8],"data_offsets":[0,0]},)"
+                  R"("ln.weight":{"dtype":"F32","shape":[8],"data_offsets":[0,0]}}    )";
+  // The data is not there at all: only the header is ever read.
+  ASSERT_TRUE(inventory(safetensors("m.safetensors", h, h.size())));
+  EXPECT_EQ(inv_.format, "safetensors");
+  EXPECT_EQ(names(), (std::vector<std::string>{"conv:Conv2d", "tok.embed_tokens:Embedding", "c1:Conv1d",
+                                               "fc:Linear", "ln:RMSNorm"}));
+  // Without the suffix the content gives it away.
+  ASSERT_TRUE(inventory(safetensors("model.bin", h, h.size(), 16)));
+  EXPECT_EQ(inv_.format, "safetensors");
+}
+
+TEST_F(ReadersTest, SafetensorsLengthChecks) {
+  auto reason = [&]() { return diags_.diagnostics().back().message; };
+  std::string h = R"({"a.weight":{"dtype":"F16","shape":[2,2],"data_offsets":[0,8]}})";
+  EXPECT_FALSE(inventory(safetensors("lying.safetensors", h, 4096, 8)));
+  EXPECT_NE(reason().find("larger than the rest of the file"), std::string::npos) << reason();
+  EXPECT_FALSE(inventory(safetensors("absurd.safetensors", h, uint64_t(1) << 63)));
+  EXPECT_NE(reason().find("over the limit"), std::string::npos) << reason();
+  EXPECT_FALSE(inventory(safetensors("zero.safetensors", h, 0)));
+  EXPECT_NE(reason().find("is 0"), std::string::npos) << reason();
+  EXPECT_FALSE(inventory(write("short.safetensors", "abc")));
+  EXPECT_NE(reason().find("too short"), std::string::npos) << reason();
+  readers::ReaderLimits lim;
+  lim.maxSafetensorsHeader = 16;
+  EXPECT_FALSE(inventory(safetensors("limit.safetensors", h, h.size()), lim));
+  EXPECT_NE(reason().find("over the limit of 16"), std::string::npos) << reason();
+  EXPECT_EQ(count("err_safetensors_header"), 5u);
+}
+
+TEST_F(ReadersTest, SafetensorsBadHeaderJson) {
+  std::string cut = R"({"a.weight":{"dtype":"F16","shape":[2,2]},"b.wei)";
+  EXPECT_FALSE(inventory(safetensors("cut.safetensors", cut, cut.size())));
+  EXPECT_EQ(firstError(), "err_safetensors_header");
+  EXPECT_EQ(diags_.diagnostics().back().range.begin.line, 1u);
+  std::string arr = "[1,2]";
+  EXPECT_FALSE(inventory(safetensors("arr.safetensors", arr, arr.size())));
+  std::string shape = R"({"a.weight":{"dtype":"F16","shape":"2x2"}})";
+  EXPECT_FALSE(inventory(safetensors("shape.safetensors", shape, shape.size())));
+  EXPECT_EQ(diags_.diagnostics().back().range.begin.col, 2u);
+  std::string meta = R"({"__metadata__":{}})";
+  EXPECT_FALSE(inventory(safetensors("meta.safetensors", meta, meta.size())));
+  EXPECT_EQ(count("err_safetensors_header"), 3u);
+  EXPECT_EQ(count("err_inventory_empty"), 1u);
+}
+
+// ---- ONNX ----------------------------------------------------------------------------------
+
+TEST_F(ReadersTest, OnnxNodesInOrderUnnamedGetIndex) {
+  std::string p = write("m.onnx", model({node("/conv1/Conv", "Conv"), node("", "Relu"), node("/fc/Gemm", "Gemm")}));
+  ASSERT_TRUE(inventory(p)) << (diags_.diagnostics().empty() ? "" : diags_.diagnostics().back().message);
+  EXPECT_EQ(inv_.format, "onnx");
+  EXPECT_EQ(names(), (std::vector<std::string>{"/conv1/Conv:Conv", "Relu_1:Relu", "/fc/Gemm:Gemm"}));
+}
+
+TEST_F(ReadersTest, OnnxErrors) {
+  EXPECT_FALSE(inventory(write("text.onnx", "hello, this is not protobuf\n")));
+  EXPECT_EQ(firstError(), "err_onnx_malformed");
+  EXPECT_FALSE(inventory(write("empty.onnx", "")));
+  EXPECT_FALSE(inventory(write("nograph.onnx", model({}, false))));
+  EXPECT_FALSE(inventory(write("noop.onnx", model({node("n", "")}))));
+  EXPECT_EQ(count("err_onnx_malformed"), 4u);
+  EXPECT_FALSE(inventory(write("dup.onnx", model({node("a", "Relu"), node("a", "Relu")}))));
+  EXPECT_EQ(count("err_inventory_duplicate"), 1u);
+  EXPECT_FALSE(inventory(write("nonodes.onnx", model({}))));
+  EXPECT_EQ(count("err_inventory_empty"), 1u);
+  readers::ReaderLimits lim;
+  lim.maxOnnxBytes = 8;
+  EXPECT_FALSE(inventory(write("big.onnx", model({node("a", "Relu")})), lim));
+  EXPECT_EQ(count("err_onnx_malformed"), 5u);
+}
+
+// ---- assignBlocks --------------------------------------------------------------------------
+
+TEST_F(ReadersTest, AssignBlocks) {
+  ASSERT_TRUE(inventory(write("m.txt", "model.layers.12.mlp.up_proj Linear\nmodel.norm RMSNorm\nmodel.layers.3 X\n")));
+  std::string err;
+  auto pat = Pattern::compile("model.layers.{i}", err);
+  ASSERT_TRUE(pat);
+  readers::assignBlocks(inv_, *pat);
+  EXPECT_EQ(inv_.modules[0].block, 12);
+  EXPECT_EQ(inv_.modules[1].block, -1);
+  EXPECT_EQ(inv_.modules[2].block, -1); // the block itself has no dotted suffix
+}
+
+// ---- scores --------------------------------------------------------------------------------
+
+TEST_F(ReadersTest, AnalyzeLogRowsBehindLoggerPrefix) {
+  std::string p = write("analyze.log",
+                        "2025-01-01 00:00:00,000 - msmodelslim-logger - INFO - === Layer Analysis Results (mse_model_wise method) ===\n"
+                        "2025-01-01 00:00:00,001 - msmodelslim-logger - INFO -   1. model.layers.2                                     | Score:   2.4396e+03\n"
+                        "  2. model.layers.0.mlp.down_proj                       | Score:   1.5000e+00\n"
+                        "  3. model.layers.7.*                                   | Score:   1.5000e+00\n"
+                        "top 3:\n  - 'model.layers.2.*'\n");
+  ASSERT_TRUE(scores(p));
+  EXPECT_EQ(sc_.format, "msmodelslim-log");
+  EXPECT_EQ(sc_.metric, "mse_model_wise");
+  EXPECT_TRUE(sc_.higherIsMoreSensitive);
+  ASSERT_EQ(sc_.entries.size(), 3u);
+  EXPECT_EQ(sc_.entries[0].name, "model.layers.2");
+  EXPECT_DOUBLE_EQ(sc_.entries[0].score, 2439.6);
+  EXPECT_EQ(sc_.entries[0].line, 2u);
+  EXPECT_EQ(sc_.entries[2].name, "model.layers.7");
+  EXPECT_EQ(sc_.entries[1].score, sc_.entries[2].score);
+}
+
+TEST_F(ReadersTest, AnalyzeTopListIsRankBased) {
+  std::string p = write("top.yaml", "top 3:\n  - 'model.layers.9.*'\n  - \"model.layers.1.*\"\n  - model.layers.4\n");
+  ASSERT_TRUE(scores(p));
+  EXPECT_EQ(sc_.format, "msmodelslim-top");
+  ASSERT_EQ(sc_.entries.size(), 3u);
+  EXPECT_EQ(sc_.entries[0].name, "model.layers.9");
+  EXPECT_EQ(sc_.entries[2].name, "model.layers.4");
+  EXPECT_GT(sc_.entries[0].score, sc_.entries[1].score);
+  EXPECT_GT(sc_.entries[1].score, sc_.entries[2].score);
+  EXPECT_EQ(sc_.entries[1].line, 3u);
+}
+
+TEST_F(ReadersTest, AnalyzeLogErrors) {
+  std::string p = write("bad.log", "  1. a | Score: 1.0\n  2. b | Score: x\n  c | Score: 2.0\n  4. d Score: 3\n  5. e | Score: nan\n  6. a | Score: 1\n");
+  EXPECT_FALSE(scores(p));
+  EXPECT_EQ(count("err_scores_malformed"), 3u); // lines 2, 3, 4: every malformed line
+  EXPECT_EQ(count("err_scores_not_finite"), 1u);
+  EXPECT_EQ(count("err_scores_duplicate"), 1u);
+  EXPECT_EQ(first("err_scores_not_finite")->range.begin.line, 5u);
+  EXPECT_EQ(first("err_scores_duplicate")->range.begin.line, 6u);
+  EXPECT_EQ(first("err_scores_duplicate")->notes.at(0).range.begin.line, 1u);
+}
+
+TEST_F(ReadersTest, AnalysisYaml) {
+  std::string p = write("analysis_result.yaml", "layer_scores:\n  - {name: model.layers.0, score: 12.5}\n"
+                                                "  - name: model.layers.1.mlp.*\n    score: 3\nmethod: mse_layer_wise\npatterns: ['*']\n");
+  ASSERT_TRUE(scores(p));
+  EXPECT_EQ(sc_.format, "analysis-yaml");
+  EXPECT_EQ(sc_.metric, "mse_layer_wise");
+  ASSERT_EQ(sc_.entries.size(), 2u);
+  EXPECT_EQ(sc_.entries[1].name, "model.layers.1.mlp");
+  EXPECT_EQ(sc_.entries[1].line, 3u);
+
+  EXPECT_FALSE(scores(write("nan.yaml", "layer_scores:\n  - {name: a, score: .nan}\n")));
+  EXPECT_EQ(count("err_scores_not_finite"), 1u);
+  EXPECT_FALSE(scores(write("bad.yaml", "layer_scores:\n  - {name: a, score: [1]}\n  - {name: b}\n")));
+  EXPECT_EQ(count("err_scores_malformed"), 2u);
+  EXPECT_FALSE(scores(write("syntax.yaml", "layer_scores:\n  - {name: a, score: 1\n")));
+  EXPECT_EQ(count("err_scores_malformed"), 3u);
+  EXPECT_FALSE(scores(write("notlist.yaml", "layer_scores: 3\n")));
+  EXPECT_EQ(count("err_scores_malformed"), 4u);
+}
+
+TEST_F(ReadersTest, HmctJsonMetricAndDirection) {
+  std::string p = write("s.json", "{\n \"/b/Conv\": {\"cosine-similarity\": \"0.98\", \"mse\": \"0.1\"},\n"
+                                  " \"/a/Conv\": {\"cosine-similarity\": 0.999}\n}\n");
+  ASSERT_TRUE(scores(p));
+  EXPECT_EQ(sc_.format, "hmct-json");
+  EXPECT_EQ(sc_.metric, "cosine-similarity");
+  EXPECT_FALSE(sc_.higherIsMoreSensitive);
+  ASSERT_EQ(sc_.entries.size(), 2u);
+  EXPECT_EQ(sc_.entries[0].name, "/b/Conv");
+  EXPECT_DOUBLE_EQ(sc_.entries[0].score, 0.98);
+  EXPECT_EQ(sc_.entries[1].line, 3u);
+
+  ASSERT_TRUE(scores(write("mse.json", R"({"n": {"mse": "0.5"}})")));
+  EXPECT_TRUE(sc_.higherIsMoreSensitive);
+
+  EXPECT_FALSE(scores(write("nan.json", R"({"n": {"sqnr": "nan"}})")));
+  EXPECT_EQ(count("err_scores_not_finite"), 1u);
+  EXPECT_FALSE(scores(write("dup.json", "{\"n\": {\"mse\": 1},\n\"n\": {\"mse\": 2}}")));
+  EXPECT_EQ(count("err_scores_malformed"), 1u); // a repeated JSON key is caught by the JSON check
+  EXPECT_FALSE(scores(write("flat.json", R"({"n": 0.5})")));
+  EXPECT_EQ(count("err_scores_malformed"), 2u);
+}
+
+TEST_F(ReadersTest, HmctLogTable) {
+  std::string p = write("node_sensitivity.log",
+                        "=====node sensitivity=====\n"
+                        "Node      sqnr     mse\n"
+                        "--------------------------\n"
+                        "conv_a    12.5     0.1\n"
+                        "...ery_long_node_name_tail   30.25   0.01\n");
+  ASSERT_TRUE(scores(p));
+  EXPECT_EQ(sc_.format, "hmct-log");
+  EXPECT_EQ(sc_.metric, "sqnr");
+  EXPECT_FALSE(sc_.higherIsMoreSensitive);
+  ASSERT_EQ(sc_.entries.size(), 2u);
+  EXPECT_EQ(sc_.entries[1].name, "...ery_long_node_name_tail");
+  EXPECT_EQ(count("warn_scores_truncated_name"), 1u);
+
+  EXPECT_FALSE(scores(write("bad.log", "Node  mse\n-----\nx 0.1 0.2\ny\n")));
+  EXPECT_EQ(count("err_scores_malformed"), 2u);
+}
+
+TEST_F(ReadersTest, HorizonTable) {
+  std::string p = write("sens.txt",
+                        "op_name  sensitive_type  op_type  ATOL  dtype\n"
+                        "-------  --------------  -------  ----  -----\n"
+                        "m.fc     activation      Linear   2.5   qint8\n"
+                        "m.conv   weight          Conv2d   1.5\n"
+                        "m.fc     weight          Linear   0.5   qint8   10(2%)\n");
+  ASSERT_TRUE(scores(p));
+  EXPECT_EQ(sc_.format, "horizon-table");
+  EXPECT_EQ(sc_.metric, "ATOL");
+  EXPECT_TRUE(sc_.higherIsMoreSensitive);
+  ASSERT_EQ(sc_.entries.size(), 2u); // m.fc's weight row: same op, other kind, first row counts
+  EXPECT_EQ(sc_.entries[1].name, "m.conv");
+
+  EXPECT_FALSE(scores(write("dup.txt", "a activation Conv2d 1.0\na activation Conv2d 2.0\n")));
+  EXPECT_EQ(count("err_scores_duplicate"), 1u);
+  EXPECT_FALSE(scores(write("cols.txt", "a activation Conv2d 1.0\nb activation\n")));
+  EXPECT_EQ(count("err_scores_malformed"), 1u);
+}
+
+TEST_F(ReadersTest, ScoresUnknownAndLimits) {
+  EXPECT_FALSE(scores(write("prose.txt", "layers 0 and 1 are sensitive\n")));
+  EXPECT_FALSE(scores(write("empty.txt", "")));
+  EXPECT_FALSE(scores(write("array.json", "[1, 2]\n")));
+  EXPECT_EQ(count("err_scores_unknown_format") + count("err_scores_malformed"), 3u);
+  EXPECT_EQ(count("err_scores_unknown_format"), 2u);
+  EXPECT_FALSE(scores((dir_ / "absent.log").string()));
+  EXPECT_EQ(count("err_cannot_open_file"), 1u);
+  readers::ReaderLimits lim;
+  lim.maxScores = 1;
+  EXPECT_FALSE(scores(write("two.log", "  1. a | Score: 1\n  2. b | Score: 2\n"), lim));
+  EXPECT_EQ(count("err_scores_too_many"), 1u);
+}
+
+TEST_F(ReadersTest, ExampleInputsRead) {
+  const std::string root = QSPEC_SOURCE_DIR "/examples/";
+  ASSERT_TRUE(inventory(root + "qwen3-32b/model.safetensors.index.json"));
+  EXPECT_EQ(inv_.modules.size(), 64u * 11 + 3);
+  ASSERT_TRUE(inventory(root + "qwen3-30b-a3b/modules.txt"));
+  EXPECT_EQ(inv_.modules.size(), 48u * (9 + 128 * 3) + 3);
+  ASSERT_TRUE(inventory(root + "resnet50/resnet50.onnx"));
+  EXPECT_EQ(inv_.modules.front().name, "/conv1/Conv");
+  EXPECT_EQ(inv_.modules.back().name, "/fc/Gemm");
+  ASSERT_TRUE(scores(root + "qwen3-30b-a3b/analyze.log"));
+  ir::Scores log = sc_;
+  ASSERT_TRUE(scores(root + "qwen3-30b-a3b/analysis_result.yaml"));
+  ASSERT_EQ(log.entries.size(), sc_.entries.size());
+  for (size_t i = 0; i < log.entries.size(); ++i) {
+    EXPECT_EQ(log.entries[i].name, sc_.entries[i].name);
+    EXPECT_DOUBLE_EQ(log.entries[i].score, sc_.entries[i].score);
+  }
+  EXPECT_TRUE(diags_.diagnostics().empty());
+}
+
+} // namespace
