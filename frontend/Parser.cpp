@@ -47,6 +47,12 @@ size_t firstInvalidUtf8(const std::string &s) {
         return i;
     if (len == 2 && c < 0xC2)
       return i;
+    // Strict UTF-8 (what ANTLR's decoder accepts; it throws on anything else): no overlong
+    // 3/4-byte forms, no surrogates, nothing above U+10FFFF.
+    unsigned char c1 = len > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
+    if ((len == 3 && c == 0xE0 && c1 < 0xA0) || (len == 3 && c == 0xED && c1 >= 0xA0) ||
+        (len == 4 && c == 0xF0 && c1 < 0x90) || (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
+      return i;
     i += len;
   }
   return std::string::npos;

@@ -2,7 +2,8 @@
 // docs/language.md is the reference for every construct below.
 grammar QSpec;
 
-spec        : versionDecl? item* EOF ;
+// A ';' may end any top-level item, including those that end in '}'.
+spec        : versionDecl? (item | ';')* EOF ;
 
 versionDecl : 'qspec' INT ';'? ;
 

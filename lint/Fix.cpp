@@ -85,10 +85,10 @@ std::string unifiedDiff(const std::string &path, const std::string &before, cons
       if (i < n && j < m && a[i] == b[j]) {
         ops.push_back({' ', a[i]});
         ++i, ++j;
-      } else if (j < m && (i == n || L[i][j + 1] >= L[i + 1][j])) {
-        ops.push_back({'+', b[j++]});
+      } else if (i < n && (j == m || L[i + 1][j] >= L[i][j + 1])) {
+        ops.push_back({'-', a[i++]}); // deletions before insertions, as diff(1) prints them
       } else {
-        ops.push_back({'-', a[i++]});
+        ops.push_back({'+', b[j++]});
       }
     }
   } else {

@@ -253,6 +253,10 @@ int runCommand(const RunOptions &o) {
   ss.hasInt16 = has(ir::Tier::Int16);
   ss.hasDualInt16 = has(ir::Tier::DualInt16);
   ss.hasFP16 = has(ir::Tier::FP16);
+  ss.higherIsBetter = base.tune.metricOp == ">=" || base.tune.metricOp == ">";
+  for (const ir::Option &opt : base.tune.options)
+    if (opt.key == "tolerance" && !opt.values.empty() && opt.values[0].kind == ir::Value::Number)
+      ss.tolerance = std::fabs(opt.values[0].number);
   if (!base.tune.levels.empty())
     for (int i = 1; i <= ss.levels; ++i)
       ss.progressive.push_back(i);
@@ -453,7 +457,8 @@ int runCommand(const RunOptions &o) {
                  {"QSPEC_IR", fs::absolute(fs::path(pr.dir) / "ir.json").string()},
                  {"QSPEC_DEVICE", device},
                  {"QSPEC_RESULT", fs::absolute(fs::path(pr.dir) / "result.json").string()},
-                 {"QSPEC_KEY", pr.key}};
+                 {"QSPEC_KEY", pr.key},
+                 {"QSPEC_ANTI_OUTLIER", pr.state.antiOutlier}};
       if (!o.devices.empty() && !o.deviceEnv.empty())
         job.env.emplace_back(o.deviceEnv, devId);
       jobs.push_back(std::move(job));
@@ -536,7 +541,6 @@ int runCommand(const RunOptions &o) {
     }
     dp.flush();
     rounds.push_back({{"round", round}, {"probes", rj}});
-    progress(0);
     writeState("running", "");
   }
 

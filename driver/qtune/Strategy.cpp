@@ -74,10 +74,11 @@ void Strategy::stop(const std::string &why) {
 // 2. Search: hi = smallest passing level seen, lo = largest failing level below it. With k slots
 //    probe k levels that split (lo, hi) into k+1 near-equal parts ((k+1)-ary search). With one
 //    slot the split point is msModelSlim's midpoint, so the bisection costs what its does.
-// 3. Monotonicity: every pair a < b with a passing and b failing (both evaluated) is a
-//    violation; it is recorded as a note. Once the bracket has closed (hi = lo + 1), a search
-//    that saw a violation does not trust it: it scans the unevaluated levels below lo in
-//    ascending order (k per round) and re-brackets on the first pass.
+// 3. Monotonicity: every evaluated pair a < b where b's metric is worse than a's by more than
+//    the tolerance (or a passes and b fails) is a violation; it is recorded as a note. Once the
+//    bracket has closed (hi = lo + 1), a search that saw a violation does not trust it: it scans
+//    the unevaluated levels below lo in ascending order (k per round) and re-brackets on the
+//    first pass.
 // 4. Result: the smallest passing level seen (the anchor).
 class GroupBisect : public Strategy {
 public:
@@ -128,19 +129,26 @@ private:
     return it != known_.end() && it->second.evaluated && it->second.pass;
   }
 
+  // A pair a < b (b a superset of a's fallback) is a violation when b's metric is worse than a's
+  // by more than the tolerance, or when a passes and b fails.
   void checkMonotone() {
+    auto better = [&](double m) { return space_.higherIsBetter ? m : -m; };
     for (const auto &[a, oa] : known_) {
-      if (!oa.evaluated || !oa.pass)
+      if (!oa.evaluated)
         continue;
       for (auto it = known_.upper_bound(a); it != known_.end(); ++it) {
         const Outcome &ob = it->second;
-        if (!ob.evaluated || ob.pass || flagged_.count({a, it->first}))
+        if (!ob.evaluated || flagged_.count({a, it->first}))
+          continue;
+        bool flip = oa.pass && !ob.pass;
+        bool drop = better(oa.metric) > better(ob.metric) + space_.tolerance;
+        if (!flip && !drop)
           continue;
         flagged_.insert({a, it->first});
         nonMonotone_ = true;
-        notes_.push_back("level " + std::to_string(a) + " passes (metric " + fmtMetric(oa.metric) +
-                         ") but the larger level " + std::to_string(it->first) + " fails (metric " +
-                         fmtMetric(ob.metric) + ")");
+        notes_.push_back("level " + std::to_string(a) + (oa.pass ? " passes" : " fails") + " with metric " +
+                         fmtMetric(oa.metric) + " but the larger level " + std::to_string(it->first) +
+                         (ob.pass ? " passes" : " fails") + " with metric " + fmtMetric(ob.metric));
       }
     }
   }

@@ -50,6 +50,8 @@ struct SearchSpace {
   int levels = 0;          // L (>= 1)
   int chains = 0;          // anti-outlier candidates (0 = none)
   int maxRounds = 0;       // 0 = the strategy's default
+  bool higherIsBetter = true; // metric direction (`>=`/`>` targets)
+  double tolerance = 0;       // metric noise allowed before a drop counts as non-monotone
   // For the HMCT ladder: which tiers the spec's ladder offers (by ir::Tier value).
   bool hasInt16 = true, hasDualInt16 = true, hasFP16 = true;
   // Levels used as HMCT's progressive thresholds (ascending, 1..L); empty = derived from L.

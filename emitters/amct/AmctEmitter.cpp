@@ -496,7 +496,7 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
       if (fromDefaults) {
         r.channelWise = std::nullopt; // reported once per type by the caller
       } else {
-        error(DiagID::err_amct_channel_wise, at, {shown, type, msg});
+        error(DiagID::err_amct_channel_wise, w.at.valid() ? w.at : at, {shown, type, msg});
       }
     }
     r.channelWise = effectiveChannelWise(r.channelWise, type);

@@ -279,7 +279,11 @@ bool HorizonWriter::run(std::string &out) {
       bool coveredByTemplate = (src == ir::Decision::TypeOverride) &&
                                ((convTier && horizon::isConvLikeType(m.type)) ||
                                 (matmulTier && horizon::isMatmulLikeType(m.type)));
-      if (!pinned && (src == ir::Decision::BuiltIn || src == ir::Decision::Default || coveredByTemplate))
+      bool hasRuleBlock = false;
+      for (const ir::Option *b : rm.targetOptions)
+        hasRuleBlock = hasRuleBlock || b->key == "horizon";
+      if (!pinned && !hasRuleBlock &&
+          (src == ir::Decision::BuiltIn || src == ir::Decision::Default || coveredByTemplate))
         continue; // the global / Conv / Matmul templates give it its tier
       auto d = dtypeExpr(rm.tier.value, m.type, m.name, at);
       if (!d)

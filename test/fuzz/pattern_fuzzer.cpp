@@ -40,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
 
   for (std::string_view n : names) {
-    if (n.empty())
-      continue;
+    if (n.empty() || n.find('\0') != std::string_view::npos || n.size() > 2000)
+      continue; // patterns reject NUL and very long text by design (docs/limits.md)
     std::string escaped = escapeGlob(n);
     std::string err;
     std::optional<Pattern> lit = Pattern::compile(escaped, err);

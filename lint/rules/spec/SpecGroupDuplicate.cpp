@@ -3,6 +3,7 @@
 // second is redundant; the safe fix deletes it.
 #include "lint/rules/spec/SpecUtil.h"
 
+#include <algorithm>
 #include <map>
 
 namespace qspec::lint {
@@ -14,16 +15,32 @@ void checkSpecGroupDuplicate(LintContext &ctx) {
   // Key per declaration: its groups' member lists (resolved) or its patterns (unresolved).
   std::vector<std::vector<std::vector<std::string>>> keys(spec.groups.size());
   if (ctx.specResolved) {
-    for (const ir::Group &g : spec.resolution.groups) {
-      if (g.decl < 0 || static_cast<size_t>(g.decl) >= keys.size())
-        continue;
-      std::vector<std::string> names;
-      for (uint32_t m : g.members)
-        names.push_back(spec.inventory.modules[m].name);
-      keys[static_cast<size_t>(g.decl)].push_back(std::move(names));
+    // Per declaration, the member sets as GroupFormationPass builds them before merging: one
+    // set per binding of the `{i}` variables.
+    const auto &res = spec.resolution;
+    for (size_t i = 0; i < spec.groups.size(); ++i) {
+      std::map<std::string, std::vector<std::string>> byKey;
+      std::vector<std::string_view> caps;
+      for (const ir::Selector &s : spec.groups[i].members) {
+        auto it = res.selected.find(&s);
+        if (it == res.selected.end())
+          continue;
+        for (uint32_t m : it->second) {
+          const std::string &name = spec.inventory.modules[m].name;
+          std::string key;
+          if (s.pattern && !s.pattern->variables().empty() && s.pattern->matches(name, &caps))
+            for (auto c : caps)
+              key += std::string(c) + ",";
+          byKey[key].push_back(name);
+        }
+      }
+      for (auto &[key, names] : byKey) {
+        std::sort(names.begin(), names.end());
+        names.erase(std::unique(names.begin(), names.end()), names.end());
+        keys[i].push_back(names);
+      }
+      std::sort(keys[i].begin(), keys[i].end());
     }
-    for (auto &k : keys)
-      std::sort(k.begin(), k.end());
   } else {
     for (size_t i = 0; i < spec.groups.size(); ++i) {
       std::vector<std::string> pats;

@@ -1,0 +1,10 @@
+class HistogramObserver:
+    pass
+
+
+class MinMaxObserver:
+    pass
+
+
+class MSEObserver:
+    pass

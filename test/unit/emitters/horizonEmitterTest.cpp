@@ -1,0 +1,193 @@
+// Horizon QconfigSetter emitter: the one escaper, and the generated module executed against the
+// stub plugin (test/Inputs/horizon_stub) with the recorded names and dtypes compared with the
+// resolved IR, including names a manifest cannot hold (newlines, tabs).
+#include "emitters/Emitter.h"
+#include "emitters/horizon/HorizonRules.h"
+#include "emitters/horizon/PyPrinter.h"
+#include "frontend/Frontend.h"
+#include "passes/Pass.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <unistd.h>
+
+using namespace qspec;
+namespace fs = std::filesystem;
+
+namespace {
+
+using Mods = std::vector<std::pair<std::string, std::string>>;
+
+struct Run {
+  bool ok = false;
+  std::string out;
+  std::vector<std::string> ids;
+};
+
+fs::path tempDir() {
+  fs::path dir = fs::temp_directory_path() / ("qspec_emitB_horizon_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+Run compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
+  emit::registerAllEmitters();
+  fs::path p = tempDir() / "spec.qspec";
+  std::ofstream(p) << specText;
+  static SourceManager sm;
+  DiagnosticEngine diags(sm);
+  Run r;
+  auto collect = [&] {
+    for (const auto &d : diags.diagnostics())
+      r.ids.push_back(d.code);
+  };
+  if (!frontend::loadSpec(p.string(), spec, diags)) {
+    collect();
+    return r;
+  }
+  if (!mods.empty()) {
+    spec.inventory.path = "<test>";
+    spec.inventory.format = "manifest";
+    for (const auto &[n, t] : mods)
+      spec.inventory.modules.push_back({n, t, -1, 0});
+    spec.inventory.rebuildIndex();
+  }
+  if (!passes::runPipeline(spec, diags)) {
+    collect();
+    return r;
+  }
+  auto em = emit::createEmitter("horizon");
+  emit::OutputContext out;
+  r.ok = em->emit(spec, *spec.target("horizon"), out, diags) && !diags.hasErrors();
+  r.out = out.buffer();
+  collect();
+  return r;
+}
+
+// Runs the module against the stub plugin; returns the records (one JSON object per line).
+std::vector<nlohmann::json> record(const std::string &module) {
+  fs::path dir = tempDir();
+  fs::path py = dir / "setter.py", out = dir / "records.txt";
+  std::ofstream(py) << module;
+  std::string stub = std::string(QSPEC_SOURCE_DIR) + "/test/Inputs/horizon_stub/record_setter.py";
+  std::string cmd = "/usr/bin/python3 '" + stub + "' '" + py.string() + "' > '" + out.string() + "'";
+  EXPECT_EQ(std::system(cmd.c_str()), 0) << module;
+  std::vector<nlohmann::json> recs;
+  std::ifstream in(out);
+  std::string line;
+  while (std::getline(in, line))
+    recs.push_back(nlohmann::json::parse(line));
+  return recs;
+}
+
+const char *dtypeOf(ir::Tier t) {
+  switch (t) {
+  case ir::Tier::Int8: return "qint8";
+  case ir::Tier::Int16: return "qint16";
+  case ir::Tier::FP16: return "torch.float16";
+  case ir::Tier::Float: return "torch.float32";
+  default: return "?";
+  }
+}
+
+} // namespace
+
+TEST(HorizonRulesTest, OneEscaper) {
+  std::string out, why;
+  ASSERT_TRUE(horizon::pythonStringLiteral("a\"b\\c\nd\re\tf\x01g\x7f", out, why));
+  EXPECT_EQ(out, "\"a\\\"b\\\\c\\nd\\re\\tf\\x01g\\x7f\"");
+  ASSERT_TRUE(horizon::pythonStringLiteral("h\xc3\xa9llo \xe2\x80\xa8 \xf0\x9f\x98\x80", out, why));
+  EXPECT_EQ(out, "\"h\\u00e9llo \\u2028 \\U0001f600\"");
+  EXPECT_FALSE(horizon::pythonStringLiteral(std::string("a\0b", 3), out, why));
+  EXPECT_FALSE(horizon::pythonStringLiteral("bad\xff", out, why));
+  EXPECT_FALSE(horizon::pythonStringLiteral("\xed\xa0\x80", out, why)); // a surrogate
+  EXPECT_FALSE(horizon::pythonStringLiteral("\xc0\xaf", out, why));     // overlong
+  EXPECT_TRUE(horizon::isDottedModuleName("backbone.layer1.0.conv"));
+  EXPECT_FALSE(horizon::isDottedModuleName("a..b"));
+  EXPECT_FALSE(horizon::isDottedModuleName("sp ace"));
+}
+
+TEST(HorizonRulesTest, VendorFacts) {
+  double t;
+  std::string why;
+  ASSERT_TRUE(horizon::thresholdForScale(0.05, "qint8", t, why));
+  EXPECT_DOUBLE_EQ(t, 6.4);
+  ASSERT_TRUE(horizon::thresholdForScale(1.0 / 32768, "qint16", t, why));
+  EXPECT_DOUBLE_EQ(t, 1.0);
+  EXPECT_FALSE(horizon::thresholdForScale(0.1, "torch.float16", t, why));
+  EXPECT_EQ(horizon::pythonFloat(1.0), "1.0");
+  EXPECT_EQ(horizon::pythonFloat(6.4), "6.4");
+  EXPECT_TRUE(horizon::marchDefaultsToFloat16("nash-p"));
+  EXPECT_FALSE(horizon::marchDefaultsToFloat16("nash-m"));
+  EXPECT_EQ(horizon::observerClass("mse"), "MSEObserver");
+  EXPECT_EQ(horizon::observerClass("percentile"), "");
+}
+
+TEST(HorizonPrinterTest, Substitutes) {
+  horizon::PyPrinter p;
+  p.print("x = $a$\n", {{"a", "1"}});
+  p.indent();
+  p.print("y = $$ $b$\n", {{"b", "\"s\""}});
+  EXPECT_EQ(p.str(), "x = 1\n    y = $ \"s\"\n");
+}
+
+TEST(HorizonEmitterTest, StubRecordsMatchIR) {
+  Mods mods = {{"backbone.conv1", "Conv2d"}, {"backbone.conv2", "Conv2d"}, {"attn.matmul", "MatMul"},
+               {"head.fc", "Linear"},        {"head.norm", "LayerNorm"},  {"lm_head", "Linear"},
+               {"new\nline", "Linear"},      {"tab\tname", "Conv2d"},     {"q\"uote", "LayerNorm"}};
+  ir::Spec spec;
+  Run r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\n"
+                  "defaults { tier int8 }\n"
+                  "protect \"lm_head\"\n"
+                  "override name \"backbone.conv2\", \"new\\nline\" { tier int16 }\n"
+                  "override name \"attn.matmul\" { tier dual-int16 }\n"
+                  "override type LayerNorm { tier fp16 }\n"
+                  "tune { exclude \"tab\\tname\" }\n"
+                  "target horizon { march \"nash-m\" }\n",
+                  mods, spec);
+  ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
+  auto recs = record(r.out);
+  ASSERT_FALSE(recs.empty());
+  EXPECT_EQ(recs[0]["march"], "nash-m");
+  EXPECT_EQ(recs[0]["global"], "qint8");
+  std::map<std::string, nlohmann::json> byName;
+  for (const auto &rec : recs)
+    if (rec.contains("name"))
+      byName[rec["name"].get<std::string>()] = rec;
+  // Every module: its entry (if any) or the templates give it exactly its resolved tier; pinned
+  // modules are frozen.
+  for (size_t i = 0; i < spec.inventory.modules.size(); ++i) {
+    const auto &m = spec.inventory.modules[i];
+    const auto &rm = spec.resolution.modules[i];
+    SCOPED_TRACE(m.name);
+    auto it = byName.find(m.name);
+    if (rm.tier.value == ir::Tier::DualInt16) {
+      ASSERT_NE(it, byName.end());
+      EXPECT_EQ(it->second["dtype"], "{'input': [qint16, qint16]}");
+      continue;
+    }
+    std::string got = it == byName.end() ? "qint8" : it->second["dtype"].get<std::string>();
+    EXPECT_EQ(got, dtypeOf(rm.tier.value));
+    if (rm.isProtected || rm.tuned) {
+      ASSERT_NE(it, byName.end());
+      EXPECT_TRUE(it->second["freeze"].get<bool>());
+    } else if (it != byName.end()) {
+      EXPECT_FALSE(it->second["freeze"].get<bool>());
+    }
+  }
+  // backbone.conv2, new\nline, attn.matmul, head.norm, q"uote, lm_head, tab\tname.
+  EXPECT_EQ(byName.size(), 7u);
+}
+
+TEST(HorizonEmitterTest, NulRefused) {
+  ir::Spec spec;
+  Run r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget horizon { }\n",
+                  {{std::string("a\0b", 3), "Conv2d"}}, spec);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_horizon_name"), r.ids.end());
+}
