@@ -7,7 +7,8 @@ MODEL is qwen3-32b, qwen3-235b-a22b, deepseek-v3 or stress (the naming of bench/
 The spec has protected modules, declared groups (with `{i}` variables), type overrides and
 PATTERNS name patterns in all: protects, group members, and name overrides made of brace ranges,
 brace lists, `*`, `?`, classes and literal names, each override with its own priority (so no two
-conflict), all tiers int8 or float (every backend can express them). All four targets.
+conflict), all tiers int8 or float and recipes left to each backend's defaults except the
+weight dtype (so every backend can express them). All four targets.
 Deterministic for given arguments.
 """
 import argparse
@@ -21,7 +22,6 @@ SHAPES = {
     "stress": (326, 0, 1024, ["q_proj", "k_proj", "v_proj", "o_proj"], False),
 }
 MLP = ["gate_proj", "up_proj", "down_proj"]
-METHODS = ["minmax", "histogram"]
 
 
 def name_patterns(model, rng):
@@ -34,8 +34,7 @@ def name_patterns(model, rng):
         layer = rng.randrange(layers)
         moe_layer = rng.randrange(first_moe, layers) if moe else layer
         kind = k % 10
-        method = METHODS[k % 2]
-        recipe = f"weight int8 per_channel symmetric {method}"
+        recipe = "weight int8"
         if kind == 0:
             a = rng.randrange(layers - 4)
             yield f"model.layers.{{{a}..{a + rng.randrange(1, 4)}}}.self_attn.*", "tier float"
@@ -77,7 +76,7 @@ def write_spec(model, patterns, out, inventory):
     if inventory:
         lines.append(f'  inventory "{inventory}"')
     lines += ['  blocks "model.layers.{i}"', "}", "",
-              "defaults { tier int8; weight int8 per_channel symmetric minmax; act int8 per_tensor minmax }",
+              "defaults { tier int8 }",
               "tiers int8 < float", ""]
     protects = ["lm_head", "model.embed_tokens"]
     if moe:
@@ -102,7 +101,7 @@ def write_spec(model, patterns, out, inventory):
             break
         lines.append("group " + " with ".join(f'"{m}"' for m in g))
         used += len(g)
-    lines += ["", "override type Linear { weight int8 per_channel symmetric minmax }",
+    lines += ["", "override type Linear { weight int8 }",
               "override type RMSNorm { tier float }", ""]
     stream = name_patterns(model, rng)
     seen = set(protects)

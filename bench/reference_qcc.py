@@ -7,9 +7,10 @@ Every pattern is brace-expanded (`{a,b}`, `{0..10}`, `{00..10}`, `{0..10..2}`, `
 wcmatch's BRACE flag does) and every expansion is tried on every module name with
 `fnmatch.fnmatchcase` (`*` crosses dots, `?`, `[...]`, `[!...]`). Then precedence (protect >
 name override > type override > defaults; higher priority wins within a level, field by field),
-and the practice YAML is written with PyYAML: one `linear_quant` per weight recipe, its modules
-listed by name, float modules excluded. `--resolution` writes {module: [tier, weight method]} for
-the comparison with qcc's `--emit=ir` (bench/run_bench.py).
+and the practice YAML is written with PyYAML: one `linear_quant` with the quantized Linear
+modules listed by name, the float ones excluded. `--resolution` writes {module: [tier, line of the rule that
+set it, line of the rule that set the weight dtype]} for the comparison with qcc's `--emit=ir`
+(bench/run_bench.py): the winning rule of every module is a function of every selection.
 
 Reads the subset of .qspec that bench/gen_specs.py writes (one statement per line).
 """
@@ -123,50 +124,58 @@ def parse_body(body):
 
 
 def parse_spec(path):
-    spec = {"protect": [], "type": [], "name": [], "defaults": {}}
+    """Statements with their line numbers (qcc reports the winning rule's location)."""
+    spec = {"protect": [], "type": [], "name": [], "defaults": {}, "defaults_line": 0}
     strings = re.compile(r'"((?:[^"\\]|\\.)*)"')
-    for line in open(path):
+    for lineno, line in enumerate(open(path), 1):
         line = line.split("//")[0].strip()
         if line.startswith("protect "):
-            spec["protect"] += strings.findall(line)
+            spec["protect"] += [(p, lineno) for p in strings.findall(line)]
         elif line.startswith("defaults"):
             spec["defaults"] = parse_body(line[line.index("{") + 1:line.rindex("}")])
+            spec["defaults_line"] = lineno
         elif line.startswith("override "):
-            head, body = line[:line.index("{")], line[line.index("{") + 1:line.rindex("}")]
+            # The body's brace comes after the last quoted pattern (patterns hold braces too).
+            open_at = line.index("{", line.rindex('"') + 1 if '"' in line else 0)
+            head, body = line[:open_at], line[open_at + 1:line.rindex("}")]
             pm = re.search(r"priority\s+(\d+)", head)
             prio = int(pm.group(1)) if pm else 0
             if head.startswith("override type"):
-                spec["type"].append((head.split()[2], prio, parse_body(body)))
+                spec["type"].append((head.split()[2], prio, parse_body(body), lineno))
             else:
-                spec["name"].append((strings.findall(head), prio, parse_body(body)))
+                spec["name"].append((strings.findall(head), prio, parse_body(body), lineno))
     return spec
 
 
 def resolve(spec, names, types):
+    """Per module: tier, the line of the rule that set it, weight dtype, the line that set it."""
     d = spec["defaults"]
-    tier = [d.get("tier", "int8")] * len(names)
-    weight = [dict(d.get("weight", {})) for _ in names]
-    decided = [[-1, -1] for _ in names]  # priority that set (tier, method) at the current level
+    n = len(names)
+    tier = [d.get("tier", "int8")] * n
+    tier_line = [spec["defaults_line"]] * n
+    wdtype = [d.get("weight", {}).get("dtype")] * n
+    w_line = [spec["defaults_line"] if wdtype[0] else 0] * n
     for level in ("type", "name"):
-        setby = [[None, None] for _ in names]
-        for subject, prio, body in spec[level]:
+        tier_prio = [None] * n
+        w_prio = [None] * n
+        for subject, prio, body, lineno in spec[level]:
             if level == "type":
                 hits = [i for i, t in enumerate(types) if t == subject]
             else:
                 hits = sorted(set(i for p in subject for i in select(p, names)))
             for i in hits:
-                if "tier" in body and (setby[i][0] is None or prio > setby[i][0]):
-                    setby[i][0] = prio
-                    tier[i] = body["tier"]
-                if "method" in body.get("weight", {}) and (setby[i][1] is None or prio > setby[i][1]):
-                    setby[i][1] = prio
-                    weight[i] = dict(weight[i], **body["weight"])
-    protected = set()
-    for p in spec["protect"]:
-        protected.update(select(p, names))
-    for i in protected:
-        tier[i] = "float"
-    return tier, weight
+                if "tier" in body and (tier_prio[i] is None or prio > tier_prio[i]):
+                    tier_prio[i], tier[i], tier_line[i] = prio, body["tier"], lineno
+                dt = body.get("weight", {}).get("dtype")
+                if dt and (w_prio[i] is None or prio > w_prio[i]):
+                    w_prio[i], wdtype[i], w_line[i] = prio, dt, lineno
+    protected = [False] * n
+    for p, lineno in spec["protect"]:
+        for i in select(p, names):
+            if not protected[i]:
+                protected[i] = True
+                tier[i], tier_line[i] = "float", lineno
+    return tier, tier_line, wdtype, w_line, protected
 
 
 def main():
@@ -185,33 +194,26 @@ def main():
         names.append(name)
         types.append(typ.strip())
     spec = parse_spec(args.spec)
-    tier, weight = resolve(spec, names, types)
+    tier, tier_line, wdtype, w_line, protected = resolve(spec, names, types)
 
-    entries = {}
-    excluded = []
+    quantized, excluded = [], []
     for i, name in enumerate(names):
-        if types[i] != "Linear":
-            continue
-        if tier[i] == "float":
-            excluded.append(name)
-            continue
-        w = weight[i]
-        key = (w.get("dtype", "int8"), w.get("scope", "per_channel"), w.get("symmetric", True),
-               w.get("method", "minmax"))
-        entries.setdefault(key, []).append(name)
-    process = []
-    for (dtype, scope, sym, method), members in sorted(entries.items()):
-        process.append({"type": "linear_quant",
-                        "qconfig": {"weight": {"scope": scope, "dtype": dtype, "symmetric": sym,
-                                               "method": method}},
-                        "include": members, "exclude": excluded})
+        if types[i] == "Linear":
+            (excluded if tier[i] == "float" else quantized).append(name)
+    process = [{"type": "linear_quant",
+                "qconfig": {"weight": {"scope": "per_channel", "dtype": "int8", "symmetric": True,
+                                       "method": "minmax"},
+                            "act": {"scope": "per_tensor", "dtype": "int8", "symmetric": True,
+                                    "method": "minmax"}},
+                "include": quantized, "exclude": excluded}]
     doc = {"apiversion": "modelslim_v1", "spec": {"process": process, "runner": "model_wise",
                                                   "save": [{"type": "ascendv1_saver"}]}}
     with open(args.out, "w") as f:
         yaml.safe_dump(doc, f, sort_keys=False, default_flow_style=False)
     if args.resolution:
         with open(args.resolution, "w") as f:
-            json.dump({n: [tier[i], weight[i].get("method", "")] for i, n in enumerate(names)}, f)
+            json.dump({n: [tier[i], tier_line[i], w_line[i] if not protected[i] else None]
+                       for i, n in enumerate(names)}, f)
 
 
 if __name__ == "__main__":

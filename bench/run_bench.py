@@ -7,8 +7,8 @@ Generates the inputs into BUILD_DIR/bench-data (bench/gen_inventory.py, bench/ge
 then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` for KIND in ir, each
 backend's kind and all, RUNS times each, under `/usr/bin/time -f '%e %M'` (wall seconds, peak RSS
 in KB), and reports the medians. For the cases small enough for it, runs bench/reference_qcc.py
-as often, checks that its resolution (tier and weight method of every module) equals qcc's
-`--emit=ir`, and reports the time ratio. Prints a Markdown table (docs/performance.md).
+as often, checks that its resolution (every module's tier, and the rules that set its tier and
+weight dtype) equals qcc's `--emit=ir`, and reports the time ratio. Prints a Markdown table (docs/performance.md).
 """
 import argparse
 import json
@@ -72,18 +72,28 @@ def median_run(cmd, runs):
     return statistics.median(walls), statistics.median(rss), rc, err
 
 
+def line_of(decision):
+    """The line number of a decision's `at` (FILE:LINE:COL), or 0."""
+    if not decision or not decision.get("at"):
+        return 0
+    return int(decision["at"].rsplit(":", 2)[1])
+
+
 def compare(ir_path, ref_path):
-    """Number of modules whose (tier, weight method) differ; total compared."""
+    """Modules whose tier, or whose winning tier rule or weight-dtype rule, differ; and total."""
     ir = json.load(open(ir_path))
     ref = json.load(open(ref_path))
     bad = 0
     for m in ir["modules"]:
         want = ref.get(m["name"])
-        tier = m["tier"]
-        method = m.get("weight", {}).get("method", {})
-        method = method.get("value", "") if isinstance(method, dict) else method
-        if want is None or want[0] != tier or (tier != "float" and want[1] != method):
+        dtype = (m.get("weight") or {}).get("dtype")
+        got_w = line_of(dtype.get("from")) if isinstance(dtype, dict) else 0
+        if (want is None or want[0] != m["tier"] or want[1] != line_of(m.get("tier_from")) or
+                (want[2] is not None and want[2] != got_w)):
             bad += 1
+            if bad <= 3:
+                print(f"  differs: {m['name']}: qcc {m['tier']} line {line_of(m.get('tier_from'))} "
+                      f"weight line {got_w}; reference {want}", file=sys.stderr)
     return bad, len(ir["modules"])
 
 

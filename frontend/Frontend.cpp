@@ -58,6 +58,14 @@ std::string canonical(const std::string &p) {
 std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange requestedAt,
                                         IncludeState &st) {
   SourceManager &sm = st.diags.sourceManager();
+  // Say "too large" (with the sizes) rather than "cannot open" for an oversized file.
+  std::error_code sizeEc;
+  uintmax_t size = fs::is_regular_file(path, sizeEc) ? fs::file_size(path, sizeEc) : 0;
+  if (!sizeEc && size > st.opts.parseLimits.maxFileBytes) {
+    st.diags.report(DiagID::err_file_too_large, requestedAt,
+                    {path, std::to_string(size), std::to_string(st.opts.parseLimits.maxFileBytes)});
+    return nullptr;
+  }
   std::string err;
   FileID f = sm.loadFile(path, err, st.opts.parseLimits.maxFileBytes);
   if (!f) {

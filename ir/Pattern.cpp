@@ -487,6 +487,15 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
       name.compare(n - ns, ns, suffix_) != 0)
     return false;
 
+  // Every other literal run must occur somewhere (a cheap search rejects most candidates).
+  // (required_[0] is the prefix when there is one, the last entry the suffix.)
+  size_t firstRun = np ? 1 : 0, endRun = required_.size();
+  if (ns && endRun > 0)
+    --endRun;
+  for (size_t r = firstRun; r < endRun; ++r)
+    if (name.find(required_[r], np) == std::string_view::npos)
+      return false;
+
   if (simple_) {
     // Glob with `*` backtracking to the last star only (exact for single-character items).
     // The prefix and suffix are already checked; match the instructions between them.
@@ -506,6 +515,13 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
         case Op::Any: ok = true; break;
         case Op::Class: ok = classes_[in.cls][c] != in.negate; break;
         case Op::Split: // `*`
+          while (pc + 3 < progEnd && prog_[pc + 3].op == Op::Split)
+            pc += 3;
+          if (pc + 3 == progEnd) { // a trailing `*` takes the rest
+            if (captures)
+              captures->clear();
+            return true;
+          }
           starPc = pc + 3;
           starPos = pos;
           pc += 3;
@@ -522,6 +538,12 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
         return false;
       pc = starPc;
       pos = ++starPos;
+      if (prog_[pc].op == Op::Char) { // skip to the next place the star's follower can start
+        size_t at = name.substr(0, end).find(prog_[pc].ch, pos);
+        if (at == std::string_view::npos)
+          return false;
+        pos = starPos = at;
+      }
     }
     while (pc < progEnd && prog_[pc].op == Op::Split)
       pc += 3;
@@ -625,6 +647,8 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
         }
         return true;
       }
+      break;
+    case Op::Star: // never emitted (`*` is Split/Any/Jmp)
       break;
     }
   }

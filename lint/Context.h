@@ -39,7 +39,11 @@ struct LintContext {
   // AMCT files: the strict parse (document valid only when `amctParsed`).
   const amct::AmctDocument *amctDoc = nullptr;
   bool amctParsed = false;
-  std::vector<std::pair<uint32_t, std::string>> amctErrors; // line (0 = none) -> message
+  struct AmctError {
+    uint32_t line = 0, col = 0; // 0 = no position (missing required fields)
+    std::string message;
+  };
+  std::vector<AmctError> amctErrors;
   std::string amctTried;                                    // what each root message said
 
   std::vector<Diagnostic> findings;

@@ -311,7 +311,7 @@ FileResult lintFile(const std::string &path, const Options &opts) {
     ctx.amctParsed = amct::parseAmctConfig(sm.text(f), amctDoc, errors, &tried);
     ctx.amctDoc = &amctDoc;
     for (const auto &e : errors)
-      ctx.amctErrors.emplace_back(e.line, e.message);
+      ctx.amctErrors.push_back({e.line, e.col, e.message});
     for (const auto &t : tried)
       ctx.amctTried += (ctx.amctTried.empty() ? "" : " | ") + t;
     break;

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
 #include <map>
 #include <ostream>
 
@@ -62,6 +63,22 @@ std::string ghProp(const std::string &s) {
     else o += c;
   }
   return o;
+}
+
+// SARIF wants URIs relative to the repository root: paths under the working directory are made
+// relative to it (run qlint from the root), others stay as given; '/' separators.
+std::string sarifUri(const std::string &path) {
+  std::error_code ec;
+  std::filesystem::path p(path);
+  if (p.is_absolute()) {
+    std::filesystem::path rel = p.lexically_relative(std::filesystem::current_path(ec));
+    if (!ec && !rel.empty() && rel.begin()->string() != "..")
+      p = rel;
+  }
+  std::string uri = p.lexically_normal().generic_string();
+  if (uri.rfind("./", 0) == 0)
+    uri = uri.substr(2);
+  return uri;
 }
 
 } // namespace
@@ -157,9 +174,7 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
   for (const FileResult &r : results) {
     std::map<std::string, unsigned> seen;
     for (const Diagnostic &d : r.findings) {
-      std::string uri = r.path;
-      if (uri.rfind("./", 0) == 0)
-        uri = uri.substr(2);
+      std::string uri = sarifUri(r.path);
       std::string hash = lineHash(d.code, r.sm->line(d.range.file, d.range.begin.line));
       unsigned nth = ++seen[hash];
       nlohmann::json region = {{"startLine", d.range.begin.line ? d.range.begin.line : 1},

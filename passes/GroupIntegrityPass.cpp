@@ -21,7 +21,6 @@ public:
       return true;
     const auto &mods = spec.inventory.modules;
     const auto &res = spec.resolution;
-    bool ok = true;
     for (const ir::Group &g : res.groups) {
       uint32_t ref = g.members.front();
       ir::Tier refTier = res.modules[ref].tier.value;
@@ -52,11 +51,11 @@ public:
           ++shown;
         }
         ctx.diags.note(d, DiagID::note_extend_to_group, o.tier.from.range, {members});
-        ok = false;
         break;
       }
     }
-    return ok;
+    // A split group does not make the target checks meaningless: let them run and report too.
+    return true;
   }
 };
 

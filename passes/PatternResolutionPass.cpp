@@ -47,7 +47,6 @@ public:
         resolve(s);
     // 5. A fallback level made only of patterns that select nothing would be a search round that
     //    changes nothing: an error, since the driver would waste an evaluation on it.
-    bool ok = true;
     for (const ir::Level &level : spec.tune.levels) {
       bool onlyPatterns = !level.terms.empty(), any = false;
       for (const ir::LevelTerm &t : level.terms) {
@@ -59,12 +58,10 @@ public:
         if (auto p = Pattern::compile(t.pattern, err))
           any = any || !modules.selectPattern(*p).empty();
       }
-      if (onlyPatterns && !any) {
+      if (onlyPatterns && !any)
         ctx.diags.report(DiagID::err_level_empty, level.range, {level.text});
-        ok = false;
-      }
     }
-    return ok;
+    return true; // errors are recorded; the later passes still mean something
   }
 };
 

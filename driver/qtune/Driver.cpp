@@ -115,6 +115,27 @@ struct Prepared {
   std::vector<std::pair<std::string, std::string>> files; // file name, bytes
 };
 
+// What the cache key must not depend on: where the spec and its inputs live and the rule
+// locations ("at"), and the tune settings (a new threshold or strategy must not invalidate a
+// measured configuration). What remains is the resolved configuration itself.
+void stripForKey(json &j, bool top) {
+  if (j.is_object()) {
+    if (top) {
+      j.erase("spec");
+      j.erase("tune");
+      for (const char *k : {"inventory", "scores"})
+        if (j.contains(k) && j[k].is_object())
+          j[k].erase("path");
+    }
+    j.erase("at");
+    for (auto &[k, v] : j.items())
+      stripForKey(v, false);
+  } else if (j.is_array()) {
+    for (json &v : j)
+      stripForKey(v, false);
+  }
+}
+
 // Evaluation status from a finished job and its result file.
 EvalRecord judge(const JobResult &jr, const std::string &resultPath, const std::string &stderrPath,
                  const std::string &metric, double timeout) {
@@ -405,14 +426,11 @@ int runCommand(const RunOptions &o) {
       std::ostringstream irs;
       ir::printIRJSON(s, sm, irs);
       pr.irJson = irs.str();
-      // The key: the resolution without the spec's path and tune settings (a different
-      // threshold or strategy must not invalidate a measured configuration), the anti-outlier
-      // choice, every emitted file, and the command.
+      // The key: the resolved configuration (stripForKey), the anti-outlier choice, every
+      // emitted file, and the command.
       json ir = json::parse(pr.irJson, nullptr, false);
-      if (ir.is_object()) {
-        ir.erase("spec");
-        ir.erase("tune");
-      }
+      if (ir.is_object())
+        stripForKey(ir, true);
       std::string material = commandKey + "anti_outlier " + pr.state.antiOutlier + "\nir " + ir.dump() + "\n";
       for (const auto &[name, bytes] : pr.files)
         material += "file " + name + " " + std::to_string(bytes.size()) + "\n" + bytes + "\n";
@@ -438,6 +456,29 @@ int runCommand(const RunOptions &o) {
       }
       scheduled.insert(keys[i]);
       const Prepared &pr = preparedByKey[keys[i]];
+      // A run killed between an evaluator's exit and the history append leaves a complete
+      // result behind (evaluators die with qtune, so nothing else can): record it, do not rerun.
+      if (!rec && fs::exists(fs::path(pr.dir) / "result.json")) {
+        JobResult done;
+        done.exitCode = 0;
+        EvalRecord got = judge(done, (fs::path(pr.dir) / "result.json").string(),
+                               (fs::path(pr.dir) / "stderr.txt").string(), base.tune.metric, o.timeout);
+        if (got.status == "ok") {
+          got.key = pr.key;
+          got.round = round;
+          got.probe = pr.probe.id();
+          got.why = pr.probe.why;
+          got.units = pr.state.units;
+          got.modules = pr.state.modules;
+          got.detail = "recovered: finished before an interrupted run could record it";
+          std::string e;
+          if (!history.append(got, e)) {
+            std::cerr << "qtune: error: cannot append to the history: " << e << "\n";
+            return 2;
+          }
+          continue;
+        }
+      }
       fs::remove_all(pr.dir, ec);
       fs::create_directories(fs::path(pr.dir) / "config", ec);
       for (const auto &[name, bytes] : pr.files)

@@ -374,9 +374,6 @@ struct Checker {
           else
             boolList(av, aw);
         }
-        if (!v.get("calibration_type") && !mc.get("layerwise_search"))
-          add("missing-calibration-type", false, v.line,
-              "model_config.activation has no calibration_type: HMCT runs its slow default search");
       } else if (k == "weight") {
         const JsonValue *bc = v.get("bias_correction");
         for (const auto &[wk, wv] : v.members)
@@ -395,6 +392,12 @@ struct Checker {
   }
 
   void run(const QuantConfigDoc &doc) {
+    if (const JsonValue *mc = doc.root.get("model_config"); mc && mc->kind == JsonValue::Object) {
+      const JsonValue *act = mc->get("activation");
+      if ((!act || !act->get("calibration_type")) && !mc->get("layerwise_search"))
+        add("missing-calibration-type", false, act ? act->line : mc->line,
+            "model_config has no activation.calibration_type: HMCT runs its slow default search");
+    }
     const JsonValue &root = doc.root;
     if (root.kind != JsonValue::Object) {
       add("value-type", true, root.line, "quant_config must be a JSON object");

@@ -83,7 +83,9 @@ private:
       while (true) {
         skip();
         if (i_ >= t_.size() || t_[i_] != '"') {
-          error(i_ < t_.size() && t_[i_] == '}' ? "trailing comma before '}'" : "expected a string key");
+          error(i_ < t_.size() && t_[i_] == '}'   ? "trailing comma before '}'"
+                : i_ < t_.size() && t_[i_] == '#' ? "'#' comments are not JSON (HMCT strips only // and /* */ comments)"
+                                                  : "expected a string key");
           return false;
         }
         LNode key, val;

@@ -7,6 +7,7 @@
 
 #include "ir/Diagnostics.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -42,7 +43,8 @@ public:
       return "";
     }
     std::fclose(f);
-    written_.push_back(p);
+    if (std::find(written_.begin(), written_.end(), p) == written_.end())
+      written_.push_back(p);
     return p;
   }
 

@@ -13,10 +13,11 @@ namespace qspec::lint {
 
 void checkAmctInvalidCfg(LintContext &ctx) {
   if (!ctx.amctParsed) {
-    for (const auto &[line, msg] : ctx.amctErrors) {
+    for (const auto &e : ctx.amctErrors) {
+      const std::string &msg = e.message;
       if (amctlint::isUnknownFieldError(msg))
         continue;
-      Diagnostic &d = ctx.report(RuleID::AmctInvalidCfg, ctx.at(line, 1),
+      Diagnostic &d = ctx.report(RuleID::AmctInvalidCfg, amctlint::errorRange(ctx, e),
                                  "not a valid AMCT config: " + msg);
       if (!ctx.amctTried.empty())
         ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);

@@ -8,10 +8,11 @@ namespace qspec::lint {
 void checkAmctUnknownField(LintContext &ctx) {
   if (ctx.amctParsed)
     return;
-  for (const auto &[line, msg] : ctx.amctErrors) {
+  for (const auto &e : ctx.amctErrors) {
+    const std::string &msg = e.message;
     if (!amctlint::isUnknownFieldError(msg))
       continue;
-    Diagnostic &d = ctx.report(RuleID::AmctUnknownField, ctx.at(line, 1), msg);
+    Diagnostic &d = ctx.report(RuleID::AmctUnknownField, amctlint::errorRange(ctx, e), msg);
     if (!ctx.amctTried.empty())
       ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);
     break;

@@ -33,6 +33,23 @@ inline void reportFindings(LintContext &ctx, RuleID rule, std::initializer_list<
   }
 }
 
+// Where a parse error is: on the field it names ("... named \"X\"", "field \"X\" ...") when that
+// name is on the reported line (libprotobuf reports the token after it), else at the position.
+inline SourceRange errorRange(const LintContext &ctx, const LintContext::AmctError &e) {
+  if (e.line == 0)
+    return ctx.at(1, 1);
+  size_t q2 = e.message.rfind('"');
+  size_t q = q2 == std::string::npos || q2 == 0 ? std::string::npos : e.message.rfind('"', q2 - 1);
+  if (q != std::string::npos && q2 > q + 1) {
+    std::string name = e.message.substr(q + 1, q2 - q - 1);
+    std::string_view line = ctx.sm.line(ctx.file, e.line);
+    size_t at = line.find(name);
+    if (name.find('.') == std::string::npos && at != std::string_view::npos)
+      return ctx.at(e.line, static_cast<uint32_t>(at + 1), static_cast<uint32_t>(name.size()));
+  }
+  return ctx.at(e.line, e.col ? e.col : 1);
+}
+
 inline bool isUnknownFieldError(const std::string &msg) {
   return msg.find("has no field named") != std::string::npos ||
          msg.find("Unknown enumeration value") != std::string::npos ||

@@ -24,13 +24,13 @@ namespace {
 
 using Mods = std::vector<std::pair<std::string, std::string>>;
 
-struct Run {
+struct AmctRun {
   bool ok = false;
   std::string out;
   std::vector<std::string> ids;
 };
 
-Run compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
+AmctRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
   emit::registerAllEmitters();
   fs::path dir = fs::temp_directory_path() / ("qspec_emitB_amct_" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -38,7 +38,7 @@ Run compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
   std::ofstream(p) << specText;
   static SourceManager sm; // ranges in the spec outlive this call
   DiagnosticEngine diags(sm);
-  Run r;
+  AmctRun r;
   auto collect = [&] {
     for (const auto &d : diags.diagnostics())
       r.ids.push_back(d.code);
@@ -157,14 +157,14 @@ tune { exclude "model.layers.2.conv_b"; raise "model.layers.2.conv_a" to int16 }
 
 TEST(AmctEmitterTest, PtqRoundTripMatchesIR) {
   ir::Spec spec;
-  Run r = compile(std::string(kSpec) + "target amct ptq { version \"9.2.0\" }\n", netMods(), spec);
+  AmctRun r = compile(std::string(kSpec) + "target amct ptq { version \"9.2.0\" }\n", netMods(), spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   expectMatchesIR(spec, r.out, amct::ConfigKind::PTQ);
 }
 
 TEST(AmctEmitterTest, QatRoundTripMatchesIR) {
   ir::Spec spec;
-  Run r = compile(std::string(kSpec) + "target amct qat { version \"9.2.0\" }\n", netMods(), spec);
+  AmctRun r = compile(std::string(kSpec) + "target amct qat { version \"9.2.0\" }\n", netMods(), spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   expectMatchesIR(spec, r.out, amct::ConfigKind::QAT);
   // No override may name a skipped layer (it would re-enable it), and no type override may
@@ -183,13 +183,13 @@ TEST(AmctEmitterTest, QatRoundTripMatchesIR) {
 TEST(AmctEmitterTest, DeterministicUnderInventoryOrder) {
   Mods mods = netMods();
   ir::Spec a;
-  Run ra = compile(std::string(kSpec) + "target amct qat { }\n", mods, a);
+  AmctRun ra = compile(std::string(kSpec) + "target amct qat { }\n", mods, a);
   ASSERT_TRUE(ra.ok);
   std::mt19937 rng(42);
   for (int i = 0; i < 3; ++i) {
     std::shuffle(mods.begin(), mods.end(), rng);
     ir::Spec b;
-    Run rb = compile(std::string(kSpec) + "target amct qat { }\n", mods, b);
+    AmctRun rb = compile(std::string(kSpec) + "target amct qat { }\n", mods, b);
     ASSERT_TRUE(rb.ok);
     EXPECT_EQ(ra.out, rb.out);
   }
@@ -204,7 +204,7 @@ TEST(AmctEmitterTest, HostileNamesRoundTrip) {
     mods.push_back({n, "Conv2d"});
   mods.push_back({"plain", "Conv2d"});
   ir::Spec spec;
-  Run r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n", mods, spec);
+  AmctRun r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n", mods, spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
@@ -224,7 +224,7 @@ TEST(AmctEmitterTest, HostileNamesRoundTrip) {
 TEST(AmctEmitterTest, NulAndInvalidUtf8AndGlobalKeyRefused) {
   for (std::string bad : {std::string("a\0b", 3), std::string("bad\xff"), std::string("batch_num")}) {
     ir::Spec spec;
-    Run r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
+    AmctRun r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
                     {{bad, "Conv2d"}, {"ok", "Linear"}}, spec);
     EXPECT_FALSE(r.ok);
     EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_amct_layer_name"), r.ids.end())

@@ -23,7 +23,7 @@ namespace {
 
 using Mods = std::vector<std::pair<std::string, std::string>>;
 
-struct Run {
+struct HorizonRun {
   bool ok = false;
   std::string out;
   std::vector<std::string> ids;
@@ -35,13 +35,13 @@ fs::path tempDir() {
   return dir;
 }
 
-Run compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
+HorizonRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
   emit::registerAllEmitters();
   fs::path p = tempDir() / "spec.qspec";
   std::ofstream(p) << specText;
   static SourceManager sm;
   DiagnosticEngine diags(sm);
-  Run r;
+  HorizonRun r;
   auto collect = [&] {
     for (const auto &d : diags.diagnostics())
       r.ids.push_back(d.code);
@@ -141,7 +141,7 @@ TEST(HorizonEmitterTest, StubRecordsMatchIR) {
                {"head.fc", "Linear"},        {"head.norm", "LayerNorm"},  {"lm_head", "Linear"},
                {"new\nline", "Linear"},      {"tab\tname", "Conv2d"},     {"q\"uote", "LayerNorm"}};
   ir::Spec spec;
-  Run r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\n"
+  HorizonRun r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\n"
                   "defaults { tier int8 }\n"
                   "protect \"lm_head\"\n"
                   "override name \"backbone.conv2\", \"new\\nline\" { tier int16 }\n"
@@ -186,7 +186,7 @@ TEST(HorizonEmitterTest, StubRecordsMatchIR) {
 
 TEST(HorizonEmitterTest, NulRefused) {
   ir::Spec spec;
-  Run r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget horizon { }\n",
+  HorizonRun r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget horizon { }\n",
                   {{std::string("a\0b", 3), "Conv2d"}}, spec);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_horizon_name"), r.ids.end());

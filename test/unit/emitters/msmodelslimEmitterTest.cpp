@@ -22,7 +22,7 @@ namespace ms = qspec::msmodelslim;
 
 namespace {
 
-struct Run {
+struct EmitRun {
   bool ok = false;
   std::string out, fileName;
   std::vector<std::string> ids; // diagnostic IDs reported
@@ -32,7 +32,7 @@ using Mods = std::vector<std::pair<std::string, std::string>>;
 
 // Compiles `specText` with `mods` as the inventory (empty: none). `tweak` may edit the resolved
 // spec before emission (to build IRs a manifest cannot hold).
-Run compile(const std::string &specText, const Mods &mods, ir::Spec &spec,
+EmitRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec,
             const std::function<void(ir::Spec &)> &tweak = {}) {
   emit::registerAllEmitters();
   fs::path dir = fs::temp_directory_path() / ("qspec_emitA_" + std::to_string(::getpid()));
@@ -41,7 +41,7 @@ Run compile(const std::string &specText, const Mods &mods, ir::Spec &spec,
   std::ofstream(p) << specText;
   SourceManager sm;
   DiagnosticEngine diags(sm);
-  Run r;
+  EmitRun r;
   auto collect = [&] {
     for (const auto &d : diags.diagnostics())
       r.ids.push_back(d.code);
@@ -157,7 +157,7 @@ target msmodelslim { anti_outlier iter_smooth; config_id "toy-w8a8" }
 
 TEST(MsModelSlimEmitter, RoundTripMatchesResolvedIR) {
   ir::Spec spec;
-  Run r = compile(kMixed, llm(12), spec);
+  EmitRun r = compile(kMixed, llm(12), spec);
   ASSERT_TRUE(r.ok) << r.out;
   EXPECT_EQ(r.fileName, "toy-w8a8.yaml");
   expectRoundTrip(r.out, spec);
@@ -168,10 +168,10 @@ TEST(MsModelSlimEmitter, RoundTripMatchesResolvedIR) {
 TEST(MsModelSlimEmitter, DeterministicAcrossInventoryOrder) {
   Mods mods = llm(10);
   ir::Spec a, b;
-  Run ra = compile(kMixed, mods, a);
+  EmitRun ra = compile(kMixed, mods, a);
   std::mt19937 rng(7);
   std::shuffle(mods.begin(), mods.end(), rng);
-  Run rb = compile(kMixed, mods, b);
+  EmitRun rb = compile(kMixed, mods, b);
   ASSERT_TRUE(ra.ok && rb.ok);
   EXPECT_EQ(ra.out, rb.out);
 }
@@ -185,7 +185,7 @@ TEST(MsModelSlimEmitter, ExpertsCompressToOnePattern) {
   for (int l = 0; l < 6; ++l)
     mods.push_back({"model.layers." + std::to_string(l) + ".mlp.gate", "Linear"});
   ir::Spec spec;
-  Run r = compile(R"(qspec 1
+  EmitRun r = compile(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax }
 tiers int4 < int8 < float
 protect "model.layers.*.mlp.gate"
@@ -218,7 +218,7 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
   const char *spec = "qspec 1\ndefaults { tier int8; weight int8 per_channel symmetric minmax }\n"
                      "tiers int8 < float\ntarget msmodelslim { }\n";
   ir::Spec s1;
-  Run r = compile(spec, mods, s1, makeFloat(fine));
+  EmitRun r = compile(spec, mods, s1, makeFloat(fine));
   ASSERT_TRUE(r.ok) << r.out;
   expectRoundTrip(r.out, s1);
   YAML::Node doc = YAML::Load(r.out);
@@ -233,7 +233,7 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
                           std::string("caf\xc3\xa9"), std::string("semi;colon"), std::string("at@")}) {
     Mods m2 = {{"ok_linear", "Linear"}, {bad, "Linear"}};
     ir::Spec s2;
-    Run rb = compile(spec, m2, s2, makeFloat({bad}));
+    EmitRun rb = compile(spec, m2, s2, makeFloat({bad}));
     EXPECT_FALSE(rb.ok) << bad;
     EXPECT_NE(std::find(rb.ids.begin(), rb.ids.end(), "err_msmodelslim_not_whitelisted"), rb.ids.end()) << bad;
   }
@@ -241,7 +241,7 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
 
 TEST(MsModelSlimEmitter, AsWrittenWithoutInventory) {
   ir::Spec spec;
-  Run r = compile(R"(qspec 1
+  EmitRun r = compile(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax; act int8 per_tensor asymmetric minmax }
 tiers int4 < int8 < float
 protect "lm_head"

@@ -10,13 +10,13 @@ using namespace qspec;
 
 namespace {
 
-struct Run {
+struct PassRun {
   SourceManager sm;
   DiagnosticEngine diags{sm};
   ir::Spec spec;
   bool built = false, ok = false;
 
-  Run(const std::string &text, std::vector<std::pair<std::string, std::string>> modules,
+  PassRun(const std::string &text, std::vector<std::pair<std::string, std::string>> modules,
       const passes::PipelineOptions &po = {}) {
     emit::registerAllEmitters();
     FileID f = sm.addFile("t.qspec", text);
@@ -69,7 +69,7 @@ const std::vector<std::pair<std::string, std::string>> kLLM = {
 } // namespace
 
 TEST(PrecedencePass, NameBeatsTypeBeatsDefaultFieldByField) {
-  Run r("defaults { tier int8; weight int8 per_channel symmetric; act int8 per_tensor }\n"
+  PassRun r("defaults { tier int8; weight int8 per_channel symmetric; act int8 per_tensor }\n"
         "override type Linear { weight int4 }\n"
         "override name \"model.layers.0.*\" { tier int16; act int16 }\n",
         kLLM);
@@ -90,7 +90,7 @@ TEST(PrecedencePass, NameBeatsTypeBeatsDefaultFieldByField) {
 }
 
 TEST(PrecedencePass, SameLevelConflictIsAnErrorUnlessPriorityOrdersIt) {
-  Run conflict("override name \"model.layers.0.*\" { tier int16 }\n"
+  PassRun conflict("override name \"model.layers.0.*\" { tier int16 }\n"
                "override name \"*.q_proj\" { tier fp16 }\n",
                kLLM);
   EXPECT_FALSE(conflict.ok);
@@ -98,7 +98,7 @@ TEST(PrecedencePass, SameLevelConflictIsAnErrorUnlessPriorityOrdersIt) {
   ASSERT_FALSE(conflict.diags.diagnostics().empty());
   EXPECT_EQ(conflict.diags.diagnostics().front().notes.size(), 1u);
 
-  Run ordered("override name \"model.layers.0.*\" { tier int16 }\n"
+  PassRun ordered("override name \"model.layers.0.*\" { tier int16 }\n"
               "override name \"*.q_proj\" priority 1 { tier fp16 }\n",
               kLLM);
   ASSERT_TRUE(ordered.ok) << ::testing::PrintToString(ordered.codes());
@@ -106,7 +106,7 @@ TEST(PrecedencePass, SameLevelConflictIsAnErrorUnlessPriorityOrdersIt) {
   EXPECT_EQ(ordered.mod("model.layers.0.self_attn.k_proj").tier.value, ir::Tier::Int16);
 
   // Agreeing overrides do not conflict.
-  Run agree("override name \"model.layers.0.*\" { tier int16 }\n"
+  PassRun agree("override name \"model.layers.0.*\" { tier int16 }\n"
             "override name \"*.q_proj\" { tier int16 }\n",
             kLLM);
   EXPECT_TRUE(agree.ok) << ::testing::PrintToString(agree.codes());
@@ -119,14 +119,14 @@ TEST(PrecedencePass, HigherPriorityDecidesWhateverTheSourceOrder) {
   const char *b = "override name \"*.q_proj\" { tier fp16 }\n";
   const char *c = "override name \"model.layers.0.self_attn.q_proj\" priority 9 { tier float }\n";
   for (std::string text : {std::string(a) + b + c, std::string(c) + a + b, std::string(a) + c + b}) {
-    Run r(text, kLLM);
+    PassRun r(text, kLLM);
     EXPECT_EQ(r.count("err_override_conflict"), 0u) << text;
     EXPECT_EQ(r.mod("model.layers.0.self_attn.q_proj").tier.value, ir::Tier::Float) << text;
   }
 }
 
 TEST(PrecedencePass, ProtectedStaysFloatAndExcludedIsTheUnion) {
-  Run r("protect \"lm_head\", type Embedding\n"
+  PassRun r("protect \"lm_head\", type Embedding\n"
         "override type Linear { tier int16 }\n"
         "override name \"*\" { tier int8 }\n" // covers lm_head by glob: no error, stays float
         "tune { exclude \"model.layers.1.*\" }\n",
@@ -146,24 +146,24 @@ TEST(PrecedencePass, ProtectedStaysFloatAndExcludedIsTheUnion) {
 }
 
 TEST(PrecedencePass, LoweringAProtectedModuleByNameIsAnError) {
-  Run r("protect \"lm_head\"\noverride name \"lm_head\" { tier int8 }\n", kLLM);
+  PassRun r("protect \"lm_head\"\noverride name \"lm_head\" { tier int8 }\n", kLLM);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.count("err_protected_lowered"), 1u);
-  Run t("protect \"lm_head\"\ntune { raise \"lm_head\" to int16 }\n", kLLM);
+  PassRun t("protect \"lm_head\"\ntune { raise \"lm_head\" to int16 }\n", kLLM);
   EXPECT_FALSE(t.ok);
   EXPECT_EQ(t.count("err_tuning_protected"), 1u);
-  Run f("protect \"lm_head\"\ntune { raise \"lm_head\" to float; exclude \"lm_head\" }\n", kLLM);
+  PassRun f("protect \"lm_head\"\ntune { raise \"lm_head\" to float; exclude \"lm_head\" }\n", kLLM);
   EXPECT_TRUE(f.ok) << ::testing::PrintToString(f.codes());
 }
 
 TEST(PrecedencePass, TuningRaiseMustRaiseAndIsReportedOncePerSelector) {
-  Run r("defaults { tier int16 }\ntune { raise \"model.layers.*\" to int8 }\n", kLLM);
+  PassRun r("defaults { tier int16 }\ntune { raise \"model.layers.*\" to int8 }\n", kLLM);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.count("err_tier_below_default"), 1u);
 }
 
 TEST(PatternResolutionPass, SelectingNothingWarnsAndWerrorMakesItAnError) {
-  Run r("protect \"LM_HEAD\"\noverride type Conv2d { tier int16 }\n", kLLM);
+  PassRun r("protect \"LM_HEAD\"\noverride type Conv2d { tier int16 }\n", kLLM);
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.count("warn_pattern_matches_nothing"), 1u);
   EXPECT_EQ(r.count("warn_type_matches_nothing"), 1u);
@@ -171,13 +171,13 @@ TEST(PatternResolutionPass, SelectingNothingWarnsAndWerrorMakesItAnError) {
 }
 
 TEST(PatternResolutionPass, LevelOfPatternsSelectingNothingIsAnError) {
-  Run r("tune { levels \"nothing.*\", first 2, \"model.layers.0.*\" }\n", kLLM);
+  PassRun r("tune { levels \"nothing.*\", first 2, \"model.layers.0.*\" }\n", kLLM);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.count("err_level_empty"), 1u);
 }
 
 TEST(GroupFormationPass, VariablesGroupPerValueAndOverlapsMerge) {
-  Run r("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
+  PassRun r("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
         "group \"model.layers.0.mlp.up_proj\" with \"model.layers.0.self_attn.q_proj\"\n",
         kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
@@ -193,7 +193,7 @@ TEST(GroupFormationPass, VariablesGroupPerValueAndOverlapsMerge) {
 }
 
 TEST(GroupFormationPass, ProtectedModulesAreNeverMembers) {
-  Run r("protect \"lm_head\"\ngroup g = \"lm_head\", \"model.norm\", \"model.embed_tokens\"\n", kLLM);
+  PassRun r("protect \"lm_head\"\ngroup g = \"lm_head\", \"model.norm\", \"model.embed_tokens\"\n", kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   ASSERT_EQ(r.spec.resolution.groups.size(), 1u);
   EXPECT_EQ(r.spec.resolution.groups[0].members.size(), 2u);
@@ -201,7 +201,7 @@ TEST(GroupFormationPass, ProtectedModulesAreNeverMembers) {
 }
 
 TEST(GroupFormationPass, SameScoreGroupsFromEqualScores) {
-  Run r("group same_score\n", kLLM);
+  PassRun r("group same_score\n", kLLM);
   // Without scores the frontend already refused it (inputs are not loaded here, so build the
   // scores by hand and run the pipeline again).
   SourceManager sm;
@@ -218,7 +218,7 @@ TEST(GroupFormationPass, SameScoreGroupsFromEqualScores) {
 }
 
 TEST(GroupIntegrityPass, SplitGroupIsOneErrorWithNotes) {
-  Run r("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
+  PassRun r("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
         "override name \"model.layers.*.mlp.gate_proj\" { tier int16 }\n",
         kLLM);
   EXPECT_FALSE(r.ok);
@@ -230,38 +230,38 @@ TEST(GroupIntegrityPass, SplitGroupIsOneErrorWithNotes) {
     notes.push_back(n.code);
   EXPECT_EQ(notes, (std::vector<std::string>{"note_group_declared", "note_extend_to_group"}));
 
-  Run whole("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
+  PassRun whole("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
             "override name \"model.layers.*.mlp.*\" { tier int16 }\n",
             kLLM);
   EXPECT_TRUE(whole.ok) << ::testing::PrintToString(whole.codes());
 }
 
 TEST(TargetCapabilityPass, InexpressibleTierNamesModuleTierAndBackend) {
-  Run r("target msmodelslim { }\noverride name \"model.layers.0.*\" { tier int16 }\n", kLLM);
+  PassRun r("target msmodelslim { }\noverride name \"model.layers.0.*\" { tier int16 }\n", kLLM);
   EXPECT_FALSE(r.ok);
   ASSERT_EQ(r.count("err_tier_not_expressible"), 1u); // once per (tier, type)
   const Diagnostic &d = r.diags.diagnostics().front();
   EXPECT_NE(d.message.find("msmodelslim"), std::string::npos);
   EXPECT_NE(d.message.find("'int16'"), std::string::npos);
   EXPECT_NE(d.message.find("model.layers.0."), std::string::npos);
-  Run ok("target hmct { }\noverride name \"model.layers.0.*\" { tier int16 }\n", kLLM);
+  PassRun ok("target hmct { }\noverride name \"model.layers.0.*\" { tier int16 }\n", kLLM);
   EXPECT_TRUE(ok.ok) << ::testing::PrintToString(ok.codes());
 }
 
 TEST(Pipeline, StopAfterLeavesLaterPassesUnrun) {
   passes::PipelineOptions po;
   po.stopAfter = "groups";
-  Run r("override name \"lm_head\" { tier int16 }\n", kLLM, po);
+  PassRun r("override name \"lm_head\" { tier int16 }\n", kLLM, po);
   ASSERT_TRUE(r.ok);
   EXPECT_FALSE(r.spec.resolution.done); // precedence did not run
   passes::PipelineOptions remarks;
   remarks.remarks = true;
-  Run all("", kLLM, remarks);
+  PassRun all("", kLLM, remarks);
   EXPECT_EQ(all.count("remark_pass_done"), passes::allPasses().size());
 }
 
 TEST(Verifier, DetectsBrokenInvariants) {
-  Run r("protect \"lm_head\"\ngroup g = \"model.layers.0.*\"\n", kLLM);
+  PassRun r("protect \"lm_head\"\ngroup g = \"model.layers.0.*\"\n", kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   SourceManager sm;
   {

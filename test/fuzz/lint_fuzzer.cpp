@@ -1,0 +1,63 @@
+// Fuzz target: one of qlint's vendor-file readers and the rules behind it, end to end through
+// lint::lintFile() (the file kind follows the name, QSPEC_FUZZ_FILE_NAME: a msModelSlim practice
+// .yaml, an AMCT .cfg (protobuf text) or an HMCT quant_config .json). The findings are then
+// printed in all four output formats, and the machine-readable ones must parse back: hostile
+// names in an input may never break the JSON or SARIF around them, nor reach the terminal raw.
+#include "FuzzSupport.h"
+
+#include "lint/Lint.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <sstream>
+
+using namespace qspec;
+
+namespace {
+
+void checkJson(const std::string &text) {
+  if (!nlohmann::json::accept(text))
+    std::abort(); // machine-readable output that does not parse
+}
+
+void checkTerminal(const std::string &text) {
+  for (char c : text) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && u != '\n') || u == 0x7f)
+      std::abort(); // a control byte (an escape sequence) reached terminal output
+  }
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  std::string path = fuzz::TempDir::get().write(QSPEC_FUZZ_FILE_NAME, data, size);
+  if (path.empty())
+    return 0;
+  lint::Options opts;
+  opts.useConfig = false; // no .qlint.yaml lookup outside the input
+  opts.jobs = 1;
+  std::vector<lint::FileResult> results;
+  results.push_back(lint::lintFile(path, opts));
+
+  std::ostringstream text, json, sarif, github, stats;
+  lint::printText(text, results);
+  lint::printJson(json, results);
+  lint::printSarif(sarif, results);
+  lint::printGithub(github, results);
+  lint::printStatistics(stats, results);
+  checkTerminal(text.str());
+  checkTerminal(github.str());
+  checkJson(json.str());
+  checkJson(sarif.str());
+
+  // Fixes must apply without touching bytes outside the file.
+  const lint::FileResult &r = results.front();
+  if (r.sm && r.file) {
+    unsigned applied = 0;
+    std::string fixed = lint::applyFixes(r.sm->text(r.file), r.findings, applied);
+    (void)lint::unifiedDiff(path, r.sm->text(r.file), fixed);
+  }
+  return 0;
+}
