@@ -4,9 +4,11 @@
     run_bench.py BUILD_DIR [--runs 5] [--quick] [--no-reference] [--json OUT.json]
 
 Generates the inputs into BUILD_DIR/bench-data (bench/gen_inventory.py, bench/gen_specs.py),
-then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` for KIND in ir, each
-backend's kind and all, RUNS times each, under `/usr/bin/time -f '%e %M'` (wall seconds, peak RSS
-in KB), and reports the medians. For the cases small enough for it, runs bench/reference_qcc.py
+then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` (DeepSeek-V3: ir, each
+backend's kind and all; other models: ir and all; stress: all) RUNS times each, under
+`/usr/bin/time -f '%e %U %S %M'` (wall seconds, CPU seconds, peak RSS in KB), and reports the
+medians. The ratio to the reference is taken against `--emit=all`, which does more (four
+backends) than the reference (one YAML). For the cases small enough for it, runs bench/reference_qcc.py
 as often, checks that its resolution (every module's tier, and the rules that set its tier and
 weight dtype) equals qcc's `--emit=ir`, and reports the time ratio. Prints a Markdown table (docs/performance.md).
 """
@@ -19,14 +21,15 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMITS = ["ir", "msmodelslim-yaml", "amct-cfg", "hmct-json", "horizon-py", "all"]
-# (inventory name, gen_inventory model, modules or 0, pattern counts, run the Python reference?)
+SHORT = ["ir", "all"]
+# (inventory name, gen_inventory model, modules or 0, pattern counts, Python reference?, emits)
 CASES = [
-    ("qwen3-32b", "qwen3-32b", 0, [10, 100, 1000], True),
-    ("qwen3-235b-a22b", "qwen3-235b-a22b", 0, [10, 100, 1000], True),
-    ("deepseek-v3", "deepseek-v3", 0, [10, 100, 1000], True),
-    ("stress-250k", "stress", 250_000, [1000], False),
-    ("stress-500k", "stress", 500_000, [1000], False),
-    ("stress-1m", "stress", 1_000_000, [10, 100, 1000], False),
+    ("qwen3-32b", "qwen3-32b", 0, [10, 100, 1000], True, SHORT),
+    ("qwen3-235b-a22b", "qwen3-235b-a22b", 0, [10, 100, 1000], True, SHORT),
+    ("deepseek-v3", "deepseek-v3", 0, [10, 100, 1000], True, EMITS),
+    ("stress-250k", "stress", 250_000, [1000], False, ["all"]),
+    ("stress-500k", "stress", 500_000, [1000], False, ["all"]),
+    ("stress-1m", "stress", 1_000_000, [10, 100, 1000], False, ["all"]),
 ]
 TIME = "/usr/bin/time"
 
@@ -36,10 +39,10 @@ def run(cmd, **kw):
 
 
 def timed(cmd):
-    """(wall seconds, peak RSS MB, exit code) of one run."""
-    p = run([TIME, "-f", "%e %M", "-o", "/dev/stderr"] + cmd)
+    """(wall seconds, CPU seconds (user + sys), peak RSS MB, exit code, stderr) of one run."""
+    p = run([TIME, "-f", "%e %U %S %M", "-o", "/dev/stderr"] + cmd)
     last = p.stderr.strip().splitlines()[-1].split()
-    return float(last[0]), int(last[1]) / 1024.0, p.returncode, p.stderr
+    return float(last[0]), float(last[1]) + float(last[2]), int(last[3]) / 1024.0, p.returncode, p.stderr
 
 
 def prepare(data, name, model, modules, counts):
@@ -62,14 +65,16 @@ def prepare(data, name, model, modules, counts):
 
 
 def median_run(cmd, runs):
-    walls, rss, rc, err = [], [], 0, ""
+    """Medians of wall seconds, CPU seconds and peak RSS MB over `runs` runs (None on failure)."""
+    walls, cpus, rss, rc, err = [], [], [], 0, ""
     for _ in range(runs):
-        w, r, rc, err = timed(cmd)
+        w, c, r, rc, err = timed(cmd)
         if rc != 0:
-            return None, None, rc, err
+            return None, None, None, rc, err
         walls.append(w)
+        cpus.append(c)
         rss.append(r)
-    return statistics.median(walls), statistics.median(rss), rc, err
+    return statistics.median(walls), statistics.median(cpus), statistics.median(rss), rc, err
 
 
 def line_of(decision):
@@ -112,9 +117,9 @@ def main():
     os.makedirs(out, exist_ok=True)
     emits = args.emits.split(",")
     rows = []
-    print("| inventory | modules | patterns | emit | wall s (median) | peak RSS MB | reference s | ratio | same selections |")
-    print("|---|---:|---:|---|---:|---:|---:|---:|---|")
-    for name, model, modules, counts, with_ref in CASES:
+    print("| inventory | modules | patterns | emit | wall s | CPU s | peak RSS MB | reference wall s / CPU s | ratio wall / CPU | same selections |")
+    print("|---|---:|---:|---|---:|---:|---:|---:|---:|---|")
+    for name, model, modules, counts, with_ref, case_emits in CASES:
         if args.quick and name != "deepseek-v3":
             continue
         manifest, specs = prepare(data, name, model, modules, counts)
@@ -122,13 +127,14 @@ def main():
         for k, spec in specs.items():
             if args.quick and k != 100:
                 continue
-            ref_wall, same = None, ""
+            ref, same = None, ""
             if with_ref and not args.no_reference:
                 ref_yaml = os.path.join(out, f"ref-{name}-{k}.yaml")
                 ref_json = os.path.join(out, f"ref-{name}-{k}.json")
                 ref_cmd = [sys.executable, os.path.join(HERE, "reference_qcc.py"), spec, manifest, ref_yaml,
                            "--resolution", ref_json]
-                ref_wall, _, rc, err = median_run(ref_cmd, args.runs if k <= 100 else 1)
+                rw, rc_cpu, _, rc, err = median_run(ref_cmd, args.runs if k <= 100 else 1)
+                ref = (rw, rc_cpu) if rw is not None else None
                 ir_json = os.path.join(out, f"qcc-{name}-{k}.json")
                 p = run([qcc, spec, "--inventory", manifest, "--emit=ir", "-o", ir_json])
                 if p.returncode == 0 and rc == 0:
@@ -136,23 +142,27 @@ def main():
                     same = "yes" if bad == 0 else f"NO ({bad} of {total} differ)"
                 else:
                     same = f"not compared (qcc exit {p.returncode}, reference exit {rc})"
-            for emit in emits:
+            for emit in case_emits:
+                if emit not in emits:
+                    continue
                 target = os.path.join(out, f"{name}-{k}-{emit}" + ("" if emit == "all" else ".out"))
                 cmd = [qcc, spec, "--inventory", manifest, f"--emit={emit}", "-o", target]
-                wall, rss, rc, err = median_run(cmd, args.runs)
+                wall, cpu, rss, rc, err = median_run(cmd, args.runs)
                 row = {"inventory": name, "modules": nmods, "patterns": k, "emit": emit, "wall": wall,
-                       "rss_mb": rss, "exit": rc}
+                       "cpu": cpu, "rss_mb": rss, "exit": rc}
                 if wall is None:
                     msg = err.strip().splitlines()[0] if err.strip() else ""
-                    print(f"| {name} | {nmods} | {k} | {emit} | fails (exit {rc}: {msg[:60]}) | | | | |")
+                    print(f"| {name} | {nmods} | {k} | {emit} | fails (exit {rc}: {msg[:60]}) | | | | | |")
                     rows.append(row)
                     continue
-                ratio = ""
-                if ref_wall is not None and emit == "msmodelslim-yaml":
-                    ratio = f"{ref_wall / max(wall, 0.001):.0f}x"
-                    row.update(reference=ref_wall, same=same)
-                print(f"| {name} | {nmods} | {k} | {emit} | {wall:.3f} | {rss:.1f} | "
-                      f"{f'{ref_wall:.2f}' if ratio else ''} | {ratio} | {same if ratio else ''} |")
+                refcol = ratio = sel = ""
+                if ref is not None and emit == "all":
+                    refcol = f"{ref[0]:.2f} / {ref[1]:.2f}"
+                    ratio = f"{ref[0] / max(wall, 0.001):.0f}x / {ref[1] / max(cpu, 0.001):.0f}x"
+                    sel = same
+                    row.update(reference_wall=ref[0], reference_cpu=ref[1], same=same)
+                print(f"| {name} | {nmods} | {k} | {emit} | {wall:.3f} | {cpu:.3f} | {rss:.1f} | {refcol} | "
+                      f"{ratio} | {sel} |")
                 sys.stdout.flush()
                 rows.append(row)
     if args.json:

@@ -44,8 +44,11 @@ nlohmann::json location(const SourceManager &sm, const Diagnostic &d) {
   return j;
 }
 
-// GitHub workflow-command escaping: data escapes % CR LF; properties also ':' and ','.
-std::string ghData(const std::string &s) {
+// GitHub workflow-command escaping: data escapes % CR LF; properties also ':' and ','. Other
+// control bytes, escape sequences and invalid UTF-8 (e.g. a NUL quoted from a YAML parser's
+// message) become \xNN first, as on a terminal: the runner's log viewer interprets them.
+std::string ghData(const std::string &raw) {
+  std::string s = sanitizeForTerminal(raw);
   std::string o;
   for (char c : s) {
     if (c == '%') o += "%25";

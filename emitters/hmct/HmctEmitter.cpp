@@ -31,8 +31,8 @@ using Json = nlohmann::ordered_json;
 
 struct NodeRule {
   ir::Tier tier;
-  int rank;       // 3 protect, 2 tuning, 1 name override
-  int priority;   // name overrides
+  int rank;     // 3 protect, 2 tuning, 1 name override
+  int priority; // name overrides
   SourceRange at;
 };
 
@@ -52,7 +52,9 @@ private:
   std::map<std::string, ir::Tier> nodes_; // node name -> tier
 
   void bad(const ir::Option *o, const std::string &why) {
-    diags_.report(DiagID::err_hmct_bad_option, o && !o->values.empty() ? o->values.front().range : (o ? o->range : target_.range),
+    diags_.report(DiagID::err_hmct_bad_option,
+                  o && !o->values.empty() ? o->values.front().range
+                                          : (o ? o->range : target_.range),
                   {o ? o->key : "", why});
     ok_ = false;
   }
@@ -77,7 +79,8 @@ Json Builder::modelConfig() {
   mc["all_node_type"] = d == ir::Tier::DualInt16 ? "int16" : hmct::qtypeForTier(d);
   if (const ir::Option *o = target_.option("model_output_type")) {
     if (o->values.size() != 1 || !hmct::isModelOutputType(o->values[0].text))
-      bad(o, "model_output_type is int8, int16 or float32 (HMCT: Unsupported datatype settings for model_output_type)");
+      bad(o, "model_output_type is int8, int16 or float32 (HMCT: Unsupported datatype settings for "
+             "model_output_type)");
     else
       mc["model_output_type"] = o->values[0].text;
   }
@@ -87,7 +90,8 @@ Json Builder::modelConfig() {
     if (o->values.size() == 1 && o->values[0].text == "default")
       defaultSearch = true;
     else
-      bad(o, "only 'search default' (HMCT's own calibration search) is emitted; the hmct 2.8.3 'search' block is not");
+      bad(o, "only 'search default' (HMCT's own calibration search) is emitted; the hmct 2.8.3 "
+             "'search' block is not");
   }
   if (const ir::Option *o = target_.option("calibration_type")) {
     if (defaultSearch)
@@ -95,7 +99,8 @@ Json Builder::modelConfig() {
     for (const ir::Value &v : o->values)
       if (!hmct::isCalibrationType(v.text)) {
         diags_.report(DiagID::err_hmct_bad_option, v.range,
-                      {"calibration_type", "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
+                      {"calibration_type",
+                       "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
         ok_ = false;
       }
     if (o->values.size() == 1)
@@ -166,18 +171,22 @@ Json Builder::modelConfig() {
     mc["activation"] = act;
   if (const ir::Option *o = target_.option("bias_correction")) {
     Json bc = Json::object();
-    if (!o->isBlock && !(o->values.size() == 1 && (o->values[0].text == "true" || o->values[0].text == "on")))
-      bad(o, "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
+    if (!o->isBlock &&
+        !(o->values.size() == 1 && (o->values[0].text == "true" || o->values[0].text == "on")))
+      bad(o,
+          "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
     for (const ir::Option &c : o->children) {
       const ir::Value *v = c.values.size() == 1 ? &c.values[0] : nullptr;
-      if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger && v->number >= 1)
+      if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger &&
+          v->number >= 1)
         bc["num_sample"] = static_cast<long long>(v->number);
       else if (c.key == "metric" && v && hmct::isBiasMetric(v->text))
         bc["metric"] = v->text;
       else {
-        diags_.report(DiagID::err_hmct_bad_option, c.range,
-                      {"bias_correction." + c.key,
-                       "num_sample is a whole number >= 1; metric is cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
+        diags_.report(
+            DiagID::err_hmct_bad_option, c.range,
+            {"bias_correction." + c.key, "num_sample is a whole number >= 1; metric is "
+                                         "cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
         ok_ = false;
       }
     }
@@ -194,7 +203,8 @@ size_t editDistance(const std::string &a, const std::string &b) {
   for (size_t i = 1; i <= a.size(); ++i) {
     cur[0] = i;
     for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
     std::swap(prev, cur);
   }
   return prev[b.size()];
@@ -250,7 +260,8 @@ void Builder::fromInventory() {
         ops_.emplace(m.type, ir::Tier::DualInt16);
   // Drop op entries equal to what model level gives anyway.
   for (auto it = ops_.begin(); it != ops_.end();) {
-    ir::Tier base = d == ir::Tier::DualInt16 && !hmct::isDualInt16OpType(it->first) ? ir::Tier::Int16 : d;
+    ir::Tier base =
+        d == ir::Tier::DualInt16 && !hmct::isDualInt16OpType(it->first) ? ir::Tier::Int16 : d;
     bool needed = it->second != base;
     it = needed ? std::next(it) : ops_.erase(it);
   }
@@ -302,9 +313,11 @@ void Builder::asWritten() {
     NodeRule &old = it->second;
     if (r.rank > old.rank || (r.rank == old.rank && r.priority > old.priority)) {
       old = r;
-    } else if (r.rank == old.rank && r.priority == old.priority && r.tier != old.tier && r.rank == 1) {
-      Diagnostic &dg = diags_.report(DiagID::err_hmct_node_conflict, r.at,
-                                     {s.text, hmct::qtypeForTier(old.tier), hmct::qtypeForTier(r.tier)});
+    } else if (r.rank == old.rank && r.priority == old.priority && r.tier != old.tier &&
+               r.rank == 1) {
+      Diagnostic &dg =
+          diags_.report(DiagID::err_hmct_node_conflict, r.at,
+                        {s.text, hmct::qtypeForTier(old.tier), hmct::qtypeForTier(r.tier)});
       diags_.note(dg, DiagID::note_hmct_other_rule, old.at);
       ok_ = false;
     }
@@ -327,7 +340,8 @@ void Builder::asWritten() {
 bool Builder::run(OutputContext &out) {
   if (const ir::Option *o = target_.option("march")) {
     if (o->values.size() != 1 || !hmct::isKnownMarch(o->values[0].text))
-      bad(o, "unknown march; HMCT knows nash, nash-b, nash-b-lite, nash-b-plus, nash-e, nash-m, nash-h, nash-p, "
+      bad(o, "unknown march; HMCT knows nash, nash-b, nash-b-lite, nash-b-plus, nash-e, nash-m, "
+             "nash-h, nash-p, "
              "expt, bayes*, bernoulli*");
     else
       march_ = o->values[0].text;
@@ -371,12 +385,14 @@ bool Builder::run(OutputContext &out) {
   }
   if (!ok_)
     return false;
-  // Every qtype against the march (also checked by the capability pass; this covers op/all_node_type).
+  // Every qtype against the march (also checked by the capability pass; this covers
+  // op/all_node_type).
   if (!march_.empty()) {
     auto check = [&](const std::string &q, const std::string &where) {
       if (!hmct::qtypeAllowedOnMarch(march_, q)) {
         diags_.report(DiagID::err_hmct_bad_option, target_.option("march")->values[0].range,
-                      {"march", "qtype '" + q + "' (" + where + ") is not available on march '" + march_ + "'"});
+                      {"march", "qtype '" + q + "' (" + where + ") is not available on march '" +
+                                    march_ + "'"});
         ok_ = false;
       }
     };
@@ -397,7 +413,8 @@ bool Builder::run(OutputContext &out) {
 
 } // namespace
 
-bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out, DiagnosticEngine &diags) {
+bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
+                       DiagnosticEngine &diags) {
   Builder b(spec, target, diags);
   return b.run(out);
 }

@@ -22,13 +22,16 @@ bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 
 } // namespace
 
-const std::vector<std::string> kTopLevelKeys = {"model_config", "op_config", "subgraph_config", "node_config"};
-const std::vector<std::string> kModelConfigKeys = {"all_node_type", "model_output_type", "activation", "weight",
-                                                   "modelwise_search", "layerwise_search", "search"};
-const std::vector<std::string> kActivationKeys = {"calibration_type", "num_bin", "max_num_bin", "max_percentile",
-                                                  "per_channel", "asymmetric"};
+const std::vector<std::string> kTopLevelKeys = {"model_config", "op_config", "subgraph_config",
+                                                "node_config"};
+const std::vector<std::string> kModelConfigKeys = {
+    "all_node_type",    "model_output_type", "activation", "weight",
+    "modelwise_search", "layerwise_search",  "search"};
+const std::vector<std::string> kActivationKeys = {"calibration_type", "num_bin",     "max_num_bin",
+                                                  "max_percentile",   "per_channel", "asymmetric"};
 const std::vector<std::string> kEntryKeys = {"qtype", "input0", "input1"};
-const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0", "InputType1", "ON"};
+const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0",
+                                                   "InputType1", "ON"};
 
 bool isQtype(std::string_view q) {
   return inList(q, {"int8", "int16", "float16", "float32", "float", "dual-int16", "int16-ec"});
@@ -36,20 +39,29 @@ bool isQtype(std::string_view q) {
 
 std::string qtypeForTier(ir::Tier t) {
   switch (t) {
-  case ir::Tier::Int8: return "int8";
-  case ir::Tier::Int16: return "int16";
-  case ir::Tier::DualInt16: return "dual-int16";
-  case ir::Tier::FP16: return "float16";
-  case ir::Tier::Float: return "float32";
-  case ir::Tier::Int4: return "";
+  case ir::Tier::Int8:
+    return "int8";
+  case ir::Tier::Int16:
+    return "int16";
+  case ir::Tier::DualInt16:
+    return "dual-int16";
+  case ir::Tier::FP16:
+    return "float16";
+  case ir::Tier::Float:
+    return "float32";
+  case ir::Tier::Int4:
+    return "";
   }
   return "";
 }
 
-bool isDualInt16OpType(std::string_view t) { return inList(t, {"Conv", "MatMul", "Gemm", "ConvTranspose"}); }
+bool isDualInt16OpType(std::string_view t) {
+  return inList(t, {"Conv", "MatMul", "Gemm", "ConvTranspose"});
+}
 
 bool isKnownMarch(std::string_view m) {
-  return inList(m, {"nash", "nash-b", "nash-b-lite", "nash-b-plus", "nash-e", "nash-m", "nash-h", "nash-p", "expt"}) ||
+  return inList(m, {"nash", "nash-b", "nash-b-lite", "nash-b-plus", "nash-e", "nash-m", "nash-h",
+                    "nash-p", "expt"}) ||
          startsWith(m, "bayes") || startsWith(m, "bernoulli");
 }
 
@@ -91,8 +103,8 @@ bool isValidUtf8(std::string_view s) {
         return false;
       cp = (cp << 6) | (cc & 0x3f);
     }
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-        (cp >= 0xd800 && cp <= 0xdfff))
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
       return false;
     i += n;
   }
@@ -161,7 +173,9 @@ struct Converter {
     if (depth > 200)
       return;
     switch (j.type()) {
-    case nlohmann::ordered_json::value_t::null: out.kind = JsonValue::Null; break;
+    case nlohmann::ordered_json::value_t::null:
+      out.kind = JsonValue::Null;
+      break;
     case nlohmann::ordered_json::value_t::boolean:
       out.kind = JsonValue::Bool;
       out.text = j.get<bool>() ? "true" : "false";
@@ -194,14 +208,16 @@ struct Converter {
         convert(it.value(), out.members.back().second, l, depth + 1);
       }
       break;
-    default: break;
+    default:
+      break;
     }
   }
 };
 
 } // namespace
 
-bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc, DiagnosticEngine &diags) {
+bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
+                      DiagnosticEngine &diags) {
   doc = QuantConfigDoc{};
   doc.file = file;
   std::string stripped = stripHmctComments(text);
@@ -235,7 +251,8 @@ bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
   return true;
 }
 
-// ---- Checks --------------------------------------------------------------------------------------
+// ---- Checks
+// --------------------------------------------------------------------------------------
 
 namespace {
 
@@ -252,19 +269,26 @@ struct Checker {
       return;
     }
     if (!isQtype(v.text)) {
-      add("qtype", true, v.line, where + ": '" + v.text + "' is not an HMCT qtype (int8, int16, float16, float32, "
-                                                          "dual-int16, int16-ec)");
+      add("qtype", true, v.line,
+          where + ": '" + v.text +
+              "' is not an HMCT qtype (int8, int16, float16, float32, "
+              "dual-int16, int16-ec)");
       return;
     }
-    if ((v.text == "dual-int16" || v.text == "int16-ec") && !opType.empty() && !isDualInt16OpType(opType))
-      add("dual-int16-op", true, v.line, where + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
+    if ((v.text == "dual-int16" || v.text == "int16-ec") && !opType.empty() &&
+        !isDualInt16OpType(opType))
+      add("dual-int16-op", true, v.line,
+          where + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
     if (!march.empty() && !qtypeAllowedOnMarch(march, v.text))
-      add("qtype", true, v.line, where + ": qtype '" + v.text + "' is not available on march '" + std::string(march) + "'");
+      add("qtype", true, v.line,
+          where + ": qtype '" + v.text + "' is not available on march '" + std::string(march) +
+              "'");
   }
 
   void entry(const JsonValue &e, const std::string &where, std::string_view opType, bool node) {
     if (e.kind != JsonValue::Object) {
-      add("value-type", true, e.line, where + ": an entry is an object such as {\"qtype\": \"int16\"}");
+      add("value-type", true, e.line,
+          where + ": an entry is an object such as {\"qtype\": \"int16\"}");
       return;
     }
     bool hasNew = false, hasLegacy = false;
@@ -278,36 +302,43 @@ struct Checker {
         if (!node)
           add("config-key", true, v.line, w + ": input0/input1 are node-level keys");
         qtype(v, w, "");
-      } else if (std::find(kLegacyEntryKeys.begin(), kLegacyEntryKeys.end(), k) != kLegacyEntryKeys.end()) {
+      } else if (std::find(kLegacyEntryKeys.begin(), kLegacyEntryKeys.end(), k) !=
+                 kLegacyEntryKeys.end()) {
         hasLegacy = true;
         if (k == "ON") {
           if (v.kind != JsonValue::String || (v.text != "BPU" && v.text != "CPU"))
-            add("value-type", true, v.line, w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
+            add("value-type", true, v.line,
+                w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
           else
             add("legacy-key", false, v.line, w + ": legacy placement key; use \"qtype\"");
         } else {
-          add("legacy-key", false, v.line, w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
+          add("legacy-key", false, v.line,
+              w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
           qtype(v, w, "");
         }
       } else {
         add("config-key", true, v.line,
-            "Unsupported config key in " + std::string(node ? "node_config" : "op_config") + ": " + k);
+            "Unsupported config key in " + std::string(node ? "node_config" : "op_config") + ": " +
+                k);
       }
     }
     if (hasNew && hasLegacy)
       add("legacy-key", false, e.line, where + ": legacy keys mixed with qtype/input0/input1");
   }
 
-  void numberList(const JsonValue &v, const std::string &w, bool wantFloat, double minClamp, const char *clampTo) {
+  void numberList(const JsonValue &v, const std::string &w, bool wantFloat, double minClamp,
+                  const char *clampTo) {
     auto one = [&](const JsonValue &x) {
       bool ok = wantFloat ? x.kind == JsonValue::Float : x.kind == JsonValue::Integer;
       if (!ok) {
-        add("value-type", true, x.line, w + ": expects " + (wantFloat ? "a float (with '.')" : "an integer"));
+        add("value-type", true, x.line,
+            w + ": expects " + (wantFloat ? "a float (with '.')" : "an integer"));
         return;
       }
       double d = std::stod(x.text);
       if (d < minClamp)
-        add("clamped-value", false, x.line, w + " = " + x.text + " is raised by HMCT to " + clampTo);
+        add("clamped-value", false, x.line,
+            w + " = " + x.text + " is raised by HMCT to " + clampTo);
       if (wantFloat && d > 1.0)
         add("value-type", true, x.line, w + " = " + x.text + " is above 1.0");
     };
@@ -337,15 +368,18 @@ struct Checker {
     }
     for (const auto &[k, v] : mc.members) {
       std::string w = "model_config." + k;
-      if (std::find(kModelConfigKeys.begin(), kModelConfigKeys.end(), k) == kModelConfigKeys.end()) {
+      if (std::find(kModelConfigKeys.begin(), kModelConfigKeys.end(), k) ==
+          kModelConfigKeys.end()) {
         add("config-key", true, v.line, "Unsupported config key in model_config: " + k);
       } else if (k == "all_node_type") {
         qtype(v, w, "");
         if (v.text == "dual-int16" || v.text == "int16-ec")
-          add("dual-int16-op", true, v.line, w + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
+          add("dual-int16-op", true, v.line,
+              w + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
       } else if (k == "model_output_type") {
         if (v.kind != JsonValue::String || !isModelOutputType(v.text))
-          add("model-output-type", true, v.line, "Unsupported datatype settings for model_output_type: " + v.text);
+          add("model-output-type", true, v.line,
+              "Unsupported datatype settings for model_output_type: " + v.text);
       } else if (k == "activation") {
         if (v.kind != JsonValue::Object) {
           add("value-type", true, v.line, w + ": expects an object");
@@ -353,12 +387,15 @@ struct Checker {
         }
         for (const auto &[ak, av] : v.members) {
           std::string aw = w + "." + ak;
-          if (std::find(kActivationKeys.begin(), kActivationKeys.end(), ak) == kActivationKeys.end())
-            add("config-key", true, av.line, "Unsupported config key in model_config.activation: " + ak);
+          if (std::find(kActivationKeys.begin(), kActivationKeys.end(), ak) ==
+              kActivationKeys.end())
+            add("config-key", true, av.line,
+                "Unsupported config key in model_config.activation: " + ak);
           else if (ak == "calibration_type") {
             auto one = [&](const JsonValue &x) {
               if (x.kind != JsonValue::String || !isCalibrationType(x.text))
-                add("calibration-type", true, x.line, aw + ": '" + x.text + "' is not a calibration type");
+                add("calibration-type", true, x.line,
+                    aw + ": '" + x.text + "' is not a calibration type");
             };
             if (av.kind == JsonValue::Array)
               for (const auto &x : av.items)
@@ -378,15 +415,20 @@ struct Checker {
         const JsonValue *bc = v.get("bias_correction");
         for (const auto &[wk, wv] : v.members)
           if (wk != "bias_correction")
-            add("config-key", true, wv.line, "Unsupported config key in model_config.weight: " + wk);
+            add("config-key", true, wv.line,
+                "Unsupported config key in model_config.weight: " + wk);
         if (bc) {
-          if (const JsonValue *m = bc->get("metric"); m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
-            add("value-type", true, m->line, w + ".bias_correction.metric: '" + m->text + "' is not a metric");
-          if (const JsonValue *n = bc->get("num_sample"); n && (n->kind != JsonValue::Integer || std::stol(n->text) < 1))
+          if (const JsonValue *m = bc->get("metric");
+              m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
+            add("value-type", true, m->line,
+                w + ".bias_correction.metric: '" + m->text + "' is not a metric");
+          if (const JsonValue *n = bc->get("num_sample");
+              n && (n->kind != JsonValue::Integer || std::stol(n->text) < 1))
             add("value-type", true, n->line, w + ".bias_correction.num_sample: an integer >= 1");
         }
       } else if (k == "search") {
-        add("config-key", false, v.line, "model_config.search exists only in hmct 2.8.3; gate it on the version");
+        add("config-key", false, v.line,
+            "model_config.search exists only in hmct 2.8.3; gate it on the version");
       }
     }
   }
@@ -418,13 +460,16 @@ struct Checker {
         for (const auto &[name, e] : v.members) {
           if (k == "op_config") {
             if (!name.empty() && std::islower(static_cast<unsigned char>(name[0])))
-              add("lowercase-op-type", false, e.line, "op_config." + name + ": ONNX op types are case-sensitive ('" +
-                                                          std::string(1, static_cast<char>(std::toupper(name[0]))) +
-                                                          name.substr(1) + "'?)");
+              add("lowercase-op-type", false, e.line,
+                  "op_config." + name + ": ONNX op types are case-sensitive ('" +
+                      std::string(1, static_cast<char>(std::toupper(name[0]))) + name.substr(1) +
+                      "'?)");
             entry(e, "op_config." + name, name, false);
           } else {
             if (hasCommentMarker(name) && doc.hadComments)
-              add("comment-in-name", false, e.line, "node_config." + name + ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
+              add("comment-in-name", false, e.line,
+                  "node_config." + name +
+                      ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
             entry(e, "node_config." + name, "", true);
           }
         }

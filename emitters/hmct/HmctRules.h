@@ -40,11 +40,13 @@ bool isModelOutputType(std::string_view q);
 bool isCalibrationType(std::string_view c);
 // cosine-similarity mse mae mre sqnr chebyshev.
 bool isBiasMetric(std::string_view m);
-extern const std::vector<std::string> kTopLevelKeys;   // model_config op_config subgraph_config node_config
+extern const std::vector<std::string>
+    kTopLevelKeys; // model_config op_config subgraph_config node_config
 extern const std::vector<std::string> kModelConfigKeys;
 extern const std::vector<std::string> kActivationKeys;
-extern const std::vector<std::string> kEntryKeys;       // qtype input0 input1
-extern const std::vector<std::string> kLegacyEntryKeys; // InputType OutputType InputType0 InputType1 ON
+extern const std::vector<std::string> kEntryKeys; // qtype input0 input1
+extern const std::vector<std::string>
+    kLegacyEntryKeys; // InputType OutputType InputType0 InputType1 ON
 
 // ---- Names ----------------------------------------------------------------------------------
 
@@ -77,7 +79,8 @@ struct QuantConfigDoc {
 
 // Strips comments as HMCT does, parses strict JSON; on a syntax error reports
 // err_hmct_json_syntax at the line and returns false.
-bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc, DiagnosticEngine &diags);
+bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
+                      DiagnosticEngine &diags);
 
 struct Issue {
   std::string check; // top-level-key, config-key, qtype, dual-int16-op, model-output-type,

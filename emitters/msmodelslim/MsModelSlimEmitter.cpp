@@ -24,6 +24,8 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -32,9 +34,9 @@ namespace qspec::emit {
 
 namespace {
 
+using msmodelslim::compressSelection;
 using msmodelslim::QConfig;
 using msmodelslim::Want;
-using msmodelslim::compressSelection;
 
 } // namespace
 
@@ -47,13 +49,15 @@ struct Entry {
   std::optional<QConfig> act;
   std::map<std::string, std::string> weightExt;
   ir::Tier tier = ir::Tier::Int8;
-  std::vector<uint32_t> members;        // with an inventory
-  std::vector<std::string> include;     // patterns
+  std::vector<uint32_t> members;         // with an inventory
+  std::vector<std::string> include;      // patterns
   std::vector<std::string> extraExclude; // without inventory: earlier entries' includes
   std::string key() const {
-    std::string k = weight.dtype + "/" + weight.scope + "/" + (weight.symmetric ? "s" : "a") + "/" + weight.method;
+    std::string k = weight.dtype + "/" + weight.scope + "/" + (weight.symmetric ? "s" : "a") + "/" +
+                    weight.method;
     if (act)
-      k += "|" + act->dtype + "/" + act->scope + "/" + (act->symmetric ? "s" : "a") + "/" + act->method;
+      k += "|" + act->dtype + "/" + act->scope + "/" + (act->symmetric ? "s" : "a") + "/" +
+           act->method;
     for (const auto &[a, b] : weightExt)
       k += "|" + a + "=" + b;
     return k;
@@ -107,8 +111,8 @@ private:
 
   // The qconfig of module m (inventory) from its resolved recipe.
   bool qconfigOf(const ir::ResolvedModule &rm, const std::string &name, Entry &e);
-  bool qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a, const std::string &name,
-                         SourceRange where, Entry &e);
+  bool qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a,
+                         const std::string &name, SourceRange where, Entry &e);
   bool checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar);
   void resolveWithInventory();
   void resolveAsWritten();
@@ -118,8 +122,8 @@ private:
 const std::map<std::string, std::string> *extOf(const ir::Spec &spec, const ir::Decision &d) {
   if (d.source == ir::Decision::Default)
     return &spec.defaults.weight.ext;
-  if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) && d.index >= 0 &&
-      static_cast<size_t>(d.index) < spec.overrides.size())
+  if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
+      d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
     return &spec.overrides[d.index].settings.weight.ext;
   return nullptr;
 }
@@ -135,13 +139,14 @@ bool Builder::checkEntry(const Entry &e, const std::string &name, SourceRange wr
   bool good = true;
   std::string why;
   if (e.act && !msmodelslim::checkQConfig(msmodelslim::Role::Act, *e.act, why)) {
-    Diagnostic &d = diags_.report(DiagID::err_msmodelslim_illegal_qconfig, ar.valid() ? ar : target_.range,
-                                  {"act", name, why});
+    Diagnostic &d = diags_.report(DiagID::err_msmodelslim_illegal_qconfig,
+                                  ar.valid() ? ar : target_.range, {"act", name, why});
     (void)d;
     good = false;
   }
   if (!msmodelslim::checkQConfig(msmodelslim::Role::Weight, e.weight, why)) {
-    diags_.report(DiagID::err_msmodelslim_illegal_qconfig, wr.valid() ? wr : target_.range, {"weight", name, why});
+    diags_.report(DiagID::err_msmodelslim_illegal_qconfig, wr.valid() ? wr : target_.range,
+                  {"weight", name, why});
     good = false;
   }
   for (const auto &[k, v] : e.weightExt) {
@@ -157,17 +162,21 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
   const std::string &wd = rm.weight.dtype.value;
   if ((wd == "int4" || wd == "int8") && wd != ir::tierName(rm.tier.value) &&
       rm.weight.dtype.from.source != ir::Decision::BuiltIn &&
-      rm.weight.dtype.from.source >= rm.tier.from.source && rm.tier.from.source != ir::Decision::BuiltIn &&
-      rm.weight.dtype.from.index == rm.tier.from.index && rm.weight.dtype.from.source == rm.tier.from.source) {
+      rm.weight.dtype.from.source >= rm.tier.from.source &&
+      rm.tier.from.source != ir::Decision::BuiltIn &&
+      rm.weight.dtype.from.index == rm.tier.from.index &&
+      rm.weight.dtype.from.source == rm.tier.from.source) {
     // The same rule says `tier int8` and `weight int4`.
-    diags_.report(DiagID::err_msmodelslim_tier_dtype, rm.weight.dtype.from.range.valid() ? rm.weight.dtype.from.range : target_.range,
+    diags_.report(DiagID::err_msmodelslim_tier_dtype,
+                  rm.weight.dtype.from.range.valid() ? rm.weight.dtype.from.range : target_.range,
                   {name, ir::tierName(rm.tier.value), wd});
     ok_ = false;
     return false;
   }
   e.weight.dtype = weightDtypeFor(rm.tier.value, wd);
   e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value;
-  e.weight.symmetric = rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
+  e.weight.symmetric =
+      rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
   e.weight.method = rm.weight.method.value.empty() ? "minmax" : rm.weight.method.value;
   if (const auto *ext = extOf(spec_, rm.weight.scope.from))
     e.weightExt = *ext;
@@ -178,15 +187,16 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
     QConfig a;
     a.dtype = ad;
     a.scope = rm.act.scope.value.empty() ? "per_tensor" : rm.act.scope.value;
-    a.symmetric = rm.act.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.act.symmetric.value;
+    a.symmetric =
+        rm.act.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.act.symmetric.value;
     a.method = rm.act.method.value.empty() ? "minmax" : rm.act.method.value;
     e.act = a;
   }
   return true;
 }
 
-bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a, const std::string &name,
-                                SourceRange where, Entry &e) {
+bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a,
+                                const std::string &name, SourceRange where, Entry &e) {
   (void)where;
   e.tier = tier;
   e.weight.dtype = weightDtypeFor(tier, w.dtype.value_or(""));
@@ -245,7 +255,8 @@ void Builder::resolveWithInventory() {
     if (!byKey.count(k)) {
       if (!reported.insert(k).second)
         continue;
-      SourceRange wr = rm.weight.scope.from.range.valid() ? rm.weight.scope.from.range : rm.weight.dtype.from.range;
+      SourceRange wr = rm.weight.scope.from.range.valid() ? rm.weight.scope.from.range
+                                                          : rm.weight.dtype.from.range;
       SourceRange ar = rm.act.dtype.from.range;
       if (!checkEntry(e, inv.modules[m].name, wr.valid() ? wr : rm.tier.from.range, ar))
         continue;
@@ -286,18 +297,22 @@ void Builder::resolveWithInventory() {
     bool verified = false;
     entries_[i].include = compressSelection(inv, want, verified);
     if (!verified) {
-      diags_.report(DiagID::err_internal, target_.range, {"msmodelslim include patterns failed verification"});
+      diags_.report(DiagID::err_internal, target_.range,
+                    {"msmodelslim include patterns failed verification"});
       ok_ = false;
     }
   }
   // Exclude: protected ∪ tuning (every float module).
   std::vector<Want> want(inv.modules.size(), Want::DontCare);
   for (size_t m = 0; m < inv.modules.size(); ++m)
-    want[m] = isFloat[m] ? Want::Must : quantizedByMsModelSlim(inv.modules[m]) ? Want::Forbid : Want::DontCare;
+    want[m] = isFloat[m]                               ? Want::Must
+              : quantizedByMsModelSlim(inv.modules[m]) ? Want::Forbid
+                                                       : Want::DontCare;
   bool verified = false;
   exclude_ = compressSelection(inv, want, verified);
   if (!verified) {
-    diags_.report(DiagID::err_internal, target_.range, {"msmodelslim exclude patterns failed verification"});
+    diags_.report(DiagID::err_internal, target_.range,
+                  {"msmodelslim exclude patterns failed verification"});
     ok_ = false;
   }
   // Whitelist every written pattern; name a module it stands for.
@@ -307,16 +322,23 @@ void Builder::resolveWithInventory() {
       if (bad == std::string::npos)
         continue;
       std::string who = p;
+      SourceRange where = target_.range;
       std::string err;
       if (auto cp = Pattern::compile(p, err))
-        for (const auto &mod : inv.modules)
+        for (size_t m = 0; m < inv.modules.size(); ++m) {
+          const ir::Module &mod = inv.modules[m];
           if ((mod.name == p || cp->matches(mod.name)) &&
               msmodelslim::firstNonWhitelisted(mod.name) != std::string::npos) {
             who = mod.name;
+            // Point at the rule that decided the module's tier (why it is written here).
+            if (res.modules[m].tier.from.range.valid())
+              where = res.modules[m].tier.from.range;
             break;
           }
-      diags_.report(DiagID::err_msmodelslim_not_whitelisted, target_.range,
-                    {"module name", who, msmodelslim::describeByte(static_cast<unsigned char>(p[bad]))});
+        }
+      diags_.report(
+          DiagID::err_msmodelslim_not_whitelisted, where,
+          {"module name", who, msmodelslim::describeByte(static_cast<unsigned char>(p[bad]))});
       ok_ = false;
     }
   };
@@ -379,8 +401,9 @@ void Builder::resolveAsWritten() {
       names.push_back(&o);
     }
   }
-  std::stable_sort(names.begin(), names.end(),
-                   [](const ir::Override *x, const ir::Override *y) { return x->priority > y->priority; });
+  std::stable_sort(names.begin(), names.end(), [](const ir::Override *x, const ir::Override *y) {
+    return x->priority > y->priority;
+  });
   std::vector<std::string> earlier; // includes of earlier (higher-precedence) entries
   for (const ir::Override *o : names) {
     ir::Tier t = o->settings.tier.value_or(dtier);
@@ -411,7 +434,8 @@ void Builder::resolveAsWritten() {
     entries_.push_back(std::move(e));
   }
   Entry d;
-  if (dtier != ir::Tier::Float && qconfigOfSettings(dtier, w, a, "the default", spec_.defaultsRange, d)) {
+  if (dtier != ir::Tier::Float &&
+      qconfigOfSettings(dtier, w, a, "the default", spec_.defaultsRange, d)) {
     if (const ir::Option *inc = target_.option("include")) {
       for (const ir::Value &v : inc->values) {
         whitelist("pattern", v.text, v.range);
@@ -430,7 +454,8 @@ bool Builder::run(OutputContext &out) {
   // 1. Target settings.
   if (auto v = single("apiversion")) {
     if (!msmodelslim::isEmittableApiVersion(*v)) {
-      diags_.report(DiagID::err_msmodelslim_bad_apiversion, valueAt(target_.option("apiversion")), {*v});
+      diags_.report(DiagID::err_msmodelslim_bad_apiversion, valueAt(target_.option("apiversion")),
+                    {*v});
       ok_ = false;
     } else {
       apiversion_ = *v;
@@ -455,13 +480,14 @@ bool Builder::run(OutputContext &out) {
   if (const ir::Option *o = target_.option("save")) {
     if (o->values.size() != 1 || !msmodelslim::isKnownSaver(o->values[0].text, "modelslim_v1") ||
         (!vlm && o->values[0].text == "mindie_format_saver" && false))
-      bad(o, "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
-                 "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
-                 "compressed_tensors (distributed savers are not emitted)");
+      bad(o,
+          "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
+              "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
+              "compressed_tensors (distributed savers are not emitted)");
   }
   if (const ir::Option *o = target_.option("part_file_size")) {
-    if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number || !o->values[0].isInteger ||
-        o->values[0].number < 0)
+    if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
+        !o->values[0].isInteger || o->values[0].number < 0)
       bad(o, "part_file_size is a whole number of GB >= 0 (0 = one file)");
   }
   if (const ir::Option *o = target_.option("runner")) {
@@ -479,7 +505,8 @@ bool Builder::run(OutputContext &out) {
   if (const ir::Option *o = target_.option("default_text")) {
     if (!vlm)
       bad(o, "default_text exists only under apiversion multimodal_vlm_modelslim_v1");
-    else if (o->values.size() != 1 || o->values[0].text.find_first_not_of(" \t") == std::string::npos)
+    else if (o->values.size() != 1 ||
+             o->values[0].text.find_first_not_of(" \t") == std::string::npos)
       bad(o, "default_text must not be blank");
     else
       whitelist("default_text", o->values[0].text, o->values[0].range);
@@ -491,25 +518,30 @@ bool Builder::run(OutputContext &out) {
       whitelist("verified_model_types entry", v.text, v.range);
     }
   if (const ir::Option *o = target_.option("label")) {
-    static const std::set<std::string> kLabel = {"w_bit", "a_bit", "is_sparse", "kv_cache", "fa_bit", "fa_quant"};
+    static const std::set<std::string> kLabel = {"w_bit",    "a_bit",  "is_sparse",
+                                                 "kv_cache", "fa_bit", "fa_quant"};
     if (!o->isBlock)
       bad(o, "label is a block such as 'label { w_bit 8; a_bit 8 }'");
     for (const ir::Option &c : o->children)
       if (!kLabel.count(c.key) || c.values.size() != 1) {
-        diags_.report(DiagID::err_msmodelslim_bad_option, c.range,
-                      {"label." + c.key, "label keys are w_bit, a_bit, is_sparse, kv_cache, fa_bit, fa_quant, one value each"});
+        diags_.report(
+            DiagID::err_msmodelslim_bad_option, c.range,
+            {"label." + c.key,
+             "label keys are w_bit, a_bit, is_sparse, kv_cache, fa_bit, fa_quant, one value each"});
         ok_ = false;
       }
   }
   if (const ir::Option *o = target_.option("anti_outlier")) {
     for (const ir::Value &v : o->values)
       if (!msmodelslim::isAntiOutlierProcessor(v.text)) {
-        diags_.report(DiagID::err_msmodelslim_unknown_processor, v.range, {v.text, msmodelslim::antiOutlierList()});
+        diags_.report(DiagID::err_msmodelslim_unknown_processor, v.range,
+                      {v.text, msmodelslim::antiOutlierList()});
         ok_ = false;
       }
     for (const ir::Option &c : o->children) {
       if (!msmodelslim::isAntiOutlierProcessor(c.key)) {
-        diags_.report(DiagID::err_msmodelslim_unknown_processor, c.keyRange, {c.key, msmodelslim::antiOutlierList()});
+        diags_.report(DiagID::err_msmodelslim_unknown_processor, c.keyRange,
+                      {c.key, msmodelslim::antiOutlierList()});
         ok_ = false;
         continue;
       }
@@ -517,23 +549,29 @@ bool Builder::run(OutputContext &out) {
         const ir::Value *v = p.values.size() == 1 ? &p.values[0] : nullptr;
         bool numeric = v && v->kind == ir::Value::Number;
         std::string k = c.key + "." + p.key;
-        if ((p.key == "alpha" || p.key == "beta") && (!numeric || !(v->number > 0 && v->number < 1))) {
-          diags_.report(DiagID::err_msmodelslim_bad_option, p.range, {k, p.key + " must be in the range (0, 1)"});
+        if ((p.key == "alpha" || p.key == "beta") &&
+            (!numeric || !(v->number > 0 && v->number < 1))) {
+          diags_.report(DiagID::err_msmodelslim_bad_option, p.range,
+                        {k, p.key + " must be in the range (0, 1)"});
           ok_ = false;
         } else if (p.key == "scale_min" && (!numeric || !(v->number > 0 && v->number < 1))) {
-          diags_.report(DiagID::err_msmodelslim_bad_option, p.range, {k, "scale_min must be in the range (0, 1)"});
+          diags_.report(DiagID::err_msmodelslim_bad_option, p.range,
+                        {k, "scale_min must be in the range (0, 1)"});
           ok_ = false;
         } else if (p.key == "block_size") {
           long long x = numeric && v->isInteger ? static_cast<long long>(v->number) : 0;
           if (x != -1 && (x <= 0 || (x & (x - 1)) != 0)) {
             diags_.report(DiagID::err_msmodelslim_bad_option, p.range,
-                          {k, "block_size must be -1 or a positive power of 2, got " + (v ? v->text : std::string("nothing"))});
+                          {k, "block_size must be -1 or a positive power of 2, got " +
+                                  (v ? v->text : std::string("nothing"))});
             ok_ = false;
           }
-        } else if (p.key != "alpha" && p.key != "beta" && p.key != "scale_min" && p.key != "block_size" &&
-                   p.key != "symmetric" && p.key != "online" && p.key != "max_tp_size") {
+        } else if (p.key != "alpha" && p.key != "beta" && p.key != "scale_min" &&
+                   p.key != "block_size" && p.key != "symmetric" && p.key != "online" &&
+                   p.key != "max_tp_size") {
           diags_.report(DiagID::err_msmodelslim_bad_option, p.keyRange,
-                        {k, "unknown processor setting; qspec writes alpha, beta, scale_min, symmetric, block_size, online, max_tp_size"});
+                        {k, "unknown processor setting; qspec writes alpha, beta, scale_min, "
+                            "symmetric, block_size, online, max_tp_size"});
           ok_ = false;
         }
       }
@@ -554,7 +592,8 @@ bool Builder::run(OutputContext &out) {
   return ok_;
 }
 
-void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q, const std::map<std::string, std::string> *ext) {
+void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
+                 const std::map<std::string, std::string> *ext) {
   y << YAML::Key << role << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "scope" << YAML::Value << YAML::DoubleQuoted << q.scope;
   y << YAML::Key << "dtype" << YAML::Value << YAML::DoubleQuoted << q.dtype;
@@ -585,9 +624,30 @@ void emitStringList(YAML::Emitter &y, const char *key, const std::vector<std::st
   y << YAML::EndSeq;
 }
 
+// A number as PyYAML's SafeLoader reads it back: integers without leading zeros (007 would be
+// octal), floats always with a '.' and a signed exponent (1e-5 alone loads as a string).
+std::string yamlNumber(const ir::Value &v) {
+  if (v.isInteger)
+    return std::to_string(static_cast<long long>(v.number));
+  char buf[40];
+  for (int prec = 1; prec <= 17; ++prec) {
+    std::snprintf(buf, sizeof buf, "%.*g", prec, v.number);
+    if (std::strtod(buf, nullptr) == v.number)
+      break;
+  }
+  std::string s = buf;
+  size_t e = s.find_first_of("eE");
+  std::string mant = e == std::string::npos ? s : s.substr(0, e);
+  std::string exp = e == std::string::npos ? "" : s.substr(e);
+  if (mant.find('.') == std::string::npos && mant.find("inf") == std::string::npos &&
+      mant.find("nan") == std::string::npos)
+    mant += ".0";
+  return mant + exp;
+}
+
 void emitOptionValue(YAML::Emitter &y, const ir::Value &v) {
   if (v.kind == ir::Value::Number)
-    y << v.text;
+    y << yamlNumber(v);
   else if (v.kind == ir::Value::Ident && (v.text == "true" || v.text == "false"))
     y << v.text;
   else
@@ -611,7 +671,7 @@ void Builder::writeYaml(OutputContext &out) {
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "config_id" << YAML::Value << YAML::DoubleQuoted << configId_;
   if (const ir::Option *o = target_.option("score"))
-    y << YAML::Key << "score" << YAML::Value << o->values[0].text;
+    y << YAML::Key << "score" << YAML::Value << yamlNumber(o->values[0]);
   y << YAML::Key << "label" << YAML::Value << YAML::BeginMap;
   const Entry *main = entries_.empty() ? nullptr : &entries_.front();
   if (!spec_.resolution.done && !entries_.empty())
@@ -699,7 +759,7 @@ void Builder::writeYaml(OutputContext &out) {
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << saver;
   std::string pfs = "4";
   if (const ir::Option *o = target_.option("part_file_size"))
-    pfs = o->values[0].text;
+    pfs = yamlNumber(o->values[0]);
   y << YAML::Key << "part_file_size" << YAML::Value << pfs;
   y << YAML::EndMap << YAML::EndSeq;
   if (const ir::Option *o = target_.option("dataset"))
@@ -709,7 +769,8 @@ void Builder::writeYaml(OutputContext &out) {
   y << YAML::EndMap;
   y << YAML::EndMap;
   if (!y.good()) {
-    diags_.report(DiagID::err_internal, target_.range, {std::string("yaml-cpp: ") + y.GetLastError()});
+    diags_.report(DiagID::err_internal, target_.range,
+                  {std::string("yaml-cpp: ") + y.GetLastError()});
     ok_ = false;
     return;
   }

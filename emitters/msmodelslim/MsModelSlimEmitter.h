@@ -1,4 +1,5 @@
-// The msmodelslim backend: see docs/emitters/msmodelslim.md for the mapping from intent to vendor fields.
+// The msmodelslim backend: see docs/emitters/msmodelslim.md for the mapping from intent to vendor
+// fields.
 #pragma once
 
 #include "emitters/Emitter.h"

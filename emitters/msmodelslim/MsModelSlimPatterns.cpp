@@ -16,8 +16,8 @@ struct TrieNode {
   size_t must = 0, forbid = 0; // in the subtree, this node included
 };
 
-void trieCollect(const TrieNode &n, const std::string &prefix, bool isRoot, std::vector<std::string> &out,
-                 const std::vector<Want> &want) {
+void trieCollect(const TrieNode &n, const std::string &prefix, bool isRoot,
+                 std::vector<std::string> &out, const std::vector<Want> &want) {
   if (n.module >= 0 && want[n.module] == Want::Must)
     out.push_back(escapeGlob(prefix));
   size_t childMust = n.must - (n.module >= 0 && want[n.module] == Want::Must ? 1 : 0);
@@ -118,7 +118,8 @@ std::vector<std::string> mergeRanges(std::vector<std::string> pats) {
 bool naturalLess(const std::string &a, const std::string &b) {
   size_t i = 0, j = 0;
   while (i < a.size() && j < b.size()) {
-    if (std::isdigit(static_cast<unsigned char>(a[i])) && std::isdigit(static_cast<unsigned char>(b[j]))) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
       size_t i2 = i, j2 = j;
       while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2])))
         ++i2;
@@ -150,7 +151,8 @@ bool naturalLess(const std::string &a, const std::string &b) {
 // True if `pats` select every Must module and no Forbid module.
 } // namespace
 
-bool verifySelection(const std::vector<std::string> &pats, const ir::Inventory &inv, const std::vector<Want> &want) {
+bool verifySelection(const std::vector<std::string> &pats, const ir::Inventory &inv,
+                     const std::vector<Want> &want) {
   std::vector<bool> hit(inv.modules.size(), false);
   for (const auto &text : pats) {
     std::string err;
@@ -172,8 +174,8 @@ bool verifySelection(const std::vector<std::string> &pats, const ir::Inventory &
   return true;
 }
 
-
-std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want, bool &verified) {
+std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
+                                           bool &verified) {
   TrieNode root;
   size_t mustCount = 0, forbidCount = 0;
   for (size_t m = 0; m < inv.modules.size(); ++m) {
@@ -215,6 +217,5 @@ std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::
   verified = verifySelection(exact, inv, want);
   return exact;
 }
-
 
 } // namespace qspec::msmodelslim

@@ -34,15 +34,17 @@ std::string joinQuoted(const std::vector<std::string> &v) {
 
 // ---- Vocabularies ------------------------------------------------------------------------
 
-const std::vector<std::string> kDtypes = {"float", "int8", "int4", "mxfp8", "mxfp4", "fp8_e4m3", "placeholder"};
-const std::vector<std::string> kScopes = {"per_tensor", "per_channel", "per_group", "per_block", "per_token",
-                                          "pd_mix",     "per_head",    "dual_scale", "placeholder"};
-const std::vector<std::string> kMetadataKeys = {"config_id", "score", "label", "verified_model_types",
-                                                "verified_tags"};
+const std::vector<std::string> kDtypes = {"float", "int8",     "int4",       "mxfp8",
+                                          "mxfp4", "fp8_e4m3", "placeholder"};
+const std::vector<std::string> kScopes = {"per_tensor", "per_channel", "per_group",
+                                          "per_block",  "per_token",   "pd_mix",
+                                          "per_head",   "dual_scale",  "placeholder"};
+const std::vector<std::string> kMetadataKeys = {"config_id", "score", "label",
+                                                "verified_model_types", "verified_tags"};
 
 bool isKnownApiVersion(std::string_view v) {
-  return inList(v, {"modelslim_v0", "modelslim_v1", "multimodal_vlm_modelslim_v1", "multimodal_sd_modelslim_v1",
-                    "modelslim_convert"});
+  return inList(v, {"modelslim_v0", "modelslim_v1", "multimodal_vlm_modelslim_v1",
+                    "multimodal_sd_modelslim_v1", "modelslim_convert"});
 }
 
 bool isEmittableApiVersion(std::string_view v) {
@@ -50,17 +52,36 @@ bool isEmittableApiVersion(std::string_view v) {
 }
 
 bool isKnownProcessor(std::string_view t) {
-  return inList(t, {"linear_quant", "autoround_quant", "dynamic_cache", "fa3_quant", "float_sparse", "svd_res",
-                    "flatquant", "iter_smooth", "flex_smooth_quant", "flex_awq_ssz", "smooth_quant", "awq",
-                    "kv_smooth", "quarot", "online_quarot", "adapt_rotation", "group", "load",
-                    "ascendv1_saver", "ascendv1_saver_distributed", "mindie_format_saver"});
+  return inList(t, {"linear_quant",
+                    "autoround_quant",
+                    "dynamic_cache",
+                    "fa3_quant",
+                    "float_sparse",
+                    "svd_res",
+                    "flatquant",
+                    "iter_smooth",
+                    "flex_smooth_quant",
+                    "flex_awq_ssz",
+                    "smooth_quant",
+                    "awq",
+                    "kv_smooth",
+                    "quarot",
+                    "online_quarot",
+                    "adapt_rotation",
+                    "group",
+                    "load",
+                    "ascendv1_saver",
+                    "ascendv1_saver_distributed",
+                    "mindie_format_saver"});
 }
 
 bool isAntiOutlierProcessor(std::string_view t) {
   return inList(t, {"iter_smooth", "flex_smooth_quant", "flex_awq_ssz", "smooth_quant", "quarot"});
 }
 
-std::string antiOutlierList() { return "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot"; }
+std::string antiOutlierList() {
+  return "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot";
+}
 
 bool isKnownSaver(std::string_view t, std::string_view api) {
   if (api == "modelslim_v1")
@@ -68,7 +89,9 @@ bool isKnownSaver(std::string_view t, std::string_view api) {
   return inList(t, {"ascendv1_saver", "ascendv1_saver_distributed", "mindie_format_saver"});
 }
 
-bool isKnownRunner(std::string_view r) { return inList(r, {"auto", "model_wise", "layer_wise", "dp_layer_wise"}); }
+bool isKnownRunner(std::string_view r) {
+  return inList(r, {"auto", "model_wise", "layer_wise", "dp_layer_wise"});
+}
 
 std::vector<std::string> specKeys(std::string_view api) {
   std::vector<std::string> k = {"runner", "prior", "process", "save", "dataset"};
@@ -122,8 +145,8 @@ bool checkConfigId(std::string_view id, std::string &why) {
     return false;
   }
   for (char c : id)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) && c != '_' &&
-        c != '.' && c != '-') {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) &&
+        c != '_' && c != '.' && c != '-') {
       why = "it is also the file name, which msModelSlim allows only [_A-Za-z0-9.-] in (found " +
             describeByte(static_cast<unsigned char>(c)) + ")";
       return false;
@@ -174,7 +197,8 @@ bool has(const std::vector<const char *> &v, const std::string &s) {
 }
 
 std::string qscheme(const std::string &scope, const std::string &dtype, bool sym) {
-  return "QScheme(scope=" + scope + ", dtype=" + dtype + ", symmetric=" + (sym ? "True" : "False") + ")";
+  return "QScheme(scope=" + scope + ", dtype=" + dtype + ", symmetric=" + (sym ? "True" : "False") +
+         ")";
 }
 
 } // namespace
@@ -209,7 +233,8 @@ bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
   const char *abc = role == Role::Act ? "AutoActQuantizer" : "AutoWeightQuantizer";
   why = std::string("Code: 301, Message: No implementation found for ABC <class "
                     "'msmodelslim.core.quantizer.base.") +
-        abc + "'> with dispatch key: (" + qscheme(qc.scope, qc.dtype, qc.symmetric) + ", '" + qc.method + "')";
+        abc + "'> with dispatch key: (" + qscheme(qc.scope, qc.dtype, qc.symmetric) + ", '" +
+        qc.method + "')";
   if (!choices.empty()) {
     why += "; TIP: choose one of ";
     for (size_t i = 0; i < choices.size() && i < 4; ++i)
@@ -225,13 +250,16 @@ bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
 namespace {
 
 std::string plainScalarType(const std::string &t) {
-  static const std::regex kBool("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
+  static const std::regex kBool(
+      "yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
   static const std::regex kNull("~|null|Null|NULL|");
-  static const std::regex kInt("[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|"
-                               "[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+");
-  static const std::regex kFloat("[-+]?([0-9][0-9_]*)\\.[0-9_]*([eE][-+][0-9]+)?|\\.[0-9_]+([eE][-+][0-9]+)?|"
-                                 "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(inf|Inf|INF)|"
-                                 "\\.(nan|NaN|NAN)");
+  static const std::regex kInt(
+      "[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|"
+      "[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+");
+  static const std::regex kFloat(
+      "[-+]?([0-9][0-9_]*)\\.[0-9_]*([eE][-+][0-9]+)?|\\.[0-9_]+([eE][-+][0-9]+)?|"
+      "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(inf|Inf|INF)|"
+      "\\.(nan|NaN|NAN)");
   static const std::regex kTimestamp("[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*");
   if (std::regex_match(t, kBool))
     return "bool";
@@ -368,7 +396,8 @@ struct Converter {
 
 } // namespace
 
-bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc, DiagnosticEngine &diags) {
+bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc,
+                   DiagnosticEngine &diags) {
   doc = PracticeDoc{};
   doc.file = file;
   SourceManager &sm = diags.sourceManager();
@@ -416,7 +445,9 @@ struct Checker {
       size_t bad = firstNonWhitelisted(s);
       if (bad == std::string::npos)
         return;
-      std::string msg = path + (isKey ? ": dict key contains invalid characters (" : ": dict contains invalid characters (") +
+      std::string msg = path +
+                        (isKey ? ": dict key contains invalid characters ("
+                               : ": dict contains invalid characters (") +
                         describeByte(static_cast<unsigned char>(s[bad])) + ")";
       if (!vendorChecked)
         msg += "; msModelSlim does not check list items, qspec does";
@@ -426,7 +457,8 @@ struct Checker {
       check(v.text, v, false);
     for (size_t i = 0; i < v.items.size(); ++i) {
       const YamlValue &item = v.items[i];
-      whitelist(item, path + "." + std::to_string(i), vendorChecked && item.kind != YamlValue::Mapping);
+      whitelist(item, path + "." + std::to_string(i),
+                vendorChecked && item.kind != YamlValue::Mapping);
     }
     for (const auto &kv : v.map) {
       check(kv.first, kv.second, true);
@@ -441,7 +473,8 @@ struct Checker {
     }
     for (const auto &kv : qc->map)
       if (kv.first != "act" && kv.first != "weight")
-        add("qconfig", true, &kv.second, path + ".qconfig." + kv.first + ": Extra inputs are not permitted");
+        add("qconfig", true, &kv.second,
+            path + ".qconfig." + kv.first + ": Extra inputs are not permitted");
     for (Role role : {Role::Act, Role::Weight}) {
       const char *name = role == Role::Act ? "act" : "weight";
       const YamlValue *r = qc->get(name);
@@ -462,11 +495,13 @@ struct Checker {
         if (std::string(f) == "symmetric") {
           std::string t = fv->scalarType();
           if (t != "bool") {
-            add("qconfig", true, fv, path + ".qconfig." + name + ".symmetric: Input should be a valid boolean");
+            add("qconfig", true, fv,
+                path + ".qconfig." + name + ".symmetric: Input should be a valid boolean");
             complete = false;
           }
-          q.symmetric = fv->text[0] == 't' || fv->text[0] == 'T' || fv->text[0] == 'y' || fv->text[0] == 'Y' ||
-                        fv->text == "on" || fv->text == "On" || fv->text == "ON";
+          q.symmetric = fv->text[0] == 't' || fv->text[0] == 'T' || fv->text[0] == 'y' ||
+                        fv->text[0] == 'Y' || fv->text == "on" || fv->text == "On" ||
+                        fv->text == "ON";
         } else if (std::string(f) == "dtype") {
           q.dtype = fv->text;
         } else if (std::string(f) == "scope") {
@@ -496,8 +531,9 @@ struct Checker {
       return;
     }
     if (!isKnownProcessor(t->text)) {
-      add("processor", true, t, path + ".type: Input tag '" + t->text +
-                                    "' found using 'type' does not match any of the expected tags");
+      add("processor", true, t,
+          path + ".type: Input tag '" + t->text +
+              "' found using 'type' does not match any of the expected tags");
       return;
     }
     std::string where = path + "." + t->text;
@@ -510,7 +546,8 @@ struct Checker {
       else
         for (size_t i = 0; i < cfgs->items.size(); ++i)
           processor(cfgs->items[i], where + ".configs." + std::to_string(i), api);
-    } else if (t->text == "iter_smooth" || t->text == "smooth_quant" || t->text == "flex_smooth_quant") {
+    } else if (t->text == "iter_smooth" || t->text == "smooth_quant" ||
+               t->text == "flex_smooth_quant") {
       for (const char *k : {"alpha", "beta", "scale_min"}) {
         const YamlValue *v = p.get(k);
         if (!v || v->kind != YamlValue::Scalar || v->scalarType() == "null")
@@ -532,7 +569,8 @@ struct Checker {
           x = 0;
         }
         if (x != -1 && (x <= 0 || (x & (x - 1)) != 0))
-          add("processor", true, b, "block_size must be -1 or a positive power of 2, got " + b->text);
+          add("processor", true, b,
+              "block_size must be -1 or a positive power of 2, got " + b->text);
       }
     } else if (t->text == "ascendv1_saver" || t->text == "mindie_format_saver" ||
                t->text == "ascendv1_saver_distributed") {
@@ -542,8 +580,9 @@ struct Checker {
 
   void run() {
     for (const auto &[key, line] : doc.duplicateKeys)
-      issues.push_back({"duplicate-key", true, line, 1,
-                        "Duplicate key '" + key + "' found in YAML at line " + std::to_string(line) + "."});
+      issues.push_back(
+          {"duplicate-key", true, line, 1,
+           "Duplicate key '" + key + "' found in YAML at line " + std::to_string(line) + "."});
     const YamlValue &root = doc.root;
     if (root.kind != YamlValue::Mapping) {
       add("apiversion", true, &root, "dict must be dict, not list.");
@@ -554,11 +593,13 @@ struct Checker {
     std::string apiText = api && api->kind == YamlValue::Scalar ? api->text : "Unknown";
     if (!isKnownApiVersion(apiText)) {
       add("apiversion", true, api ? api : &root,
-          "No plugin found for type '" + apiText + "' in group 'msmodelslim.quant_service.plugins'.");
+          "No plugin found for type '" + apiText +
+              "' in group 'msmodelslim.quant_service.plugins'.");
       return;
     }
     if (apiText == "modelslim_v0" || apiText == "modelslim_convert") {
-      add("not-a-target", false, api, "apiversion '" + apiText + "' is not a qspec target; only its v1 forms are checked");
+      add("not-a-target", false, api,
+          "apiversion '" + apiText + "' is not a qspec target; only its v1 forms are checked");
       return;
     }
     // metadata (1.2)
@@ -568,7 +609,8 @@ struct Checker {
       } else {
         for (const auto &kv : md->map) {
           const YamlValue &v = kv.second;
-          if (std::find(kMetadataKeys.begin(), kMetadataKeys.end(), kv.first) == kMetadataKeys.end()) {
+          if (std::find(kMetadataKeys.begin(), kMetadataKeys.end(), kv.first) ==
+              kMetadataKeys.end()) {
             add("metadata", true, &v, "metadata." + kv.first + ": Extra inputs are not permitted");
           } else if (kv.first == "config_id") {
             if (v.kind != YamlValue::Scalar || v.text.size() > 200)
@@ -581,18 +623,22 @@ struct Checker {
               x = v.scalarType() == "bool" ? 1 : -1;
             }
             if (x < 0)
-              add("metadata", true, &v, "metadata.score: Value error, Code: 203, Message: score must be greater "
-                                        "than or equal to 0, got " + v.text);
+              add("metadata", true, &v,
+                  "metadata.score: Value error, Code: 203, Message: score must be greater "
+                  "than or equal to 0, got " +
+                      v.text);
           } else if (kv.first == "label") {
             if (v.kind != YamlValue::Mapping)
               add("metadata", true, &v, "metadata.label: Input should be a valid dictionary");
           } else if (kv.first == "verified_model_types") {
             if (v.kind != YamlValue::Sequence)
-              add("metadata", true, &v, "metadata.verified_model_types: Input should be a valid list");
+              add("metadata", true, &v,
+                  "metadata.verified_model_types: Input should be a valid list");
             else
               for (const auto &item : v.items)
                 if (item.kind != YamlValue::Scalar || item.text.size() > 200)
-                  add("metadata", true, &item, "metadata.verified_model_types: items are strings of at most 200 characters");
+                  add("metadata", true, &item,
+                      "metadata.verified_model_types: items are strings of at most 200 characters");
           }
         }
       }
@@ -608,8 +654,10 @@ struct Checker {
     for (const auto &kv : spec->map)
       if (std::find(keys.begin(), keys.end(), kv.first) == keys.end())
         add("spec-key", true, &kv.second, "spec." + kv.first + ": Extra inputs are not permitted");
-    if (const YamlValue *r = spec->get("runner"); r && (r->kind != YamlValue::Scalar || !isKnownRunner(r->text)))
-      add("runner", true, r, "spec.runner: Input should be 'auto', 'model_wise', 'layer_wise' or 'dp_layer_wise'");
+    if (const YamlValue *r = spec->get("runner");
+        r && (r->kind != YamlValue::Scalar || !isKnownRunner(r->text)))
+      add("runner", true, r,
+          "spec.runner: Input should be 'auto', 'model_wise', 'layer_wise' or 'dp_layer_wise'");
     for (const char *list : {"process", "prior"}) {
       const YamlValue *p = spec->get(list);
       if (!p || p->kind == YamlValue::Null)
@@ -629,11 +677,13 @@ struct Checker {
         }
         // autoround_quant: int4 activations allowed, quantizer table not consulted.
         if (const YamlValue *t = item.get("type"); t && t->text == "autoround_quant") {
-          if (const YamlValue *s = item.get("strategies"); !s || s->kind != YamlValue::Sequence || s->items.empty())
+          if (const YamlValue *s = item.get("strategies");
+              !s || s->kind != YamlValue::Sequence || s->items.empty())
             add("processor", true, &item, path + ".autoround_quant.strategies: must not be empty");
           else
             for (size_t j = 0; j < s->items.size(); ++j)
-              qconfig(s->items[j].get("qconfig"), path + ".autoround_quant.strategies." + std::to_string(j), true);
+              qconfig(s->items[j].get("qconfig"),
+                      path + ".autoround_quant.strategies." + std::to_string(j), true);
           continue;
         }
         processor(item, path, apiText);
@@ -643,7 +693,8 @@ struct Checker {
     bool vlmOrSd = apiText != "modelslim_v1";
     if (save && save->kind == YamlValue::Sequence) {
       if (vlmOrSd && save->items.empty())
-        add("saver", true, save, "spec.save: the last item must be a saver (IndexError on an empty list)");
+        add("saver", true, save,
+            "spec.save: the last item must be a saver (IndexError on an empty list)");
       for (size_t i = 0; i < save->items.size(); ++i) {
         const YamlValue *t = save->items[i].get("type");
         std::string tt = t && t->kind == YamlValue::Scalar ? t->text : "";
@@ -657,14 +708,16 @@ struct Checker {
         if (const YamlValue *pfs = save->items[i].get("part_file_size")) {
           bool neg = pfs->kind == YamlValue::Scalar && !pfs->text.empty() && pfs->text[0] == '-';
           if (pfs->scalarType() != "int" || neg)
-            add("saver", true, pfs, "part_file_size must be greater than or equal to 0, got " + pfs->text);
+            add("saver", true, pfs,
+                "part_file_size must be greater than or equal to 0, got " + pfs->text);
         }
       }
     } else if (save && save->kind != YamlValue::Null) {
       add("saver", true, save, "spec.save: Input should be a valid list");
     }
     if (const YamlValue *dt = spec->get("default_text")) {
-      bool blank = dt->kind != YamlValue::Scalar || dt->text.find_first_not_of(" \t") == std::string::npos;
+      bool blank =
+          dt->kind != YamlValue::Scalar || dt->text.find_first_not_of(" \t") == std::string::npos;
       if (blank)
         add("default-text", true, dt, "spec.default_text: must not be blank");
     }

@@ -42,7 +42,8 @@ bool isKnownSaver(std::string_view type, std::string_view apiversion);
 bool isKnownRunner(std::string_view runner);
 extern const std::vector<std::string> kDtypes; // float int8 int4 mxfp8 mxfp4 fp8_e4m3 placeholder
 extern const std::vector<std::string> kScopes;
-extern const std::vector<std::string> kMetadataKeys; // config_id score label verified_model_types verified_tags
+extern const std::vector<std::string>
+    kMetadataKeys; // config_id score label verified_model_types verified_tags
 // Spec keys allowed under `apiversion` (2); empty for unknown versions.
 std::vector<std::string> specKeys(std::string_view apiversion);
 
@@ -96,10 +97,10 @@ bool verifySelection(const std::vector<std::string> &patterns, const ir::Invento
 // msModelSlim's loader does; a key repeated in one mapping (after merging) is reported.
 struct YamlValue {
   enum Kind { Null, Scalar, Sequence, Mapping } kind = Null;
-  std::string text;     // Scalar: the text
-  bool quoted = false;  // Scalar: written quoted (always a string)
-  std::vector<YamlValue> items;                        // Sequence
-  std::vector<std::pair<std::string, YamlValue>> map;  // Mapping, in file order
+  std::string text;                                   // Scalar: the text
+  bool quoted = false;                                // Scalar: written quoted (always a string)
+  std::vector<YamlValue> items;                       // Sequence
+  std::vector<std::pair<std::string, YamlValue>> map; // Mapping, in file order
   uint32_t line = 0, col = 0;
   uint32_t keyLine = 0; // for mapping values: line of the key
 
@@ -113,7 +114,8 @@ struct PracticeDoc {
   FileID file = 0;
   YamlValue root;
   std::string apiversion;
-  std::vector<std::pair<std::string, uint32_t>> duplicateKeys; // key, line of the mapping's first key
+  std::vector<std::pair<std::string, uint32_t>>
+      duplicateKeys; // key, line of the mapping's first key
 };
 
 // Parses a practice. On a YAML syntax error reports err_msmodelslim_yaml_syntax at the line and

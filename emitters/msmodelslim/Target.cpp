@@ -8,8 +8,11 @@ void registerMsModelSlimEmitter() {
   info.kind = "msmodelslim";
   info.emitKind = "msmodelslim-yaml";
   info.fileExtension = ".yaml";
-  info.optionKeys = {"apiversion", "config_id", "score", "label", "verified_model_types", "save", "part_file_size", "dataset", "runner", "anti_outlier", "default_text", "include"};
-  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
+  info.optionKeys = {"apiversion",   "config_id",      "score",   "label",  "verified_model_types",
+                     "save",         "part_file_size", "dataset", "runner", "anti_outlier",
+                     "default_text", "include"};
+  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
+                       std::string &why) {
     // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16
     // activations, no dual-int16 and no fp16 tier: a fallback is "float" (an exclude).
     if (!type.empty() && type != "Linear")

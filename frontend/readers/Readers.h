@@ -3,7 +3,7 @@
 // Contract: a reader never throws and never crashes on malformed input; it reports a diagnostic
 // with the file and (where the format has lines) the line, and returns false. `requestedAt` is
 // where the spec (or command line: an invalid range) asked for the file; it is used when the
-// file cannot be opened. Limits (sizes, counts) are in docs/limits.md.
+// file cannot be opened. Formats, naming rules and limits (sizes, counts) are in docs/inputs.md.
 #pragma once
 
 #include "ir/Diagnostics.h"

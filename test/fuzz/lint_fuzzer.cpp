@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -16,16 +17,23 @@ using namespace qspec;
 
 namespace {
 
+[[noreturn]] void fail(const char *what, const std::string &text, size_t at) {
+  size_t from = at > 120 ? at - 120 : 0;
+  std::fprintf(stderr, "lint_fuzzer: %s at byte %zu; context (escaped):\n%s\n", what, at,
+               sanitizeForTerminal(std::string_view(text).substr(from, 200)).c_str());
+  std::abort();
+}
+
 void checkJson(const std::string &text) {
   if (!nlohmann::json::accept(text))
-    std::abort(); // machine-readable output that does not parse
+    fail("output does not parse as JSON", text, 0);
 }
 
 void checkTerminal(const std::string &text) {
-  for (char c : text) {
-    unsigned char u = static_cast<unsigned char>(c);
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char u = static_cast<unsigned char>(text[i]);
     if ((u < 0x20 && u != '\n') || u == 0x7f)
-      std::abort(); // a control byte (an escape sequence) reached terminal output
+      fail("a control byte reached terminal output", text, i);
   }
 }
 
@@ -42,8 +50,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   results.push_back(lint::lintFile(path, opts));
 
   std::ostringstream text, json, sarif, github, stats;
-  lint::printText(text, results);
   lint::printJson(json, results);
+  if (std::getenv("QSPEC_FUZZ_DEBUG")) // replaying one input by hand: show the findings first
+    std::fprintf(stderr, "%s\n", json.str().c_str());
+  lint::printText(text, results);
   lint::printSarif(sarif, results);
   lint::printGithub(github, results);
   lint::printStatistics(stats, results);

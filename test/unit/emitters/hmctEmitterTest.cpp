@@ -27,7 +27,7 @@ struct EmitRun {
 using Mods = std::vector<std::pair<std::string, std::string>>;
 
 EmitRun compileHmct(const std::string &specText, const Mods &mods, ir::Spec &spec,
-                const std::function<void(ir::Spec &)> &tweak = {}) {
+                    const std::function<void(ir::Spec &)> &tweak = {}) {
   emit::registerAllEmitters();
   fs::path dir = fs::temp_directory_path() / ("qspec_emitA_h" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -84,7 +84,8 @@ void expectRoundTrip(const std::string &text, const ir::Spec &spec) {
   nlohmann::json cfg = nlohmann::json::parse(text); // strict: throws on comments/trailing commas
   const auto &mods = spec.inventory.modules;
   for (size_t m = 0; m < mods.size(); ++m)
-    EXPECT_EQ(effective(cfg, mods[m].name, mods[m].type), tierQtype(spec.resolution.modules[m].tier.value))
+    EXPECT_EQ(effective(cfg, mods[m].name, mods[m].type),
+              tierQtype(spec.resolution.modules[m].tier.value))
         << mods[m].name;
   // Protected nodes are node entries (nothing coarser can touch them).
   for (size_t m = 0; m < mods.size(); ++m)
@@ -113,9 +114,12 @@ Mods vit() {
   Mods m = {{"/embed/Gather", "Gather"}, {"/t_embedder/Cos", "Cos"}, {"/head/Conv", "Conv"}};
   for (int b = 0; b < 3; ++b) {
     std::string p = "/blocks." + std::to_string(b);
-    for (auto [n, t] : std::vector<std::pair<const char *, const char *>>{
-             {"/attn/MatMul", "MatMul"}, {"/attn/MatMul_1", "MatMul"}, {"/attn/Softmax", "Softmax"},
-             {"/mlp/fc1/Gemm", "Gemm"}, {"/mlp/Add", "Add"}})
+    for (auto [n, t] :
+         std::vector<std::pair<const char *, const char *>>{{"/attn/MatMul", "MatMul"},
+                                                            {"/attn/MatMul_1", "MatMul"},
+                                                            {"/attn/Softmax", "Softmax"},
+                                                            {"/mlp/fc1/Gemm", "Gemm"},
+                                                            {"/mlp/Add", "Add"}})
       m.push_back({p + n, t});
   }
   return m;
@@ -164,8 +168,10 @@ TEST(HmctEmitter, DeterministicAcrossInventoryOrder) {
 }
 
 TEST(HmctEmitter, HostileNames) {
-  std::vector<std::string> names = {"q\"uote", "back\\slash", "new\nline", "t\tab", "caf\xc3\xa9/\xe4\xb8\xad",
-                                    "yes", "null", "-lead", "!bang", "br{ace}", "co:lon", "#hash", "st*ar"};
+  std::vector<std::string> names = {
+      "q\"uote", "back\\slash", "new\nline", "t\tab", "caf\xc3\xa9/\xe4\xb8\xad",
+      "yes",     "null",        "-lead",     "!bang", "br{ace}",
+      "co:lon",  "#hash",       "st*ar"};
   Mods m = {{"/ok", "Add"}};
   for (const auto &n : names)
     m.push_back({n, "Add"});
@@ -177,7 +183,8 @@ TEST(HmctEmitter, HostileNames) {
     }
   };
   ir::Spec spec;
-  EmitRun r = compileHmct("qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", m, spec, protectAll);
+  EmitRun r =
+      compileHmct("qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", m, spec, protectAll);
   ASSERT_TRUE(r.ok) << r.out;
   expectRoundTrip(r.out, spec);
   nlohmann::json cfg = nlohmann::json::parse(r.out);
@@ -189,23 +196,26 @@ TEST(HmctEmitter, HostileNames) {
   // Comment markers: a warning; invalid UTF-8: refused.
   Mods m2 = {{"/ok", "Add"}, {"/a//b", "Add"}};
   ir::Spec s2;
-  EmitRun r2 = compileHmct("qspec 1\ndefaults { tier int8 }\nprotect \"/a//b\"\ntarget hmct { }\n", m2, s2);
+  EmitRun r2 =
+      compileHmct("qspec 1\ndefaults { tier int8 }\nprotect \"/a//b\"\ntarget hmct { }\n", m2, s2);
   ASSERT_TRUE(r2.ok) << r2.out;
   EXPECT_NE(std::find(r2.ids.begin(), r2.ids.end(), "warn_hmct_comment_in_name"), r2.ids.end());
   Mods m3 = {{"/ok", "Add"}, {"bad\xff", "Add"}};
   ir::Spec s3;
-  EmitRun r3 = compileHmct("qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", m3, s3, [](ir::Spec &s) {
-    s.resolution.modules[1].tier.value = ir::Tier::Float;
-    s.resolution.modules[1].isProtected = true;
-  });
+  EmitRun r3 =
+      compileHmct("qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", m3, s3, [](ir::Spec &s) {
+        s.resolution.modules[1].tier.value = ir::Tier::Float;
+        s.resolution.modules[1].isProtected = true;
+      });
   EXPECT_FALSE(r3.ok);
   EXPECT_NE(std::find(r3.ids.begin(), r3.ids.end(), "err_hmct_bad_node_name"), r3.ids.end());
 }
 
 TEST(HmctEmitter, UnknownNodeGetsDidYouMean) {
   ir::Spec spec;
-  EmitRun r = compileHmct("qspec 1\ndefaults { tier int8 }\nprotect \"/blocks.0/attn/Softmx\"\ntarget hmct { }\n",
-                      vit(), spec);
+  EmitRun r = compileHmct(
+      "qspec 1\ndefaults { tier int8 }\nprotect \"/blocks.0/attn/Softmx\"\ntarget hmct { }\n",
+      vit(), spec);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_hmct_unknown_node"), r.ids.end()) << r.out;
 }
@@ -222,7 +232,8 @@ TEST(HmctRules, CommentStripperIgnoresStrings) {
 }
 
 TEST(HmctRules, ChecksFindVendorErrors) {
-  std::string text = R"({"model_config": {"all_node_type": "int32", "activation": {"num_bin": 64, "max_percentile": 1}},
+  std::string text =
+      R"({"model_config": {"all_node_type": "int32", "activation": {"num_bin": 64, "max_percentile": 1}},
  "op_config": {"Add": {"qtype": "dual-int16"}, "softmax": {"qtype": "int16"}},
  "node_config": {"/x": {"qtype": "int8", "InputType0": "int16"}},
  "_comment": 1})";
@@ -233,14 +244,15 @@ TEST(HmctRules, ChecksFindVendorErrors) {
   std::map<std::string, int> checks;
   for (const auto &i : hmct::checkQuantConfig(doc))
     ++checks[i.check];
-  EXPECT_TRUE(checks.count("qtype"));            // int32
-  EXPECT_TRUE(checks.count("clamped-value"));    // num_bin 64
-  EXPECT_TRUE(checks.count("value-type"));       // max_percentile 1 (an int)
-  EXPECT_TRUE(checks.count("dual-int16-op"));    // Add
+  EXPECT_TRUE(checks.count("qtype"));         // int32
+  EXPECT_TRUE(checks.count("clamped-value")); // num_bin 64
+  EXPECT_TRUE(checks.count("value-type"));    // max_percentile 1 (an int)
+  EXPECT_TRUE(checks.count("dual-int16-op")); // Add
   EXPECT_TRUE(checks.count("lowercase-op-type"));
   EXPECT_TRUE(checks.count("legacy-key"));
-  EXPECT_TRUE(checks.count("top-level-key"));    // _comment
-  EXPECT_FALSE(hmct::parseQuantConfig("{\"a\": 1,}", sm.addFile("b.json", "{\"a\": 1,}"), doc, diags));
+  EXPECT_TRUE(checks.count("top-level-key")); // _comment
+  EXPECT_FALSE(
+      hmct::parseQuantConfig("{\"a\": 1,}", sm.addFile("b.json", "{\"a\": 1,}"), doc, diags));
 }
 
 TEST(HmctConformance, Verdicts) {
@@ -249,7 +261,8 @@ TEST(HmctConformance, Verdicts) {
     GTEST_SKIP() << "no conformance corpus";
   const std::map<std::string, std::string> expected = {
       // `//` comment line, stripped like HMCT; int8 base with node-level input0/input1.
-      {"05_ptq_deep_guide_mixed_precision.jsonc", "accepted with warnings: missing-calibration-type"},
+      {"05_ptq_deep_guide_mixed_precision.jsonc",
+       "accepted with warnings: missing-calibration-type"},
       // legacy InputType0/1 next to qtype: a warning, not an error.
       {"07_rdt_dit_nash_m_quant_config_EXCERPT.json", "accepted with warnings: legacy-key"},
   };

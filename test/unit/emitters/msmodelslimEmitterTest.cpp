@@ -33,7 +33,7 @@ using Mods = std::vector<std::pair<std::string, std::string>>;
 // Compiles `specText` with `mods` as the inventory (empty: none). `tweak` may edit the resolved
 // spec before emission (to build IRs a manifest cannot hold).
 EmitRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec,
-            const std::function<void(ir::Spec &)> &tweak = {}) {
+                const std::function<void(ir::Spec &)> &tweak = {}) {
   emit::registerAllEmitters();
   fs::path dir = fs::temp_directory_path() / ("qspec_emitA_" + std::to_string(::getpid()));
   fs::create_directories(dir);
@@ -131,8 +131,8 @@ void expectRoundTrip(const std::string &yaml, const ir::Spec &spec) {
 Mods llm(int layers) {
   Mods m;
   for (int l = 0; l < layers; ++l) {
-    for (const char *p : {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj", "self_attn.o_proj",
-                          "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj"})
+    for (const char *p : {"self_attn.q_proj", "self_attn.k_proj", "self_attn.v_proj",
+                          "self_attn.o_proj", "mlp.gate_proj", "mlp.up_proj", "mlp.down_proj"})
       m.push_back({"model.layers." + std::to_string(l) + "." + p, "Linear"});
     m.push_back({"model.layers." + std::to_string(l) + ".input_layernorm", "RMSNorm"});
   }
@@ -181,18 +181,21 @@ TEST(MsModelSlimEmitter, ExpertsCompressToOnePattern) {
   for (int l = 0; l < 6; ++l)
     for (int e = 0; e < 128; ++e)
       for (const char *p : {"gate_proj", "up_proj", "down_proj"})
-        mods.push_back({"model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p, "Linear"});
-  for (int l = 0; l < 6; ++l)
+        mods.push_back(
+            {"model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p,
+             "Linear"});
+  for (int l = 0; l < 6; ++l) {
     mods.push_back({"model.layers." + std::to_string(l) + ".mlp.gate", "Linear"});
+    mods.push_back({"model.layers." + std::to_string(l) + ".self_attn.q_proj", "Linear"});
+  }
   ir::Spec spec;
   EmitRun r = compile(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax }
 tiers int4 < int8 < float
-protect "model.layers.*.mlp.gate"
 override name "model.layers.3.mlp.experts.*" { tier int4 }
 target msmodelslim { }
 )",
-                  mods, spec);
+                      mods, spec);
   ASSERT_TRUE(r.ok) << r.out;
   expectRoundTrip(r.out, spec);
   EXPECT_NE(r.out.find("- \"model.layers.3.mlp.experts.*\""), std::string::npos) << r.out;
@@ -201,8 +204,9 @@ target msmodelslim { }
 
 TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
   // Names a manifest cannot hold; each is made float so it is written into `exclude` verbatim.
-  std::vector<std::string> fine = {"q\"uote", "back\\slash", "co:lon", "st*ar", "br{ace}", "-lead", "!bang",
-                                   "yes", "null", "on", "1e-5", "sp ace", "br[ack]et", "qu?est"};
+  std::vector<std::string> fine = {"q\"uote", "back\\slash", "co:lon",    "st*ar", "br{ace}",
+                                   "-lead",   "!bang",       "yes",       "null",  "on",
+                                   "1e-5",    "sp ace",      "br[ack]et", "qu?est"};
   Mods mods = {{"ok_linear", "Linear"}};
   for (const auto &n : fine)
     mods.push_back({n, "Linear"});
@@ -229,13 +233,16 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
   EXPECT_TRUE(excl.count("yes") && excl.count("null") && excl.count("1e-5")) << r.out;
   EXPECT_TRUE(excl.count("st\\*ar")) << r.out; // glob-escaped so only the literal name matches
 
-  for (std::string bad : {std::string("ha#sh"), std::string("new\nline"), std::string("t\tab"),
-                          std::string("caf\xc3\xa9"), std::string("semi;colon"), std::string("at@")}) {
+  for (std::string bad :
+       {std::string("ha#sh"), std::string("new\nline"), std::string("t\tab"),
+        std::string("caf\xc3\xa9"), std::string("semi;colon"), std::string("at@")}) {
     Mods m2 = {{"ok_linear", "Linear"}, {bad, "Linear"}};
     ir::Spec s2;
     EmitRun rb = compile(spec, m2, s2, makeFloat({bad}));
     EXPECT_FALSE(rb.ok) << bad;
-    EXPECT_NE(std::find(rb.ids.begin(), rb.ids.end(), "err_msmodelslim_not_whitelisted"), rb.ids.end()) << bad;
+    EXPECT_NE(std::find(rb.ids.begin(), rb.ids.end(), "err_msmodelslim_not_whitelisted"),
+              rb.ids.end())
+        << bad;
   }
 }
 
@@ -249,7 +256,7 @@ override name "*mlp.experts*" { tier int4 }
 override name "model.layers.0.*" { tier float }
 target msmodelslim { }
 )",
-                  {}, spec);
+                      {}, spec);
   ASSERT_TRUE(r.ok) << r.out;
   YAML::Node doc = YAML::Load(r.out);
   auto process = doc["spec"]["process"];
@@ -281,7 +288,8 @@ TEST(MsModelSlimRules, WhitelistAndQuoting) {
   EXPECT_EQ(ms::firstNonWhitelisted("model.layers.{0..3}.*"), std::string::npos);
   EXPECT_EQ(ms::firstNonWhitelisted("a#b"), 1u);
   EXPECT_EQ(ms::firstNonWhitelisted("caf\xc3\xa9"), 3u);
-  for (const char *w : {"yes", "No", "on", "OFF", "null", "~", "", "12", "1.5", "0x1f", ".inf", "-x", "*", "a: b"})
+  for (const char *w :
+       {"yes", "No", "on", "OFF", "null", "~", "", "12", "1.5", "0x1f", ".inf", "-x", "*", "a: b"})
     EXPECT_TRUE(ms::needsYamlQuotes(w)) << w;
   for (const char *w : {"1e-5", "model.layers.0", "iter_smooth"})
     EXPECT_FALSE(ms::needsYamlQuotes(w)) << w; // PyYAML reads 1e-5 as a string
