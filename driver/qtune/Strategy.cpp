@@ -512,7 +512,7 @@ Outcome SimLandscape::evaluate(const Probe &p) const {
   } else {
     o.metric = threshold + (p.level - passLevel + 0.5) * step;
     if (std::find(traps.begin(), traps.end(), p.level) != traps.end())
-      o.metric = threshold - step;
+      o.metric = threshold + (-passLevel - 0.5) * step; // below level 0's metric: detectable
   }
   if (p.chain >= 0 && static_cast<size_t>(p.chain) < chainBonus.size())
     o.metric += chainBonus[static_cast<size_t>(p.chain)];

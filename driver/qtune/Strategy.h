@@ -97,7 +97,7 @@ std::unique_ptr<Strategy> createStrategy(const std::string &name, const SearchSp
 struct SimLandscape {
   int levels = 16;
   int passLevel = 5;
-  std::vector<int> traps;        // levels whose metric drops below the target
+  std::vector<int> traps;        // levels whose metric drops below level 0's (non-monotone)
   std::vector<double> chainBonus; // added to the metric per anti-outlier candidate
   bool int16Passes = true, dualPasses = true, fp16Passes = true;
   double threshold = 0.9;

@@ -311,6 +311,13 @@ bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<Par
     std::vector<ParseError> errs;
     if (parseAmctConfigAs(text, k, doc, errs)) {
       errors.clear();
+      for (ConfigKind other : {ConfigKind::QAT, ConfigKind::KVCache}) {
+        AmctDocument probe;
+        std::vector<ParseError> ignored;
+        if (other != k && static_cast<int>(other) > static_cast<int>(k) &&
+            parseAmctConfigAs(text, other, probe, ignored))
+          doc.ambiguous = true;
+      }
       return true;
     }
     const ParseError &e = errs.front();

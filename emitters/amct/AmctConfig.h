@@ -55,6 +55,9 @@ struct Override {
 
 struct AmctDocument {
   ConfigKind kind = ConfigKind::PTQ;
+  // The text also parses strictly as another root message (e.g. a file with only skip_layers
+  // is both PTQ and QAT); `kind` is then the first in detection order (PTQ, QAT, KV-cache).
+  bool ambiguous = false;
   std::optional<uint32_t> batchNum;
   std::optional<bool> activationOffset; // PTQ / KV
   std::optional<bool> doFusion;         // PTQ

@@ -65,14 +65,6 @@ private:
   std::string entryName(const std::string &name, SourceRange at);
 };
 
-Json scalarOf(const ir::Value &v) {
-  if (v.kind == ir::Value::Number)
-    return v.isInteger ? Json(static_cast<long long>(v.number)) : Json(v.number);
-  if (v.kind == ir::Value::Ident && (v.text == "true" || v.text == "false"))
-    return Json(v.text == "true");
-  return Json(v.text);
-}
-
 Json Builder::modelConfig() {
   Json mc = Json::object();
   ir::Tier d = spec_.defaultTier();

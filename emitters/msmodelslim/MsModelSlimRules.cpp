@@ -189,13 +189,6 @@ const std::vector<Combo> &combos() {
   return c;
 }
 
-bool has(const std::vector<const char *> &v, const std::string &s) {
-  for (const char *x : v)
-    if (s == x)
-      return true;
-  return false;
-}
-
 std::string qscheme(const std::string &scope, const std::string &dtype, bool sym) {
   return "QScheme(scope=" + scope + ", dtype=" + dtype + ", symmetric=" + (sym ? "True" : "False") +
          ")";

@@ -89,8 +89,9 @@ void expectRoundTrip(const std::string &text, const ir::Spec &spec) {
         << mods[m].name;
   // Protected nodes are node entries (nothing coarser can touch them).
   for (size_t m = 0; m < mods.size(); ++m)
-    if (spec.resolution.modules[m].isProtected)
+    if (spec.resolution.modules[m].isProtected) {
       EXPECT_EQ(cfg["node_config"][mods[m].name], nlohmann::json({{"qtype", "float32"}}));
+    }
   // Sections in order, keys sorted by code point.
   std::vector<std::string> order;
   nlohmann::ordered_json ordered = nlohmann::ordered_json::parse(text);

@@ -109,8 +109,9 @@ void expectRoundTrip(const std::string &yaml, const ir::Spec &spec) {
       if (in && hits++ == 0)
         dtype = lq["qconfig"]["weight"]["dtype"].as<std::string>();
       // protected ∪ tuning is in every exclude
-      if (rm.tier.value == ir::Tier::Float)
+      if (rm.tier.value == ir::Tier::Float) {
         EXPECT_TRUE(selects(lq["exclude"], mods[m].name)) << mods[m].name;
+      }
     }
     if (rm.tier.value == ir::Tier::Float) {
       EXPECT_EQ(hits, 0) << mods[m].name;
