@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Whole-process benchmarks: qcc on each inventory x pattern count, and the Python reference.
 
-    run_bench.py BUILD_DIR [--runs 5] [--quick] [--no-reference] [--json OUT.json]
+    run_bench.py BUILD_DIR [--runs 5] [--quick] [--only NAME,...] [--no-reference] [--json OUT.json]
 
 Generates the inputs into BUILD_DIR/bench-data (bench/gen_inventory.py, bench/gen_specs.py),
 then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` (DeepSeek-V3: ir, each
@@ -108,6 +108,7 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="DeepSeek-V3 with 100 patterns only")
     ap.add_argument("--no-reference", action="store_true")
+    ap.add_argument("--only", default="", help="comma-separated inventory names (default: all)")
     ap.add_argument("--emits", default=",".join(EMITS))
     ap.add_argument("--json", default="")
     args = ap.parse_args()
@@ -120,7 +121,7 @@ def main():
     print("| inventory | modules | patterns | emit | wall s | CPU s | peak RSS MB | reference wall s / CPU s | ratio wall / CPU | same selections |")
     print("|---|---:|---:|---|---:|---:|---:|---:|---:|---|")
     for name, model, modules, counts, with_ref, case_emits in CASES:
-        if args.quick and name != "deepseek-v3":
+        if (args.quick and name != "deepseek-v3") or (args.only and name not in args.only.split(",")):
             continue
         manifest, specs = prepare(data, name, model, modules, counts)
         nmods = sum(1 for l in open(manifest) if l.strip() and not l.startswith("#"))

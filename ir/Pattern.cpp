@@ -158,12 +158,58 @@ public:
       p_.literalText_ = p_.prefix_;
     else
       analyze();
+    if (p_.literal_ || !expandPrefixes(0, std::string()) || p_.prefixes_.empty()) {
+      p_.prefixes_.assign(1, p_.prefix_);
+    } else {
+      std::sort(p_.prefixes_.begin(), p_.prefixes_.end());
+      p_.prefixes_.erase(std::unique(p_.prefixes_.begin(), p_.prefixes_.end()), p_.prefixes_.end());
+    }
     return true;
   }
 
 private:
   Pattern &p_;
   std::string &err_;
+
+  size_t prefixBudget_ = 0;
+
+  // Walks the program from `pc` with `text` read so far, following Chars, alternations and small
+  // numeric ranges, and records the text where anything else starts. False: too many.
+  bool expandPrefixes(uint32_t pc, std::string text) {
+    const auto &prog = p_.prog_;
+    while (true) {
+      if (++prefixBudget_ > 4096)
+        return false;
+      const Pattern::Inst &in = prog[pc];
+      if (in.op == Pattern::Op::Char) {
+        text += in.ch;
+        ++pc;
+      } else if (in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd) {
+        ++pc;
+      } else if (in.op == Pattern::Op::Jmp && in.x > pc) {
+        pc = in.x;
+      } else if (in.op == Pattern::Op::Split && pc + 2 < prog.size() &&
+                 !(in.x == pc + 1 && in.y == pc + 3 &&
+                                                  prog[pc + 2].op == Pattern::Op::Jmp &&
+                                                  prog[pc + 2].x == pc)) {
+        return expandPrefixes(in.x, text) && expandPrefixes(in.y, text);
+      } else if (in.op == Pattern::Op::NumRange && in.width != UINT32_MAX &&
+                 (in.hi - in.lo) / in.step < 32) {
+        uint64_t first = in.lo + ((in.y % in.step) + in.step - in.lo % in.step) % in.step;
+        for (uint64_t v = first; v <= in.hi; v += in.step) {
+          std::string digits = std::to_string(v);
+          if (digits.size() < in.width)
+            digits.insert(0, in.width - digits.size(), '0');
+          if (!expandPrefixes(pc + 1, text + digits))
+            return false;
+        }
+        return true;
+      } else {
+        p_.prefixes_.push_back(std::move(text));
+        return p_.prefixes_.size() <= 64;
+      }
+    }
+  }
 
   // Facts for fast matching and for indexing (ModuleSelector): the literal suffix, the literal
   // runs every match contains, and whether the program is a plain glob (Char, Any, Class, `*`).

@@ -43,6 +43,9 @@ public:
   // first is the prefix when `literalPrefix()` is not empty, the last the suffix when
   // `literalSuffix()` is not empty.
   const std::vector<std::string> &requiredLiterals() const { return required_; }
+  // Literal strings one of which every match starts with, brace lists and small ranges at the
+  // front expanded ("a.{1,2}.b*" -> "a.1.b", "a.2.b"); at most 64, else just literalPrefix().
+  const std::vector<std::string> &literalPrefixes() const { return prefixes_; }
   // Names of `{name}` variables, in order.
   const std::vector<std::string> &variables() const { return vars_; }
   // Number of instructions (a size measure for limits).
@@ -70,6 +73,7 @@ private:
   std::string prefix_;
   std::string suffix_;
   std::vector<std::string> required_;
+  std::vector<std::string> prefixes_;
   bool simple_ = false; // only Char, Any, Class and `*`: matched without the VM
   std::vector<std::string> vars_;
   std::vector<Inst> prog_;

@@ -92,8 +92,14 @@ void ModuleSelector::buildSegments() const {
       std::vector<uint32_t> &list = postings_[id];
       if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
         list.push_back(i);
-      if (dot == std::string_view::npos)
+      if (dot == std::string_view::npos) {
+        if (start > 0) {
+          if (lastPostings_.size() < postings_.size())
+            lastPostings_.resize(postings_.size());
+          lastPostings_[id].push_back(i);
+        }
         break;
+      }
       start = dot + 1;
     }
     std::swap(prev, cur);
@@ -114,6 +120,18 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
     return out;
   }
   const auto &mods = inv_.modules;
+
+  // `*.NAME` selects exactly the modules whose last segment is NAME (a copy, nothing to match).
+  const std::string &suffix = p.literalSuffix();
+  if (mods.size() > kSegmentIndexThreshold && suffix.size() > 1 && suffix[0] == '.' &&
+      suffix.find('.', 1) == std::string::npos && p.text().size() == suffix.size() + 1 &&
+      p.text()[0] == '*' && p.text().compare(1, std::string::npos, suffix) == 0) {
+    buildSegments();
+    auto it = segmentIds_.find(std::string_view(suffix).substr(1));
+    if (it == segmentIds_.end() || it->second >= lastPostings_.size())
+      return out;
+    return lastPostings_[it->second];
+  }
 
   // Candidates 1: the shortest posting list of a segment every match contains.
   const std::vector<uint32_t> *best = nullptr;
@@ -138,6 +156,47 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
       }
     }
   }
+  // Candidates 1b: when the pattern starts with alternatives ("model.layers.{3,17}.mlp.*"), the
+  // union over its literal prefixes of each prefix's rarest segment, if that is fewer.
+  const auto &prefixes = p.literalPrefixes();
+  if (prefixes.size() > 1 && mods.size() > kSegmentIndexThreshold) {
+    buildSegments();
+    std::vector<const std::vector<uint32_t> *> lists;
+    size_t total = 0;
+    std::vector<std::string_view> segments;
+    for (const std::string &pre : prefixes) {
+      segments.clear();
+      segmentsOfRun(pre, true, false, segments);
+      if (segments.empty()) {
+        lists.clear();
+        break;
+      }
+      static const std::vector<uint32_t> kNone;
+      const std::vector<uint32_t> *rarest = nullptr;
+      for (std::string_view seg : segments) {
+        const std::vector<uint32_t> *list = segmentPostings(seg);
+        if (!list)
+          list = &kNone;
+        if (!rarest || list->size() < rarest->size())
+          rarest = list;
+      }
+      lists.push_back(rarest);
+      total += rarest->size();
+    }
+    if (!lists.empty() && (!best || total < best->size()) && total * 8 < mods.size()) {
+      std::vector<uint32_t> candidates;
+      candidates.reserve(total);
+      for (const auto *list : lists)
+        candidates.insert(candidates.end(), list->begin(), list->end());
+      std::sort(candidates.begin(), candidates.end());
+      candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
+      for (uint32_t i : candidates)
+        if (p.matches(mods[i].name))
+          out.push_back(i);
+      return out;
+    }
+  }
+
   if (best && best->size() * 8 < mods.size()) {
     for (uint32_t i : *best) // ascending already
       if (p.matches(mods[i].name))

@@ -42,6 +42,8 @@ private:
   mutable bool sortedBuilt_ = false;
   mutable std::unordered_map<std::string_view, uint32_t> segmentIds_; // views into inv_ names
   mutable std::vector<std::vector<uint32_t>> postings_; // by segment id, ascending, no repeats
+  // By segment id: the modules whose name has a dot and ends with that segment (`*.down_proj`).
+  mutable std::vector<std::vector<uint32_t>> lastPostings_;
   mutable bool segmentsBuilt_ = false;
 };
 

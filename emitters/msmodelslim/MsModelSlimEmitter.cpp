@@ -405,6 +405,25 @@ void Builder::resolveAsWritten() {
     return x->priority > y->priority;
   });
   std::vector<std::string> earlier; // includes of earlier (higher-precedence) entries
+  // Tuning raises to a quantized tier come first: the tuning state beats name overrides.
+  for (const ir::TuningRaise &r : spec_.tune.raises) {
+    if (r.tier == ir::Tier::Float)
+      continue;
+    Entry e;
+    std::string label = r.selectors.empty() ? "" : r.selectors.front().text;
+    ir::Recipe rw = w;
+    if (!rw.range.valid())
+      rw.range = r.range;
+    if (!qconfigOfSettings(r.tier, rw, a, label, r.range, e))
+      continue;
+    for (const ir::Selector &sel : r.selectors) {
+      whitelist("pattern", sel.text, sel.range);
+      e.include.push_back(sel.text);
+    }
+    e.extraExclude = earlier;
+    earlier.insert(earlier.end(), e.include.begin(), e.include.end());
+    entries_.push_back(std::move(e));
+  }
   for (const ir::Override *o : names) {
     ir::Tier t = o->settings.tier.value_or(dtier);
     if (t == ir::Tier::Float) {

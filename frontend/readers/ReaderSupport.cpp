@@ -219,7 +219,8 @@ size_t skipValue(std::string_view t, size_t i) {
 
 } // namespace
 
-bool checkJson(std::string_view text, uint32_t &offset, std::string &reason) {
+bool checkJson(std::string_view text, uint32_t &offset, std::string &reason, std::vector<uint32_t> *dupPath,
+               std::string *dupKey) {
   DuplicateKeyCheck check;
   bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
   if (ok)
@@ -227,6 +228,10 @@ bool checkJson(std::string_view text, uint32_t &offset, std::string &reason) {
   if (!check.dupPath.empty()) {
     offset = locateJson(text, check.dupPath).value_or(0);
     reason = "key '" + check.dupKey + "' appears twice in one object";
+    if (dupPath)
+      *dupPath = check.dupPath;
+    if (dupKey)
+      *dupKey = check.dupKey;
     return false;
   }
   offset = static_cast<uint32_t>(check.errorPos ? std::min(check.errorPos - 1, text.size()) : 0);

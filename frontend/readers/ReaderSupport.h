@@ -36,7 +36,10 @@ bool parseNumber(std::string_view s, double &out);
 
 // Checks that `text` is one well-formed JSON value with no key repeated inside one object.
 // On failure returns false with `offset` (0-based byte) and a `reason` phrase.
-bool checkJson(std::string_view text, uint32_t &offset, std::string &reason);
+// When the problem is a repeated key, `dupPath` (if given) receives its member path (see
+// locateJson) and `dupKey` the key.
+bool checkJson(std::string_view text, uint32_t &offset, std::string &reason,
+               std::vector<uint32_t> *dupPath = nullptr, std::string *dupKey = nullptr);
 
 // The byte offset of a member addressed by `path` (member indices from the root: for an object
 // the index of the key, for an array the index of the element). For an object member the

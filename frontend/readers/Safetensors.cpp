@@ -156,6 +156,12 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     for (const ojson &d : v["shape"])
       if (!d.is_number_unsigned())
         return badTensor("\"shape\" must hold non-negative integers");
+    // The data is never read, so offsets past the end of the file are fine (a header-only
+    // copy of a huge file is a valid inventory), but they must make sense.
+    if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2 ||
+        !v["data_offsets"][0].is_number_unsigned() || !v["data_offsets"][1].is_number_unsigned() ||
+        v["data_offsets"][0].get<uint64_t>() > v["data_offsets"][1].get<uint64_t>())
+      return badTensor("\"data_offsets\" must be two integers [begin, end] with begin <= end");
     if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
       continue;
     std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));

@@ -334,9 +334,21 @@ bool readHmctJson(Ctx &c) {
   const std::string &text = sm.text(c.file);
   auto at = [&](uint32_t o, uint32_t len) { return sm.range(c.file, o, o + std::max<uint32_t>(len, 1)); };
   uint32_t off = 0;
-  std::string why;
-  if (!checkJson(text, off, why)) {
-    c.malformed(at(off, 1), why);
+  std::string why, dupKey;
+  std::vector<uint32_t> dupPath;
+  if (!checkJson(text, off, why, &dupPath, &dupKey)) {
+    if (dupPath.size() != 1) {
+      c.malformed(at(off, 1), why);
+      return false;
+    }
+    // A node listed twice: the same error as in every other format, with the first one noted.
+    Diagnostic &d = c.diags.report(DiagID::err_scores_duplicate, at(off + 1, static_cast<uint32_t>(dupKey.size())), {dupKey});
+    std::string quoted = "\"" + dupKey + "\"";
+    for (uint32_t k : jsonMemberOffsets(text, locateJson(text, {}).value_or(0)))
+      if (k < off && text.compare(k, quoted.size(), quoted) == 0) {
+        c.diags.note(d, DiagID::note_reader_first_here, at(k + 1, static_cast<uint32_t>(dupKey.size())), {dupKey});
+        break;
+      }
     return false;
   }
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, false);

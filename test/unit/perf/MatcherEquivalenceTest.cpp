@@ -96,6 +96,13 @@ TEST(MatcherEquivalence, AnalysisFacts) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->literalSuffix(), "z");
   EXPECT_EQ(r->requiredLiterals(), (std::vector<std::string>{"x", ".y", "z"}));
+  auto t = compile("model.layers.{1,17}.mlp.{0..2..2}*");
+  ASSERT_TRUE(t);
+  EXPECT_EQ(t->literalPrefixes(), (std::vector<std::string>{"model.layers.1.mlp.0", "model.layers.1.mlp.2",
+                                                            "model.layers.17.mlp.0", "model.layers.17.mlp.2"}));
+  auto u = compile("x.{i}.y");
+  ASSERT_TRUE(u);
+  EXPECT_EQ(u->literalPrefixes(), (std::vector<std::string>{"x."}));
   auto s = compile("{a,b}c{d,e}");
   ASSERT_TRUE(s);
   EXPECT_EQ(s->literalPrefix(), "");
@@ -166,4 +173,38 @@ TEST(MatcherEquivalence, SelectorAgreesWithReferenceOnRandomInventories) {
     }
   }
   EXPECT_GT(nonEmpty, patterns / 10);
+}
+
+TEST(MatcherEquivalence, SelectorAgreesOnAnLlmInventory) {
+  // MoE naming large enough for every index path (segments, prefix alternatives, sorted prefix).
+  Inventory inv;
+  for (int n = 0; n < 24; ++n) {
+    std::string p = "model.layers." + std::to_string(n);
+    for (const char *a : {"q_proj", "k_proj", "v_proj", "o_proj"})
+      inv.modules.push_back({p + ".self_attn." + a, "Linear", n, 0});
+    inv.modules.push_back({p + ".mlp.gate", "Linear", n, 0});
+    for (int e = 0; e < 64; ++e)
+      for (const char *m : {"gate_proj", "up_proj", "down_proj"})
+        inv.modules.push_back({p + ".mlp.experts." + std::to_string(e) + "." + m, "Linear", n, 0});
+  }
+  inv.modules.push_back({"lm_head", "Linear", -1, 0});
+  inv.rebuildIndex();
+  ModuleSelector selector(inv);
+  size_t nonEmpty = 0;
+  const char *const texts[] = {
+      "model.layers.{1,5,17}.mlp.experts.*.down_proj", "model.layers.{0..3}.*", "model.layers.{00..10}.*",
+      "model.layers.{0..20..5}.mlp.*", "{lm_head,model.layers.1.mlp}*", "model.layers.1*.mlp.gate",
+      "model.layers.{2,3}.mlp.experts.{10..12}.{gate,up}_proj", "*.experts.{7,8}.*", "model.layers.{i}.*",
+      "model.layers.{1..3}{0..1}.self_attn.*", "model.layers.*.mlp.experts.4[0-4].down_proj",
+      "model.layers.{5,6}.mlp.experts.1?.up_proj", "model.layers.{1,2}", "model.layers.{9,10}.mlp.gate",
+      "*.{q,k}_proj", "model.layers.2.mlp.experts.*", "model.layers.{0..23}.mlp.experts.0.up_proj",
+      "*.down_proj", "*.gate", "*.lm_head", "*.7", "*.self_attn"};
+  for (const char *text : texts) {
+    auto p = compile(text);
+    ASSERT_TRUE(p) << text;
+    std::vector<uint32_t> fast = selector.selectPattern(*p);
+    ASSERT_EQ(fast, selector.selectPatternReference(*p)) << text;
+    nonEmpty += !fast.empty();
+  }
+  EXPECT_GE(nonEmpty, 15u);
 }

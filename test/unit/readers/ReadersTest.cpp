@@ -289,7 +289,10 @@ TEST_F(ReadersTest, SafetensorsBadHeaderJson) {
   EXPECT_EQ(diags_.diagnostics().back().range.begin.col, 2u);
   std::string meta = R"({"__metadata__":{}})";
   EXPECT_FALSE(inventory(safetensors("meta.safetensors", meta, meta.size())));
-  EXPECT_EQ(count("err_safetensors_header"), 3u);
+  std::string offsets = R"({"a.weight":{"dtype":"F16","shape":[2,2],"data_offsets":[8,0]}})";
+  EXPECT_FALSE(inventory(safetensors("offsets.safetensors", offsets, offsets.size())));
+  EXPECT_NE(diags_.diagnostics().back().message.find("data_offsets"), std::string::npos);
+  EXPECT_EQ(count("err_safetensors_header"), 4u);
   EXPECT_EQ(count("err_inventory_empty"), 1u);
 }
 
@@ -414,8 +417,12 @@ TEST_F(ReadersTest, HmctJsonMetricAndDirection) {
   EXPECT_FALSE(scores(write("nan.json", R"({"n": {"sqnr": "nan"}})")));
   EXPECT_EQ(count("err_scores_not_finite"), 1u);
   EXPECT_FALSE(scores(write("dup.json", "{\"n\": {\"mse\": 1},\n\"n\": {\"mse\": 2}}")));
-  EXPECT_EQ(count("err_scores_malformed"), 1u); // a repeated JSON key is caught by the JSON check
+  ASSERT_EQ(count("err_scores_duplicate"), 1u); // a node listed twice, as in every format
+  EXPECT_EQ(first("err_scores_duplicate")->range.begin.line, 2u);
+  EXPECT_EQ(first("err_scores_duplicate")->notes.at(0).range.begin.line, 1u);
   EXPECT_FALSE(scores(write("flat.json", R"({"n": 0.5})")));
+  EXPECT_EQ(count("err_scores_malformed"), 1u);
+  EXPECT_FALSE(scores(write("deep.json", R"({"n": {"mse": 1, "mse": 2}})")));
   EXPECT_EQ(count("err_scores_malformed"), 2u);
 }
 
