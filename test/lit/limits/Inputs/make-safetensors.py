@@ -21,5 +21,3 @@ write("short.safetensors", b"\x05\x00\x00")
 write("truncated-json.safetensors", struct.pack("<Q", len(good)) + good[: len(good) // 2])
 write("over-limit.safetensors", struct.pack("<Q", 200 << 20) + good)
 write("not-json.safetensors", struct.pack("<Q", 8) + b"\xff\xfe\x00\x01garb")
-write("bad-offsets.safetensors", struct.pack("<Q", 80) + json.dumps(
-    {"w.weight": {"dtype": "F16", "shape": [2, 2], "data_offsets": [8, 0]}}).encode().ljust(80))
