@@ -1,6 +1,6 @@
 // The strict AMCT .cfg reader (AmctConfig.h): libprotobuf TextFormat::Parser into the project's
 // messages, then a walk that copies what was written into qspec types, with line numbers from
-// the parser's ParseInfoTree. Also the emitter's back door: messageToDocument() in AmctProto.h.
+// the parser's ParseInfoTree. documentFromPtq/Qat (AmctProto.h) are shared with the emitter.
 #include "emitters/amct/AmctConfig.h"
 #include "emitters/amct/AmctProto.h"
 

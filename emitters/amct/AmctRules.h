@@ -51,8 +51,7 @@ bool isSelectivePruneType(std::string_view type);
 bool isGlobalParameterName(std::string_view name);
 
 // ---- Checks, with AMCT's wording ----------------------------------------------------------
-// QAT activation/weight pair (§4.5 table). `actUnset`/`weightUnset` add AMCT's INT8 warning
-// text first when a dst_type was not given.
+// QAT activation/weight pair (§4.5 table; an unset dst_type counts as INT8).
 bool checkQatPair(DataType act, DataType weight, Version v, std::string &amctMessage);
 // PTQ INT16 activations need 9.1.0 or later (9.0.0 fails to parse the enum value).
 bool checkPtqInt16(Version v, std::string &amctMessage);

@@ -398,7 +398,7 @@ const Verdict kVerdicts[] = {
     {"generated-json/GENERATED__ptq_asym_priority.cfg", "ptq", nullptr},
     {"generated-json/GENERATED__ptq_full_valid.cfg", "ptq", nullptr},
     {"generated-json/GENERATED__ptq_hfmg_fp16.cfg", "ptq", nullptr},
-    {"generated-json/GENERATED__ptq_minimal_empty.cfg", "ptq", nullptr},
+    {"generated-json/GENERATED__ptq_minimal_empty.cfg", "ptq", nullptr, true}, // no field at all
     {"generated-json/GENERATED__ptq_skip_and_override.cfg", "ptq", nullptr},
     {"generated-json/GENERATED__qat_empty.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
     {"generated-json/GENERATED__qat_full_valid.cfg", "qat", nullptr},

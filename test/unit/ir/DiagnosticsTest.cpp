@@ -32,10 +32,14 @@ TEST(Diagnostics, TableIDsAreUniqueAndFollowTheSeverityPrefix) {
     case Severity::Remark: EXPECT_EQ(prefix, "remark_") << name; break;
     default: ADD_FAILURE() << name;
     }
-    // House style: lowercase first letter, no trailing period.
+    // House style: lowercase first word (an acronym such as AMCT or INT16 is fine), no
+    // trailing period.
     std::string fmt = info.format;
     ASSERT_FALSE(fmt.empty()) << name;
-    EXPECT_FALSE(fmt[0] >= 'A' && fmt[0] <= 'Z') << name;
+    std::string first = fmt.substr(0, fmt.find(' '));
+    bool capitalized = first[0] >= 'A' && first[0] <= 'Z' &&
+                       first.find_first_of("abcdefghijklmnopqrstuvwxyz") != std::string::npos;
+    EXPECT_FALSE(capitalized) << name << ": " << fmt;
     EXPECT_NE(fmt.back(), '.') << name;
   }
 }

@@ -1,0 +1,74 @@
+#!/bin/bash
+# Starts a throw-away single-node Slurm (munged, slurmctld, slurmd) in DIR, runs the command
+# after '--' with SLURM_CONF pointing at it, and stops the daemons on exit (trap).
+#   slurm_cluster.sh DIR -- COMMAND...
+# Exit 77 (with a message) when the Slurm or munge binaries are missing.
+set -u
+dir=$1; shift; [ "$1" = "--" ] && shift
+for b in munged slurmctld slurmd srun sinfo; do
+  p=$(command -v $b || ls /usr/sbin/$b 2>/dev/null)
+  if [ -z "$p" ]; then echo "slurm-cluster: '$b' is missing; install slurm-wlm and munge (scripts/setup-deps.sh)"; exit 77; fi
+done
+mkdir -p "$dir"/{state,spool,log,munge}
+chmod 700 "$dir/munge"
+host=$(hostname -s)
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+  sleep 0.5
+  for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+# munge: a private key and socket, so nothing system-wide is touched.
+dd if=/dev/urandom bs=1 count=1024 of="$dir/munge/munge.key" 2>/dev/null
+chmod 400 "$dir/munge/munge.key"
+user=$(id -un)
+[ "$user" = root ] && chown root "$dir/munge" "$dir/munge/munge.key"
+/usr/sbin/munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
+  --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/seed" \
+  --force >/dev/null 2>&1 || { echo "slurm-cluster: munged failed"; cat "$dir/log/munged.log"; exit 1; }
+pids+=($(cat "$dir/munge/munged.pid"))
+cat > "$dir/slurm.conf" <<CONF
+ClusterName=qtune
+SlurmctldHost=$host
+SlurmUser=$user
+SlurmdUser=root
+AuthType=auth/munge
+AuthInfo=socket=$dir/munge/munge.socket
+CredType=cred/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SchedulerType=sched/backfill
+StateSaveLocation=$dir/state
+SlurmdSpoolDir=$dir/spool
+SlurmctldPidFile=$dir/slurmctld.pid
+SlurmdPidFile=$dir/slurmd.pid
+SlurmctldLogFile=$dir/log/slurmctld.log
+SlurmdLogFile=$dir/log/slurmd.log
+SlurmctldPort=${QTUNE_SLURM_PORT:-16817}
+SlurmdPort=$(( ${QTUNE_SLURM_PORT:-16817} + 1 ))
+ReturnToService=2
+MpiDefault=none
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+NodeName=$host CPUs=2 State=UNKNOWN
+PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF="$dir/slurm.conf"
+/usr/sbin/slurmctld -f "$SLURM_CONF" -i >/dev/null 2>&1 &
+sleep 1
+[ -f "$dir/slurmctld.pid" ] && pids+=($(cat "$dir/slurmctld.pid"))
+/usr/sbin/slurmd -f "$SLURM_CONF" -N "$host" >/dev/null 2>&1 &
+sleep 1
+[ -f "$dir/slurmd.pid" ] && pids+=($(cat "$dir/slurmd.pid"))
+for i in $(seq 1 60); do
+  if sinfo -h -o %T 2>/dev/null | grep -q idle; then break; fi
+  sleep 0.5
+done
+if ! sinfo -h -o %T 2>/dev/null | grep -q idle; then
+  echo "slurm-cluster: the node did not come up"; sinfo 2>&1; tail -20 "$dir/log/slurmctld.log" "$dir/log/slurmd.log"
+  exit 1
+fi
+echo "slurm-cluster: up ($host)"
+"$@"
