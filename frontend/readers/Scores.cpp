@@ -342,11 +342,12 @@ bool readHmctJson(Ctx &c) {
       return false;
     }
     // A node listed twice: the same error as in every other format, with the first one noted.
-    Diagnostic &d = c.diags.report(DiagID::err_scores_duplicate, at(off + 1, static_cast<uint32_t>(dupKey.size())), {dupKey});
+    // Node names are underlined with their quotes, as the JSON token they are.
+    Diagnostic &d = c.diags.report(DiagID::err_scores_duplicate, at(off, static_cast<uint32_t>(dupKey.size() + 2)), {dupKey});
     std::string quoted = "\"" + dupKey + "\"";
     for (uint32_t k : jsonMemberOffsets(text, locateJson(text, {}).value_or(0)))
       if (k < off && text.compare(k, quoted.size(), quoted) == 0) {
-        c.diags.note(d, DiagID::note_reader_first_here, at(k + 1, static_cast<uint32_t>(dupKey.size())), {dupKey});
+        c.diags.note(d, DiagID::note_reader_first_here, at(k, static_cast<uint32_t>(dupKey.size() + 2)), {dupKey});
         break;
       }
     return false;
@@ -364,7 +365,7 @@ bool readHmctJson(Ctx &c) {
   for (auto it = doc.begin(); it != doc.end(); ++it, ++idx) {
     uint32_t keyOff = idx < keys.size() ? keys[idx] : root;
     const std::string &node = it.key();
-    SourceRange nameAt = at(keyOff + 1, static_cast<uint32_t>(node.size()));
+    SourceRange nameAt = at(keyOff, static_cast<uint32_t>(node.size() + 2));
     const auto &metrics = it.value();
     if (!metrics.is_object() || metrics.empty()) {
       c.malformed(nameAt, "the value of '" + node + "' must be an object {metric: value}");

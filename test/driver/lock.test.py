@@ -4,8 +4,12 @@ qtune, tmp, sim = sys.argv[1:4]
 cmd = [qtune, "run", tmp + "/tiny.qspec", "--workdir", tmp + "/w", "--no-progress", "--",
        "/usr/bin/python3", sim, "--scores", tmp + "/tiny-scores.yaml", "--sleep", "0.4"]
 first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-while not os.path.exists(tmp + "/w/state.json"):
+deadline = time.time() + 30
+while not os.path.exists(tmp + "/w/state.json") and first.poll() is None and time.time() < deadline:
     time.sleep(0.02)
+if first.poll() is not None:
+    print("first run ended early: rc", first.returncode, first.stderr.read())
+    sys.exit(1)
 second = subprocess.run(cmd, capture_output=True, text=True)
 print("second: rc", second.returncode)
 print("second stderr:", second.stderr.strip())
