@@ -7,7 +7,7 @@ EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
 .PHONY: all deps configure build run test fuzz sanitize bench clean sanitize-build sanitize-test \
-	fuzz-build fuzz-smoke
+	fuzz-build fuzz-smoke san-configure
 
 all: build
 
@@ -27,7 +27,8 @@ run: build
 	@bash scripts/run-example.sh $(BUILD_DIR) $(EXAMPLE) $(OUT)
 
 # Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary; then the
-# same tests under ASan+UBSan (sanitize-test) and a short run of every fuzz target (fuzz-smoke).
+# same tests under ASan+UBSan (sanitize-test, clang) and a short run of every fuzz target
+# (fuzz-smoke, same clang build).
 # `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
 SANITIZE ?= 1
 FUZZ ?= 1
@@ -38,12 +39,17 @@ test: build
 	bash scripts/run-tests.sh --summary $(BUILD_DIR) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR); \
 	exit $$rc
 
-# ASan + UBSan build of everything (its own build dir, gcc, -O1 with assertions) and every test
-# under it; any sanitizer report fails the test that triggered it.
-SAN_BUILD_DIR ?= build-sanitize
-sanitize-build: deps
-	cmake -S . -B $(SAN_BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug \
-	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DQSPEC_SANITIZE=ON $(CMAKE_FLAGS)
+# One clang-14 build serves both later stages of `make test`: every library, tool and test is
+# compiled with ASan + UBSan (and libFuzzer's coverage instrumentation, which is inert outside
+# the fuzz targets), so the whole suite runs under the sanitizers (sanitize-test) and the same
+# tree links the libFuzzer targets (fuzz-smoke). One build instead of two keeps CI within budget.
+# Any sanitizer report fails the test that triggered it.
+SAN_BUILD_DIR ?= build-fuzz
+FUZZ_BUILD_DIR ?= $(SAN_BUILD_DIR)
+san-configure: deps
+	@test -f $(SAN_BUILD_DIR)/CMakeCache.txt || CC=clang-14 CXX=clang++-14 cmake -S . -B $(SAN_BUILD_DIR) \
+	  $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DQSPEC_FUZZ=ON $(CMAKE_FLAGS)
+sanitize-build: san-configure
 	cmake --build $(SAN_BUILD_DIR) -j $(JOBS)
 sanitize-test: sanitize-build
 	@bash scripts/run-tests.sh --sanitize $(SAN_BUILD_DIR)
@@ -51,13 +57,10 @@ sanitize: sanitize-test
 
 # libFuzzer targets (clang-14, -fsanitize=fuzzer,address,undefined): `make fuzz TARGET=qspec
 # SECONDS=600` runs one on its seed corpus; `make fuzz-smoke` runs each for FUZZ_SMOKE_SECONDS.
-FUZZ_BUILD_DIR ?= build-fuzz
 TARGET ?= qspec
 SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
-fuzz-build: deps
-	CC=clang-14 CXX=clang++-14 cmake -S . -B $(FUZZ_BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug \
-	  "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DQSPEC_FUZZ=ON $(CMAKE_FLAGS)
+fuzz-build: san-configure
 	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target fuzzers
 fuzz: fuzz-build
 	@bash test/fuzz/run-fuzz.sh $(FUZZ_BUILD_DIR) $(TARGET) $(SECONDS)

@@ -76,13 +76,26 @@ static bool oneOf(std::string_view type, std::initializer_list<const char *> lis
   return false;
 }
 
+// AMCT for ONNX names layers by ONNX op type; the capacity tables are the PyTorch ones, so an
+// op type is looked up as its PyTorch counterpart (amct.md §3: Conv, Gemm, MatMul, ConvTranspose,
+// AveragePool; MatMul and Gemm are never channel-wise, like Linear).
+std::string_view pytorchEquivalent(std::string_view type) {
+  if (type == "Conv") return "Conv2d";
+  if (type == "Gemm" || type == "MatMul") return "Linear";
+  if (type == "ConvTranspose") return "ConvTranspose2d";
+  if (type == "AveragePool") return "AvgPool2d";
+  return type;
+}
+
 bool isPtqType(std::string_view type, Version v) {
+  type = pytorchEquivalent(type);
   if (oneOf(type, {"Conv2d", "Conv3d", "Linear", "ConvTranspose2d", "AvgPool2d"}))
     return true;
   return v.atLeast(9, 1) && oneOf(type, {"Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
 }
 
 bool isQatType(std::string_view type, Version v) {
+  type = pytorchEquivalent(type);
   if (!v.atLeast(9, 1))
     return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"});
   return type != "AvgPool2d" && isPtqType(type, v);
@@ -98,10 +111,12 @@ bool isQuantizableType(std::string_view type, ConfigKind k, Version v) {
 }
 
 bool isChannelWiseType(std::string_view type) {
+  type = pytorchEquivalent(type);
   return oneOf(type, {"Conv2d", "Conv3d", "ConvTranspose2d", "Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
 }
 
 bool isInt16Type(std::string_view type, Version v) {
+  type = pytorchEquivalent(type);
   if (oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}))
     return true;
   if (v.atLeast(9, 1) && oneOf(type, {"Conv1d", "ConvTranspose1d"}))
@@ -109,13 +124,27 @@ bool isInt16Type(std::string_view type, Version v) {
   return v.atLeast(9, 2) && oneOf(type, {"GRU", "LSTM"});
 }
 
-bool isAdaType(std::string_view type) { return oneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"}); }
-bool isSixSevenBitType(std::string_view type) { return type == "Conv2d"; }
-bool isSymmetricOnlyType(std::string_view type) { return type == "Conv3d"; }
-bool isDmqType(std::string_view type) { return !oneOf(type, {"AvgPool2d", "LSTM", "GRU"}); }
-bool isFuseType(std::string_view type) { return oneOf(type, {"Conv1d", "Conv2d", "Conv3d"}); }
-bool isFilterPruneType(std::string_view type) { return oneOf(type, {"Conv2d", "Linear"}); }
-bool isSelectivePruneType(std::string_view type) { return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}); }
+bool isAdaType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"}); }
+bool isSixSevenBitType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return type == "Conv2d"; }
+bool isSymmetricOnlyType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return type == "Conv3d"; }
+bool isDmqType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return !oneOf(type, {"AvgPool2d", "LSTM", "GRU"}); }
+bool isFuseType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv1d", "Conv2d", "Conv3d"}); }
+bool isFilterPruneType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "Linear"}); }
+bool isSelectivePruneType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}); }
 
 bool isGlobalParameterName(std::string_view name) {
   return oneOf(name, {"version", "batch_num", "activation_offset", "do_fusion", "fakequant_precision_mode",

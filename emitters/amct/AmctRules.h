@@ -35,6 +35,8 @@ enum class DataType { Int4, Int8, Int16 };
 const char *dataTypeName(DataType t); // "INT4", "INT8", "INT16"
 
 // ---- Capacity (§4.1, §2.5): PyTorch class names --------------------------------------------
+// The PyTorch layer type an ONNX op type stands for (Conv -> Conv2d, Gemm/MatMul -> Linear, ...).
+std::string_view pytorchEquivalent(std::string_view type);
 bool isPtqType(std::string_view type, Version v);        // quantizable by PTQ
 bool isQatType(std::string_view type, Version v);        // quantizable by QAT
 bool isQuantizableType(std::string_view type, ConfigKind k, Version v);
