@@ -299,6 +299,23 @@ std::vector<uint32_t> jsonMemberOffsets(std::string_view t, uint32_t containerOf
   }
 }
 
+std::vector<JsonMember> jsonObjectMembers(std::string_view t, uint32_t containerOffset) {
+  std::vector<JsonMember> out;
+  if (containerOffset >= t.size() || t[containerOffset] != '{')
+    return out;
+  for (uint32_t k : jsonMemberOffsets(t, containerOffset)) {
+    JsonMember m;
+    m.keyOffset = k;
+    size_t keyEnd = skipString(t, k);
+    nlohmann::json key = nlohmann::json::parse(t.substr(k, keyEnd - k), nullptr, false);
+    m.key = key.is_string() ? key.get<std::string>() : std::string();
+    m.valueOffset = jsonValueOffset(t, k);
+    m.valueText = t.substr(m.valueOffset, skipValue(t, m.valueOffset) - m.valueOffset);
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 uint32_t jsonValueOffset(std::string_view t, uint32_t keyOffset) {
   size_t i = skipString(t, keyOffset);
   i = skipWs(t, i);

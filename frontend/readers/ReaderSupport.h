@@ -52,6 +52,19 @@ std::vector<uint32_t> jsonMemberOffsets(std::string_view text, uint32_t containe
 // Given the offset of an object key's opening quote, the offset of its value.
 uint32_t jsonValueOffset(std::string_view text, uint32_t keyOffset);
 
+// One member of a JSON object, in file order: its decoded key, where the key's quote is, and the
+// text of its value (parse it with the reader's JSON library when needed).
+struct JsonMember {
+  std::string key;
+  uint32_t keyOffset = 0;
+  uint32_t valueOffset = 0;
+  std::string_view valueText;
+};
+// The members of the object starting at `containerOffset` (`text` must be valid JSON). Linear in
+// the text: parsing a whole document into an insertion-ordered DOM is quadratic in the number of
+// members, which made a 45k-tensor index take seconds.
+std::vector<JsonMember> jsonObjectMembers(std::string_view text, uint32_t containerOffset);
+
 // A module type inferred from a tensor-free name (see docs/inputs.md):
 // Embedding, RMSNorm or Linear.
 std::string typeFromName(std::string_view moduleName);

@@ -24,30 +24,27 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
     diags.report(DiagID::err_inventory_malformed, at(off), {why});
     return false;
   }
-  ojson doc = ojson::parse(text, nullptr, false);
   uint32_t rootStart = locateJson(text, {}).value_or(0);
-  if (!doc.is_object() || !doc.contains("weight_map")) {
+  std::vector<JsonMember> top = jsonObjectMembers(text, rootStart);
+  const JsonMember *wmMember = nullptr;
+  for (const JsonMember &m : top)
+    if (m.key == "weight_map")
+      wmMember = &m;
+  if (!wmMember) {
     diags.report(DiagID::err_inventory_malformed, at(rootStart),
                  {"a Hugging Face index is an object with a \"weight_map\" of tensor name -> shard file"});
     return false;
   }
-  std::vector<uint32_t> top = jsonMemberOffsets(text, rootStart);
-  uint32_t wmKey = rootStart, idx = 0;
-  for (auto it = doc.begin(); it != doc.end(); ++it, ++idx)
-    if (it.key() == "weight_map" && idx < top.size())
-      wmKey = top[idx];
-  const ojson &wm = doc["weight_map"];
-  if (!wm.is_object()) {
+  uint32_t wmKey = wmMember->keyOffset;
+  if (wmMember->valueText.empty() || wmMember->valueText.front() != '{') {
     diags.report(DiagID::err_inventory_malformed, at(wmKey, 12), {"\"weight_map\" must be an object"});
     return false;
   }
-  std::vector<uint32_t> keys = jsonMemberOffsets(text, jsonValueOffset(text, wmKey));
   InventoryBuilder builder(out, diags, file, limits);
-  idx = 0;
-  for (auto it = wm.begin(); it != wm.end(); ++it, ++idx) {
-    uint32_t keyOff = idx < keys.size() ? keys[idx] : wmKey;
-    const std::string &tensor = it.key();
-    if (!it.value().is_string()) {
+  for (const JsonMember &m : jsonObjectMembers(text, wmMember->valueOffset)) {
+    uint32_t keyOff = m.keyOffset;
+    const std::string &tensor = m.key;
+    if (m.valueText.empty() || m.valueText.front() != '"') {
       diags.report(DiagID::err_inventory_malformed, at(keyOff, static_cast<uint32_t>(tensor.size() + 2)),
                    {"the shard of '" + tensor + "' must be a file name string"});
       return false;
@@ -128,21 +125,14 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     diags.report(DiagID::err_safetensors_header, at(off), {why});
     return false;
   }
-  ojson doc = ojson::parse(header, nullptr, false);
-  if (!doc.is_object()) {
-    diags.report(DiagID::err_safetensors_header, at(0), {"the JSON header must be an object"});
-    return false;
-  }
-  std::vector<uint32_t> keys = jsonMemberOffsets(header, 0);
   InventoryBuilder builder(out, diags, file, limits);
-  uint32_t idx = 0;
-  for (auto it = doc.begin(); it != doc.end(); ++it, ++idx) {
-    uint32_t keyOff = idx < keys.size() ? keys[idx] : 0;
-    const std::string &tensor = it.key();
+  for (const JsonMember &member : jsonObjectMembers(header, 0)) {
+    uint32_t keyOff = member.keyOffset;
+    const std::string &tensor = member.key;
     uint32_t keyLen = static_cast<uint32_t>(tensor.size() + 2);
     if (tensor == "__metadata__")
       continue;
-    const ojson &v = it.value();
+    const ojson v = ojson::parse(member.valueText, nullptr, false);
     auto badTensor = [&](const std::string &what) {
       diags.report(DiagID::err_safetensors_header, at(keyOff, keyLen), {"tensor '" + tensor + "': " + what});
       return false;

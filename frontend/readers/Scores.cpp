@@ -352,21 +352,19 @@ bool readHmctJson(Ctx &c) {
       }
     return false;
   }
-  nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, false);
   uint32_t root = locateJson(text, {}).value_or(0);
-  if (!doc.is_object() || doc.empty()) {
+  std::vector<JsonMember> members = jsonObjectMembers(text, root);
+  if (members.empty()) {
     c.malformed(at(root, 1), "HMCT node sensitivity is a non-empty object {node: {metric: value}}");
     return false;
   }
-  std::vector<uint32_t> keys = jsonMemberOffsets(text, root);
   ScoresBuilder b(c.out, c.diags, c.limits);
   bool ok = true;
-  uint32_t idx = 0;
-  for (auto it = doc.begin(); it != doc.end(); ++it, ++idx) {
-    uint32_t keyOff = idx < keys.size() ? keys[idx] : root;
-    const std::string &node = it.key();
+  for (const JsonMember &member : members) {
+    uint32_t keyOff = member.keyOffset;
+    const std::string &node = member.key;
+    const nlohmann::ordered_json metrics = nlohmann::ordered_json::parse(member.valueText, nullptr, false);
     SourceRange nameAt = at(keyOff, static_cast<uint32_t>(node.size() + 2));
-    const auto &metrics = it.value();
     if (!metrics.is_object() || metrics.empty()) {
       c.malformed(nameAt, "the value of '" + node + "' must be an object {metric: value}");
       ok = false;
