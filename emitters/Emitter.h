@@ -44,6 +44,8 @@ void registerAllEmitters();
 // Writes `data` to a temporary file next to `path`, fsyncs it, and renames it over `path`. On
 // failure nothing is left behind and `error` says why.
 bool writeFileAtomically(const std::string &path, const std::string &data, std::string &error);
+// Writes all of `data` to `fd` (retrying short writes and EINTR), then fsyncs it.
+bool writeAll(int fd, std::string_view data, std::string &error);
 
 // Backend registration functions, one per folder.
 #define EMITTER(KIND, FOLDER, REGISTER) void REGISTER();

@@ -36,9 +36,7 @@ void registerAllEmitters() {
 #undef EMITTER
 }
 
-namespace {
-
-bool writeAll(int fd, const std::string &data, std::string &error) {
+bool writeAll(int fd, std::string_view data, std::string &error) {
   size_t done = 0;
   while (done < data.size()) {
     ssize_t n = ::write(fd, data.data() + done, data.size() - done);
@@ -56,6 +54,8 @@ bool writeAll(int fd, const std::string &data, std::string &error) {
   }
   return true;
 }
+
+namespace {
 
 // Blocks the signals that end a tool from the terminal for the few calls that give the file its
 // name, so an interrupt cannot leave the temporary name behind.

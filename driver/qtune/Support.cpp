@@ -1,6 +1,8 @@
 // SHA-256 (FIPS 180-4), the JSON Lines history, the flock lock, and the process runner.
 #include "driver/qtune/Support.h"
 
+#include "emitters/Emitter.h"
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -177,21 +179,8 @@ const EvalRecord *History::find(const std::string &key) const {
 
 bool History::append(const EvalRecord &r, std::string &error) {
   std::string line = toJSON(r).dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-  size_t done = 0;
-  while (done < line.size()) {
-    ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      error = std::strerror(errno);
-      return false;
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd_) != 0) {
-    error = std::strerror(errno);
+  if (!emit::writeAll(fd_, line, error))
     return false;
-  }
   records_.push_back(r);
   byKey_[r.key] = records_.size() - 1;
   return true;
