@@ -7,6 +7,8 @@
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
+#include "EmitTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,48 +24,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Mods = std::vector<std::pair<std::string, std::string>>;
-
-struct AmctRun {
-  bool ok = false;
-  std::string out;
-  std::vector<std::string> ids;
-};
+using testsupport::Mods;
+using AmctRun = testsupport::EmitRun;
 
 AmctRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
-  emit::registerAllEmitters();
-  fs::path dir = fs::temp_directory_path() / ("qspec_emitB_amct_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path p = dir / "spec.qspec";
-  std::ofstream(p) << specText;
-  static SourceManager sm; // ranges in the spec outlive this call
-  DiagnosticEngine diags(sm);
-  AmctRun r;
-  auto collect = [&] {
-    for (const auto &d : diags.diagnostics())
-      r.ids.push_back(d.code);
-  };
-  if (!frontend::loadSpec(p.string(), spec, diags)) {
-    collect();
-    return r;
-  }
-  if (!mods.empty()) {
-    spec.inventory.path = "<test>";
-    spec.inventory.format = "manifest";
-    for (const auto &[n, t] : mods)
-      spec.inventory.modules.push_back({n, t, -1, 0});
-    spec.inventory.rebuildIndex();
-  }
-  if (!passes::runPipeline(spec, diags)) {
-    collect();
-    return r;
-  }
-  auto em = emit::createEmitter("amct");
-  emit::OutputContext out;
-  r.ok = em->emit(spec, *spec.target("amct"), out, diags) && !diags.hasErrors();
-  r.out = out.buffer();
-  collect();
-  return r;
+  return testsupport::compileAndEmit("amct", specText, mods, spec);
 }
 
 // What AMCT does with one layer, read from a parsed document under AMCT's precedence

@@ -5,6 +5,8 @@
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
+#include "EmitTestSupport.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -19,50 +21,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct EmitRun {
-  bool ok = false;
-  std::string out;
-  std::vector<std::string> ids;
-};
-using Mods = std::vector<std::pair<std::string, std::string>>;
+using testsupport::EmitRun;
+using testsupport::Mods;
 
 EmitRun compileHmct(const std::string &specText, const Mods &mods, ir::Spec &spec,
                     const std::function<void(ir::Spec &)> &tweak = {}) {
-  emit::registerAllEmitters();
-  fs::path dir = fs::temp_directory_path() / ("qspec_emitA_h" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path p = dir / "spec.qspec";
-  std::ofstream(p) << specText;
-  SourceManager sm;
-  DiagnosticEngine diags(sm);
-  EmitRun r;
-  auto collect = [&] {
-    for (const auto &d : diags.diagnostics())
-      r.ids.push_back(d.code);
-  };
-  if (!frontend::loadSpec(p.string(), spec, diags)) {
-    collect();
-    return r;
-  }
-  if (!mods.empty()) {
-    spec.inventory.path = "<test>";
-    spec.inventory.format = "onnx";
-    for (const auto &[n, t] : mods)
-      spec.inventory.modules.push_back({n, t, -1, 0});
-    spec.inventory.rebuildIndex();
-  }
-  if (!passes::runPipeline(spec, diags)) {
-    collect();
-    return r;
-  }
-  if (tweak)
-    tweak(spec);
-  auto em = emit::createEmitter("hmct");
-  emit::OutputContext out;
-  r.ok = em->emit(spec, *spec.target("hmct"), out, diags) && !diags.hasErrors();
-  r.out = out.buffer();
-  collect();
-  return r;
+  return testsupport::compileAndEmit("hmct", specText, mods, spec, tweak, "onnx");
 }
 
 std::string tierQtype(ir::Tier t) { return hmct::qtypeForTier(t); }

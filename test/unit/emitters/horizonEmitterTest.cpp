@@ -7,6 +7,8 @@
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
+#include "EmitTestSupport.h"
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -21,13 +23,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Mods = std::vector<std::pair<std::string, std::string>>;
-
-struct HorizonRun {
-  bool ok = false;
-  std::string out;
-  std::vector<std::string> ids;
-};
+using testsupport::Mods;
+using HorizonRun = testsupport::EmitRun;
 
 fs::path tempDir() {
   fs::path dir = fs::temp_directory_path() / ("qspec_emitB_horizon_" + std::to_string(::getpid()));
@@ -36,37 +33,7 @@ fs::path tempDir() {
 }
 
 HorizonRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
-  emit::registerAllEmitters();
-  fs::path p = tempDir() / "spec.qspec";
-  std::ofstream(p) << specText;
-  static SourceManager sm;
-  DiagnosticEngine diags(sm);
-  HorizonRun r;
-  auto collect = [&] {
-    for (const auto &d : diags.diagnostics())
-      r.ids.push_back(d.code);
-  };
-  if (!frontend::loadSpec(p.string(), spec, diags)) {
-    collect();
-    return r;
-  }
-  if (!mods.empty()) {
-    spec.inventory.path = "<test>";
-    spec.inventory.format = "manifest";
-    for (const auto &[n, t] : mods)
-      spec.inventory.modules.push_back({n, t, -1, 0});
-    spec.inventory.rebuildIndex();
-  }
-  if (!passes::runPipeline(spec, diags)) {
-    collect();
-    return r;
-  }
-  auto em = emit::createEmitter("horizon");
-  emit::OutputContext out;
-  r.ok = em->emit(spec, *spec.target("horizon"), out, diags) && !diags.hasErrors();
-  r.out = out.buffer();
-  collect();
-  return r;
+  return testsupport::compileAndEmit("horizon", specText, mods, spec);
 }
 
 // Runs the module against the stub plugin; returns the records (one JSON object per line).

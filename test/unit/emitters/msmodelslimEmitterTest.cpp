@@ -6,6 +6,8 @@
 #include "frontend/readers/Readers.h"
 #include "passes/Pass.h"
 
+#include "EmitTestSupport.h"
+
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
@@ -22,56 +24,12 @@ namespace ms = qspec::msmodelslim;
 
 namespace {
 
-struct EmitRun {
-  bool ok = false;
-  std::string out, fileName;
-  std::vector<std::string> ids; // diagnostic IDs reported
-};
+using testsupport::EmitRun;
+using testsupport::Mods;
 
-using Mods = std::vector<std::pair<std::string, std::string>>;
-
-// Compiles `specText` with `mods` as the inventory (empty: none). `tweak` may edit the resolved
-// spec before emission (to build IRs a manifest cannot hold).
 EmitRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec,
                 const std::function<void(ir::Spec &)> &tweak = {}) {
-  emit::registerAllEmitters();
-  fs::path dir = fs::temp_directory_path() / ("qspec_emitA_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path p = dir / "spec.qspec";
-  std::ofstream(p) << specText;
-  SourceManager sm;
-  DiagnosticEngine diags(sm);
-  EmitRun r;
-  auto collect = [&] {
-    for (const auto &d : diags.diagnostics())
-      r.ids.push_back(d.code);
-  };
-  if (!frontend::loadSpec(p.string(), spec, diags)) {
-    collect();
-    return r;
-  }
-  if (!mods.empty()) {
-    spec.inventory.path = "<test>";
-    spec.inventory.format = "manifest";
-    for (const auto &[n, t] : mods)
-      spec.inventory.modules.push_back({n, t, -1, 0});
-    spec.inventory.rebuildIndex();
-    if (spec.blockPattern)
-      readers::assignBlocks(spec.inventory, *spec.blockPattern);
-  }
-  if (!passes::runPipeline(spec, diags)) {
-    collect();
-    return r;
-  }
-  if (tweak)
-    tweak(spec);
-  auto em = emit::createEmitter("msmodelslim");
-  emit::OutputContext out;
-  r.ok = em->emit(spec, *spec.target("msmodelslim"), out, diags) && !diags.hasErrors();
-  r.out = out.buffer();
-  r.fileName = out.fileName;
-  collect();
-  return r;
+  return testsupport::compileAndEmit("msmodelslim", specText, mods, spec, tweak);
 }
 
 bool selects(const YAML::Node &list, const std::string &name) {
