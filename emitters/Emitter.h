@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace qspec::emit {
 
@@ -40,6 +41,20 @@ void registerEmitter(ir::TargetInfo info, std::function<std::unique_ptr<Emitter>
 std::unique_ptr<Emitter> createEmitter(std::string_view targetKind);
 // Registers every backend listed in Emitters.def. Idempotent.
 void registerAllEmitters();
+
+// One target's emitted file: `ok` is false when its emitter reported errors.
+struct EmitResult {
+  const ir::Target *target = nullptr;
+  OutputContext out;
+  bool ok = false;
+};
+// Runs the emitter of each target, on up to `threads` threads (0 = one per core, at most one per
+// target). Emitters only read the spec, so they can run side by side; each reports into its own
+// DiagnosticEngine, and those diagnostics are replayed into `diags` in target order, so the
+// output is the same bytes as running them one after another. A target kind without a registered
+// emitter is reported (err_tune_no_emitter) and not ok.
+std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
+                                    DiagnosticEngine &diags, unsigned threads = 0);
 
 // Writes `data` to a temporary file next to `path`, fsyncs it, and renames it over `path`. On
 // failure nothing is left behind and `error` says why.

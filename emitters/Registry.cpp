@@ -1,11 +1,14 @@
 #include "emitters/Emitter.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <pthread.h>
+#include <thread>
 #include <csignal>
 #include <unistd.h>
 
@@ -34,6 +37,52 @@ void registerAllEmitters() {
 #define EMITTER(KIND, FOLDER, REGISTER) REGISTER();
 #include "emitters/Emitters.def"
 #undef EMITTER
+}
+
+std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
+                                    DiagnosticEngine &diags, unsigned threads) {
+  std::vector<EmitResult> results(targets.size());
+  // Each target reports into its own engine, with no limit: the shared engine applies -Werror
+  // and the error limit when they are replayed below.
+  std::vector<std::unique_ptr<DiagnosticEngine>> own;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    results[i].target = targets[i];
+    own.push_back(std::make_unique<DiagnosticEngine>(diags.sourceManager()));
+    own.back()->setWarningsAsErrors(diags.warningsAsErrors());
+    own.back()->setErrorLimit(0);
+  }
+  auto runOne = [&](size_t i) {
+    DiagnosticEngine &d = *own[i];
+    auto emitter = createEmitter(targets[i]->kind);
+    if (!emitter) {
+      d.report(DiagID::err_tune_no_emitter, targets[i]->range, {targets[i]->kind});
+      return;
+    }
+    results[i].ok = emitter->emit(spec, *targets[i], results[i].out, d) && !d.hasErrors();
+  };
+  if (threads == 0)
+    threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, targets.size()));
+  if (threads <= 1) {
+    for (size_t i = 0; i < targets.size(); ++i)
+      runOne(i);
+  } else {
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t i = next++; i < targets.size(); i = next++)
+        runOne(i);
+    };
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < threads; ++t)
+      pool.emplace_back(worker);
+    worker();
+    for (std::thread &t : pool)
+      t.join();
+  }
+  for (auto &d : own)
+    for (const Diagnostic &x : d->diagnostics())
+      diags.report(x);
+  return results;
 }
 
 bool writeAll(int fd, std::string_view data, std::string &error) {

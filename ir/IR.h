@@ -228,8 +228,12 @@ struct Group {
   SourceRange range;
 };
 
+class ModuleSelector;
+
 struct Resolution {
   bool done = false;
+  // The passes' module selector and its indexes, for the emitters (ir::sharedSelector).
+  std::shared_ptr<const ModuleSelector> selector;
   std::vector<ResolvedModule> modules; // parallel to inventory.modules
   std::vector<Group> groups;
   // Which modules each selector selected, by rule (for lint: unused patterns, shadowing).

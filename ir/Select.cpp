@@ -51,21 +51,18 @@ std::vector<uint32_t> ModuleSelector::select(const Selector &s) const {
 }
 
 void ModuleSelector::buildSorted() const {
-  if (sortedBuilt_)
-    return;
-  sortedBuilt_ = true;
+  std::call_once(sortedOnce_, [this] {
   const auto &mods = inv_.modules;
   sorted_.resize(mods.size());
   for (uint32_t i = 0; i < mods.size(); ++i)
     sorted_[i] = i;
   std::sort(sorted_.begin(), sorted_.end(),
             [&](uint32_t a, uint32_t b) { return mods[a].name < mods[b].name; });
+  });
 }
 
 void ModuleSelector::buildSegments() const {
-  if (segmentsBuilt_)
-    return;
-  segmentsBuilt_ = true;
+  std::call_once(segmentsOnce_, [this] {
   const auto &mods = inv_.modules;
   // Neighbouring names share their leading segments ("model.layers.7.mlp.experts."): a segment
   // equal to the previous name's segment at the same position reuses its id without hashing.
@@ -104,6 +101,7 @@ void ModuleSelector::buildSegments() const {
     }
     std::swap(prev, cur);
   }
+  });
 }
 
 const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view segment) const {
@@ -245,6 +243,24 @@ std::vector<uint32_t> ModuleSelector::selectPatternReference(const Pattern &p) c
     if (p.matchesReference(inv_.modules[i].name))
       out.push_back(i);
   return out;
+}
+
+std::vector<uint32_t> ModuleSelector::selectWritten(const std::string &text, const Pattern &p) const {
+  std::vector<uint32_t> out = selectPattern(p);
+  if (!p.isLiteral() || p.literal() != text) {
+    auto it = inv_.index.find(text);
+    if (it != inv_.index.end()) {
+      auto at = std::lower_bound(out.begin(), out.end(), it->second);
+      if (at == out.end() || *at != it->second)
+        out.insert(at, it->second);
+    }
+  }
+  return out;
+}
+
+const ModuleSelector *sharedSelector(const Spec &spec) {
+  const ModuleSelector *s = spec.resolution.selector.get();
+  return s && &s->inventory() == &spec.inventory ? s : nullptr;
 }
 
 std::vector<uint32_t> ModuleSelector::selectType(std::string_view type) const {

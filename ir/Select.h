@@ -12,6 +12,7 @@
 
 #include "ir/IR.h"
 
+#include <mutex>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -28,6 +29,10 @@ public:
   std::vector<uint32_t> selectType(std::string_view type) const;
   // The straightforward matcher: every module through Pattern::matchesReference.
   std::vector<uint32_t> selectPatternReference(const Pattern &p) const;
+  // msModelSlim's test for a written pattern: the module named exactly `text`, then the glob.
+  std::vector<uint32_t> selectWritten(const std::string &text, const Pattern &p) const;
+
+  const Inventory &inventory() const { return inv_; }
 
 private:
   void buildSorted() const;
@@ -37,14 +42,19 @@ private:
 
   const Inventory &inv_;
   std::unordered_map<std::string, std::vector<uint32_t>> byType_;
-  // Built on first need (selection is logically const).
+  // Built on first need (selection is logically const), once even when emitters select from
+  // several threads.
   mutable std::vector<uint32_t> sorted_; // module indices, by name
-  mutable bool sortedBuilt_ = false;
+  mutable std::once_flag sortedOnce_;
   mutable std::unordered_map<std::string_view, uint32_t> segmentIds_; // views into inv_ names
   mutable std::vector<std::vector<uint32_t>> postings_; // by segment id, ascending, no repeats
   // By segment id: the modules whose name has a dot and ends with that segment (`*.down_proj`).
   mutable std::vector<std::vector<uint32_t>> lastPostings_;
-  mutable bool segmentsBuilt_ = false;
+  mutable std::once_flag segmentsOnce_;
 };
+
+// The selector the passes built for `spec` (shared with the emitters), or nullptr when the spec
+// was not resolved or is a copy of the one that was.
+const ModuleSelector *sharedSelector(const Spec &spec);
 
 } // namespace qspec::ir

@@ -211,7 +211,7 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts) {
   ctx.file = ctx.sm.find(ctx.path);
   if (ctx.specBuilt) {
     // Every pass runs, even after another reported errors: the linter wants all findings.
-    passes::PassContext pc{spec, diags, std::nullopt};
+    passes::PassContext pc{spec, diags};
     for (const passes::PassInfo &info : passes::allPasses()) {
       auto pass = info.create();
       pass->run(pc);

@@ -17,7 +17,6 @@ namespace qspec::passes {
 struct PassContext {
   ir::Spec &spec;
   DiagnosticEngine &diags;
-  std::optional<ir::ModuleSelector> selector; // built by the first pass that needs it
   bool noInventoryNoted = false;
 
   const ir::ModuleSelector &modules();

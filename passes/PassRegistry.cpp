@@ -3,9 +3,11 @@
 namespace qspec::passes {
 
 const ir::ModuleSelector &PassContext::modules() {
-  if (!selector)
-    selector.emplace(spec.inventory);
-  return *selector;
+  // Built by the first pass that needs it and kept in the resolution for the emitters.
+  auto &shared = spec.resolution.selector;
+  if (!shared || &shared->inventory() != &spec.inventory)
+    shared = std::make_shared<const ir::ModuleSelector>(spec.inventory);
+  return *shared;
 }
 
 void PassContext::noteNoInventory() {
@@ -25,7 +27,7 @@ const std::vector<PassInfo> &allPasses() {
 }
 
 bool runPipeline(ir::Spec &spec, DiagnosticEngine &diags, const PipelineOptions &opts) {
-  PassContext ctx{spec, diags, std::nullopt};
+  PassContext ctx{spec, diags};
   bool ok = true;
   for (const PassInfo &info : allPasses()) {
     auto pass = info.create();

@@ -15,6 +15,7 @@
 // 5. The excluded set (tier float) is therefore protected ∪ tuning, by construction.
 #include "passes/Pass.h"
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -69,19 +70,56 @@ class PrecedencePass : public Pass {
 public:
   const char *name() const override { return "precedence"; }
 
+  // For one list of same-level overrides selecting a module (`moduleName`, the first such module):
+  // per field, the highest priority among the overrides that set it wins; two of them at that
+  // priority with different values conflict (reported once per pair). Deciding on the maximum
+  // first keeps the result independent of source order. Target option blocks ride along with the
+  // highest-priority override that has any (the first in source order among equals).
+  static void decide(PassContext &ctx, const std::vector<int32_t> &hits,
+                     const std::vector<std::array<std::string, kNumFields>> &text, ir::Override::Level level,
+                     const std::string &moduleName, std::set<std::pair<int32_t, int32_t>> &reported, bool &ok,
+                     std::array<int32_t, kNumFields> &bestOf, int32_t &withOptions) {
+    const auto &ovs = ctx.spec.overrides;
+    for (size_t f = 0; f < kNumFields; ++f) {
+      int32_t best = -1;
+      for (int32_t o : hits)
+        if (!text[o][f].empty() && (best < 0 || ovs[o].priority > ovs[best].priority))
+          best = o;
+      for (int32_t o : hits) {
+        if (best < 0 || o == best)
+          continue;
+        if (ovs[o].priority == ovs[best].priority && !text[o][f].empty() && text[o][f] != text[best][f] &&
+            reported.insert({std::min(best, o), std::max(best, o)}).second) {
+          Diagnostic &d = ctx.diags.report(
+              DiagID::err_override_conflict, ovs[o].subjectRange,
+              {level == ir::Override::Type ? "type" : "name", moduleName,
+               std::string(kFields[f].name) + " '" + text[o][f] + "'", "'" + text[best][f] + "'"});
+          ctx.diags.note(d, DiagID::note_conflicting_override, ovs[best].subjectRange);
+          ok = false;
+        }
+      }
+      bestOf[f] = best;
+    }
+    withOptions = -1;
+    for (int32_t o : hits)
+      if (!ovs[o].settings.targetOptions.empty() &&
+          (withOptions < 0 || ovs[o].priority > ovs[withOptions].priority))
+        withOptions = o;
+  }
+
   bool run(PassContext &ctx) override {
     ir::Spec &spec = ctx.spec;
     if (!spec.inventory.present())
       return true;
     const auto &mods = spec.inventory.modules;
     auto &res = spec.resolution;
-    res.modules.resize(mods.size());
 
-    // 1. Defaults.
-    Decision builtIn;
-    Decision dflt{Decision::Default, -1, spec.defaultsRange};
-    for (auto &m : res.modules) {
-      m.tier = {spec.defaultTier(), spec.defaults.tier ? Decision{Decision::Default, -1, spec.defaults.tierRange} : builtIn};
+    // 1. Defaults: built once, copied to every module.
+    {
+      Decision builtIn;
+      Decision dflt{Decision::Default, -1, spec.defaultsRange};
+      ir::ResolvedModule base;
+      base.tier = {spec.defaultTier(), spec.defaults.tier ? Decision{Decision::Default, -1, spec.defaults.tierRange} : builtIn};
       for (size_t f = 1; f < kNumFields; ++f)
         if (!kFields[f].get(spec.defaults).empty()) {
           // Point at the recipe line (`weight ...` / `act ...`) that set the field.
@@ -89,8 +127,14 @@ public:
           const ir::Recipe &r = f < 5 ? spec.defaults.weight : spec.defaults.act;
           if (r.range.valid())
             at.range = r.range;
-          assign(m, f, spec.defaults, at);
+          assign(base, f, spec.defaults, at);
         }
+      res.modules.resize(mods.size());
+      for (ir::ResolvedModule &m : res.modules) {
+        int32_t group = m.group; // set by the groups pass
+        m = base;
+        m.group = group;
+      }
     }
 
     // Protected set.
@@ -100,55 +144,68 @@ public:
         if (protectedBy[m] < 0)
           protectedBy[m] = static_cast<int32_t>(p);
 
+    // Each override's fields as text, once ("" = unset).
+    std::vector<std::array<std::string, kNumFields>> text(spec.overrides.size());
+    for (size_t o = 0; o < spec.overrides.size(); ++o)
+      for (size_t f = 0; f < kNumFields; ++f)
+        text[o][f] = kFields[f].get(spec.overrides[o].settings);
+
     // 2. Overrides, type level then name level.
     bool ok = true;
     for (ir::Override::Level level : {ir::Override::Type, ir::Override::Name}) {
-      // Per module, the overrides of this level selecting it.
-      std::vector<std::vector<int32_t>> hits(mods.size());
-      for (size_t o = 0; o < spec.overrides.size(); ++o) {
-        const ir::Override &ov = spec.overrides[o];
-        if (ov.level != level)
-          continue;
-        std::set<uint32_t> seen;
-        for (const ir::Selector &s : ov.selectors)
-          for (uint32_t m : res.selected[&s])
-            if (seen.insert(m).second)
-              hits[m].push_back(static_cast<int32_t>(o));
+      // Per module, the overrides of this level selecting it, ascending (offsets into `flat`).
+      std::vector<uint32_t> begin(mods.size() + 1, 0);
+      std::vector<int32_t> flat, lastSeen(mods.size(), -1);
+      for (int pass = 0; pass < 2; ++pass) {
+        std::fill(lastSeen.begin(), lastSeen.end(), -1);
+        std::vector<uint32_t> fill;
+        if (pass == 1) {
+          for (size_t m = 0; m < mods.size(); ++m)
+            begin[m + 1] += begin[m];
+          flat.resize(begin[mods.size()]);
+          fill.assign(begin.begin(), begin.end() - 1);
+        }
+        for (size_t o = 0; o < spec.overrides.size(); ++o) {
+          const ir::Override &ov = spec.overrides[o];
+          if (ov.level != level)
+            continue;
+          for (const ir::Selector &s : ov.selectors)
+            for (uint32_t m : res.selected[&s]) {
+              if (lastSeen[m] == static_cast<int32_t>(o))
+                continue;
+              lastSeen[m] = static_cast<int32_t>(o);
+              if (pass == 0)
+                ++begin[m + 1];
+              else
+                flat[fill[m]++] = static_cast<int32_t>(o);
+            }
+        }
       }
+      // Modules selected by the same overrides resolve the same way: decide once per distinct
+      // list (the conflicts of a list are reported by the first module that has it, as they would
+      // be module by module, since each pair is reported once).
+      struct Outcome {
+        std::array<int32_t, kNumFields> best;
+        int32_t withOptions;
+      };
+      std::map<std::vector<int32_t>, Outcome> decided;
+      std::vector<int32_t> key;
       std::set<std::pair<int32_t, int32_t>> reported;
       for (uint32_t m = 0; m < mods.size(); ++m) {
-        if (hits[m].empty())
+        if (begin[m] == begin[m + 1])
           continue;
         if (protectedBy[m] >= 0 && level == ir::Override::Type)
           continue; // type overrides do not reach protected modules
+        key.assign(flat.begin() + begin[m], flat.begin() + begin[m + 1]);
+        auto found = decided.find(key);
+        if (found == decided.end()) {
+          Outcome out;
+          decide(ctx, key, text, level, mods[m].name, reported, ok, out.best, out.withOptions);
+          found = decided.emplace(key, out).first;
+        }
+        const Outcome &out = found->second;
         for (size_t f = 0; f < kNumFields; ++f) {
-          // The highest priority among the overrides that set this field wins; two of them at
-          // that priority with different values conflict. Deciding on the maximum first keeps
-          // the result independent of source order.
-          int32_t best = -1;
-          for (int32_t o : hits[m]) {
-            const ir::Override &ov = spec.overrides[static_cast<size_t>(o)];
-            if (!kFields[f].get(ov.settings).empty() &&
-                (best < 0 || ov.priority > spec.overrides[static_cast<size_t>(best)].priority))
-              best = o;
-          }
-          for (int32_t o : hits[m]) {
-            if (best < 0 || o == best)
-              continue;
-            const ir::Override &ov = spec.overrides[static_cast<size_t>(o)];
-            const ir::Override &cur = spec.overrides[static_cast<size_t>(best)];
-            if (ov.priority == cur.priority && !kFields[f].get(ov.settings).empty() &&
-                kFields[f].get(ov.settings) != kFields[f].get(cur.settings) &&
-                reported.insert({std::min(best, o), std::max(best, o)}).second) {
-              Diagnostic &d = ctx.diags.report(
-                  DiagID::err_override_conflict, ov.subjectRange,
-                  {level == ir::Override::Type ? "type" : "name", mods[m].name,
-                   std::string(kFields[f].name) + " '" + kFields[f].get(ov.settings) + "'",
-                   "'" + kFields[f].get(cur.settings) + "'"});
-              ctx.diags.note(d, DiagID::note_conflicting_override, cur.subjectRange);
-              ok = false;
-            }
-          }
+          int32_t best = out.best[f];
           if (best < 0)
             continue;
           const ir::Override &win = spec.overrides[static_cast<size_t>(best)];
@@ -171,18 +228,9 @@ public:
                      f == 0 ? win.settings.tierRange : win.subjectRange};
           assign(res.modules[m], f, win.settings, d);
         }
-        // Target option blocks ride along with the highest-priority override of the highest
-        // level that has any (the first in source order among equals).
-        int32_t withOptions = -1;
-        for (int32_t o : hits[m]) {
-          const ir::Override &ov = spec.overrides[static_cast<size_t>(o)];
-          if (!ov.settings.targetOptions.empty() &&
-              (withOptions < 0 || ov.priority > spec.overrides[static_cast<size_t>(withOptions)].priority))
-            withOptions = o;
-        }
-        if (withOptions >= 0) {
+        if (out.withOptions >= 0) {
           res.modules[m].targetOptions.clear();
-          for (const ir::Option &o : spec.overrides[static_cast<size_t>(withOptions)].settings.targetOptions)
+          for (const ir::Option &o : spec.overrides[static_cast<size_t>(out.withOptions)].settings.targetOptions)
             res.modules[m].targetOptions.push_back(&o);
         }
       }

@@ -396,25 +396,18 @@ int runCommand(const RunOptions &o) {
       DiagnosticEngine rd(sm);
       bool ok = passes::runPipeline(s, rd);
       std::string stem = fs::path(o.spec).stem().string();
-      for (const ir::Target &t : s.targets) {
-        if (!ok)
-          break;
-        auto emitter = emit::createEmitter(t.kind);
-        if (!emitter) {
-          rd.report(DiagID::err_tune_no_emitter, t.range, {t.kind});
-          ok = false;
-          break;
+      std::vector<const ir::Target *> targets;
+      for (const ir::Target &t : s.targets)
+        targets.push_back(&t);
+      if (ok)
+        for (emit::EmitResult &r : emit::emitTargets(s, targets, rd)) {
+          const ir::Target &t = *r.target;
+          ok = ok && r.ok;
+          std::string name = r.out.fileName.empty() ? stem + ir::findTarget(t.kind)->fileExtension : r.out.fileName;
+          if (name.find('/') != std::string::npos || name == "." || name == "..")
+            name = t.kind + ir::findTarget(t.kind)->fileExtension;
+          pr.files.emplace_back(name, std::move(r.out.buffer()));
         }
-        emit::OutputContext out;
-        if (!emitter->emit(s, t, out, rd) || rd.hasErrors()) {
-          ok = false;
-          break;
-        }
-        std::string name = out.fileName.empty() ? stem + ir::findTarget(t.kind)->fileExtension : out.fileName;
-        if (name.find('/') != std::string::npos || name == "." || name == "..")
-          name = t.kind + ir::findTarget(t.kind)->fileExtension;
-        pr.files.emplace_back(name, out.buffer());
-      }
       if (!ok || rd.hasErrors()) {
         DiagPrinter rp{rd};
         rp.flush();

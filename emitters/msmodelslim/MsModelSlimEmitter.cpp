@@ -34,7 +34,6 @@ namespace qspec::emit {
 
 namespace {
 
-using msmodelslim::compressSelection;
 using msmodelslim::QConfig;
 using msmodelslim::Want;
 
@@ -283,6 +282,7 @@ void Builder::resolveWithInventory() {
   std::vector<bool> isFloat(inv.modules.size(), false);
   for (uint32_t m : floats)
     isFloat[m] = true;
+  msmodelslim::SelectionCompressor compressor(inv, ir::sharedSelector(spec_));
   // Includes.
   for (size_t i = 0; i < entries_.size(); ++i) {
     std::vector<Want> want(inv.modules.size(), Want::DontCare);
@@ -295,7 +295,7 @@ void Builder::resolveWithInventory() {
         want[m] = Want::Forbid; // another entry's module, or out of the target's include
     }
     bool verified = false;
-    entries_[i].include = compressSelection(inv, want, verified);
+    entries_[i].include = compressor.compress(want, verified);
     if (!verified) {
       diags_.report(DiagID::err_internal, target_.range,
                     {"msmodelslim include patterns failed verification"});
@@ -309,7 +309,7 @@ void Builder::resolveWithInventory() {
               : quantizedByMsModelSlim(inv.modules[m]) ? Want::Forbid
                                                        : Want::DontCare;
   bool verified = false;
-  exclude_ = compressSelection(inv, want, verified);
+  exclude_ = compressor.compress(want, verified);
   if (!verified) {
     diags_.report(DiagID::err_internal, target_.range,
                   {"msmodelslim exclude patterns failed verification"});

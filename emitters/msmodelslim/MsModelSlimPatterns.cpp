@@ -5,32 +5,11 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
+#include <unordered_map>
 
 namespace qspec::msmodelslim {
 
 namespace {
-
-struct TrieNode {
-  std::map<std::string, TrieNode> children;
-  int32_t module = -1;
-  size_t must = 0, forbid = 0; // in the subtree, this node included
-};
-
-void trieCollect(const TrieNode &n, const std::string &prefix, bool isRoot,
-                 std::vector<std::string> &out, const std::vector<Want> &want) {
-  if (n.module >= 0 && want[n.module] == Want::Must)
-    out.push_back(escapeGlob(prefix));
-  size_t childMust = n.must - (n.module >= 0 && want[n.module] == Want::Must ? 1 : 0);
-  size_t childForbid = n.forbid - (n.module >= 0 && want[n.module] == Want::Forbid ? 1 : 0);
-  if (childMust == 0)
-    return;
-  if (childForbid == 0 && !isRoot) {
-    out.push_back(escapeGlob(prefix) + ".*");
-    return;
-  }
-  for (const auto &[comp, child] : n.children)
-    trieCollect(child, isRoot ? comp : prefix + "." + comp, false, out, want);
-}
 
 bool isDecimal(const std::string &s) {
   if (s.empty() || s.size() > 9)
@@ -148,52 +127,173 @@ bool naturalLess(const std::string &a, const std::string &b) {
   return a < b;
 }
 
-// True if `pats` select every Must module and no Forbid module.
+// Hashes a trie edge: (parent node, component).
+struct EdgeKey {
+  uint32_t parent;
+  std::string_view comp;
+  bool operator==(const EdgeKey &o) const { return parent == o.parent && comp == o.comp; }
+};
+struct EdgeHash {
+  size_t operator()(const EdgeKey &k) const {
+    return std::hash<std::string_view>()(k.comp) * 31 + k.parent;
+  }
+};
 } // namespace
 
-bool verifySelection(const std::vector<std::string> &pats, const ir::Inventory &inv,
-                     const std::vector<Want> &want) {
-  std::vector<bool> hit(inv.modules.size(), false);
+// The inventory's names as a trie of dot-separated components. Node 0 is the root; a node's
+// parent always has a smaller index; a node's children are kids[childBegin[n], childBegin[n+1])
+// in component order (std::string order, so the output does not depend on the inventory's).
+struct SelectionCompressor::Trie {
+  std::vector<std::string_view> comp; // views into the inventory's names
+  std::vector<uint32_t> parent;
+  std::vector<int32_t> module; // the module named by the path to this node, or -1
+  std::vector<uint32_t> childBegin, kids;
+  std::vector<uint32_t> leafOf; // module -> node
+
+  void build(const ir::Inventory &inv) {
+    comp.emplace_back();
+    parent.push_back(0);
+    module.push_back(-1);
+    leafOf.resize(inv.modules.size());
+    std::unordered_map<EdgeKey, uint32_t, EdgeHash> edges;
+    edges.reserve(inv.modules.size() * 2);
+    // Neighbouring names share leading components: while the path equals the previous name's,
+    // its nodes are reused without hashing.
+    std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
+    for (uint32_t m = 0; m < inv.modules.size(); ++m) {
+      std::string_view name = inv.modules[m].name;
+      cur.clear();
+      uint32_t node = 0;
+      bool samePath = true;
+      size_t start = 0;
+      while (true) {
+        size_t dot = name.find('.', start);
+        size_t end = dot == std::string_view::npos ? name.size() : dot;
+        std::string_view c = name.substr(start, end - start);
+        size_t depth = cur.size();
+        if (samePath && depth < prev.size() && prev[depth].first == c) {
+          node = prev[depth].second;
+        } else {
+          samePath = false;
+          auto [it, inserted] = edges.try_emplace(EdgeKey{node, c}, static_cast<uint32_t>(comp.size()));
+          if (inserted) {
+            comp.push_back(c);
+            parent.push_back(node);
+            module.push_back(-1);
+          }
+          node = it->second;
+        }
+        cur.emplace_back(c, node);
+        if (dot == std::string_view::npos)
+          break;
+        start = dot + 1;
+      }
+      module[node] = static_cast<int32_t>(m);
+      leafOf[m] = node;
+      std::swap(prev, cur);
+    }
+    // Children, grouped by parent, each group sorted by component.
+    size_t n = comp.size();
+    childBegin.assign(n + 1, 0);
+    for (size_t i = 1; i < n; ++i)
+      ++childBegin[parent[i] + 1];
+    for (size_t i = 0; i < n; ++i)
+      childBegin[i + 1] += childBegin[i];
+    kids.resize(n ? n - 1 : 0);
+    std::vector<uint32_t> fill(childBegin.begin(), childBegin.end() - 1);
+    for (size_t i = 1; i < n; ++i)
+      kids[fill[parent[i]]++] = static_cast<uint32_t>(i);
+    for (size_t i = 0; i < n; ++i)
+      std::sort(kids.begin() + childBegin[i], kids.begin() + childBegin[i + 1],
+                [&](uint32_t a, uint32_t b) { return comp[a] < comp[b]; });
+  }
+};
+
+namespace {
+// Walks the trie: a subtree holding Must modules and no Forbid module becomes `prefix.*`, a Must
+// module `prefix` itself; anything else is split into its children.
+struct Collector {
+  const std::vector<std::string_view> &comp;
+  const std::vector<int32_t> &module;
+  const std::vector<uint32_t> &childBegin, &kids;
+  const std::vector<Want> &want;
+  const std::vector<uint32_t> &must, &forbid; // counts in each subtree, the node included
+  std::vector<std::string> &out;
+  std::string prefix;
+
+  void visit(uint32_t n, bool isRoot) {
+    int32_t m = module[n];
+    bool selfMust = m >= 0 && want[m] == Want::Must;
+    bool selfForbid = m >= 0 && want[m] == Want::Forbid;
+    if (selfMust)
+      out.push_back(escapeGlob(prefix));
+    if (must[n] - selfMust == 0)
+      return;
+    if (forbid[n] - selfForbid == 0 && !isRoot) {
+      out.push_back(escapeGlob(prefix) + ".*");
+      return;
+    }
+    for (uint32_t k = childBegin[n]; k < childBegin[n + 1]; ++k) {
+      uint32_t c = kids[k];
+      size_t len = prefix.size();
+      if (!isRoot)
+        prefix += '.';
+      prefix += comp[c];
+      visit(c, false);
+      prefix.resize(len);
+    }
+  }
+};
+} // namespace
+
+SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector)
+    : inv_(inv), selector_(selector), trie_(std::make_unique<Trie>()) {
+  if (!selector_ || &selector_->inventory() != &inv) {
+    own_ = std::make_unique<ir::ModuleSelector>(inv);
+    selector_ = own_.get();
+  }
+  trie_->build(inv);
+}
+
+SelectionCompressor::~SelectionCompressor() = default;
+
+bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
+  std::vector<bool> hit(inv_.modules.size(), false);
   for (const auto &text : pats) {
     std::string err;
     auto p = Pattern::compile(text, err);
     if (!p)
       return false;
-    for (size_t m = 0; m < inv.modules.size(); ++m) {
-      // msModelSlim tests exact string equality first, then the glob.
-      if (inv.modules[m].name == text || p->matches(inv.modules[m].name)) {
-        if (want[m] == Want::Forbid)
-          return false;
-        hit[m] = true;
-      }
+    // msModelSlim tests exact string equality first, then the glob.
+    for (uint32_t m : selector_->selectWritten(text, *p)) {
+      if (want[m] == Want::Forbid)
+        return false;
+      hit[m] = true;
     }
   }
-  for (size_t m = 0; m < inv.modules.size(); ++m)
+  for (size_t m = 0; m < inv_.modules.size(); ++m)
     if (want[m] == Want::Must && !hit[m])
       return false;
   return true;
 }
 
-std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
-                                           bool &verified) {
-  TrieNode root;
+std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &want, bool &verified) const {
+  const Trie &t = *trie_;
+  size_t n = t.comp.size();
+  std::vector<uint32_t> must(n, 0), forbid(n, 0);
   size_t mustCount = 0, forbidCount = 0;
-  for (size_t m = 0; m < inv.modules.size(); ++m) {
-    TrieNode *n = &root;
-    auto bump = [&](TrieNode *x) {
-      if (want[m] == Want::Must)
-        ++x->must;
-      else if (want[m] == Want::Forbid)
-        ++x->forbid;
-    };
-    bump(n);
-    for (const auto &comp : splitDots(inv.modules[m].name)) {
-      n = &n->children[comp];
-      bump(n);
+  for (size_t m = 0; m < inv_.modules.size(); ++m) {
+    if (want[m] == Want::Must) {
+      ++must[t.leafOf[m]];
+      ++mustCount;
+    } else if (want[m] == Want::Forbid) {
+      ++forbid[t.leafOf[m]];
+      ++forbidCount;
     }
-    n->module = static_cast<int32_t>(m);
-    mustCount += want[m] == Want::Must;
-    forbidCount += want[m] == Want::Forbid;
+  }
+  for (size_t i = n; i-- > 1;) { // children before parents
+    must[t.parent[i]] += must[i];
+    forbid[t.parent[i]] += forbid[i];
   }
   verified = true;
   if (mustCount == 0)
@@ -201,21 +301,31 @@ std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::
   if (forbidCount == 0)
     return {"*"};
   std::vector<std::string> base;
-  trieCollect(root, "", true, base, want);
+  Collector{t.comp, t.module, t.childBegin, t.kids, want, must, forbid, base, {}}.visit(0, true);
   std::vector<std::string> merged = mergeRanges(base);
   std::sort(merged.begin(), merged.end(), naturalLess);
-  if (verifySelection(merged, inv, want))
+  if (verify(merged, want))
     return merged;
   std::sort(base.begin(), base.end(), naturalLess);
-  if (verifySelection(base, inv, want))
+  if (verify(base, want))
     return base;
   std::vector<std::string> exact;
-  for (size_t m = 0; m < inv.modules.size(); ++m)
+  for (size_t m = 0; m < inv_.modules.size(); ++m)
     if (want[m] == Want::Must)
-      exact.push_back(escapeGlob(inv.modules[m].name));
+      exact.push_back(escapeGlob(inv_.modules[m].name));
   std::sort(exact.begin(), exact.end(), naturalLess);
-  verified = verifySelection(exact, inv, want);
+  verified = verify(exact, want);
   return exact;
+}
+
+bool verifySelection(const std::vector<std::string> &pats, const ir::Inventory &inv,
+                     const std::vector<Want> &want) {
+  return SelectionCompressor(inv).verify(pats, want);
+}
+
+std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
+                                           bool &verified) {
+  return SelectionCompressor(inv).compress(want, verified);
 }
 
 } // namespace qspec::msmodelslim

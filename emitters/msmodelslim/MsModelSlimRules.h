@@ -16,8 +16,10 @@
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
+#include "ir/Select.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -80,14 +82,35 @@ bool needsYamlQuotes(std::string_view text);
 
 // What a pattern list must do with each inventory module: select it, never select it, or either.
 enum class Want : uint8_t { DontCare, Must, Forbid };
+
 // Compresses the Must modules into few patterns (`prefix.*` for whole subtrees, numeric brace
 // ranges such as `model.layers.{0..3}.*`) that select no Forbid module under msModelSlim's
 // matching (exact equality, then glob; ir::Pattern). Sorted naturally, independent of the
 // inventory's order. Falls back to escaped exact names; `verified` is false only if even those
-// fail verifySelection (a bug). Must empty -> {}; Forbid empty -> {"*"}.
+// fail verification (a bug). Must empty -> {}; Forbid empty -> {"*"}.
+//
+// The name trie is built once per inventory and reused for every list (one per qconfig entry
+// plus the exclude list); verification asks a ModuleSelector (the passes' shared one when given,
+// else its own), so a list costs about its output, not patterns x modules.
+class SelectionCompressor {
+public:
+  explicit SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector = nullptr);
+  ~SelectionCompressor();
+  std::vector<std::string> compress(const std::vector<Want> &want, bool &verified) const;
+  // True if `patterns` select every Must module and no Forbid module.
+  bool verify(const std::vector<std::string> &patterns, const std::vector<Want> &want) const;
+
+private:
+  struct Trie;
+  const ir::Inventory &inv_;
+  std::unique_ptr<ir::ModuleSelector> own_;
+  const ir::ModuleSelector *selector_;
+  std::unique_ptr<Trie> trie_;
+};
+
+// One-off forms of the above (each builds its own trie and selector).
 std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
                                            bool &verified);
-// True if `patterns` select every Must module and no Forbid module.
 bool verifySelection(const std::vector<std::string> &patterns, const ir::Inventory &inv,
                      const std::vector<Want> &want);
 
