@@ -80,23 +80,38 @@ def deepseek_v3(layers=61, dense=3, experts=256):
     yield "lm_head", "Linear"
 
 
+STRESS_EXPERTS = 1024
+# Modules per stress layer: two norms, four attention projections, the router, 3 per expert.
+STRESS_LAYER = 2 + 4 + 1 + 3 * STRESS_EXPERTS
+
+
 def stress(modules):
-    """A synthetic inventory of exactly `modules` Linear-heavy modules: layers of 1,024 experts."""
+    """A synthetic inventory of exactly `modules` Linear-heavy modules: an embedding, layers of
+    1,024 experts (the last one cut short to make the count), a final norm and `lm_head`."""
+    body = max(0, modules - 3)
+    if modules >= 1:
+        yield "model.embed_tokens", "Embedding"
     count = 0
     n = 0
-    while True:
+    while count < body:
         p = f"model.layers.{n}"
-        names = [(f"{p}.self_attn.{x}", "Linear") for x in ("q_proj", "k_proj", "v_proj", "o_proj")]
+        names = [(f"{p}.input_layernorm", "RMSNorm")]
+        names += [(f"{p}.self_attn.{x}", "Linear") for x in ("q_proj", "k_proj", "v_proj", "o_proj")]
+        names.append((f"{p}.post_attention_layernorm", "RMSNorm"))
         names.append((f"{p}.mlp.gate", "Linear"))
-        for e in range(1024):
+        for e in range(STRESS_EXPERTS):
             for proj in ("gate_proj", "up_proj", "down_proj"):
                 names.append((f"{p}.mlp.experts.{e}.{proj}", "Linear"))
         for item in names:
-            if count == modules:
-                return
+            if count == body:
+                break
             yield item
             count += 1
         n += 1
+    if modules >= 2:
+        yield "model.norm", "RMSNorm"
+    if modules >= 3:
+        yield "lm_head", "Linear"
 
 
 def modules_of(model, limit):

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Writes benchmark specs with a given number of module-name patterns.
 
-    gen_specs.py MODEL PATTERNS OUT.qspec [--inventory PATH]
+    gen_specs.py MODEL PATTERNS OUT.qspec [--inventory PATH] [--modules N]
 
 MODEL is qwen3-32b, qwen3-235b-a22b, deepseek-v3 or stress (the naming of bench/gen_inventory.py).
 The spec has protected modules, declared groups (with `{i}` variables), type overrides and
@@ -9,7 +9,9 @@ PATTERNS name patterns in all: protects, group members, and name overrides made 
 brace lists, `*`, `?`, classes and literal names, each override with its own priority (so no two
 conflict), all tiers int8 or float and recipes left to each backend's defaults except the
 weight dtype (so every backend can express them). All four targets.
-Deterministic for given arguments.
+For `stress`, `--modules N` (the size given to gen_inventory.py) sets the number of layers the
+patterns may name to the inventory's whole layers, so specs for every size of the scaling series
+select modules that exist. Deterministic for given arguments.
 """
 import argparse
 import random
@@ -19,14 +21,14 @@ SHAPES = {
     "qwen3-32b": (64, 64, 0, ["q_proj", "k_proj", "v_proj", "o_proj"], False),
     "qwen3-235b-a22b": (94, 0, 128, ["q_proj", "k_proj", "v_proj", "o_proj"], False),
     "deepseek-v3": (61, 3, 256, ["q_a_proj", "q_b_proj", "kv_a_proj_with_mqa", "kv_b_proj", "o_proj"], True),
-    "stress": (326, 0, 1024, ["q_proj", "k_proj", "v_proj", "o_proj"], False),
+    "stress": (324, 0, 1024, ["q_proj", "k_proj", "v_proj", "o_proj"], False),  # 1,000,000 modules
 }
 MLP = ["gate_proj", "up_proj", "down_proj"]
 
 
-def name_patterns(model, rng):
+def name_patterns(model, rng, shape):
     """An endless stream of (pattern, body) pairs for name overrides."""
-    layers, first_moe, experts, attn, shared = SHAPES[model]
+    layers, first_moe, experts, attn, shared = shape
     moe = experts > 0
     k = 0
     while True:
@@ -63,8 +65,18 @@ def name_patterns(model, rng):
             yield f"*.{rng.choice(MLP)}", recipe
 
 
-def write_spec(model, patterns, out, inventory):
+def shape_of(model, modules):
+    """SHAPES[model], with the stress layer count fitted to an inventory of `modules` modules."""
     layers, first_moe, experts, attn, shared = SHAPES[model]
+    if model == "stress" and modules:
+        per_layer = 2 + len(attn) + 1 + 3 * experts  # as bench/gen_inventory.py writes them
+        layers = max(5, (modules - 3) // per_layer)
+    return layers, first_moe, experts, attn, shared
+
+
+def write_spec(model, patterns, out, inventory, modules=0):
+    shape = shape_of(model, modules)
+    layers, first_moe, experts, attn, shared = shape
     moe = experts > 0
     rng = random.Random(f"{model}/{patterns}")
     lines = [
@@ -103,7 +115,7 @@ def write_spec(model, patterns, out, inventory):
         used += len(g)
     lines += ["", "override type Linear { weight int8 }",
               "override type RMSNorm { tier float }", ""]
-    stream = name_patterns(model, rng)
+    stream = name_patterns(model, rng, shape)
     seen = set(protects)
     priority = 0
     while used < patterns:
@@ -129,8 +141,9 @@ def main():
     ap.add_argument("patterns", type=int)
     ap.add_argument("out")
     ap.add_argument("--inventory", default="", help="inventory path to write into the spec")
+    ap.add_argument("--modules", type=int, default=0, help="stress: the inventory's size")
     args = ap.parse_args()
-    write_spec(args.model, args.patterns, args.out, args.inventory)
+    write_spec(args.model, args.patterns, args.out, args.inventory, args.modules)
 
 
 if __name__ == "__main__":

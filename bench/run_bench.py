@@ -58,8 +58,10 @@ def prepare(data, name, model, modules, counts):
         if name == "deepseek-v3" and k == 100:
             spec = os.path.join(HERE, "specs", "deepseek-v3.qspec")
         elif not os.path.exists(spec):
-            subprocess.run([sys.executable, os.path.join(HERE, "gen_specs.py"), model, str(k), spec],
-                           check=True)
+            cmd = [sys.executable, os.path.join(HERE, "gen_specs.py"), model, str(k), spec]
+            if modules:
+                cmd += ["--modules", str(modules)]
+            subprocess.run(cmd, check=True)
         specs[k] = spec
     return manifest, specs
 

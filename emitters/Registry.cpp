@@ -1,14 +1,12 @@
 #include "emitters/Emitter.h"
+#include "ir/Parallel.h"
 
-#include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
 #include <pthread.h>
-#include <thread>
 #include <csignal>
 #include <unistd.h>
 
@@ -60,25 +58,7 @@ std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<cons
     }
     results[i].ok = emitter->emit(spec, *targets[i], results[i].out, d) && !d.hasErrors();
   };
-  if (threads == 0)
-    threads = std::max(1u, std::thread::hardware_concurrency());
-  threads = static_cast<unsigned>(std::min<size_t>(threads, targets.size()));
-  if (threads <= 1) {
-    for (size_t i = 0; i < targets.size(); ++i)
-      runOne(i);
-  } else {
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t i = next++; i < targets.size(); i = next++)
-        runOne(i);
-    };
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-      pool.emplace_back(worker);
-    worker();
-    for (std::thread &t : pool)
-      t.join();
-  }
+  ir::parallelFor(targets.size(), threads ? threads : ir::parallelism(targets.size()), runOne);
   for (auto &d : own)
     for (const Diagnostic &x : d->diagnostics())
       diags.report(x);

@@ -8,10 +8,14 @@
 // 4. A selector that selects nothing is a warning (an error under -Werror): users of every peer
 //    tool lose hours to patterns that silently match nothing.
 // 5. A tuning level made only of patterns that select no module is an error.
+#include "ir/Parallel.h"
 #include "passes/Pass.h"
 
 namespace qspec::passes {
 namespace {
+
+// Below this many modules, selecting everything takes less than starting threads.
+constexpr size_t kParallelModules = 16384;
 
 class PatternResolutionPass : public Pass {
 public:
@@ -24,27 +28,34 @@ public:
       return true;
     }
     const ir::ModuleSelector &modules = ctx.modules();
-    auto resolve = [&](const ir::Selector &s) {
-      std::vector<uint32_t> hits = modules.select(s);
-      if (hits.empty())
+    std::vector<const ir::Selector *> all;
+    for (const ir::Protect &p : spec.protects)
+      all.push_back(&p.selector);
+    for (const ir::Override &o : spec.overrides)
+      for (const ir::Selector &s : o.selectors)
+        all.push_back(&s);
+    for (const ir::GroupDecl &g : spec.groups)
+      for (const ir::Selector &s : g.members)
+        all.push_back(&s);
+    for (const ir::Selector &s : spec.tune.excludes)
+      all.push_back(&s);
+    for (const ir::TuningRaise &r : spec.tune.raises)
+      for (const ir::Selector &s : r.selectors)
+        all.push_back(&s);
+    // Selectors are independent: on a large inventory they are selected on every core, then
+    // recorded and reported in source order.
+    std::vector<std::vector<uint32_t>> hits(all.size());
+    unsigned threads = spec.inventory.modules.size() >= kParallelModules ? ir::parallelism(all.size()) : 1;
+    ir::parallelFor(all.size(), threads, [&](size_t i) { hits[i] = modules.select(*all[i]); });
+    spec.resolution.selected.reserve(all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+      const ir::Selector &s = *all[i];
+      if (hits[i].empty())
         ctx.diags.report(s.kind == ir::Selector::Type ? DiagID::warn_type_matches_nothing
                                                       : DiagID::warn_pattern_matches_nothing,
                          s.range, {s.text});
-      spec.resolution.selected[&s] = std::move(hits);
-    };
-    for (const ir::Protect &p : spec.protects)
-      resolve(p.selector);
-    for (const ir::Override &o : spec.overrides)
-      for (const ir::Selector &s : o.selectors)
-        resolve(s);
-    for (const ir::GroupDecl &g : spec.groups)
-      for (const ir::Selector &s : g.members)
-        resolve(s);
-    for (const ir::Selector &s : spec.tune.excludes)
-      resolve(s);
-    for (const ir::TuningRaise &r : spec.tune.raises)
-      for (const ir::Selector &s : r.selectors)
-        resolve(s);
+      spec.resolution.selected[&s] = std::move(hits[i]);
+    }
     // 5. A fallback level made only of patterns that select nothing would be a search round that
     //    changes nothing: an error, since the driver would waste an evaluation on it.
     for (const ir::Level &level : spec.tune.levels) {

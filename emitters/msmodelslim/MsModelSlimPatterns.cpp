@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-#include <unordered_map>
 
 namespace qspec::msmodelslim {
 
@@ -127,16 +126,56 @@ bool naturalLess(const std::string &a, const std::string &b) {
   return a < b;
 }
 
-// Hashes a trie edge: (parent node, component).
-struct EdgeKey {
-  uint32_t parent;
-  std::string_view comp;
-  bool operator==(const EdgeKey &o) const { return parent == o.parent && comp == o.comp; }
-};
-struct EdgeHash {
-  size_t operator()(const EdgeKey &k) const {
-    return std::hash<std::string_view>()(k.comp) * 31 + k.parent;
+// Finds a trie edge (parent node, component) -> child node. Open addressing over node ids, with
+// the keys read back from the trie's own arrays: one flat table instead of a hash node per
+// module (a million-module inventory has about a million edges).
+class EdgeTable {
+public:
+  explicit EdgeTable(size_t expected) {
+    size_t cap = 16;
+    while (cap < expected * 2)
+      cap <<= 1;
+    slots_.assign(cap, kEmpty);
   }
+  // The child of `parent` named `comp`, creating it with `create()` (which returns its id) if absent.
+  template <typename Create>
+  uint32_t findOrAdd(uint32_t parent, std::string_view comp, const std::vector<uint32_t> &parents,
+                     const std::vector<std::string_view> &comps, Create &&create) {
+    if (used_ * 2 >= slots_.size())
+      grow(parents, comps);
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash(parent, comp) & mask;; i = (i + 1) & mask) {
+      uint32_t id = slots_[i];
+      if (id == kEmpty) {
+        id = create();
+        slots_[i] = id;
+        ++used_;
+        return id;
+      }
+      if (parents[id] == parent && comps[id] == comp)
+        return id;
+    }
+  }
+
+private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  static size_t hash(uint32_t parent, std::string_view comp) {
+    return std::hash<std::string_view>()(comp) ^ (size_t(parent) * 0x9E3779B97F4A7C15ull);
+  }
+  void grow(const std::vector<uint32_t> &parents, const std::vector<std::string_view> &comps) {
+    std::vector<uint32_t> old(slots_.size() * 2, kEmpty);
+    old.swap(slots_);
+    size_t mask = slots_.size() - 1;
+    for (uint32_t id : old)
+      if (id != kEmpty) {
+        size_t i = hash(parents[id], comps[id]) & mask;
+        while (slots_[i] != kEmpty)
+          i = (i + 1) & mask;
+        slots_[i] = id;
+      }
+  }
+  std::vector<uint32_t> slots_;
+  size_t used_ = 0;
 };
 } // namespace
 
@@ -155,8 +194,10 @@ struct SelectionCompressor::Trie {
     parent.push_back(0);
     module.push_back(-1);
     leafOf.resize(inv.modules.size());
-    std::unordered_map<EdgeKey, uint32_t, EdgeHash> edges;
-    edges.reserve(inv.modules.size() * 2);
+    EdgeTable edges(inv.modules.size() * 2);
+    comp.reserve(inv.modules.size() * 2);
+    parent.reserve(inv.modules.size() * 2);
+    module.reserve(inv.modules.size() * 2);
     // Neighbouring names share leading components: while the path equals the previous name's,
     // its nodes are reused without hashing.
     std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
@@ -175,13 +216,12 @@ struct SelectionCompressor::Trie {
           node = prev[depth].second;
         } else {
           samePath = false;
-          auto [it, inserted] = edges.try_emplace(EdgeKey{node, c}, static_cast<uint32_t>(comp.size()));
-          if (inserted) {
+          node = edges.findOrAdd(node, c, parent, comp, [&] {
             comp.push_back(c);
             parent.push_back(node);
             module.push_back(-1);
-          }
-          node = it->second;
+            return static_cast<uint32_t>(comp.size() - 1);
+          });
         }
         cur.emplace_back(c, node);
         if (dot == std::string_view::npos)

@@ -1,0 +1,41 @@
+// A minimal parallel loop for the few places where independent work is large enough to share
+// the machine's cores (selecting patterns over a big inventory, running the emitters). Results
+// must be written to per-index slots; callers merge them in index order, so output does not
+// depend on scheduling.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <thread>
+#include <vector>
+
+namespace qspec::ir {
+
+// The number of threads to use for `n` independent items: one per core, at most one per item.
+inline unsigned parallelism(size_t n) {
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::min<size_t>(cores, n));
+}
+
+// Calls fn(i) for every i in [0, n), on up to `threads` threads (the calling one included).
+template <typename Fn> void parallelFor(size_t n, unsigned threads, Fn &&fn) {
+  if (threads <= 1 || n <= 1) {
+    for (size_t i = 0; i < n; ++i)
+      fn(i);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i = next++; i < n; i = next++)
+      fn(i);
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads && t < n; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+}
+
+} // namespace qspec::ir
