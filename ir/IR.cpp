@@ -1,5 +1,7 @@
 #include "ir/IR.h"
 
+#include <ostream>
+
 namespace qspec::ir {
 
 static const char *const kTierNames[kNumTiers] = {"int4", "int8", "int16", "dual-int16", "fp16", "float"};
@@ -26,6 +28,18 @@ std::string knownTierList() {
   }
   return s;
 }
+
+const SourceRange &Decision::range() const {
+  static const SourceRange none;
+  return at ? *at : none;
+}
+
+const std::string &Word::str() const {
+  static const std::string none;
+  return text_ ? *text_ : none;
+}
+
+std::ostream &operator<<(std::ostream &os, const Word &w) { return os << w.str(); }
 
 const char *decisionSourceName(Decision::Source s) {
   switch (s) {

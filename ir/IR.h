@@ -10,6 +10,7 @@
 #include "ir/Pattern.h"
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <optional>
@@ -61,12 +62,16 @@ struct Selector {
 
 // ---- Quantization recipes ----------------------------------------------------------------
 
-// Where a resolved value came from.
+// Where a resolved value came from. A decision is kept for every setting of every module (nine
+// per module, a million modules in the largest inventories), so it points at the rule's range,
+// which the Spec owns, rather than copying it.
 struct Decision {
   enum Source : uint8_t { BuiltIn, Default, TypeOverride, NameOverride, Protect, TuningExclude, TuningRaise, Group };
   Source source = BuiltIn;
-  int32_t index = -1; // into Spec::overrides / protects / tune excludes / raises, by source
-  SourceRange range;
+  int32_t index = -1;             // into Spec::overrides / protects / tune excludes / raises, by source
+  const SourceRange *at = nullptr; // the rule's range in the Spec; null for built-in values
+
+  const SourceRange &range() const;
 };
 const char *decisionSourceName(Decision::Source s);
 
@@ -204,8 +209,24 @@ template <typename T> struct Decided {
   Decision from;
 };
 
+// A resolved word (dtype, scope, method): the text of the rule that set it, which the Spec owns.
+class Word {
+public:
+  Word() = default;
+  explicit Word(const std::string &text) : text_(&text) {}
+  const std::string &str() const;
+  operator const std::string &() const { return str(); }
+  bool empty() const { return str().empty(); }
+  friend bool operator==(const Word &a, std::string_view b) { return a.str() == b; }
+  friend bool operator!=(const Word &a, std::string_view b) { return a.str() != b; }
+
+private:
+  const std::string *text_ = nullptr;
+};
+std::ostream &operator<<(std::ostream &os, const Word &w);
+
 struct ResolvedRecipe {
-  Decided<std::string> dtype, scope, method;
+  Decided<Word> dtype, scope, method;
   Decided<bool> symmetric;
 };
 

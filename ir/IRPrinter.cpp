@@ -17,15 +17,18 @@ std::string locationString(const SourceRange &r, const SourceManager &sm) {
 static json decisionJSON(const Decision &d, const SourceManager &sm) {
   json j;
   j["rule"] = decisionSourceName(d.source);
-  j["at"] = locationString(d.range, sm);
+  j["at"] = locationString(d.range(), sm);
   return j;
 }
+
+static const std::string &jsonValue(const Word &w) { return w.str(); }
+static bool jsonValue(bool b) { return b; }
 
 template <typename T> static json decidedJSON(const Decided<T> &d, const SourceManager &sm, bool set) {
   if (!set)
     return nullptr;
   json j;
-  j["value"] = d.value;
+  j["value"] = jsonValue(d.value);
   j["from"] = decisionJSON(d.from, sm);
   return j;
 }
@@ -162,7 +165,7 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
 static void explainLine(std::ostream &os, const char *what, const std::string &value, const Decision &d,
                         const SourceManager &sm) {
   os << "  " << what << ": " << value << "\n      from " << decisionSourceName(d.source) << " at "
-     << locationString(d.range, sm) << '\n';
+     << locationString(d.range(), sm) << '\n';
 }
 
 void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std::ostream &os) {

@@ -33,10 +33,10 @@ public:
         uint32_t other = odd == m ? ref : m;
         const ir::ResolvedModule &o = res.modules[odd], &r = res.modules[other];
         Diagnostic &d = ctx.diags.report(
-            DiagID::err_group_split, o.tier.from.range.valid() ? o.tier.from.range : g.range,
+            DiagID::err_group_split, o.tier.from.range().valid() ? o.tier.from.range() : g.range,
             {g.name, mods[odd].name, ir::tierName(o.tier.value), mods[other].name, ir::tierName(r.tier.value)});
-        if (r.tier.from.range.valid())
-          ctx.diags.note(d, DiagID::note_tier_decided_by, r.tier.from.range,
+        if (r.tier.from.range().valid())
+          ctx.diags.note(d, DiagID::note_tier_decided_by, r.tier.from.range(),
                          {mods[other].name, ir::tierName(r.tier.value)});
         if (g.range.valid())
           ctx.diags.note(d, DiagID::note_group_declared, g.range);
@@ -50,7 +50,7 @@ public:
           members += std::string(shown ? ", " : "") + "'" + mods[x].name + "'";
           ++shown;
         }
-        ctx.diags.note(d, DiagID::note_extend_to_group, o.tier.from.range, {members});
+        ctx.diags.note(d, DiagID::note_extend_to_group, o.tier.from.range(), {members});
         break;
       }
     }

@@ -55,14 +55,14 @@ constexpr size_t kNumFields = sizeof(kFields) / sizeof(kFields[0]);
 void assign(ir::ResolvedModule &m, size_t field, const ir::Settings &s, Decision d) {
   switch (field) {
   case 0: m.tier = {*s.tier, d}; break;
-  case 1: m.weight.dtype = {*s.weight.dtype, d}; break;
-  case 2: m.weight.scope = {*s.weight.scope, d}; break;
+  case 1: m.weight.dtype = {ir::Word(*s.weight.dtype), d}; break;
+  case 2: m.weight.scope = {ir::Word(*s.weight.scope), d}; break;
   case 3: m.weight.symmetric = {*s.weight.symmetric, d}; break;
-  case 4: m.weight.method = {*s.weight.method, d}; break;
-  case 5: m.act.dtype = {*s.act.dtype, d}; break;
-  case 6: m.act.scope = {*s.act.scope, d}; break;
+  case 4: m.weight.method = {ir::Word(*s.weight.method), d}; break;
+  case 5: m.act.dtype = {ir::Word(*s.act.dtype), d}; break;
+  case 6: m.act.scope = {ir::Word(*s.act.scope), d}; break;
   case 7: m.act.symmetric = {*s.act.symmetric, d}; break;
-  case 8: m.act.method = {*s.act.method, d}; break;
+  case 8: m.act.method = {ir::Word(*s.act.method), d}; break;
   }
 }
 
@@ -117,16 +117,16 @@ public:
     // 1. Defaults: built once, copied to every module.
     {
       Decision builtIn;
-      Decision dflt{Decision::Default, -1, spec.defaultsRange};
+      Decision dflt{Decision::Default, -1, &spec.defaultsRange};
       ir::ResolvedModule base;
-      base.tier = {spec.defaultTier(), spec.defaults.tier ? Decision{Decision::Default, -1, spec.defaults.tierRange} : builtIn};
+      base.tier = {spec.defaultTier(), spec.defaults.tier ? Decision{Decision::Default, -1, &spec.defaults.tierRange} : builtIn};
       for (size_t f = 1; f < kNumFields; ++f)
         if (!kFields[f].get(spec.defaults).empty()) {
           // Point at the recipe line (`weight ...` / `act ...`) that set the field.
           Decision at = dflt;
           const ir::Recipe &r = f < 5 ? spec.defaults.weight : spec.defaults.act;
           if (r.range.valid())
-            at.range = r.range;
+            at.at = &r.range;
           assign(base, f, spec.defaults, at);
         }
       res.modules.resize(mods.size());
@@ -225,7 +225,7 @@ public:
             continue;
           }
           Decision d{level == ir::Override::Type ? Decision::TypeOverride : Decision::NameOverride, best,
-                     f == 0 ? win.settings.tierRange : win.subjectRange};
+                     f == 0 ? &win.settings.tierRange : &win.subjectRange};
           assign(res.modules[m], f, win.settings, d);
         }
         if (out.withOptions >= 0) {
@@ -241,7 +241,7 @@ public:
       if (protectedBy[m] >= 0) {
         res.modules[m].isProtected = true;
         res.modules[m].tier = {ir::Tier::Float,
-                               {Decision::Protect, protectedBy[m], spec.protects[static_cast<size_t>(protectedBy[m])].selector.range}};
+                               {Decision::Protect, protectedBy[m], &spec.protects[static_cast<size_t>(protectedBy[m])].selector.range}};
       }
 
     // 4. Tuning state.
@@ -250,7 +250,7 @@ public:
       for (uint32_t m : res.selected[&s]) {
         if (res.modules[m].isProtected)
           continue;
-        res.modules[m].tier = {ir::Tier::Float, {Decision::TuningExclude, static_cast<int32_t>(e), s.range}};
+        res.modules[m].tier = {ir::Tier::Float, {Decision::TuningExclude, static_cast<int32_t>(e), &s.range}};
         res.modules[m].tuned = true;
       }
     }
@@ -275,12 +275,12 @@ public:
               continue; // one error per selector, not one per module it selects
             Diagnostic &d = ctx.diags.report(DiagID::err_tier_below_default, s.range,
                                              {mods[m].name, ir::tierName(raise.tier), ir::tierName(rm.tier.value)});
-            ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range,
+            ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range(),
                            {mods[m].name, ir::tierName(rm.tier.value)});
             continue;
           }
           if (raise.tier > rm.tier.value) {
-            rm.tier = {raise.tier, {Decision::TuningRaise, static_cast<int32_t>(r), s.range}};
+            rm.tier = {raise.tier, {Decision::TuningRaise, static_cast<int32_t>(r), &s.range}};
             rm.tuned = true;
           }
         }

@@ -37,11 +37,11 @@ public:
           if (info->canExpress(t, rm.tier.value, mods[m].type, why))
             continue;
           Diagnostic &d = ctx.diags.report(
-              DiagID::err_tier_not_expressible, rm.tier.from.range.valid() ? rm.tier.from.range : t.range,
+              DiagID::err_tier_not_expressible, rm.tier.from.range().valid() ? rm.tier.from.range() : t.range,
               {label + (why.empty() ? "" : " (" + why + ")"), ir::tierName(rm.tier.value), mods[m].name,
                mods[m].type.empty() ? "unknown" : mods[m].type});
-          if (rm.tier.from.range.valid())
-            ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range,
+          if (rm.tier.from.range().valid())
+            ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range(),
                            {mods[m].name, ir::tierName(rm.tier.value)});
           ok = false;
         }

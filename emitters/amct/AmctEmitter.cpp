@@ -650,7 +650,7 @@ bool AmctWriter::run(std::string &text) {
     for (size_t i = 0; i < mods.size(); ++i) {
       const ir::Module &m = mods[i];
       const ir::ResolvedModule &rm = spec_.resolution.modules[i];
-      SourceRange at = rm.tier.from.range.valid() ? rm.tier.from.range : target_.range;
+      SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
       if (!m.type.empty() && !isQuantizableType(m.type, kind_, version_)) {
         bool ruled = rm.tier.from.source != ir::Decision::BuiltIn && rm.tier.from.source != ir::Decision::Default;
         if (ruled && rm.tier.value != ir::Tier::Float && warnedTypes.insert(m.type).second)
@@ -667,15 +667,15 @@ bool AmctWriter::run(std::string &text) {
       RoleView w = viewOf(rm.weight), a = viewOf(rm.act);
       bool fromDefaults = rm.weight.scope.from.source == ir::Decision::Default ||
                           rm.weight.scope.from.source == ir::Decision::BuiltIn;
-      if (rm.weight.scope.from.range.valid())
-        w.at = rm.weight.scope.from.range;
+      if (rm.weight.scope.from.range().valid())
+        w.at = rm.weight.scope.from.range();
       LayerRecipe r;
       if (!buildRecipe(rm.tier.value, rankOf(rm.tier.from.source), w, a, rm.targetOptions, m.name, m.type, at, fromDefaults, r))
         continue;
       if (fromDefaults && w.scope == std::string("per_channel") && !m.type.empty() && !isChannelWiseType(m.type) &&
           cwWarned.insert(m.type).second)
         diags_.report(DiagID::warn_amct_channel_wise_default,
-                      rm.weight.scope.from.range.valid() ? rm.weight.scope.from.range : defaultsAt, {m.type, m.name});
+                      rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range() : defaultsAt, {m.type, m.name});
       recipes[i] = r;
       byType[m.type].push_back(i);
     }
@@ -700,7 +700,7 @@ bool AmctWriter::run(std::string &text) {
       for (size_t i : members)
         if (!(recipes[i] == base)) {
           const ir::ResolvedModule &rm = spec_.resolution.modules[i];
-          SourceRange at = rm.tier.from.range.valid() ? rm.tier.from.range : target_.range;
+          SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
           if (checkName(mods[i].name, at))
             nameEntries.push_back({mods[i].name, type, recipes[i], at});
         }

@@ -273,7 +273,7 @@ bool HorizonWriter::run(std::string &out) {
     for (size_t i = 0; i < mods.size(); ++i) {
       const ir::Module &m = mods[i];
       const ir::ResolvedModule &rm = spec_.resolution.modules[i];
-      SourceRange at = rm.tier.from.range.valid() ? rm.tier.from.range : target_.range;
+      SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
       bool pinned = rm.isProtected || rm.tuned;
       auto src = rm.tier.from.source;
       bool coveredByTemplate = (src == ir::Decision::TypeOverride) &&

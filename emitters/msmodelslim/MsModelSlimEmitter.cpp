@@ -167,16 +167,16 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
       rm.weight.dtype.from.source == rm.tier.from.source) {
     // The same rule says `tier int8` and `weight int4`.
     diags_.report(DiagID::err_msmodelslim_tier_dtype,
-                  rm.weight.dtype.from.range.valid() ? rm.weight.dtype.from.range : target_.range,
+                  rm.weight.dtype.from.range().valid() ? rm.weight.dtype.from.range() : target_.range,
                   {name, ir::tierName(rm.tier.value), wd});
     ok_ = false;
     return false;
   }
   e.weight.dtype = weightDtypeFor(rm.tier.value, wd);
-  e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value;
+  e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value.str();
   e.weight.symmetric =
       rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
-  e.weight.method = rm.weight.method.value.empty() ? "minmax" : rm.weight.method.value;
+  e.weight.method = rm.weight.method.value.empty() ? "minmax" : rm.weight.method.value.str();
   if (const auto *ext = extOf(spec_, rm.weight.scope.from))
     e.weightExt = *ext;
   else if (const auto *ext2 = extOf(spec_, rm.weight.dtype.from))
@@ -185,10 +185,10 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
   if (!ad.empty() && ad != "float" && ad != "fp16" && ad != "bf16") {
     QConfig a;
     a.dtype = ad;
-    a.scope = rm.act.scope.value.empty() ? "per_tensor" : rm.act.scope.value;
+    a.scope = rm.act.scope.value.empty() ? "per_tensor" : rm.act.scope.value.str();
     a.symmetric =
         rm.act.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.act.symmetric.value;
-    a.method = rm.act.method.value.empty() ? "minmax" : rm.act.method.value;
+    a.method = rm.act.method.value.empty() ? "minmax" : rm.act.method.value.str();
     e.act = a;
   }
   return true;
@@ -254,10 +254,10 @@ void Builder::resolveWithInventory() {
     if (!byKey.count(k)) {
       if (!reported.insert(k).second)
         continue;
-      SourceRange wr = rm.weight.scope.from.range.valid() ? rm.weight.scope.from.range
-                                                          : rm.weight.dtype.from.range;
-      SourceRange ar = rm.act.dtype.from.range;
-      if (!checkEntry(e, inv.modules[m].name, wr.valid() ? wr : rm.tier.from.range, ar))
+      SourceRange wr = rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range()
+                                                          : rm.weight.dtype.from.range();
+      SourceRange ar = rm.act.dtype.from.range();
+      if (!checkEntry(e, inv.modules[m].name, wr.valid() ? wr : rm.tier.from.range(), ar))
         continue;
       byKey[k] = entries_.size();
       entries_.push_back(e);
@@ -331,8 +331,8 @@ void Builder::resolveWithInventory() {
               msmodelslim::firstNonWhitelisted(mod.name) != std::string::npos) {
             who = mod.name;
             // Point at the rule that decided the module's tier (why it is written here).
-            if (res.modules[m].tier.from.range.valid())
-              where = res.modules[m].tier.from.range;
+            if (res.modules[m].tier.from.range().valid())
+              where = res.modules[m].tier.from.range();
             break;
           }
         }

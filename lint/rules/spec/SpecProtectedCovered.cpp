@@ -35,8 +35,8 @@ void checkSpecProtectedCovered(LintContext &ctx) {
              "' does not apply to it and it stays float";
       Diagnostic &d = ctx.report(RuleID::SpecProtectedCovered, s.range, msg);
       const ir::Decision &from = res.modules[covered.front()].tier.from;
-      if (from.range.valid())
-        ctx.note(d, from.range, "'" + first + "' is protected here; narrow the pattern or exclude it explicitly");
+      if (from.range().valid())
+        ctx.note(d, from.range(), "'" + first + "' is protected here; narrow the pattern or exclude it explicitly");
     }
   }
 }
