@@ -43,6 +43,8 @@ struct PipelineOptions {
   bool verifyEach = false;       // run the IR verifier after every pass
   std::string stopAfter;         // pass name; "" = run all
   bool remarks = false;          // report remark_pass_done after each pass (qcc --remarks)
+  // When set, receives each pass's name and wall time in seconds (qcc --time-report).
+  std::vector<std::pair<std::string, double>> *timings = nullptr;
 };
 
 // Runs the registered passes in order. Returns false if any reported an error.

@@ -1,5 +1,7 @@
 #include "passes/Pass.h"
 
+#include <chrono>
+
 namespace qspec::passes {
 
 const ir::ModuleSelector &PassContext::modules() {
@@ -32,7 +34,11 @@ bool runPipeline(ir::Spec &spec, DiagnosticEngine &diags, const PipelineOptions 
   for (const PassInfo &info : allPasses()) {
     auto pass = info.create();
     unsigned before = diags.errorCount();
+    auto start = std::chrono::steady_clock::now();
     bool passOk = pass->run(ctx);
+    if (opts.timings)
+      opts.timings->emplace_back(
+          info.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (diags.errorCount() > before)
       ok = false;
     if (opts.remarks)

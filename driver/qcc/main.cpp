@@ -11,6 +11,8 @@
 #include "ir/IRPrinter.h"
 #include "passes/Pass.h"
 
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -35,6 +37,7 @@ const char *kUsage = R"(usage: qcc SPEC [options]
   --verify                 check diagnostics against expected-* comments in the spec
   --verify-each            run the IR verifier after every pass
   --remarks                print a remark after each pass
+  --time-report            print the wall time of each phase to standard error
   --stop-after=PASS        stop the pipeline after PASS (see --list-passes)
   --list-passes            print the passes in pipeline order
   --list-diagnostics       print the diagnostic table
@@ -44,7 +47,7 @@ const char *kUsage = R"(usage: qcc SPEC [options]
 struct Options {
   std::string spec, emit, output, inventory, scores, explain, stopAfter;
   std::string format = "text";
-  bool werror = false, verify = false, verifyEach = false, remarks = false;
+  bool werror = false, verify = false, verifyEach = false, remarks = false, timeReport = false;
   unsigned errorLimit = 50;
 };
 
@@ -100,6 +103,8 @@ int parseArgs(int argc, char **argv, Options &o) {
       o.verifyEach = true;
     } else if (a == "--remarks") {
       o.remarks = true;
+    } else if (a == "--time-report") {
+      o.timeReport = true;
     } else if (startsWith(a, "--error-limit=")) {
       try {
         o.errorLimit = static_cast<unsigned>(std::stoul(a.substr(14)));
@@ -144,6 +149,48 @@ bool safeFileName(const std::string &name) {
          name != "." && name != ".." && name.find('\0') == std::string::npos;
 }
 
+// --time-report: wall time per phase, printed when the process ends (like clang's -ftime-report).
+class TimeReport {
+public:
+  explicit TimeReport(bool on) : on_(on), start_(Clock::now()), last_(start_) {}
+  // Ends the current phase under `name`.
+  void phase(const std::string &name) {
+    auto now = Clock::now();
+    rows_.emplace_back(name, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+  // Splits the phase now ending into the passes' own rows, the rest under `name`.
+  void passes(const std::vector<std::pair<std::string, double>> &timings, const std::string &name) {
+    double inPasses = 0;
+    for (const auto &[pass, secs] : timings) {
+      rows_.emplace_back("pass " + pass, secs);
+      inPasses += secs;
+    }
+    auto now = Clock::now();
+    rows_.emplace_back(name, std::chrono::duration<double>(now - last_).count() - inPasses);
+    last_ = now;
+  }
+  void print(std::ostream &os) const {
+    if (!on_)
+      return;
+    os << "qcc: time report (wall milliseconds)\n";
+    char line[128];
+    for (const auto &[name, secs] : rows_) {
+      std::snprintf(line, sizeof line, "  %-24s %10.2f\n", name.c_str(), secs * 1000);
+      os << line;
+    }
+    std::snprintf(line, sizeof line, "  %-24s %10.2f\n", "total",
+                  std::chrono::duration<double>(Clock::now() - start_).count() * 1000);
+    os << line;
+  }
+
+private:
+  using Clock = std::chrono::steady_clock;
+  bool on_;
+  Clock::time_point start_, last_;
+  std::vector<std::pair<std::string, double>> rows_;
+};
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -156,7 +203,9 @@ int main(int argc, char **argv) {
   DiagnosticEngine diags(sm);
   diags.setWarningsAsErrors(o.werror);
   diags.setErrorLimit(o.errorLimit);
+  TimeReport times(o.timeReport);
   auto finish = [&](int rc) {
+    times.print(std::cerr);
     if (o.verify) {
       bool ok = verifyDiagnostics(diags, sm, std::cout);
       return ok ? 0 : 1;
@@ -195,13 +244,19 @@ int main(int argc, char **argv) {
   // reachable, so leak checkers do not report it.
   static ir::Spec *keepUntilExit = new ir::Spec;
   ir::Spec &spec = *keepUntilExit;
-  if (!frontend::loadSpec(o.spec, spec, diags, fo))
+  bool loaded = frontend::loadSpec(o.spec, spec, diags, fo);
+  times.phase("parse and read inputs");
+  if (!loaded)
     return finish(1);
   passes::PipelineOptions po;
   po.verifyEach = o.verifyEach;
   po.stopAfter = o.stopAfter;
   po.remarks = o.remarks;
-  if (!passes::runPipeline(spec, diags, po))
+  std::vector<std::pair<std::string, double>> passTimes;
+  po.timings = &passTimes;
+  bool resolved = passes::runPipeline(spec, diags, po);
+  times.passes(passTimes, "pipeline (other)");
+  if (!resolved)
     return finish(1);
 
   if (!o.explain.empty()) {
@@ -235,10 +290,11 @@ int main(int argc, char **argv) {
   if (o.emit.empty() || o.emit == "ir") {
     if (o.verify)
       return finish(0);
-    std::ostringstream os;
-    ir::printIRJSON(spec, sm, os);
     if (o.emit.empty())
       return finish(0); // a check only
+    std::ostringstream os;
+    ir::printIRJSON(spec, sm, os);
+    times.phase("print IR");
     if (o.output.empty()) {
       std::cout << os.str();
       return finish(0);
@@ -267,7 +323,9 @@ int main(int argc, char **argv) {
   }
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
   std::string stem = fs::path(o.spec).stem().string();
-  for (emit::EmitResult &r : emit::emitTargets(spec, targets, diags)) {
+  std::vector<emit::EmitResult> emitted = emit::emitTargets(spec, targets, diags);
+  times.phase(targets.size() == 1 ? "emit " + targets[0]->kind : "emit " + std::to_string(targets.size()) + " targets");
+  for (emit::EmitResult &r : emitted) {
     if (!r.ok)
       continue;
     const ir::Target *t = r.target;
@@ -305,5 +363,6 @@ int main(int argc, char **argv) {
     if (o.emit == "all")
       std::cerr << "qcc: wrote " << path << "\n";
   }
+  times.phase("write");
   return finish(0);
 }
