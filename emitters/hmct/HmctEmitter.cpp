@@ -47,6 +47,7 @@ private:
   const ir::Target &target_;
   DiagnosticEngine &diags_;
   bool ok_ = true;
+  unsigned suggestions_ = 0; // did-you-mean searches so far (kMaxSuggestions)
   std::string march_;
   std::map<std::string, ir::Tier> ops_;   // op type -> tier
   std::map<std::string, ir::Tier> nodes_; // node name -> tier
@@ -187,20 +188,36 @@ Json Builder::modelConfig() {
   return mc;
 }
 
-// Levenshtein distance, capped work (names are short).
-size_t editDistance(const std::string &a, const std::string &b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j)
+// Levenshtein distance if it is at most `limit`, else limit + 1. Only the band of width
+// 2 * limit + 1 around the diagonal can stay within the limit, so the work is
+// O(length * limit), and it stops as soon as a whole row exceeds the limit.
+size_t editDistanceAtMost(std::string_view a, std::string_view b, size_t limit) {
+  size_t over = limit + 1;
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > limit)
+    return over;
+  std::vector<size_t> prev(b.size() + 1, over), cur(b.size() + 1, over);
+  for (size_t j = 0; j <= std::min(b.size(), limit); ++j)
     prev[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] =
-          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    size_t lo = i > limit ? i - limit : 1, hi = std::min(b.size(), i + limit);
+    std::fill(cur.begin(), cur.end(), over);
+    cur[0] = i <= limit ? i : over;
+    size_t rowMin = cur[0];
+    for (size_t j = lo; j <= hi; ++j) {
+      size_t v = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] = std::min(v, over);
+      rowMin = std::min(rowMin, cur[j]);
+    }
+    if (rowMin > limit)
+      return over;
     std::swap(prev, cur);
   }
-  return prev[b.size()];
+  return std::min(prev[b.size()], over);
 }
+
+// Looking for a close name scans the whole inventory; like clang's typo correction, only the
+// first few unknown names get a suggestion, so a spec full of wrong names stays fast.
+constexpr unsigned kMaxSuggestions = 20;
 
 void Builder::checkLiteralNames() {
   // HMCT keys node_config by exact node names: a literal name the ONNX inventory lacks is an error.
@@ -209,20 +226,24 @@ void Builder::checkLiteralNames() {
     if (s.kind != ir::Selector::Name || hasGlobSyntax(s.text) || inv.find(s.text))
       return;
     Diagnostic &d = diags_.report(DiagID::err_hmct_unknown_node, s.range, {s.text});
+    ok_ = false;
+    if (suggestions_ >= kMaxSuggestions)
+      return;
+    ++suggestions_;
+    // The closest name within max(2, length / 3) edits; ties go to the smaller name.
     const ir::Module *best = nullptr;
-    size_t bestDist = 0;
+    size_t limit = std::max<size_t>(2, s.text.size() / 3);
     for (const ir::Module &m : inv.modules) {
-      if (m.name.size() > s.text.size() + 16 || s.text.size() > m.name.size() + 16)
+      size_t dist = editDistanceAtMost(m.name, s.text, limit);
+      if (dist > limit)
         continue;
-      size_t dist = editDistance(m.name, s.text);
-      if (!best || dist < bestDist || (dist == bestDist && m.name < best->name)) {
+      if (!best || dist < limit || m.name < best->name) {
         best = &m;
-        bestDist = dist;
+        limit = dist; // later names must do at least as well
       }
     }
-    if (best && bestDist <= std::max<size_t>(2, s.text.size() / 3))
+    if (best)
       diags_.note(d, DiagID::note_did_you_mean, s.range, {best->name});
-    ok_ = false;
   };
   for (const ir::Protect &p : spec_.protects)
     check(p.selector);
