@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstring>
 #include <ostream>
+#include <type_traits>
 
 namespace qspec::ir {
 
@@ -12,34 +14,6 @@ std::string locationString(const SourceRange &r, const SourceManager &sm) {
   if (!r.valid())
     return "<built-in>";
   return sm.path(r.file) + ":" + std::to_string(r.begin.line) + ":" + std::to_string(r.begin.col);
-}
-
-static json decisionJSON(const Decision &d, const SourceManager &sm) {
-  json j;
-  j["rule"] = decisionSourceName(d.source);
-  j["at"] = locationString(d.range(), sm);
-  return j;
-}
-
-static const std::string &jsonValue(const Word &w) { return w.str(); }
-static bool jsonValue(bool b) { return b; }
-
-template <typename T> static json decidedJSON(const Decided<T> &d, const SourceManager &sm, bool set) {
-  if (!set)
-    return nullptr;
-  json j;
-  j["value"] = jsonValue(d.value);
-  j["from"] = decisionJSON(d.from, sm);
-  return j;
-}
-
-static json recipeJSON(const ResolvedRecipe &r, const SourceManager &sm) {
-  json j;
-  j["dtype"] = decidedJSON(r.dtype, sm, !r.dtype.value.empty());
-  j["scope"] = decidedJSON(r.scope, sm, !r.scope.value.empty());
-  j["symmetric"] = decidedJSON(r.symmetric, sm, r.symmetric.from.source != Decision::BuiltIn);
-  j["method"] = decidedJSON(r.method, sm, !r.method.value.empty());
-  return j;
 }
 
 static json optionJSON(const Option &o) {
@@ -59,6 +33,124 @@ static json optionJSON(const Option &o) {
   }
   return j;
 }
+
+namespace {
+// Writes the "modules" array exactly as nlohmann's dump(2) would print it, without building a
+// tree for it: at tens of thousands of modules the tree was most of the time and memory of
+// --emit=ir (and of every qtune round, which writes ir.json). The rest of the document is small
+// and still goes through nlohmann; test/lit checks the bytes.
+class ModuleArrayWriter {
+public:
+  ModuleArrayWriter(std::string &out, const SourceManager &sm) : out_(out), sm_(sm) {}
+
+  void module(const Spec &spec, size_t i, bool first) {
+    const Module &m = spec.inventory.modules[i];
+    const ResolvedModule &r = spec.resolution.modules[i];
+    out_ += first ? "\n    {" : ",\n    {";
+    first_ = true;
+    key(6, "name");
+    string(m.name);
+    key(6, "type");
+    string(m.type);
+    if (m.block >= 0) {
+      key(6, "block");
+      out_ += std::to_string(m.block);
+    }
+    key(6, "tier");
+    string(tierName(r.tier.value));
+    key(6, "tier_from");
+    decision(6, r.tier.from);
+    if (r.isProtected) {
+      key(6, "protected");
+      out_ += "true";
+    }
+    if (r.tuned) {
+      key(6, "tuned");
+      out_ += "true";
+    }
+    if (r.group >= 0) {
+      key(6, "group");
+      string(spec.resolution.groups[static_cast<size_t>(r.group)].name);
+    }
+    key(6, "weight");
+    recipe(6, r.weight);
+    key(6, "act");
+    recipe(6, r.act);
+    out_ += "\n    }";
+  }
+
+private:
+  // Starts a member at `indent` spaces: the separator from the previous member, then the key.
+  void key(int indent, const char *name) {
+    out_ += first_ ? "\n" : ",\n";
+    first_ = false;
+    out_.append(static_cast<size_t>(indent), ' ');
+    out_ += '"';
+    out_ += name;
+    out_ += "\": ";
+  }
+  void close(int indent) {
+    out_ += '\n';
+    out_.append(static_cast<size_t>(indent), ' ');
+    out_ += '}';
+    first_ = false;
+  }
+  void string(std::string_view s) {
+    bool plain = true;
+    for (unsigned char c : s)
+      plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+    if (plain) {
+      out_ += '"';
+      out_ += s;
+      out_ += '"';
+    } else { // escapes, non-ASCII and invalid UTF-8 exactly as nlohmann writes them
+      out_ += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+  }
+  void decision(int indent, const Decision &d) {
+    out_ += '{';
+    first_ = true;
+    key(indent + 2, "rule");
+    string(decisionSourceName(d.source));
+    key(indent + 2, "at");
+    string(locationString(d.range(), sm_));
+    close(indent);
+  }
+  template <typename T> void decided(int indent, const Decided<T> &d, bool set) {
+    if (!set) {
+      out_ += "null";
+      return;
+    }
+    out_ += '{';
+    first_ = true;
+    key(indent + 2, "value");
+    if constexpr (std::is_same_v<T, bool>)
+      out_ += d.value ? "true" : "false";
+    else
+      string(d.value.str());
+    key(indent + 2, "from");
+    decision(indent + 2, d.from);
+    close(indent);
+  }
+  void recipe(int indent, const ResolvedRecipe &r) {
+    out_ += '{';
+    first_ = true;
+    key(indent + 2, "dtype");
+    decided(indent + 2, r.dtype, !r.dtype.value.empty());
+    key(indent + 2, "scope");
+    decided(indent + 2, r.scope, !r.scope.value.empty());
+    key(indent + 2, "symmetric");
+    decided(indent + 2, r.symmetric, r.symmetric.from.source != Decision::BuiltIn);
+    key(indent + 2, "method");
+    decided(indent + 2, r.method, !r.method.value.empty());
+    close(indent);
+  }
+
+  std::string &out_;
+  const SourceManager &sm_;
+  bool first_ = true;
+};
+} // namespace
 
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
   json root;
@@ -115,30 +207,9 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
   }
 
   const Resolution &res = spec.resolution;
-  json modules = json::array();
-  if (res.done) {
-    for (size_t i = 0; i < spec.inventory.modules.size(); ++i) {
-      const Module &m = spec.inventory.modules[i];
-      const ResolvedModule &r = res.modules[i];
-      json mj;
-      mj["name"] = m.name;
-      mj["type"] = m.type;
-      if (m.block >= 0)
-        mj["block"] = m.block;
-      mj["tier"] = tierName(r.tier.value);
-      mj["tier_from"] = decisionJSON(r.tier.from, sm);
-      if (r.isProtected)
-        mj["protected"] = true;
-      if (r.tuned)
-        mj["tuned"] = true;
-      if (r.group >= 0)
-        mj["group"] = res.groups[static_cast<size_t>(r.group)].name;
-      mj["weight"] = recipeJSON(r.weight, sm);
-      mj["act"] = recipeJSON(r.act, sm);
-      modules.push_back(mj);
-    }
-  }
-  root["modules"] = modules;
+  // A placeholder, replaced by the streamed array below (a string nlohmann prints verbatim).
+  static const char *const kModulesMark = "@modules@";
+  root["modules"] = kModulesMark;
   json groups = json::array();
   for (const Group &g : res.groups) {
     json members = json::array();
@@ -159,7 +230,23 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
       if (res.modules[i].tier.value == Tier::Float)
         excluded.push_back(spec.inventory.modules[i].name);
   root["excluded"] = excluded;
-  os << root.dump(2, ' ', false, json::error_handler_t::replace) << '\n';
+  std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
+  std::string modules = "[";
+  if (res.done && !spec.inventory.modules.empty()) {
+    ModuleArrayWriter w(modules, sm);
+    for (size_t i = 0; i < spec.inventory.modules.size(); ++i)
+      w.module(spec, i, i == 0);
+    modules += "\n  ]";
+  } else {
+    modules += "]";
+  }
+  // Only the root has a "modules" member whose value is a string: user text is never an object key.
+  std::string mark = std::string("\"modules\": \"") + kModulesMark + "\"";
+  size_t at = text.find(mark);
+  os.write(text.data(), static_cast<std::streamsize>(at + mark.size() - std::strlen(kModulesMark) - 2));
+  os << modules;
+  os.write(text.data() + at + mark.size(), static_cast<std::streamsize>(text.size() - at - mark.size()));
+  os << '\n';
 }
 
 static void explainLine(std::ostream &os, const char *what, const std::string &value, const Decision &d,
