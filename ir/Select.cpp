@@ -1,6 +1,8 @@
 #include "ir/Select.h"
 
 #include <algorithm>
+#include <cctype>
+#include <optional>
 
 namespace qspec::ir {
 
@@ -25,6 +27,45 @@ void segmentsOfRun(std::string_view run, bool atStart, bool atEnd,
     start = dot + 1;
     leftBounded = true;
   }
+}
+// The dot-separated pieces of `text` that match exactly one whole segment of a name but are not
+// literal: `5[0-4]` in `model.layers.*.mlp.experts.5[0-4].down_proj`. Such a piece lies between
+// two literal dots of the pattern (or an end) and can match no dot itself: it has classes but no
+// `*`, no `?` and only classes that cannot match '.'. Patterns with escapes or braces are left
+// alone.
+std::vector<std::string_view> classPieces(std::string_view text) {
+  std::vector<std::string_view> out;
+  if (text.find_first_of("\\{}") != std::string_view::npos)
+    return out;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t dot = text.find('.', start);
+    size_t end = dot == std::string_view::npos ? text.size() : dot;
+    std::string_view piece = text.substr(start, end - start);
+    bool usable = piece.find('[') != std::string_view::npos && piece.find_first_of("*?") == std::string_view::npos;
+    for (size_t i = 0; usable && i < piece.size(); ++i) {
+      if (piece[i] == ']') {
+        usable = false; // a ']' outside a class: leave such a pattern to the matcher
+      } else if (piece[i] == '[') {
+        // Only classes of letters, digits, '_' and ranges between them: none can match '.'
+        // (which sorts below '0'), unlike a negated class or a range such as `[+-/]`.
+        size_t close = piece.find(']', i + 1);
+        if (close == std::string_view::npos || close == i + 1) {
+          usable = false;
+          break;
+        }
+        for (char c : piece.substr(i + 1, close - i - 1))
+          usable = usable && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
+        i = close;
+      }
+    }
+    if (usable)
+      out.push_back(piece);
+    if (dot == std::string_view::npos)
+      break;
+    start = dot + 1;
+  }
+  return out;
 }
 } // namespace
 
@@ -152,6 +193,34 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
         if (!best || list->size() < best->size())
           best = list;
       }
+    }
+  }
+  // Candidates 1c: a piece with classes that must be one whole segment (`5[0-4]`): the union of
+  // the posting lists of the distinct segments it matches, if that is fewer.
+  std::vector<uint32_t> pieceCandidates;
+  if (mods.size() > kSegmentIndexThreshold) {
+    for (std::string_view piece : classPieces(p.text())) {
+      std::string err;
+      std::optional<Pattern> pp = Pattern::compile(piece, err);
+      if (!pp)
+        continue;
+      buildSegments();
+      std::vector<uint32_t> ids;
+      size_t total = 0;
+      for (const auto &[seg, id] : segmentIds_)
+        if (pp->matches(seg)) {
+          ids.push_back(id);
+          total += postings_[id].size();
+        }
+      if (best && total >= best->size())
+        continue;
+      pieceCandidates.clear();
+      pieceCandidates.reserve(total);
+      for (uint32_t id : ids)
+        pieceCandidates.insert(pieceCandidates.end(), postings_[id].begin(), postings_[id].end());
+      std::sort(pieceCandidates.begin(), pieceCandidates.end());
+      pieceCandidates.erase(std::unique(pieceCandidates.begin(), pieceCandidates.end()), pieceCandidates.end());
+      best = &pieceCandidates;
     }
   }
   // Candidates 1b: when the pattern starts with alternatives ("model.layers.{3,17}.mlp.*"), the

@@ -196,6 +196,8 @@ TEST(MatcherEquivalence, SelectorAgreesOnAnLlmInventory) {
       "model.layers.{0..20..5}.mlp.*", "{lm_head,model.layers.1.mlp}*", "model.layers.1*.mlp.gate",
       "model.layers.{2,3}.mlp.experts.{10..12}.{gate,up}_proj", "*.experts.{7,8}.*", "model.layers.{i}.*",
       "model.layers.{1..3}{0..1}.self_attn.*", "model.layers.*.mlp.experts.4[0-4].down_proj",
+      "model.layers.1[0-2].mlp.gate", "*.experts.[1-3]0.*", "model.layers.*.mlp.experts.[+-/]1.up_proj",
+      "model.layers.[!0]*.mlp.experts.1[_0-9].down_proj", "model[.]layers.*.mlp.gate",
       "model.layers.{5,6}.mlp.experts.1?.up_proj", "model.layers.{1,2}", "model.layers.{9,10}.mlp.gate",
       "*.{q,k}_proj", "model.layers.2.mlp.experts.*", "model.layers.{0..23}.mlp.experts.0.up_proj",
       "*.down_proj", "*.gate", "*.lm_head", "*.7", "*.self_attn"};
