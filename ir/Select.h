@@ -5,7 +5,9 @@
 // candidates: the modules containing the rarest dot-separated segment the pattern requires (a
 // posting list: `*.mlp.experts.*.down_proj` needs the segments `mlp`, `experts` and a last
 // segment `down_proj`), or, when the literal prefix says more, the modules whose names start with
-// it (a range of the names in sorted order). Inventories of at most 512 modules are scanned.
+// it (a range of the names in sorted order), or, for a piece with classes that must be one whole
+// segment (`experts.5[0-4].`), the posting lists of the distinct segments it matches.
+// Inventories of at most 512 modules are scanned.
 // Indexes are built on first need. Results are the same as trying every module
 // (`selectPatternReference`, kept for the equivalence test).
 #pragma once
