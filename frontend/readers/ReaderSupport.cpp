@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -307,8 +309,16 @@ std::vector<JsonMember> jsonObjectMembers(std::string_view t, uint32_t container
     JsonMember m;
     m.keyOffset = k;
     size_t keyEnd = skipString(t, k);
-    nlohmann::json key = nlohmann::json::parse(t.substr(k, keyEnd - k), nullptr, false);
-    m.key = key.is_string() ? key.get<std::string>() : std::string();
+    std::string_view raw = t.substr(k, keyEnd - k);
+    if (raw.size() >= 2 && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+      // No escapes: the key is its bytes between the quotes (the text is valid JSON, so they
+      // are valid UTF-8 without control characters). Most keys; decoding each through the JSON
+      // library cost more than everything else in reading an index.
+      m.key.assign(raw.substr(1, raw.size() - 2));
+    } else {
+      nlohmann::json key = nlohmann::json::parse(raw, nullptr, false);
+      m.key = key.is_string() ? key.get<std::string>() : std::string();
+    }
     m.valueOffset = jsonValueOffset(t, k);
     m.valueText = t.substr(m.valueOffset, skipValue(t, m.valueOffset) - m.valueOffset);
     out.push_back(std::move(m));
@@ -328,27 +338,53 @@ uint32_t jsonValueOffset(std::string_view t, uint32_t keyOffset) {
 
 namespace qspec::readers::detail {
 
-bool InventoryBuilder::add(std::string name, std::string type, uint32_t offset, uint32_t nameLen, uint32_t line) {
+void InventoryBuilder::reserve(size_t expected) {
+  expected = std::min(expected, limits_.maxModules);
+  inv_.modules.reserve(inv_.modules.size() + expected);
+  inv_.index.reserve(inv_.index.size() + expected);
+  offsets_.reserve(offsets_.size() + expected);
+}
+
+uint32_t InventoryBuilder::lineOf(uint32_t offset) {
+  SourceManager &sm = diags_.sourceManager();
+  if (!sm.hasText(file_))
+    return 0;
+  const std::string &text = sm.text(file_);
+  if (offset < cursorOffset_ || offset > text.size())
+    return sm.locate(file_, offset).line; // out of order: a binary search of the line starts
+  // In file order: count the newlines since the previous module, so the lines of all modules
+  // cost one pass over the text. (Same answer as locate: 1 + the newlines before `offset`.)
+  const char *p = text.data() + cursorOffset_, *end = text.data() + offset;
+  while ((p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr) {
+    ++cursorLine_;
+    ++p;
+  }
+  cursorOffset_ = offset;
+  return cursorLine_;
+}
+
+bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen,
+                           uint32_t line) {
   SourceManager &sm = diags_.sourceManager();
   auto where = [&](uint32_t off, uint32_t len) {
     return sm.hasText(file_) ? sm.range(file_, off, off + std::max<uint32_t>(len, 1)) : SourceRange{file_, {}, {}};
   };
-  auto it = inv_.index.find(name);
-  if (it != inv_.index.end()) {
-    Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offset, nameLen), {name});
-    diags_.note(d, DiagID::note_reader_first_here, where(offsets_[it->second], nameLen), {name});
+  // One hash and one lookup: insert, and take the existing entry back as the duplicate.
+  auto [it, inserted] = inv_.index.try_emplace(std::string(name), static_cast<uint32_t>(inv_.modules.size()));
+  if (!inserted) {
+    Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offset, nameLen), {std::string(name)});
+    diags_.note(d, DiagID::note_reader_first_here, where(offsets_[it->second], nameLen), {std::string(name)});
     return false;
   }
   if (inv_.modules.size() >= limits_.maxModules) {
+    inv_.index.erase(it);
     diags_.report(DiagID::err_inventory_too_many, where(offset, nameLen), {std::to_string(limits_.maxModules)});
     return false;
   }
-  ir::Module m;
-  m.name = std::move(name);
-  m.type = std::move(type);
-  m.line = line ? line : (sm.hasText(file_) ? sm.locate(file_, offset).line : 0);
-  inv_.index.emplace(m.name, static_cast<uint32_t>(inv_.modules.size()));
-  inv_.modules.push_back(std::move(m));
+  ir::Module &m = inv_.modules.emplace_back();
+  m.name = it->first;
+  m.type = type;
+  m.line = line ? line : lineOf(offset);
   offsets_.push_back(offset);
   return true;
 }

@@ -41,7 +41,9 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
     return false;
   }
   InventoryBuilder builder(out, diags, file, limits);
-  for (const JsonMember &m : jsonObjectMembers(text, wmMember->valueOffset)) {
+  std::vector<JsonMember> tensors = jsonObjectMembers(text, wmMember->valueOffset);
+  builder.reserve(tensors.size());
+  for (const JsonMember &m : tensors) {
     uint32_t keyOff = m.keyOffset;
     const std::string &tensor = m.key;
     if (m.valueText.empty() || m.valueText.front() != '"') {
@@ -51,9 +53,8 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
     }
     if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
       continue; // biases, scales, offsets, buffers: not modules of their own
-    std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));
-    std::string type = typeFromName(name);
-    if (!builder.add(std::move(name), std::move(type), keyOff + 1, static_cast<uint32_t>(tensor.size())))
+    std::string_view name = std::string_view(tensor).substr(0, tensor.size() - (sizeof(kWeight) - 1));
+    if (!builder.add(name, typeFromName(name), keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
   }
   return true;
