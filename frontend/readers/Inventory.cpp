@@ -110,9 +110,12 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
   int csv = -1; // decided by the first data line
   bool firstData = true;
   uint32_t number = 0;
+  size_t nextHash = whole.find('#'); // the first '#' at or after the current line: most lines have none
   for (size_t start = 0; start < whole.size();) {
     const char *nl = static_cast<const char *>(std::memchr(whole.data() + start, '\n', whole.size() - start));
     size_t end = nl ? static_cast<size_t>(nl - whole.data()) : whole.size();
+    if (nextHash < start)
+      nextHash = whole.find('#', start);
     std::string_view text(whole.data() + start, end - start);
     if (!text.empty() && text.back() == '\r')
       text.remove_suffix(1);
@@ -121,7 +124,7 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
     uint32_t bom = line.number == 1 && startsWith(text, "\xEF\xBB\xBF") ? 3 : 0;
     text.remove_prefix(bom);
     // A comment runs from a '#' at the start of the line or after whitespace.
-    for (size_t i = text.find('#'); i != std::string_view::npos; i = text.find('#', i + 1))
+    for (size_t i = nextHash < end ? text.find('#') : std::string_view::npos; i != std::string_view::npos; i = text.find('#', i + 1))
       if (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t') {
         text = text.substr(0, i);
         break;
@@ -129,6 +132,8 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
     if (trim(text).empty())
       continue;
     auto bad = [&](uint32_t col, uint32_t len, const std::string &why) {
+      if (!builder.finish()) // a duplicate on an earlier line is the first error
+        return false;
       diags.report(DiagID::err_inventory_malformed, sm.lineRange(file, line.number, col, std::max<uint32_t>(len, 1)),
                    {why});
       return false;
@@ -186,13 +191,14 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
         return bad(fields.f[k].col, fields.f[k].len,
                    "control character in '" + std::string(fields.f[k].text) + "'");
     const Field &name = fields.f[0];
-    if (name.text.find_first_of(" \t") != std::string_view::npos)
+    // (A loop, not find_first_of(" \t"): that calls memchr once per character of the name.)
+    if (std::any_of(name.text.begin(), name.text.end(), [](char c) { return c == ' ' || c == '\t'; }))
       return bad(name.col, name.len, "module name '" + std::string(name.text) + "' contains a space");
     std::string_view type = fields.count > 1 ? fields.f[1].text : std::string_view();
     if (!builder.add(name.text, type, line.offset + name.col - 1, name.len, line.number))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 // [{"name": "...", "type": "..."}, ...]
@@ -220,6 +226,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     const auto &e = doc[i];
     auto elem = locateJson(text, {i});
     if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) {
+      if (!builder.finish()) // a duplicate in an earlier element is the first error
+        return false;
       diags.report(DiagID::err_inventory_malformed, at(elem),
                    {"element " + std::to_string(i) + " needs a string \"name\""});
       return false;
@@ -227,6 +235,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     std::string type;
     if (e.contains("type") && !e["type"].is_null()) {
       if (!e["type"].is_string()) {
+        if (!builder.finish())
+          return false;
         diags.report(DiagID::err_inventory_malformed, at(elem),
                      {"\"type\" of element " + std::to_string(i) + " must be a string"});
         return false;
@@ -235,6 +245,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     }
     std::string name = e["name"].get<std::string>();
     if (name.empty() || hasControlChar(name) || hasControlChar(type)) {
+      if (!builder.finish())
+        return false;
       diags.report(DiagID::err_inventory_malformed, at(elem),
                    {"element " + std::to_string(i) + " has an empty name or a control character"});
       return false;
@@ -246,10 +258,10 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
         keyOff = locateJson(text, {i, idx}).value_or(keyOff);
         break;
       }
-    if (!builder.add(std::move(name), std::move(type), keyOff, 6))
+    if (!builder.add(name, type, keyOff, 6))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 } // namespace

@@ -341,8 +341,9 @@ namespace qspec::readers::detail {
 void InventoryBuilder::reserve(size_t expected) {
   expected = std::min(expected, limits_.maxModules);
   inv_.modules.reserve(inv_.modules.size() + expected);
-  inv_.index.reserve(inv_.index.size() + expected);
   offsets_.reserve(offsets_.size() + expected);
+  nameLens_.reserve(nameLens_.size() + expected);
+  hashes_.reserve(hashes_.size() + expected);
 }
 
 uint32_t InventoryBuilder::lineOf(uint32_t offset) {
@@ -365,28 +366,132 @@ uint32_t InventoryBuilder::lineOf(uint32_t offset) {
 
 bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen,
                            uint32_t line) {
+  if (inv_.modules.size() >= limits_.maxModules) {
+    // A duplicate, earlier or this one, is the first error in file order.
+    if (!finish())
+      return false;
+    auto it = inv_.index.find(std::string(name));
+    if (it != inv_.index.end()) {
+      offsets_.push_back(offset);
+      nameLens_.push_back(nameLen);
+      reportDuplicate(offsets_.size() - 1, it->second);
+      offsets_.pop_back();
+      nameLens_.pop_back();
+      return false;
+    }
+    SourceManager &sm = diags_.sourceManager();
+    SourceRange at = sm.hasText(file_) ? sm.range(file_, offset, offset + std::max<uint32_t>(nameLen, 1))
+                                       : SourceRange{file_, {}, {}};
+    diags_.report(DiagID::err_inventory_too_many, at, {std::to_string(limits_.maxModules)});
+    return false;
+  }
+  ir::Module &m = inv_.modules.emplace_back();
+  m.name = name;
+  m.type = type;
+  m.line = line ? line : lineOf(offset);
+  offsets_.push_back(offset);
+  nameLens_.push_back(nameLen);
+  hashes_.push_back(std::hash<std::string_view>()(name));
+  return true;
+}
+
+void InventoryBuilder::reportDuplicate(size_t dup, uint32_t first) {
   SourceManager &sm = diags_.sourceManager();
   auto where = [&](uint32_t off, uint32_t len) {
     return sm.hasText(file_) ? sm.range(file_, off, off + std::max<uint32_t>(len, 1)) : SourceRange{file_, {}, {}};
   };
-  // One hash and one lookup: insert, and take the existing entry back as the duplicate.
-  auto [it, inserted] = inv_.index.try_emplace(std::string(name), static_cast<uint32_t>(inv_.modules.size()));
-  if (!inserted) {
-    Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offset, nameLen), {std::string(name)});
-    diags_.note(d, DiagID::note_reader_first_here, where(offsets_[it->second], nameLen), {std::string(name)});
-    return false;
+  const std::string &name = inv_.modules[first].name;
+  Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offsets_[dup], nameLens_[dup]), {name});
+  // The note underlines as many characters as the duplicate (as it always has).
+  diags_.note(d, DiagID::note_reader_first_here, where(offsets_[first], nameLens_[dup]), {name});
+}
+
+namespace {
+
+void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+// A module's name on its way into the index: the sort key (bucket << 32 | position) and the
+// characters, so the insertion loop reads the characters without first reading the module.
+struct IndexItem {
+  uint64_t key;
+  const char *name;
+  size_t size;
+};
+
+// Modules [begin, end) ordered by the hash-table bucket of their name (`hash % buckets`,
+// libstdc++'s choice; another library's would only make the order less useful), ties in file
+// order: an LSD radix sort, linear and stable.
+std::vector<IndexItem> orderByBucket(const std::vector<ir::Module> &modules, const std::vector<size_t> &hashes,
+                                     size_t begin, size_t end, size_t buckets) {
+  std::vector<IndexItem> order(end - begin), tmp(end - begin);
+  for (size_t i = begin; i < end; ++i)
+    order[i - begin] = {(static_cast<uint64_t>(hashes[i] % buckets) << 32) | i, modules[i].name.data(),
+                        modules[i].name.size()};
+  constexpr unsigned kBits = 11;
+  constexpr size_t kRadix = size_t(1) << kBits;
+  for (unsigned shift = 32; shift < 64 && ((buckets - 1) >> (shift - 32)) != 0; shift += kBits) {
+    size_t count[kRadix + 1] = {};
+    for (const IndexItem &x : order)
+      ++count[((x.key >> shift) & (kRadix - 1)) + 1];
+    for (size_t d = 1; d <= kRadix; ++d)
+      count[d] += count[d - 1];
+    for (const IndexItem &x : order)
+      tmp[count[(x.key >> shift) & (kRadix - 1)]++] = x;
+    order.swap(tmp);
   }
-  if (inv_.modules.size() >= limits_.maxModules) {
-    inv_.index.erase(it);
-    diags_.report(DiagID::err_inventory_too_many, where(offset, nameLen), {std::to_string(limits_.maxModules)});
-    return false;
+  return order;
+}
+
+} // namespace
+
+bool InventoryBuilder::finish() {
+  const size_t begin = indexed_, end = inv_.modules.size();
+  if (begin == end)
+    return true;
+  auto &index = inv_.index;
+  std::vector<ir::Module> &modules = inv_.modules;
+  index.reserve(end);
+  std::vector<IndexItem> order = orderByBucket(modules, hashes_, begin, end, index.bucket_count());
+  // In bucket order the table is written front to back; what is left to wait for is each name's
+  // characters, fetched ahead.
+  constexpr size_t kAhead = 8;
+  size_t dup = SIZE_MAX;
+  uint32_t dupOf = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k + kAhead < order.size())
+      prefetch(order[k + kAhead].name);
+    const IndexItem &item = order[k];
+    uint32_t i = static_cast<uint32_t>(item.key);
+    auto [it, inserted] = index.try_emplace(std::string(item.name, item.size), i);
+    // Equal names share a bucket and come in file order, so `it` holds the first occurrence.
+    if (!inserted && i < dup) {
+      dup = i;
+      dupOf = it->second;
+    }
   }
-  ir::Module &m = inv_.modules.emplace_back();
-  m.name = it->first;
-  m.type = type;
-  m.line = line ? line : lineOf(offset);
-  offsets_.push_back(offset);
-  return true;
+  if (dup == SIZE_MAX) {
+    indexed_ = end;
+    return true;
+  }
+  // Keep what checking one name at a time would have kept: the modules before the duplicate.
+  for (size_t i = dup; i < end; ++i) {
+    auto it = index.find(modules[i].name);
+    if (it != index.end() && it->second >= dup)
+      index.erase(it);
+  }
+  reportDuplicate(dup, dupOf);
+  modules.resize(dup);
+  offsets_.resize(dup);
+  nameLens_.resize(dup);
+  hashes_.resize(dup);
+  indexed_ = dup;
+  return false;
 }
 
 } // namespace qspec::readers::detail
