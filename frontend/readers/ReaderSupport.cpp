@@ -223,6 +223,8 @@ size_t skipValue(std::string_view t, size_t i) {
 
 bool checkJson(std::string_view text, uint32_t &offset, std::string &reason, std::vector<uint32_t> *dupPath,
                std::string *dupKey) {
+  if (jsonQuickCheck(text))
+    return true; // the common case, without the library's per-token strings
   DuplicateKeyCheck check;
   bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
   if (ok)

@@ -41,6 +41,10 @@ bool parseNumber(std::string_view s, double &out);
 bool checkJson(std::string_view text, uint32_t &offset, std::string &reason,
                std::vector<uint32_t> *dupPath = nullptr, std::string *dupKey = nullptr);
 
+// True only if `text` is certainly what checkJson accepts (JsonQuickCheck.cpp): one pass over
+// plain ASCII JSON. False means "don't know": checkJson then parses with the JSON library.
+bool jsonQuickCheck(std::string_view text);
+
 // The byte offset of a member addressed by `path` (member indices from the root: for an object
 // the index of the key, for an array the index of the element). For an object member the
 // offset is its key's opening quote. `text` must be valid JSON. nullopt if out of range.
