@@ -9,7 +9,7 @@
 // library, whose messages are the diagnostics. So it must never accept what the library rejects.
 #include "frontend/readers/ReaderSupport.h"
 
-#include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 
@@ -125,22 +125,23 @@ private:
             return false;
       return true;
     }
-    hashes_.clear();
-    for (size_t k = from; k < keys_.size(); ++k)
-      hashes_.push_back({std::hash<std::string_view>()(keys_[k]), k});
-    std::sort(hashes_.begin(), hashes_.end());
-    for (size_t k = 1; k < hashes_.size(); ++k)
-      if (hashes_[k].first == hashes_[k - 1].first) {
-        // Equal hashes: compare every pair in the run (equal names, or a rare collision).
-        size_t e = k;
-        while (e + 1 < hashes_.size() && hashes_[e + 1].first == hashes_[k].first)
-          ++e;
-        for (size_t a = k - 1; a <= e; ++a)
-          for (size_t b = a + 1; b <= e; ++b)
-            if (keys_[hashes_[a].second] == keys_[hashes_[b].second])
-              return false;
-        k = e;
+    // An open-addressing table of key positions, sized for this object, compared by hash first.
+    size_t cap = 16;
+    while (cap < 2 * n)
+      cap *= 2;
+    table_.assign(cap, Slot{0, SIZE_MAX});
+    for (size_t k = from; k < keys_.size(); ++k) {
+      size_t h = std::hash<std::string_view>()(keys_[k]);
+      for (size_t s = h & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        Slot &slot = table_[s];
+        if (slot.key == SIZE_MAX) {
+          slot = {h, k};
+          break;
+        }
+        if (slot.hash == h && keys_[slot.key] == keys_[k])
+          return false;
       }
+    }
     return true;
   }
 
@@ -226,7 +227,10 @@ private:
   std::string_view t_;
   size_t i_ = 0;
   std::vector<std::string_view> keys_; // keys of the open objects, innermost last
-  std::vector<std::pair<size_t, size_t>> hashes_;
+  struct Slot {
+    size_t hash, key; // key == SIZE_MAX: empty
+  };
+  std::vector<Slot> table_;
 };
 
 } // namespace

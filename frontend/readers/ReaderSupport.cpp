@@ -84,12 +84,14 @@ std::string typeFromName(std::string_view name) {
   std::string lower(last);
   for (char &c : lower)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const char *embeddings[] = {"embed_tokens", "wte", "wpe", "embed", "embeddings", "word_embeddings",
-                                     "tok_embeddings", "embed_in"};
-  for (const char *e : embeddings)
-    if (lower == e)
+  // string_views: comparing a std::string with a const char * costs a strlen and a memcmp
+  // even when the lengths differ, and this runs once per tensor of an index.
+  static constexpr std::string_view embeddings[] = {"embed_tokens", "wte", "wpe", "embed", "embeddings",
+                                                    "word_embeddings", "tok_embeddings", "embed_in"};
+  for (std::string_view e : embeddings)
+    if (std::string_view(lower) == e)
       return "Embedding";
-  if (endsWith(lower, "norm") || lower == "ln_f" || (startsWith(lower, "ln_") && lower.size() <= 5))
+  if (endsWith(lower, "norm") || std::string_view(lower) == "ln_f" || (startsWith(lower, "ln_") && lower.size() <= 5))
     return "RMSNorm";
   return "Linear";
 }
@@ -182,11 +184,23 @@ size_t skipWs(std::string_view t, size_t i) {
 }
 
 // Skips one string starting at the quote at `i`; returns the index after the closing quote.
+// (memchr to the next quote, which ends the string unless an odd run of backslashes escapes it:
+// the same answer as stepping over `\x` pairs, at memchr speed over long weight maps.)
 size_t skipString(std::string_view t, size_t i) {
-  ++i;
-  while (i < t.size() && t[i] != '"')
-    i += t[i] == '\\' ? 2 : 1;
-  return std::min(t.size(), i + 1);
+  const size_t begin = ++i;
+  while (i < t.size()) {
+    const void *q = std::memchr(t.data() + i, '"', t.size() - i);
+    if (!q)
+      return t.size();
+    size_t quote = static_cast<size_t>(static_cast<const char *>(q) - t.data());
+    size_t run = 0;
+    while (quote - run > begin && t[quote - run - 1] == '\\')
+      ++run;
+    if (run % 2 == 0)
+      return quote + 1;
+    i = quote + 1;
+  }
+  return t.size();
 }
 
 // Skips one value starting at `i` (after whitespace); returns the index after it.
