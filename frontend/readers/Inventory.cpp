@@ -124,7 +124,8 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
     uint32_t bom = line.number == 1 && startsWith(text, "\xEF\xBB\xBF") ? 3 : 0;
     text.remove_prefix(bom);
     // A comment runs from a '#' at the start of the line or after whitespace.
-    for (size_t i = nextHash < end ? text.find('#') : std::string_view::npos; i != std::string_view::npos; i = text.find('#', i + 1))
+    size_t i = nextHash < end ? text.find('#') : std::string_view::npos;
+    for (; i != std::string_view::npos; i = text.find('#', i + 1))
       if (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t') {
         text = text.substr(0, i);
         break;
@@ -224,8 +225,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
   InventoryBuilder builder(out, diags, file, limits);
   builder.reserve(doc.size());
   // Where each element starts, from one scan (locateJson per element rescans from the top:
-  // quadratic, about a second for 5,000 elements). Empty when the text does not start with the
-  // array ('\xEF\xBB\xBF'), where locateJson finds nothing either.
+  // quadratic, about a second for 5,000 elements). Empty when a byte-order mark precedes the
+  // array, where locateJson finds nothing either.
   const std::vector<uint32_t> elems = jsonMemberOffsets(text, locateJson(text, {}).value_or(0));
   for (uint32_t i = 0; i < doc.size(); ++i) {
     const auto &e = doc[i];
