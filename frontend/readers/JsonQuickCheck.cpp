@@ -45,20 +45,24 @@ private:
   // A string at the quote at i_; sets `out` to its characters (no escapes allowed, so they are
   // its value).
   bool string(std::string_view &out) {
+    static const Stops stops;
     size_t b = ++i_;
-    while (i_ < t_.size()) {
-      unsigned char c = static_cast<unsigned char>(t_[i_]);
-      if (c == '"') {
-        out = t_.substr(b, i_ - b);
-        ++i_;
-        return true;
-      }
-      if (c < 0x20 || c == '\\' || c >= 0x80)
-        return false;
+    while (i_ < t_.size() && !stops.at[static_cast<unsigned char>(t_[i_])])
       ++i_;
-    }
-    return false;
+    if (i_ >= t_.size() || t_[i_] != '"')
+      return false; // the end, a control character, an escape or a byte >= 0x80
+    out = t_.substr(b, i_ - b);
+    ++i_;
+    return true;
   }
+  // The bytes that end a plain string: the quote, and those this check leaves to the library.
+  struct Stops {
+    bool at[256] = {};
+    Stops() {
+      for (int c = 0; c < 256; ++c)
+        at[c] = c < 0x20 || c == '"' || c == '\\' || c >= 0x80;
+    }
+  };
 
   static bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
