@@ -1,5 +1,5 @@
-// Micro-benchmarks of the inventory and score readers on model-sized inputs, written to a
-// temporary folder first (DeepSeek-V3 names; the 1,000,000-module stress manifest).
+// Micro-benchmarks of the inventory and score readers (and assignBlocks) on model-sized inputs,
+// written to a temporary folder first (DeepSeek-V3 names; the 1,000,000-module stress manifest).
 //
 //   qspec_bench_readers [--benchmark_filter=REGEX] [--benchmark_repetitions=5]
 #include "BenchNames.h"
@@ -7,6 +7,7 @@
 #include "frontend/readers/Readers.h"
 #include "ir/Diagnostics.h"
 #include "ir/Location.h"
+#include "ir/Pattern.h"
 
 #include <benchmark/benchmark.h>
 
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 
 #include <unistd.h>
 
@@ -77,6 +79,17 @@ void BM_ReadScores(benchmark::State &state, const std::string &path) {
   state.counters["entries"] = static_cast<double>(entries);
 }
 
+// assignBlocks with the block pattern of the model specs, on an inventory built once.
+void BM_AssignBlocks(benchmark::State &state, ir::Inventory inv) {
+  std::string err;
+  const std::optional<Pattern> blocks = Pattern::compile("model.layers.{i}", err);
+  for (auto _ : state) {
+    readers::assignBlocks(inv, *blocks);
+    benchmark::DoNotOptimize(inv.modules.back().block);
+  }
+  state.counters["modules"] = static_cast<double>(inv.modules.size());
+}
+
 // Linear modules of DeepSeek-V3 with a made-up, distinct score each.
 std::vector<std::pair<std::string, double>> deepseekScores() {
   std::vector<std::pair<std::string, double>> out;
@@ -105,6 +118,12 @@ void registerAll() {
            << ".safetensors\"" << (i + 1 < inv.modules.size() ? ",\n" : "\n");
       os << "  }\n}\n";
     }));
+  })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_AssignBlocks/deepseek-v3", [](benchmark::State &s) {
+    BM_AssignBlocks(s, bench::deepseekV3Inventory());
+  })->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark("BM_AssignBlocks/stress-1M", [](benchmark::State &s) {
+    BM_AssignBlocks(s, bench::stressInventory(1'000'000));
   })->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_ReadScores/analysis-yaml/deepseek-v3", [](benchmark::State &s) {
     BM_ReadScores(s, input("analysis_result.yaml", [](std::ofstream &os) {

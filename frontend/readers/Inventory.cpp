@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -15,16 +17,30 @@ namespace qspec::readers {
 using namespace detail;
 
 void assignBlocks(ir::Inventory &inv, const Pattern &blockPattern) {
-  // A module belongs to block N when a dotted prefix of its name matches the block pattern.
+  // A module belongs to block N when a dotted prefix of its name matches the block pattern; the
+  // shortest such prefix decides. Whether a prefix qualifies depends on the prefix alone, so
+  // when a module starts with the prefix that decided the previous module (followed by a dot),
+  // every shorter dotted prefix is one that already failed there and the block is the same:
+  // inventories list the modules of a block together, so the pattern runs about once a block
+  // instead of once a module.
   std::vector<std::string_view> caps;
+  std::string_view lastPrefix; // the prefix that decided the previous module ("" if none did)
+  int32_t lastBlock = -1;
   for (ir::Module &m : inv.modules) {
     m.block = -1;
     std::string_view name = m.name;
+    if (!lastPrefix.empty() && name.size() > lastPrefix.size() && name[lastPrefix.size()] == '.' &&
+        name.compare(0, lastPrefix.size(), lastPrefix) == 0) {
+      m.block = lastBlock;
+      continue;
+    }
     for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1)) {
       if (blockPattern.matches(name.substr(0, dot), &caps) && !caps.empty()) {
         std::string_view digits = caps[0];
         if (!digits.empty() && digits.size() < 9) {
           m.block = std::stoi(std::string(digits));
+          lastPrefix = name.substr(0, dot); // a view of m.name, which outlives the loop
+          lastBlock = m.block;
           break;
         }
       }
@@ -51,26 +67,74 @@ bool hasControlChar(std::string_view s) {
   return false;
 }
 
+bool isSpaceChar(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+// ASCII case-insensitive `s == lowerWord` (`lowerWord` in lower case).
+bool equalsLower(std::string_view s, std::string_view lowerWord) {
+  if (s.size() != lowerWord.size())
+    return false;
+  for (size_t i = 0; i < s.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(s[i])) != lowerWord[i])
+      return false;
+  return true;
+}
+
+// One field of a manifest line: views into the file's text (the SourceManager's copy), so a
+// line costs no allocation until a module is stored.
+struct Field {
+  std::string_view text;
+  uint32_t col, len;
+};
+// The first fields of a line (a valid line has at most two; the third is kept for the
+// diagnostic) and how many there were in all.
+struct Fields {
+  Field f[3];
+  size_t count = 0;
+  void push(Field x) {
+    if (count < 3)
+      f[count] = x;
+    ++count;
+  }
+};
+
 // `NAME TYPE` (whitespace) or `NAME,TYPE` (CSV) per line; `#` starts a comment.
+// The lines are walked in place (the same split as splitLines: '\n' ends a line, one trailing
+// '\r' is dropped) rather than collected first: a 1M-module manifest is read in one pass.
 bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   InventoryBuilder builder(out, diags, file, limits);
   out.format = "manifest";
+  const std::string &whole = sm.text(file);
+  // The line count (from the SourceManager's line table, no scan) bounds the module count.
+  builder.reserve(sm.locate(file, static_cast<uint32_t>(whole.size())).line);
   int csv = -1; // decided by the first data line
   bool firstData = true;
-  for (const Line &line : splitLines(sm.text(file))) {
-    std::string_view text = line.text;
+  uint32_t number = 0;
+  size_t nextHash = whole.find('#'); // the first '#' at or after the current line: most lines have none
+  for (size_t start = 0; start < whole.size();) {
+    const char *nl = static_cast<const char *>(std::memchr(whole.data() + start, '\n', whole.size() - start));
+    size_t end = nl ? static_cast<size_t>(nl - whole.data()) : whole.size();
+    if (nextHash < start)
+      nextHash = whole.find('#', start);
+    std::string_view text(whole.data() + start, end - start);
+    if (!text.empty() && text.back() == '\r')
+      text.remove_suffix(1);
+    const Line line{++number, text, static_cast<uint32_t>(start)};
+    start = end + 1;
     uint32_t bom = line.number == 1 && startsWith(text, "\xEF\xBB\xBF") ? 3 : 0;
     text.remove_prefix(bom);
     // A comment runs from a '#' at the start of the line or after whitespace.
-    for (size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '#' && (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t')) {
+    size_t i = nextHash < end ? text.find('#') : std::string_view::npos;
+    for (; i != std::string_view::npos; i = text.find('#', i + 1))
+      if (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t') {
         text = text.substr(0, i);
         break;
       }
     if (trim(text).empty())
       continue;
     auto bad = [&](uint32_t col, uint32_t len, const std::string &why) {
+      if (!builder.finish()) // a duplicate on an earlier line is the first error
+        return false;
       diags.report(DiagID::err_inventory_malformed, sm.lineRange(file, line.number, col, std::max<uint32_t>(len, 1)),
                    {why});
       return false;
@@ -79,58 +143,63 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
       csv = text.find(',') != std::string_view::npos;
       out.format = csv ? "manifest-csv" : "manifest";
     }
-    struct Field {
-      std::string text;
-      uint32_t col, len;
-    };
-    std::vector<Field> fields;
+    Fields fields;
     if (csv) {
-      size_t start = 0;
+      size_t fieldStart = 0;
       while (true) {
-        size_t comma = text.find(',', start);
-        std::string_view raw = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        size_t comma = text.find(',', fieldStart);
+        std::string_view raw =
+            text.substr(fieldStart, comma == std::string_view::npos ? std::string_view::npos : comma - fieldStart);
         size_t lead = raw.find_first_not_of(" \t");
         std::string_view f = trim(raw);
-        uint32_t col = static_cast<uint32_t>(bom + start + (lead == std::string_view::npos ? 0 : lead) + 1);
+        uint32_t col = static_cast<uint32_t>(bom + fieldStart + (lead == std::string_view::npos ? 0 : lead) + 1);
+        uint32_t len = static_cast<uint32_t>(f.size());
         if (f.size() >= 2 && f.front() == '"' && f.back() == '"')
           f = f.substr(1, f.size() - 2);
-        fields.push_back({std::string(f), col, static_cast<uint32_t>(trim(raw).size())});
+        fields.push({f, col, len});
         if (comma == std::string_view::npos)
           break;
-        start = comma + 1;
+        fieldStart = comma + 1;
       }
-      if (fields.size() > 2)
-        return bad(fields[2].col, fields[2].len, "expected 'NAME,TYPE' on each line, found " +
-                                                     std::to_string(fields.size()) + " fields");
-      if (fields[0].text.empty())
-        return bad(fields[0].col, 1, "empty module name");
+      if (fields.count > 2)
+        return bad(fields.f[2].col, fields.f[2].len, "expected 'NAME,TYPE' on each line, found " +
+                                                         std::to_string(fields.count) + " fields");
+      if (fields.f[0].text.empty())
+        return bad(fields.f[0].col, 1, "empty module name");
     } else {
-      for (const Token &t : tokenize(text))
-        fields.push_back({std::string(t.text), bom + t.offset + 1, static_cast<uint32_t>(t.text.size())});
-      if (fields.size() > 2)
-        return bad(fields[2].col, fields[2].len, "expected 'NAME TYPE' on each line, found " +
-                                                     std::to_string(fields.size()) + " words");
+      // Whitespace-separated words (as tokenize).
+      for (size_t i = 0; i < text.size();) {
+        while (i < text.size() && isSpaceChar(text[i]))
+          ++i;
+        if (i >= text.size())
+          break;
+        size_t b = i;
+        while (i < text.size() && !isSpaceChar(text[i]))
+          ++i;
+        fields.push({text.substr(b, i - b), static_cast<uint32_t>(bom + b + 1), static_cast<uint32_t>(i - b)});
+      }
+      if (fields.count > 2)
+        return bad(fields.f[2].col, fields.f[2].len, "expected 'NAME TYPE' on each line, found " +
+                                                         std::to_string(fields.count) + " words");
     }
     if (firstData) {
       firstData = false;
-      auto lower = [](std::string s) {
-        for (char &c : s)
-          c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        return s;
-      };
-      if (fields.size() == 2 && lower(fields[0].text) == "name" && lower(fields[1].text) == "type")
+      if (fields.count == 2 && equalsLower(fields.f[0].text, "name") && equalsLower(fields.f[1].text, "type"))
         continue; // a header row
     }
-    for (const Field &f : fields)
-      if (hasControlChar(f.text))
-        return bad(f.col, f.len, "control character in '" + f.text + "'");
-    if (fields[0].text.find_first_of(" \t") != std::string::npos)
-      return bad(fields[0].col, fields[0].len, "module name '" + fields[0].text + "' contains a space");
-    std::string type = fields.size() > 1 ? fields[1].text : std::string();
-    if (!builder.add(fields[0].text, std::move(type), line.offset + fields[0].col - 1, fields[0].len, line.number))
+    for (size_t k = 0; k < fields.count; ++k)
+      if (hasControlChar(fields.f[k].text))
+        return bad(fields.f[k].col, fields.f[k].len,
+                   "control character in '" + std::string(fields.f[k].text) + "'");
+    const Field &name = fields.f[0];
+    // (A loop, not find_first_of(" \t"): that calls memchr once per character of the name.)
+    if (std::any_of(name.text.begin(), name.text.end(), [](char c) { return c == ' ' || c == '\t'; }))
+      return bad(name.col, name.len, "module name '" + std::string(name.text) + "' contains a space");
+    std::string_view type = fields.count > 1 ? fields.f[1].text : std::string_view();
+    if (!builder.add(name.text, type, line.offset + name.col - 1, name.len, line.number))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 // [{"name": "...", "type": "..."}, ...]
@@ -154,10 +223,19 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     return false;
   }
   InventoryBuilder builder(out, diags, file, limits);
+  builder.reserve(doc.size());
+  // Where each element starts, from one scan (locateJson per element rescans from the top:
+  // quadratic, about a second for 5,000 elements). Empty when a byte-order mark precedes the
+  // array, where locateJson finds nothing either.
+  const std::vector<uint32_t> elems = jsonMemberOffsets(text, locateJson(text, {}).value_or(0));
   for (uint32_t i = 0; i < doc.size(); ++i) {
     const auto &e = doc[i];
-    auto elem = locateJson(text, {i});
+    std::optional<uint32_t> elem;
+    if (i < elems.size())
+      elem = elems[i];
     if (!e.is_object() || !e.contains("name") || !e["name"].is_string()) {
+      if (!builder.finish()) // a duplicate in an earlier element is the first error
+        return false;
       diags.report(DiagID::err_inventory_malformed, at(elem),
                    {"element " + std::to_string(i) + " needs a string \"name\""});
       return false;
@@ -165,6 +243,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     std::string type;
     if (e.contains("type") && !e["type"].is_null()) {
       if (!e["type"].is_string()) {
+        if (!builder.finish())
+          return false;
         diags.report(DiagID::err_inventory_malformed, at(elem),
                      {"\"type\" of element " + std::to_string(i) + " must be a string"});
         return false;
@@ -173,6 +253,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     }
     std::string name = e["name"].get<std::string>();
     if (name.empty() || hasControlChar(name) || hasControlChar(type)) {
+      if (!builder.finish())
+        return false;
       diags.report(DiagID::err_inventory_malformed, at(elem),
                    {"element " + std::to_string(i) + " has an empty name or a control character"});
       return false;
@@ -181,13 +263,17 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
     uint32_t idx = 0;
     for (auto it = e.begin(); it != e.end(); ++it, ++idx)
       if (it.key() == "name") {
-        keyOff = locateJson(text, {i, idx}).value_or(keyOff);
+        if (elem) {
+          std::vector<uint32_t> keys = jsonMemberOffsets(text, *elem);
+          if (idx < keys.size())
+            keyOff = keys[idx];
+        }
         break;
       }
-    if (!builder.add(std::move(name), std::move(type), keyOff, 6))
+    if (!builder.add(name, type, keyOff, 6))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 } // namespace

@@ -48,13 +48,16 @@ bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &dia
   const onnx::GraphProto &g = model.graph();
   for (int i = 0; i < g.node_size(); ++i) {
     const onnx::NodeProto &n = g.node(i);
-    if (n.op_type().empty())
+    if (n.op_type().empty()) {
+      if (!builder.finish()) // a duplicate in an earlier node is the first error
+        return false;
       return bad("node " + std::to_string(i) + " has no op_type");
+    }
     std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
-    if (!builder.add(std::move(name), n.op_type(), 0, 0))
+    if (!builder.add(name, n.op_type(), 0, 0))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 } // namespace qspec::readers::detail

@@ -2,7 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <unordered_set>
 
@@ -82,12 +84,14 @@ std::string typeFromName(std::string_view name) {
   std::string lower(last);
   for (char &c : lower)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  static const char *embeddings[] = {"embed_tokens", "wte", "wpe", "embed", "embeddings", "word_embeddings",
-                                     "tok_embeddings", "embed_in"};
-  for (const char *e : embeddings)
-    if (lower == e)
+  // string_views: comparing a std::string with a const char * costs a strlen and a memcmp
+  // even when the lengths differ, and this runs once per tensor of an index.
+  static constexpr std::string_view embeddings[] = {"embed_tokens", "wte", "wpe", "embed", "embeddings",
+                                                    "word_embeddings", "tok_embeddings", "embed_in"};
+  for (std::string_view e : embeddings)
+    if (std::string_view(lower) == e)
       return "Embedding";
-  if (endsWith(lower, "norm") || lower == "ln_f" || (startsWith(lower, "ln_") && lower.size() <= 5))
+  if (endsWith(lower, "norm") || std::string_view(lower) == "ln_f" || (startsWith(lower, "ln_") && lower.size() <= 5))
     return "RMSNorm";
   return "Linear";
 }
@@ -180,11 +184,23 @@ size_t skipWs(std::string_view t, size_t i) {
 }
 
 // Skips one string starting at the quote at `i`; returns the index after the closing quote.
+// (memchr to the next quote, which ends the string unless an odd run of backslashes escapes it:
+// the same answer as stepping over `\x` pairs, at memchr speed over long weight maps.)
 size_t skipString(std::string_view t, size_t i) {
-  ++i;
-  while (i < t.size() && t[i] != '"')
-    i += t[i] == '\\' ? 2 : 1;
-  return std::min(t.size(), i + 1);
+  const size_t begin = ++i;
+  while (i < t.size()) {
+    const void *q = std::memchr(t.data() + i, '"', t.size() - i);
+    if (!q)
+      return t.size();
+    size_t quote = static_cast<size_t>(static_cast<const char *>(q) - t.data());
+    size_t run = 0;
+    while (quote - run > begin && t[quote - run - 1] == '\\')
+      ++run;
+    if (run % 2 == 0)
+      return quote + 1;
+    i = quote + 1;
+  }
+  return t.size();
 }
 
 // Skips one value starting at `i` (after whitespace); returns the index after it.
@@ -221,6 +237,8 @@ size_t skipValue(std::string_view t, size_t i) {
 
 bool checkJson(std::string_view text, uint32_t &offset, std::string &reason, std::vector<uint32_t> *dupPath,
                std::string *dupKey) {
+  if (jsonQuickCheck(text))
+    return true; // the common case, without the library's per-token strings
   DuplicateKeyCheck check;
   bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
   if (ok)
@@ -307,8 +325,16 @@ std::vector<JsonMember> jsonObjectMembers(std::string_view t, uint32_t container
     JsonMember m;
     m.keyOffset = k;
     size_t keyEnd = skipString(t, k);
-    nlohmann::json key = nlohmann::json::parse(t.substr(k, keyEnd - k), nullptr, false);
-    m.key = key.is_string() ? key.get<std::string>() : std::string();
+    std::string_view raw = t.substr(k, keyEnd - k);
+    if (raw.size() >= 2 && raw.back() == '"' && raw.find('\\') == std::string_view::npos) {
+      // No escapes: the key is its bytes between the quotes (the text is valid JSON, so they
+      // are valid UTF-8 without control characters). Most keys; decoding each through the JSON
+      // library cost more than everything else in reading an index.
+      m.key.assign(raw.substr(1, raw.size() - 2));
+    } else {
+      nlohmann::json key = nlohmann::json::parse(raw, nullptr, false);
+      m.key = key.is_string() ? key.get<std::string>() : std::string();
+    }
     m.valueOffset = jsonValueOffset(t, k);
     m.valueText = t.substr(m.valueOffset, skipValue(t, m.valueOffset) - m.valueOffset);
     out.push_back(std::move(m));
@@ -328,29 +354,160 @@ uint32_t jsonValueOffset(std::string_view t, uint32_t keyOffset) {
 
 namespace qspec::readers::detail {
 
-bool InventoryBuilder::add(std::string name, std::string type, uint32_t offset, uint32_t nameLen, uint32_t line) {
+void InventoryBuilder::reserve(size_t expected) {
+  expected = std::min(expected, limits_.maxModules);
+  inv_.modules.reserve(inv_.modules.size() + expected);
+  offsets_.reserve(offsets_.size() + expected);
+  nameLens_.reserve(nameLens_.size() + expected);
+  hashes_.reserve(hashes_.size() + expected);
+}
+
+uint32_t InventoryBuilder::lineOf(uint32_t offset) {
+  SourceManager &sm = diags_.sourceManager();
+  if (!sm.hasText(file_))
+    return 0;
+  const std::string &text = sm.text(file_);
+  if (offset < cursorOffset_ || offset > text.size())
+    return sm.locate(file_, offset).line; // out of order: a binary search of the line starts
+  // In file order: count the newlines since the previous module, so the lines of all modules
+  // cost one pass over the text. (Same answer as locate: 1 + the newlines before `offset`.)
+  const char *p = text.data() + cursorOffset_, *end = text.data() + offset;
+  while ((p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr) {
+    ++cursorLine_;
+    ++p;
+  }
+  cursorOffset_ = offset;
+  return cursorLine_;
+}
+
+bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen,
+                           uint32_t line) {
+  if (inv_.modules.size() >= limits_.maxModules) {
+    // A duplicate, earlier or this one, is the first error in file order.
+    if (!finish())
+      return false;
+    auto it = inv_.index.find(std::string(name));
+    if (it != inv_.index.end()) {
+      offsets_.push_back(offset);
+      nameLens_.push_back(nameLen);
+      reportDuplicate(offsets_.size() - 1, it->second);
+      offsets_.pop_back();
+      nameLens_.pop_back();
+      return false;
+    }
+    SourceManager &sm = diags_.sourceManager();
+    SourceRange at = sm.hasText(file_) ? sm.range(file_, offset, offset + std::max<uint32_t>(nameLen, 1))
+                                       : SourceRange{file_, {}, {}};
+    diags_.report(DiagID::err_inventory_too_many, at, {std::to_string(limits_.maxModules)});
+    return false;
+  }
+  ir::Module &m = inv_.modules.emplace_back();
+  m.name = name;
+  m.type = type;
+  m.line = line ? line : lineOf(offset);
+  offsets_.push_back(offset);
+  nameLens_.push_back(nameLen);
+  hashes_.push_back(std::hash<std::string_view>()(name));
+  return true;
+}
+
+void InventoryBuilder::reportDuplicate(size_t dup, uint32_t first) {
   SourceManager &sm = diags_.sourceManager();
   auto where = [&](uint32_t off, uint32_t len) {
     return sm.hasText(file_) ? sm.range(file_, off, off + std::max<uint32_t>(len, 1)) : SourceRange{file_, {}, {}};
   };
-  auto it = inv_.index.find(name);
-  if (it != inv_.index.end()) {
-    Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offset, nameLen), {name});
-    diags_.note(d, DiagID::note_reader_first_here, where(offsets_[it->second], nameLen), {name});
-    return false;
+  const std::string &name = inv_.modules[first].name;
+  Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offsets_[dup], nameLens_[dup]), {name});
+  // The note underlines as many characters as the duplicate (as it always has).
+  diags_.note(d, DiagID::note_reader_first_here, where(offsets_[first], nameLens_[dup]), {name});
+}
+
+namespace {
+
+void prefetch(const void *p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+// A module's name on its way into the index: the sort key (bucket << 32 | position) and the
+// characters, so the insertion loop reads the characters without first reading the module.
+struct IndexItem {
+  uint64_t key;
+  const char *name;
+  size_t size;
+};
+
+// Modules [begin, end) ordered by the hash-table bucket of their name (`hash % buckets`,
+// libstdc++'s choice; another library's would only make the order less useful), ties in file
+// order: an LSD radix sort, linear and stable.
+std::vector<IndexItem> orderByBucket(const std::vector<ir::Module> &modules, const std::vector<size_t> &hashes,
+                                     size_t begin, size_t end, size_t buckets) {
+  std::vector<IndexItem> order(end - begin), tmp(end - begin);
+  for (size_t i = begin; i < end; ++i)
+    order[i - begin] = {(static_cast<uint64_t>(hashes[i] % buckets) << 32) | i, modules[i].name.data(),
+                        modules[i].name.size()};
+  constexpr unsigned kBits = 11;
+  constexpr size_t kRadix = size_t(1) << kBits;
+  for (unsigned shift = 32; shift < 64 && ((buckets - 1) >> (shift - 32)) != 0; shift += kBits) {
+    size_t count[kRadix + 1] = {};
+    for (const IndexItem &x : order)
+      ++count[((x.key >> shift) & (kRadix - 1)) + 1];
+    for (size_t d = 1; d <= kRadix; ++d)
+      count[d] += count[d - 1];
+    for (const IndexItem &x : order)
+      tmp[count[(x.key >> shift) & (kRadix - 1)]++] = x;
+    order.swap(tmp);
   }
-  if (inv_.modules.size() >= limits_.maxModules) {
-    diags_.report(DiagID::err_inventory_too_many, where(offset, nameLen), {std::to_string(limits_.maxModules)});
-    return false;
+  return order;
+}
+
+} // namespace
+
+bool InventoryBuilder::finish() {
+  const size_t begin = indexed_, end = inv_.modules.size();
+  if (begin == end)
+    return true;
+  auto &index = inv_.index;
+  std::vector<ir::Module> &modules = inv_.modules;
+  index.reserve(end);
+  std::vector<IndexItem> order = orderByBucket(modules, hashes_, begin, end, index.bucket_count());
+  // In bucket order the table is written front to back; what is left to wait for is each name's
+  // characters, fetched ahead.
+  constexpr size_t kAhead = 8;
+  size_t dup = SIZE_MAX;
+  uint32_t dupOf = 0;
+  for (size_t k = 0; k < order.size(); ++k) {
+    if (k + kAhead < order.size())
+      prefetch(order[k + kAhead].name);
+    const IndexItem &item = order[k];
+    uint32_t i = static_cast<uint32_t>(item.key);
+    auto [it, inserted] = index.try_emplace(std::string(item.name, item.size), i);
+    // Equal names share a bucket and come in file order, so `it` holds the first occurrence.
+    if (!inserted && i < dup) {
+      dup = i;
+      dupOf = it->second;
+    }
   }
-  ir::Module m;
-  m.name = std::move(name);
-  m.type = std::move(type);
-  m.line = line ? line : (sm.hasText(file_) ? sm.locate(file_, offset).line : 0);
-  inv_.index.emplace(m.name, static_cast<uint32_t>(inv_.modules.size()));
-  inv_.modules.push_back(std::move(m));
-  offsets_.push_back(offset);
-  return true;
+  if (dup == SIZE_MAX) {
+    indexed_ = end;
+    return true;
+  }
+  // Keep what checking one name at a time would have kept: the modules before the duplicate.
+  for (size_t i = dup; i < end; ++i) {
+    auto it = index.find(modules[i].name);
+    if (it != index.end() && it->second >= dup)
+      index.erase(it);
+  }
+  reportDuplicate(dup, dupOf);
+  modules.resize(dup);
+  offsets_.resize(dup);
+  nameLens_.resize(dup);
+  hashes_.resize(dup);
+  indexed_ = dup;
+  return false;
 }
 
 } // namespace qspec::readers::detail

@@ -41,6 +41,10 @@ bool parseNumber(std::string_view s, double &out);
 bool checkJson(std::string_view text, uint32_t &offset, std::string &reason,
                std::vector<uint32_t> *dupPath = nullptr, std::string *dupKey = nullptr);
 
+// True only if `text` is certainly what checkJson accepts (JsonQuickCheck.cpp): one pass over
+// plain ASCII JSON. False means "don't know": checkJson then parses with the JSON library.
+bool jsonQuickCheck(std::string_view text);
+
 // The byte offset of a member addressed by `path` (member indices from the root: for an object
 // the index of the key, for an array the index of the element). For an object member the
 // offset is its key's opening quote. `text` must be valid JSON. nullopt if out of range.
@@ -75,19 +79,46 @@ std::string stripLayerScope(std::string_view name);
 bool endsWith(std::string_view s, std::string_view suffix);
 // Appends modules to an inventory in file order, rejecting duplicates (with a note at the first
 // occurrence) and enforcing ReaderLimits::maxModules. Positions are byte offsets into `file`.
+//
+// Names are indexed (Inventory::index) in batches by finish(), not one at a time: inserting into
+// the hash table in file order costs a few cache misses per name (most of reading a 1M-module
+// manifest), inserting in bucket order almost none. The diagnostics are the same as checking
+// each name when added, provided the reader calls finish() before every error of its own and at
+// the end: the first duplicate in file order is the error, the modules before it are kept.
 class InventoryBuilder {
 public:
   InventoryBuilder(ir::Inventory &inv, DiagnosticEngine &diags, FileID file, const ReaderLimits &limits)
       : inv_(inv), diags_(diags), file_(file), limits_(limits) {}
+  InventoryBuilder(const InventoryBuilder &) = delete;
+  InventoryBuilder &operator=(const InventoryBuilder &) = delete;
+  // Indexes what a reader left unfinished (the index always matches the module list).
+  ~InventoryBuilder() { finish(); }
+
+  // Makes room for about `expected` modules (capped at ReaderLimits::maxModules), so a large
+  // inventory is not reallocated while it grows.
+  void reserve(size_t expected);
   // `nameLen` is the length of the name in the source (for the underline); 0 = one character.
-  bool add(std::string name, std::string type, uint32_t offset, uint32_t nameLen, uint32_t line = 0);
+  // `line` 0 = compute it from `offset` (cheap when offsets only grow, as in file order).
+  // False (with a diagnostic) at the module limit.
+  bool add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen, uint32_t line = 0);
+  // Indexes the modules added since the last call. If one repeats an earlier name, reports the
+  // first such in file order, drops it and every module after it, and returns false.
+  bool finish();
 
 private:
+  uint32_t lineOf(uint32_t offset);
+  void reportDuplicate(size_t dup, uint32_t first);
+
   ir::Inventory &inv_;
   DiagnosticEngine &diags_;
   FileID file_;
   const ReaderLimits &limits_;
-  std::vector<uint32_t> offsets_;
+  // Per module: where its name is in the source, the underline length, and its name's hash.
+  std::vector<uint32_t> offsets_, nameLens_;
+  std::vector<size_t> hashes_;
+  size_t indexed_ = 0; // modules [0, indexed_) are in inv_.index
+  // lineOf's cursor: the line holding byte `cursorOffset_`.
+  uint32_t cursorOffset_ = 0, cursorLine_ = 1;
 };
 
 bool startsWith(std::string_view s, std::string_view prefix);

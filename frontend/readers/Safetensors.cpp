@@ -41,22 +41,25 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
     return false;
   }
   InventoryBuilder builder(out, diags, file, limits);
-  for (const JsonMember &m : jsonObjectMembers(text, wmMember->valueOffset)) {
+  std::vector<JsonMember> tensors = jsonObjectMembers(text, wmMember->valueOffset);
+  builder.reserve(tensors.size());
+  for (const JsonMember &m : tensors) {
     uint32_t keyOff = m.keyOffset;
     const std::string &tensor = m.key;
     if (m.valueText.empty() || m.valueText.front() != '"') {
+      if (!builder.finish()) // a duplicate earlier in the file is the first error
+        return false;
       diags.report(DiagID::err_inventory_malformed, at(keyOff, static_cast<uint32_t>(tensor.size() + 2)),
                    {"the shard of '" + tensor + "' must be a file name string"});
       return false;
     }
     if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
       continue; // biases, scales, offsets, buffers: not modules of their own
-    std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));
-    std::string type = typeFromName(name);
-    if (!builder.add(std::move(name), std::move(type), keyOff + 1, static_cast<uint32_t>(tensor.size())))
+    std::string_view name = std::string_view(tensor).substr(0, tensor.size() - (sizeof(kWeight) - 1));
+    if (!builder.add(name, typeFromName(name), keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 static std::string typeFromShape(const std::string &name, size_t rank) {
@@ -134,6 +137,8 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
       continue;
     const ojson v = ojson::parse(member.valueText, nullptr, false);
     auto badTensor = [&](const std::string &what) {
+      if (!builder.finish()) // a duplicate earlier in the header is the first error
+        return false;
       diags.report(DiagID::err_safetensors_header, at(keyOff, keyLen), {"tensor '" + tensor + "': " + what});
       return false;
     };
@@ -156,10 +161,10 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
       continue;
     std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));
     std::string type = typeFromShape(name, v["shape"].size());
-    if (!builder.add(std::move(name), std::move(type), keyOff + 1, static_cast<uint32_t>(tensor.size())))
+    if (!builder.add(name, type, keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
   }
-  return true;
+  return builder.finish();
 }
 
 } // namespace qspec::readers::detail

@@ -166,6 +166,57 @@ TEST_F(ReadersTest, ManifestErrors) {
   EXPECT_EQ(count("err_inventory_malformed"), 3u);
 }
 
+// Names are indexed in batches (InventoryBuilder::finish), yet the first error is still the first
+// in file order: a duplicate before a malformed line or the module limit wins, and the modules
+// before it are kept and indexed.
+TEST_F(ReadersTest, DuplicateComesBeforeLaterErrors) {
+  EXPECT_FALSE(inventory(write("dup-then-bad.txt", "a L\nb L\nc L\n  b L\nx y z\n")));
+  ASSERT_EQ(firstError(), "err_inventory_duplicate");
+  EXPECT_EQ(count("err_inventory_malformed"), 0u);
+  const Diagnostic *d = first("err_inventory_duplicate");
+  EXPECT_EQ(d->range.begin.line, 4u);
+  EXPECT_EQ(d->range.begin.col, 3u);
+  ASSERT_EQ(d->notes.size(), 1u);
+  EXPECT_EQ(d->notes[0].range.begin.line, 2u);
+  EXPECT_EQ(names(), (std::vector<std::string>{"a:L", "b:L", "c:L"}));
+  EXPECT_EQ(inv_.index.size(), 3u);
+  EXPECT_EQ(inv_.index.at("c"), 2u);
+
+  readers::ReaderLimits lim;
+  lim.maxModules = 3;
+  EXPECT_FALSE(inventory(write("dup-at-limit.txt", "a\nb\nc\nb\n"), lim));
+  EXPECT_EQ(count("err_inventory_duplicate"), 2u);
+  EXPECT_EQ(count("err_inventory_too_many"), 0u);
+  EXPECT_FALSE(inventory(write("dup-before-limit.txt", "a\na\nb\nc\nd\n"), lim));
+  EXPECT_EQ(count("err_inventory_duplicate"), 3u);
+  EXPECT_EQ(count("err_inventory_too_many"), 0u);
+
+  EXPECT_FALSE(inventory(write("dup-then-bad.json", R"([{"name":"a"},{"name":"b"},{"name":"a"},{"name":3}])")));
+  EXPECT_EQ(count("err_inventory_duplicate"), 4u);
+  EXPECT_EQ(count("err_inventory_malformed"), 0u);
+  EXPECT_EQ(names(), (std::vector<std::string>{"a:", "b:"}));
+}
+
+TEST_F(ReadersTest, LargeManifestIndexMatchesModules) {
+  // Enough names for a multi-pass bucket sort in InventoryBuilder::finish.
+  std::string text;
+  for (int i = 0; i < 20000; ++i)
+    text += "model.layers." + std::to_string(i / 100) + ".m" + std::to_string(i % 100) + " Linear\n";
+  ASSERT_TRUE(inventory(write("large.txt", text)));
+  ASSERT_EQ(inv_.modules.size(), 20000u);
+  ASSERT_EQ(inv_.index.size(), 20000u);
+  for (uint32_t i = 0; i < inv_.modules.size(); ++i) {
+    ASSERT_EQ(inv_.index.at(inv_.modules[i].name), i);
+    ASSERT_EQ(inv_.modules[i].line, i + 1);
+  }
+  std::string err;
+  auto pat = Pattern::compile("model.layers.{i}", err);
+  ASSERT_TRUE(pat);
+  readers::assignBlocks(inv_, *pat);
+  for (uint32_t i = 0; i < inv_.modules.size(); ++i)
+    ASSERT_EQ(inv_.modules[i].block, static_cast<int32_t>(i / 100));
+}
+
 TEST_F(ReadersTest, ManifestLimitAndUnreadable) {
   readers::ReaderLimits lim;
   lim.maxModules = 2;
@@ -333,6 +384,16 @@ TEST_F(ReadersTest, AssignBlocks) {
   EXPECT_EQ(inv_.modules[0].block, 12);
   EXPECT_EQ(inv_.modules[1].block, -1);
   EXPECT_EQ(inv_.modules[2].block, -1); // the block itself has no dotted suffix
+
+  // Consecutive modules of one block reuse its prefix; a longer number is another block.
+  ASSERT_TRUE(inventory(write("m2.txt", "model.layers.1.a X\nmodel.layers.1.b X\nmodel.layers.12.c X\n"
+                                        "model.layers.1 X\nmodel.layers.1.d.e X\nmodel.layers.1x.f X\n"
+                                        "model.layers.3.g X\n")));
+  readers::assignBlocks(inv_, *pat);
+  std::vector<int32_t> blocks;
+  for (const ir::Module &m : inv_.modules)
+    blocks.push_back(m.block);
+  EXPECT_EQ(blocks, (std::vector<int32_t>{1, 1, 12, -1, 1, -1, 3}));
 }
 
 // ---- scores --------------------------------------------------------------------------------
