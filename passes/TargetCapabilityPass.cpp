@@ -21,18 +21,29 @@ public:
   bool run(PassContext &ctx) override {
     ir::Spec &spec = ctx.spec;
     bool ok = true;
+    // Each (tier, type) pair needs checking once, at its first module: find those in one pass
+    // (neighbouring modules usually repeat the last pair).
+    const auto &mods = spec.inventory.modules;
+    std::vector<size_t> firstOfPair;
+    if (spec.resolution.done) {
+      std::set<std::pair<ir::Tier, std::string_view>> seen;
+      std::pair<ir::Tier, std::string_view> last;
+      for (size_t m = 0; m < mods.size(); ++m) {
+        std::pair<ir::Tier, std::string_view> key{spec.resolution.modules[m].tier.value, mods[m].type};
+        bool repeat = m > 0 && key == last;
+        last = key;
+        if (!repeat && seen.insert(key).second)
+          firstOfPair.push_back(m);
+      }
+    }
     for (const ir::Target &t : spec.targets) {
       const ir::TargetInfo *info = ir::findTarget(t.kind);
       if (!info || !info->canExpress)
         continue;
       std::string label = t.kind + (t.variant.empty() ? "" : " " + t.variant);
       if (spec.resolution.done) {
-        std::set<std::pair<ir::Tier, std::string>> seen;
-        const auto &mods = spec.inventory.modules;
-        for (size_t m = 0; m < mods.size(); ++m) {
+        for (size_t m : firstOfPair) {
           const ir::ResolvedModule &rm = spec.resolution.modules[m];
-          if (!seen.insert({rm.tier.value, mods[m].type}).second)
-            continue;
           std::string why;
           if (info->canExpress(t, rm.tier.value, mods[m].type, why))
             continue;
