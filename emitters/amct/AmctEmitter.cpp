@@ -1025,7 +1025,8 @@ bool AmctWriter::run(std::string &text) {
   // Round trip: the text must parse back strictly as the same message kind.
   AmctDocument doc;
   std::vector<ParseError> errors;
-  if (!parseAmctConfigAs(body, kind_, doc, errors)) {
+  // (No location tree: every finding is reported at the target, not at a line of the text.)
+  if (!parseAmctConfigAs(body, kind_, doc, errors, /*locations=*/false)) {
     error(DiagID::err_amct_roundtrip, target_.range,
           {errors.empty() ? "unknown error" : std::to_string(errors[0].line) + ":" + std::to_string(errors[0].col) +
                                                   ": " + errors[0].message});
@@ -1035,9 +1036,13 @@ bool AmctWriter::run(std::string &text) {
   CheckOptions co;
   co.version = version_;
   co.hardware = hardware_;
-  if (spec_.resolution.done)
+  if (spec_.resolution.done) {
+    co.layerTypes.reserve(spec_.inventory.modules.size());
+    // The inventory's index has one entry per distinct name (readers reject repeats).
+    co.uniqueLayerNames = spec_.inventory.index.size() == spec_.inventory.modules.size();
     for (const ir::Module &m : spec_.inventory.modules)
       co.layerTypes.emplace_back(m.name, m.type);
+  }
   for (const Finding &f : checkDocument(doc, co)) {
     if (f.level == Finding::Error)
       error(DiagID::err_amct_check, target_.range, {f.rule, f.message});
