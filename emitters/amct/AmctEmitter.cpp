@@ -507,24 +507,24 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
   // target's (or the rule's) `act_algo` / `weight_algo`.
   auto algo = [&](const std::optional<std::string> &method, const std::optional<std::string> &opt, bool weight,
                   std::string &out) {
-    std::vector<std::string> legal = weight ? (qat() ? std::vector<std::string>{"arq", "ulq"}
-                                                     : std::vector<std::string>{"arq", "ada"})
-                                            : (qat() ? std::vector<std::string>{"ulq"}
-                                                     : std::vector<std::string>{"ifmr", "hfmg"});
-    auto canon = [&](std::string m) {
+    // The legal names and their "a or b" text per [weight][qat]: constants, built once (a key
+    // that reported an error is still built per module).
+    static const std::vector<std::string> kLegal[2][2] = {{{"ifmr", "hfmg"}, {"ulq"}}, {{"arq", "ada"}, {"arq", "ulq"}}};
+    static const std::string kLegalText[2][2] = {{"ifmr or hfmg", "ulq"}, {"arq or ada", "arq or ulq"}};
+    const std::vector<std::string> &legal = kLegal[weight][qat()];
+    const std::string &legalText = kLegalText[weight][qat()];
+    auto canon = [&](const std::string &m) -> const std::string & {
+      static const std::string kHfmg = "hfmg", kAda = "ada", kArq = "arq";
       if (m == "histogram")
-        m = "hfmg";
+        return kHfmg;
       if (m == "adaround")
-        m = "ada";
+        return kAda;
       if (weight && m == "minmax")
-        m = "arq"; // ARQ is AMCT's min-max weight quantizer
+        return kArq; // ARQ is AMCT's min-max weight quantizer
       return m;
     };
-    std::string legalText;
-    for (const auto &l : legal)
-      legalText += (legalText.empty() ? "" : " or ") + l;
     if (opt) {
-      std::string m = canon(*opt);
+      const std::string &m = canon(*opt);
       if (std::find(legal.begin(), legal.end(), m) == legal.end()) {
         error(DiagID::err_amct_method, at, {modeName(), weight ? "weight" : "activation", *opt, shown, legalText});
         return;
@@ -536,7 +536,7 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
       out = legal.front();
       return;
     }
-    std::string m = canon(*method);
+    const std::string &m = canon(*method);
     if (std::find(legal.begin(), legal.end(), m) == legal.end()) {
       error(DiagID::err_amct_method, (weight ? w.at : a.at).valid() ? (weight ? w.at : a.at) : at,
             {modeName(), weight ? "weight" : "activation", *method, shown,

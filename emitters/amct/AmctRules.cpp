@@ -460,6 +460,8 @@ struct Checker {
     bool anyKnown = false; // some layer has a known type
     if (opts.uniqueLayerNames) {
       // typeOf holds only the names the checks look up, filled in one pass over the layers.
+      typeOf.reserve(doc.skipFusionLayers.size() + doc.nameOverrides.size() +
+                     (qat && !doc.typeOverrides.empty() ? doc.skipLayers.size() + doc.quantSkipLayers.size() : 0));
       for (const Entry &e : doc.skipFusionLayers)
         typeOf.emplace(e.text, std::string_view());
       for (const Override &o : doc.nameOverrides)
@@ -518,6 +520,7 @@ struct Checker {
     // each override entry. The global recipe is checked once per type, in the byte order of
     // the first name (not overridden by name, of a type not overridden) that has the type.
     std::unordered_set<std::string_view> typeOverridden, nameOverridden;
+    nameOverridden.reserve(doc.nameOverrides.size());
     for (const Override &o : doc.typeOverrides)
       typeOverridden.insert(o.key);
     for (const Override &o : doc.nameOverrides)
