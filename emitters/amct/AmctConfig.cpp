@@ -274,28 +274,29 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
 }
 
 bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
-                       std::vector<ParseError> &errors) {
-  pb::TextFormat::ParseInfoTree tree;
+                       std::vector<ParseError> &errors, bool locations) {
+  pb::TextFormat::ParseInfoTree storage;
+  pb::TextFormat::ParseInfoTree *tree = locations ? &storage : nullptr;
   switch (kind) {
   case ConfigKind::PTQ: {
     P::AMCTConfig m;
-    if (!parseInto(text, m, &tree, errors))
+    if (!parseInto(text, m, tree, errors))
       return false;
-    documentFromPtq(m, doc, &tree);
+    documentFromPtq(m, doc, tree);
     return true;
   }
   case ConfigKind::QAT: {
     P::AMCTRetrainConfig m;
-    if (!parseInto(text, m, &tree, errors))
+    if (!parseInto(text, m, tree, errors))
       return false;
-    documentFromQat(m, doc, &tree);
+    documentFromQat(m, doc, tree);
     return true;
   }
   case ConfigKind::KVCache: {
     K::AMCTQuantCaliConfig m;
-    if (!parseInto(text, m, &tree, errors))
+    if (!parseInto(text, m, tree, errors))
       return false;
-    documentFromKv(m, doc, Loc{&tree});
+    documentFromKv(m, doc, Loc{tree});
     return true;
   }
   }

@@ -75,8 +75,10 @@ struct ParseError {
 };
 
 // Parses `text` as `kind`. On failure returns false with every parser error in `errors`.
+// `locations` false leaves the document's line/col at 0 (parse errors keep theirs): the
+// emitter, which reports findings at the target, skips libprotobuf's per-field location tree.
 bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
-                       std::vector<ParseError> &errors);
+                       std::vector<ParseError> &errors, bool locations = true);
 // Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
 // parses strictly. On failure `errors` holds the error of the message that got furthest (PTQ
 // preferred on ties), and `triedErrors` (if given) one line per message, "Message: l:c: text".

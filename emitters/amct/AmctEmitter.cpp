@@ -21,9 +21,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <set>
+#include <string_view>
 #include <tuple>
+#include <unordered_map>
 
 namespace qspec::emit {
 
@@ -115,6 +118,74 @@ RoleView viewOf(const ir::Recipe &base, const ir::Recipe *top, int topRank = 3) 
       v.at = top->range;
   }
   return v;
+}
+
+// Everything buildRecipe's result depends on for one inventory module, as views into the
+// resolution. The layer name and the source ranges reach only diagnostics, so modules with equal
+// keys get equal recipes; that is what lets run() build a recipe once per distinct key instead
+// of once per module (a large MoE inventory has ~10^6 modules and a handful of keys).
+struct RecipeKey {
+  ir::Tier tier = ir::Tier::Int8;
+  int tierRank = 0;
+  std::string_view dtype[2], scope[2], method[2]; // weight, act; "" = unset (as in viewOf)
+  int dtypeRank[2] = {0, 0};
+  int symmetric[2] = {-1, -1};                    // -1 = unset
+  const std::vector<const ir::Option *> *blocks = nullptr; // compared by content
+  uint32_t type = 0;                              // interned module type
+  bool fromDefaults = false;
+
+  bool operator==(const RecipeKey &o) const {
+    for (int i = 0; i < 2; ++i)
+      if (dtype[i] != o.dtype[i] || scope[i] != o.scope[i] || method[i] != o.method[i] ||
+          dtypeRank[i] != o.dtypeRank[i] || symmetric[i] != o.symmetric[i])
+        return false;
+    return tier == o.tier && tierRank == o.tierRank && type == o.type && fromDefaults == o.fromDefaults &&
+           *blocks == *o.blocks;
+  }
+};
+
+struct RecipeKeyHash {
+  size_t operator()(const RecipeKey &k) const {
+    uint64_t h = 14695981039346656037ull; // FNV-1a: the fields are a few short words
+    auto mix = [&h](uint64_t v) { h = (h ^ v) * 1099511628211ull; };
+    auto text = [&](std::string_view s) {
+      for (char c : s)
+        mix(static_cast<unsigned char>(c));
+      mix(0x100 + s.size());
+    };
+    for (int i = 0; i < 2; ++i) {
+      text(k.dtype[i]);
+      text(k.scope[i]);
+      text(k.method[i]);
+      mix(static_cast<uint64_t>(k.dtypeRank[i] * 4 + k.symmetric[i] + 1));
+    }
+    mix(static_cast<uint64_t>(k.tier));
+    mix(static_cast<uint64_t>(k.tierRank));
+    mix(k.type);
+    mix(k.fromDefaults);
+    for (const ir::Option *o : *k.blocks)
+      mix(reinterpret_cast<uintptr_t>(o));
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
+};
+
+RecipeKey keyOf(const ir::ResolvedModule &rm, uint32_t type, bool fromDefaults) {
+  RecipeKey k;
+  k.tier = rm.tier.value;
+  k.tierRank = rankOf(rm.tier.from.source);
+  const ir::ResolvedRecipe *roles[2] = {&rm.weight, &rm.act};
+  for (int i = 0; i < 2; ++i) {
+    const ir::ResolvedRecipe &r = *roles[i];
+    k.dtype[i] = r.dtype.value.str();
+    k.dtypeRank[i] = r.dtype.value.empty() ? 0 : rankOf(r.dtype.from.source);
+    k.scope[i] = r.scope.value.str();
+    k.method[i] = r.method.value.str();
+    k.symmetric[i] = r.symmetric.from.source != ir::Decision::BuiltIn ? r.symmetric.value : -1;
+  }
+  k.blocks = &rm.targetOptions;
+  k.type = type;
+  k.fromDefaults = fromDefaults;
+  return k;
 }
 
 class AmctWriter {
@@ -220,7 +291,7 @@ private:
                    const std::vector<const ir::Option *> &blocks, const std::string &layer, const std::string &type,
                    SourceRange at, bool fromDefaults, LayerRecipe &out);
   // The global recipe as it reaches a layer of `type`.
-  LayerRecipe globalFor(const LayerRecipe &global, const std::string &type) const {
+  LayerRecipe globalFor(const LayerRecipe &global, std::string_view type) const {
     LayerRecipe r = global;
     // The global channel_wise is written only as `false` (absent = AMCT's per-type default).
     std::optional<bool> written = global.channelWise == true ? std::nullopt : global.channelWise;
@@ -229,20 +300,20 @@ private:
       r.asymmetric = std::nullopt;
     return r;
   }
-  static std::optional<bool> effectiveChannelWise(std::optional<bool> asked, const std::string &type) {
+  static std::optional<bool> effectiveChannelWise(std::optional<bool> asked, std::string_view type) {
     if (type.empty())
       return asked;
     return asked.value_or(isChannelWiseType(type));
   }
 
-  void writePtq(P::CalibrationConfig &c, const LayerRecipe &r, const std::string &type) const;
+  void writePtq(P::CalibrationConfig &c, const LayerRecipe &r, std::string_view type) const;
   void writeQat(P::RetrainDataQuantConfig &d, P::RetrainWeightQuantConfig &w, const LayerRecipe &r,
-                const std::string &type) const;
-  bool checkName(const std::string &name, SourceRange at) {
+                std::string_view type) const;
+  bool checkName(std::string_view name, SourceRange at) {
     std::string why;
     if (checkLayerName(kind_, name, why))
       return true;
-    error(DiagID::err_amct_layer_name, at, {name, why});
+    error(DiagID::err_amct_layer_name, at, {std::string(name), why});
     return false;
   }
 };
@@ -436,24 +507,24 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
   // target's (or the rule's) `act_algo` / `weight_algo`.
   auto algo = [&](const std::optional<std::string> &method, const std::optional<std::string> &opt, bool weight,
                   std::string &out) {
-    std::vector<std::string> legal = weight ? (qat() ? std::vector<std::string>{"arq", "ulq"}
-                                                     : std::vector<std::string>{"arq", "ada"})
-                                            : (qat() ? std::vector<std::string>{"ulq"}
-                                                     : std::vector<std::string>{"ifmr", "hfmg"});
-    auto canon = [&](std::string m) {
+    // The legal names and their "a or b" text per [weight][qat]: constants, built once (a key
+    // that reported an error is still built per module).
+    static const std::vector<std::string> kLegal[2][2] = {{{"ifmr", "hfmg"}, {"ulq"}}, {{"arq", "ada"}, {"arq", "ulq"}}};
+    static const std::string kLegalText[2][2] = {{"ifmr or hfmg", "ulq"}, {"arq or ada", "arq or ulq"}};
+    const std::vector<std::string> &legal = kLegal[weight][qat()];
+    const std::string &legalText = kLegalText[weight][qat()];
+    auto canon = [&](const std::string &m) -> const std::string & {
+      static const std::string kHfmg = "hfmg", kAda = "ada", kArq = "arq";
       if (m == "histogram")
-        m = "hfmg";
+        return kHfmg;
       if (m == "adaround")
-        m = "ada";
+        return kAda;
       if (weight && m == "minmax")
-        m = "arq"; // ARQ is AMCT's min-max weight quantizer
+        return kArq; // ARQ is AMCT's min-max weight quantizer
       return m;
     };
-    std::string legalText;
-    for (const auto &l : legal)
-      legalText += (legalText.empty() ? "" : " or ") + l;
     if (opt) {
-      std::string m = canon(*opt);
+      const std::string &m = canon(*opt);
       if (std::find(legal.begin(), legal.end(), m) == legal.end()) {
         error(DiagID::err_amct_method, at, {modeName(), weight ? "weight" : "activation", *opt, shown, legalText});
         return;
@@ -465,7 +536,7 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
       out = legal.front();
       return;
     }
-    std::string m = canon(*method);
+    const std::string &m = canon(*method);
     if (std::find(legal.begin(), legal.end(), m) == legal.end()) {
       error(DiagID::err_amct_method, (weight ? w.at : a.at).valid() ? (weight ? w.at : a.at) : at,
             {modeName(), weight ? "weight" : "activation", *method, shown,
@@ -538,7 +609,7 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
   return good;
 }
 
-void AmctWriter::writePtq(P::CalibrationConfig &c, const LayerRecipe &r, const std::string &type) const {
+void AmctWriter::writePtq(P::CalibrationConfig &c, const LayerRecipe &r, std::string_view type) const {
   // channel_wise is written only where it differs from AMCT's per-type default.
   std::optional<bool> cw = r.channelWise;
   if (!type.empty() && cw && *cw == isChannelWiseType(type))
@@ -581,7 +652,7 @@ static P::DataType toProto(DataType t) {
 }
 
 void AmctWriter::writeQat(P::RetrainDataQuantConfig &d, P::RetrainWeightQuantConfig &w, const LayerRecipe &r,
-                          const std::string &type) const {
+                          std::string_view type) const {
   auto *u = d.mutable_ulq_quantize();
   if (r.clipMax && r.clipMin) {
     u->mutable_clip_max_min()->set_clip_max(static_cast<float>(*r.clipMax));
@@ -633,76 +704,143 @@ bool AmctWriter::run(std::string &text) {
   if (!buildRecipe(defaultTier, 1, gw, ga, {}, "", "", defaultsAt, true, global))
     return false; // the target's settings are wrong for every layer: report them once
 
+  // Names and recipes are held by view / pointer: an entry per module of a large inventory must
+  // not copy its name, and recipes are shared by every module that resolves to them.
   struct NameEntry {
-    std::string name, type;
-    LayerRecipe recipe;
+    std::string_view name, type;
+    const LayerRecipe *recipe;
     SourceRange at;
   };
-  std::vector<std::pair<std::string, SourceRange>> skips, skipTypes;
+  std::deque<std::string> ownedNames; // names that are not in the spec or inventory (literalName)
+  std::deque<LayerRecipe> recipes;    // stable addresses for NameEntry::recipe
+  auto keep = [&](std::string s) -> std::string_view { return ownedNames.emplace_back(std::move(s)); };
+  std::vector<std::pair<std::string_view, SourceRange>> skips, skipTypes;
   std::map<std::string, LayerRecipe> typeEntries;
   std::vector<NameEntry> nameEntries;
 
   if (spec_.resolution.done) {
     const auto &mods = spec_.inventory.modules;
-    std::map<std::string, std::vector<size_t>> byType; // quantized modules per type
-    std::set<std::string> typesWithSkips, warnedTypes, cwWarned;
-    std::map<size_t, LayerRecipe> recipes;
+    // Module types, interned: what AMCT does with a type is looked up once per type.
+    struct TypeInfo {
+      std::string_view name;
+      bool quantizable = false, channelWise = false;
+      bool hasSkips = false, warnedNotQuantizable = false, cwWarned = false;
+      std::vector<uint32_t> members; // quantized modules, in inventory order
+    };
+    std::vector<TypeInfo> types;
+    std::unordered_map<std::string_view, uint32_t> typeIds;
+    uint32_t lastType = UINT32_MAX; // inventories list a block's modules together: most lookups repeat
+    auto typeIdOf = [&](std::string_view t) {
+      if (lastType != UINT32_MAX && types[lastType].name == t)
+        return lastType;
+      auto [it, fresh] = typeIds.try_emplace(t, static_cast<uint32_t>(types.size()));
+      if (fresh) {
+        TypeInfo ti;
+        ti.name = t;
+        ti.quantizable = isQuantizableType(t, kind_, version_);
+        ti.channelWise = isChannelWiseType(t);
+        types.push_back(std::move(ti));
+      }
+      return lastType = it->second;
+    };
+    // Distinct recipes; recipeOf[i] indexes `recipes` for a quantized module.
+    std::map<LayerRecipe, uint32_t> recipeIds;
+    auto intern = [&](const LayerRecipe &r) {
+      auto [it, fresh] = recipeIds.try_emplace(r, static_cast<uint32_t>(recipes.size()));
+      if (fresh)
+        recipes.push_back(r);
+      return it->second;
+    };
+    std::vector<uint32_t> recipeOf(mods.size(), 0);
+    // buildRecipe once per key that built without error (-1: it reported one, so every module
+    // with that key is built again and gets its own diagnostic, exactly as without the memo).
+    std::unordered_map<RecipeKey, int64_t, RecipeKeyHash> memo;
     for (size_t i = 0; i < mods.size(); ++i) {
       const ir::Module &m = mods[i];
       const ir::ResolvedModule &rm = spec_.resolution.modules[i];
       SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
-      if (!m.type.empty() && !isQuantizableType(m.type, kind_, version_)) {
+      uint32_t typeId = typeIdOf(m.type);
+      TypeInfo &ti = types[typeId];
+      if (!m.type.empty() && !ti.quantizable) {
         bool ruled = rm.tier.from.source != ir::Decision::BuiltIn && rm.tier.from.source != ir::Decision::Default;
-        if (ruled && rm.tier.value != ir::Tier::Float && warnedTypes.insert(m.type).second)
+        if (ruled && rm.tier.value != ir::Tier::Float && !ti.warnedNotQuantizable) {
+          ti.warnedNotQuantizable = true;
           diags_.report(DiagID::warn_amct_not_quantizable, at,
                         {m.name, m.type, modeName() + " " + versionText_, ir::tierName(rm.tier.value)});
+        }
         continue;
       }
       if (rm.tier.value == ir::Tier::Float) {
         if (checkName(m.name, at))
           skips.emplace_back(m.name, at);
-        typesWithSkips.insert(m.type);
+        ti.hasSkips = true;
         continue;
       }
-      RoleView w = viewOf(rm.weight), a = viewOf(rm.act);
       bool fromDefaults = rm.weight.scope.from.source == ir::Decision::Default ||
                           rm.weight.scope.from.source == ir::Decision::BuiltIn;
-      if (rm.weight.scope.from.range().valid())
-        w.at = rm.weight.scope.from.range();
-      LayerRecipe r;
-      if (!buildRecipe(rm.tier.value, rankOf(rm.tier.from.source), w, a, rm.targetOptions, m.name, m.type, at, fromDefaults, r))
-        continue;
-      if (fromDefaults && w.scope == std::string("per_channel") && !m.type.empty() && !isChannelWiseType(m.type) &&
-          cwWarned.insert(m.type).second)
+      auto [slot, fresh] = memo.try_emplace(keyOf(rm, typeId, fromDefaults), -1);
+      int64_t id = slot->second;
+      if (id < 0) {
+        RoleView w = viewOf(rm.weight), a = viewOf(rm.act);
+        if (rm.weight.scope.from.range().valid())
+          w.at = rm.weight.scope.from.range();
+        LayerRecipe r;
+        if (!buildRecipe(rm.tier.value, rankOf(rm.tier.from.source), w, a, rm.targetOptions, m.name, m.type, at,
+                         fromDefaults, r))
+          continue;
+        id = intern(r);
+        if (fresh)
+          slot->second = id;
+      }
+      if (fromDefaults && rm.weight.scope.value == "per_channel" && !m.type.empty() && !ti.channelWise &&
+          !ti.cwWarned) {
+        ti.cwWarned = true;
         diags_.report(DiagID::warn_amct_channel_wise_default,
                       rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range() : defaultsAt, {m.type, m.name});
-      recipes[i] = r;
-      byType[m.type].push_back(i);
+      }
+      recipeOf[i] = static_cast<uint32_t>(id);
+      ti.members.push_back(static_cast<uint32_t>(i));
     }
-    for (auto &[type, members] : byType) {
-      LayerRecipe g = globalFor(global, type);
-      std::map<LayerRecipe, size_t> count;
-      for (size_t i : members)
-        ++count[recipes[i]];
+    // Per type, in byte order of type names: the most common recipe (ties: the smallest) may
+    // become the type's override; every member whose recipe still differs gets a name entry.
+    std::vector<uint32_t> order;
+    for (uint32_t t = 0; t < types.size(); ++t)
+      if (!types[t].members.empty())
+        order.push_back(t);
+    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return types[a].name < types[b].name; });
+    std::vector<size_t> count(recipes.size(), 0);
+    std::vector<char> differs(recipes.size(), 0);
+    std::vector<uint32_t> used;
+    for (uint32_t t : order) {
+      const TypeInfo &ti = types[t];
+      LayerRecipe g = globalFor(global, ti.name);
+      used.clear();
+      for (uint32_t i : ti.members)
+        if (count[recipeOf[i]]++ == 0)
+          used.push_back(recipeOf[i]);
       const LayerRecipe *best = nullptr;
       size_t bestCount = 0;
-      for (auto &[r, c] : count)
-        if (c > bestCount) {
-          best = &r;
-          bestCount = c;
+      for (uint32_t id : used)
+        if (count[id] > bestCount || (count[id] == bestCount && recipes[id] < *best)) {
+          best = &recipes[id];
+          bestCount = count[id];
         }
       LayerRecipe base = g;
       // A type override needs a known type; in QAT it would re-enable the type's skipped layers.
-      if (best && !(*best == g) && !type.empty() && !(qat() && typesWithSkips.count(type))) {
-        typeEntries[type] = *best;
+      if (best && !(*best == g) && !ti.name.empty() && !(qat() && ti.hasSkips)) {
+        typeEntries[std::string(ti.name)] = *best;
         base = *best;
       }
-      for (size_t i : members)
-        if (!(recipes[i] == base)) {
+      for (uint32_t id : used) {
+        differs[id] = !(recipes[id] == base);
+        count[id] = 0;
+      }
+      for (uint32_t i : ti.members)
+        if (differs[recipeOf[i]]) {
           const ir::ResolvedModule &rm = spec_.resolution.modules[i];
           SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
           if (checkName(mods[i].name, at))
-            nameEntries.push_back({mods[i].name, type, recipes[i], at});
+            nameEntries.push_back({mods[i].name, ti.name, &recipes[recipeOf[i]], at});
         }
     }
   } else {
@@ -719,13 +857,13 @@ bool AmctWriter::run(std::string &text) {
       if (!name)
         return needNames(s);
       if (checkName(*name, s.range))
-        skips.emplace_back(*name, s.range);
+        skips.emplace_back(keep(*name), s.range);
     };
     for (const ir::Protect &p : spec_.protects)
       addSkip(p.selector);
     for (const ir::Selector &s : spec_.tune.excludes)
       addSkip(s);
-    std::set<std::string> skipped;
+    std::set<std::string_view> skipped;
     for (auto &s : skips)
       skipped.insert(s.first);
     for (const ir::Override &o : spec_.overrides) {
@@ -761,12 +899,12 @@ bool AmctWriter::run(std::string &text) {
           continue; // protected: float wins, and (QAT) an override would re-enable it
         if (tier == ir::Tier::Float) {
           if (checkName(*name, s.range))
-            skips.emplace_back(*name, s.range);
+            skips.emplace_back(keep(*name), s.range);
           continue;
         }
         LayerRecipe r;
         if (buildRecipe(tier, o.settings.tier ? rank : 1, w, a, blocks, *name, "", o.subjectRange, false, r) && checkName(*name, s.range))
-          nameEntries.push_back({*name, "", r, o.subjectRange});
+          nameEntries.push_back({keep(*name), "", &recipes.emplace_back(r), o.subjectRange});
       }
     }
     for (const ir::TuningRaise &raise : spec_.tune.raises)
@@ -778,7 +916,7 @@ bool AmctWriter::run(std::string &text) {
         }
         if (raise.tier == ir::Tier::Float) {
           if (checkName(*name, s.range))
-            skips.emplace_back(*name, s.range);
+            skips.emplace_back(keep(*name), s.range);
           continue;
         }
         LayerRecipe r;
@@ -786,7 +924,7 @@ bool AmctWriter::run(std::string &text) {
           nameEntries.erase(std::remove_if(nameEntries.begin(), nameEntries.end(),
                                            [&](const NameEntry &e) { return e.name == *name; }),
                             nameEntries.end());
-          nameEntries.push_back({*name, "", r, s.range});
+          nameEntries.push_back({keep(*name), "", &recipes.emplace_back(r), s.range});
         }
       }
   }
@@ -804,10 +942,10 @@ bool AmctWriter::run(std::string &text) {
   std::stable_sort(nameEntries.begin(), nameEntries.end(),
                    [](const NameEntry &a, const NameEntry &b) { return a.name < b.name; });
   for (size_t i = 1; i < nameEntries.size(); ++i)
-    if (nameEntries[i].name == nameEntries[i - 1].name && !(nameEntries[i].recipe == nameEntries[i - 1].recipe)) {
+    if (nameEntries[i].name == nameEntries[i - 1].name && !(*nameEntries[i].recipe == *nameEntries[i - 1].recipe)) {
       error(DiagID::err_amct_check, nameEntries[i].at,
             {"amct-duplicate", repeatedItemsMessage(kind_, qat() ? "retrain_override_layers" : "override_layer_configs",
-                                                    {nameEntries[i].name})});
+                                                    {std::string(nameEntries[i].name)})});
       return false;
     }
   nameEntries.erase(std::unique(nameEntries.begin(), nameEntries.end(),
@@ -824,14 +962,14 @@ bool AmctWriter::run(std::string &text) {
       m.set_batch_num(*batchNum_);
     writeQat(*m.mutable_retrain_data_quant_config(), *m.mutable_retrain_weight_quant_config(), global, "");
     for (auto &s : skips)
-      m.add_skip_layers(s.first);
+      m.add_skip_layers(s.first.data(), s.first.size());
     for (auto &e : nameEntries) {
       auto *o = m.add_override_layer_configs();
-      o->set_layer_name(e.name);
-      writeQat(*o->mutable_retrain_data_quant_config(), *o->mutable_retrain_weight_quant_config(), e.recipe, e.type);
+      o->set_layer_name(e.name.data(), e.name.size());
+      writeQat(*o->mutable_retrain_data_quant_config(), *o->mutable_retrain_weight_quant_config(), *e.recipe, e.type);
     }
     for (auto &s : skipTypes)
-      m.add_skip_layer_types(s.first);
+      m.add_skip_layer_types(s.first.data(), s.first.size());
     for (auto &[type, r] : typeEntries) {
       auto *o = m.add_override_layer_types();
       o->set_layer_type(type);
@@ -861,9 +999,9 @@ bool AmctWriter::run(std::string &text) {
     if (activationOffset_)
       m.set_activation_offset(*activationOffset_);
     for (auto &s : skips)
-      m.add_skip_layers(s.first);
+      m.add_skip_layers(s.first.data(), s.first.size());
     for (auto &s : skipTypes)
-      m.add_skip_layer_types(s.first);
+      m.add_skip_layer_types(s.first.data(), s.first.size());
     if (forceFp16_)
       m.set_fakequant_precision_mode(P::FORCE_FP16_QUANT);
     writePtq(*m.mutable_common_config(), global, "");
@@ -874,8 +1012,8 @@ bool AmctWriter::run(std::string &text) {
     }
     for (auto &e : nameEntries) {
       auto *o = m.add_override_layer_configs();
-      o->set_layer_name(e.name);
-      writePtq(*o->mutable_calibration_config(), e.recipe, e.type);
+      o->set_layer_name(e.name.data(), e.name.size());
+      writePtq(*o->mutable_calibration_config(), *e.recipe, e.type);
     }
     if (doFusion_)
       m.set_do_fusion(*doFusion_);
@@ -887,7 +1025,8 @@ bool AmctWriter::run(std::string &text) {
   // Round trip: the text must parse back strictly as the same message kind.
   AmctDocument doc;
   std::vector<ParseError> errors;
-  if (!parseAmctConfigAs(body, kind_, doc, errors)) {
+  // (No location tree: every finding is reported at the target, not at a line of the text.)
+  if (!parseAmctConfigAs(body, kind_, doc, errors, /*locations=*/false)) {
     error(DiagID::err_amct_roundtrip, target_.range,
           {errors.empty() ? "unknown error" : std::to_string(errors[0].line) + ":" + std::to_string(errors[0].col) +
                                                   ": " + errors[0].message});
@@ -897,9 +1036,13 @@ bool AmctWriter::run(std::string &text) {
   CheckOptions co;
   co.version = version_;
   co.hardware = hardware_;
-  if (spec_.resolution.done)
+  if (spec_.resolution.done) {
+    co.layerTypes.reserve(spec_.inventory.modules.size());
+    // The inventory's index has one entry per distinct name (readers reject repeats).
+    co.uniqueLayerNames = spec_.inventory.index.size() == spec_.inventory.modules.size();
     for (const ir::Module &m : spec_.inventory.modules)
       co.layerTypes.emplace_back(m.name, m.type);
+  }
   for (const Finding &f : checkDocument(doc, co)) {
     if (f.level == Finding::Error)
       error(DiagID::err_amct_check, target_.range, {f.rule, f.message});

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <set>
+#include <unordered_map>
+#include <unordered_set>
 
 namespace qspec::amct {
 
@@ -373,42 +375,52 @@ struct Checker {
   const AmctDocument &doc;
   const CheckOptions &opts;
   std::vector<Finding> out;
-  std::map<std::string, std::string> typeOf;
+  // Hashed, and views into `opts`: with an inventory this holds every module (10^6 on a large
+  // MoE model), and the emitter runs these checks on every config it writes.
+  std::unordered_map<std::string_view, std::string_view> typeOf;
 
   void add(Finding::Level level, const char *rule, uint32_t line, uint32_t col, std::string msg) {
     out.push_back(Finding{level, rule, line, col, std::move(msg)});
   }
 
-  void duplicates(const std::vector<Entry> &entries, std::string_view field, bool warnOnly) {
-    std::vector<std::string> names;
-    for (const Entry &e : entries)
-      names.push_back(e.text);
-    auto dups = findDuplicates(names);
+  // Reports the entries that occur more than once (findDuplicates' order), at the first repeat.
+  template <typename T, typename Text>
+  void duplicates(const std::vector<T> &entries, Text text, std::string_view field, bool warnOnly) {
+    // Strictly increasing (as the emitter writes every list) means no repeats; no set needed.
+    bool increasing = true;
+    for (size_t i = 1; i < entries.size() && increasing; ++i)
+      increasing = text(entries[i - 1]) < text(entries[i]);
+    if (increasing)
+      return;
+    std::unordered_set<std::string_view> seen, reported;
+    seen.reserve(entries.size());
+    std::vector<std::string> dups;
+    const T *first = nullptr;
+    for (const T &e : entries) {
+      std::string_view t = text(e);
+      if (seen.insert(t).second)
+        continue;
+      if (!first)
+        first = &e;
+      if (reported.insert(t).second)
+        dups.emplace_back(t);
+    }
     if (dups.empty())
       return;
-    uint32_t line = 0, col = 0;
-    std::set<std::string> seen;
-    for (const Entry &e : entries)
-      if (!seen.insert(e.text).second) {
-        line = e.line;
-        col = e.col;
-        break;
-      }
-    add(warnOnly ? Finding::Warning : Finding::Error, "amct-duplicate", line, col,
+    add(warnOnly ? Finding::Warning : Finding::Error, "amct-duplicate", first->line, first->col,
         repeatedItemsMessage(warnOnly ? ConfigKind::PTQ : doc.kind, field, dups));
   }
-
+  void duplicates(const std::vector<Entry> &entries, std::string_view field, bool warnOnly) {
+    duplicates(entries, [](const Entry &e) -> std::string_view { return e.text; }, field, warnOnly);
+  }
   void overrideDuplicates(const std::vector<Override> &ovs, std::string_view field) {
-    std::vector<Entry> entries;
-    for (const Override &o : ovs)
-      entries.push_back(Entry{o.key, o.line, o.col});
-    duplicates(entries, field, false);
+    duplicates(ovs, [](const Override &o) -> std::string_view { return o.key; }, field, false);
   }
 
   // The recipe a layer of `type` named `name` gets, for checks that need the resolved value.
   void recipe(const Recipe &r, std::string_view type, std::string_view name, uint32_t line) {
     std::string msg;
-    std::string layer(name.empty() ? type : name);
+    std::string_view layer = name.empty() ? type : name;
     if (doc.kind == ConfigKind::QAT) {
       if (r.hasClip && !checkClip(r.clipMax, r.clipMin, layer, msg))
         add(Finding::Error, "amct-clip", line, 0, msg);
@@ -444,13 +456,44 @@ struct Checker {
   }
 
   void run() {
-    for (auto &[n, t] : opts.layerTypes)
-      if (!t.empty())
-        typeOf[n] = t;
+    bool qat = doc.kind == ConfigKind::QAT;
+    bool anyKnown = false; // some layer has a known type
+    if (opts.uniqueLayerNames) {
+      // typeOf holds only the names the checks look up, filled in one pass over the layers.
+      typeOf.reserve(doc.skipFusionLayers.size() + doc.nameOverrides.size() +
+                     (qat && !doc.typeOverrides.empty() ? doc.skipLayers.size() + doc.quantSkipLayers.size() : 0));
+      for (const Entry &e : doc.skipFusionLayers)
+        typeOf.emplace(e.text, std::string_view());
+      for (const Override &o : doc.nameOverrides)
+        typeOf.emplace(o.key, std::string_view());
+      if (qat && !doc.typeOverrides.empty()) {
+        for (const Entry &e : doc.skipLayers)
+          typeOf.emplace(e.text, std::string_view());
+        for (const Entry &e : doc.quantSkipLayers)
+          typeOf.emplace(e.text, std::string_view());
+      }
+      for (auto &[n, t] : opts.layerTypes) {
+        if (t.empty())
+          continue;
+        anyKnown = true;
+        if (typeOf.empty())
+          break;
+        auto it = typeOf.find(n);
+        if (it != typeOf.end())
+          it->second = t;
+      }
+      for (auto it = typeOf.begin(); it != typeOf.end();)
+        it = it->second.empty() ? typeOf.erase(it) : std::next(it);
+    } else {
+      typeOf.reserve(opts.layerTypes.size());
+      for (auto &[n, t] : opts.layerTypes)
+        if (!t.empty())
+          typeOf[n] = t;
+      anyKnown = !typeOf.empty();
+    }
     std::string msg;
     if (doc.batchNum && !checkBatchNum(doc.kind, *doc.batchNum, msg))
       add(Finding::Error, "amct-batch-num", 0, 0, msg);
-    bool qat = doc.kind == ConfigKind::QAT;
     duplicates(doc.skipLayers, "skip_layers", qat);
     duplicates(doc.skipLayerTypes, "skip_layer_types", qat);
     duplicates(doc.skipFusionLayers, "skip_fusion_layers", false);
@@ -474,18 +517,51 @@ struct Checker {
           add(Finding::Error, "amct-layer-name", o.line, o.col, o.key + " is a global parameter, can not be a layer name");
 
     // Recipes: the global one on every known layer it reaches (skipped ones included), then
-    // each override entry.
-    std::set<std::string> typeOverridden, nameOverridden;
+    // each override entry. The global recipe is checked once per type, in the byte order of
+    // the first name (not overridden by name, of a type not overridden) that has the type.
+    std::unordered_set<std::string_view> typeOverridden, nameOverridden;
+    nameOverridden.reserve(doc.nameOverrides.size());
     for (const Override &o : doc.typeOverrides)
       typeOverridden.insert(o.key);
     for (const Override &o : doc.nameOverrides)
       nameOverridden.insert(o.key);
-    std::set<std::string> reportedTypes;
-    for (auto &[n, t] : typeOf)
-      if (!nameOverridden.count(n) && !typeOverridden.count(t) && reportedTypes.insert(t).second &&
-          isQuantizableType(t, doc.kind, opts.version))
-        recipe(doc.global, t, "", doc.global.line);
-    if (typeOf.empty())
+    struct FirstOfType {
+      std::string_view type, name;
+      bool found = false;
+    };
+    std::vector<FirstOfType> firsts; // one per type, unordered
+    std::unordered_map<std::string_view, size_t> slotOf;
+    size_t last = SIZE_MAX; // names of one type tend to come together
+    auto consider = [&](std::string_view n, std::string_view t) {
+      size_t slot = last;
+      if (slot == SIZE_MAX || firsts[slot].type != t) {
+        auto [it, fresh] = slotOf.try_emplace(t, firsts.size());
+        if (fresh)
+          firsts.push_back({t, {}, false});
+        slot = last = it->second;
+      }
+      FirstOfType &f = firsts[slot];
+      // Most names lose the comparison; only a new first needs the override lookups.
+      if ((!f.found || n < f.name) && !nameOverridden.count(n) && !typeOverridden.count(t)) {
+        f.name = n;
+        f.found = true;
+      }
+    };
+    if (opts.uniqueLayerNames) {
+      for (auto &[n, t] : opts.layerTypes)
+        if (!t.empty())
+          consider(n, t);
+    } else {
+      for (auto &[n, t] : typeOf)
+        consider(n, t);
+    }
+    firsts.erase(std::remove_if(firsts.begin(), firsts.end(), [](const FirstOfType &f) { return !f.found; }),
+                 firsts.end());
+    std::sort(firsts.begin(), firsts.end(), [](const FirstOfType &a, const FirstOfType &b) { return a.name < b.name; });
+    for (const FirstOfType &f : firsts)
+      if (isQuantizableType(f.type, doc.kind, opts.version))
+        recipe(doc.global, f.type, "", doc.global.line);
+    if (!anyKnown)
       recipe(doc.global, "", "", doc.global.line);
     for (const Override &o : doc.typeOverrides)
       recipe(o.recipe, o.key, "", o.line);
@@ -496,22 +572,37 @@ struct Checker {
 
     // QAT: an override (name, or type of a known layer) re-enables a skipped layer.
     if (qat) {
-      std::set<std::string> skipped, skippedTypes;
+      // The skipped names, in byte order and distinct (the order of the type-override warnings).
+      std::vector<std::string_view> skipped;
+      skipped.reserve(doc.skipLayers.size() + doc.quantSkipLayers.size());
       for (const Entry &e : doc.skipLayers)
-        skipped.insert(e.text);
+        skipped.push_back(e.text);
       for (const Entry &e : doc.quantSkipLayers)
-        skipped.insert(e.text);
-      for (const Override &o : doc.nameOverrides)
-        if (skipped.count(o.key))
-          add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
-              "layer '" + o.key + "' is skipped, but its override sets retrain_enable back to true");
-      for (const Override &o : doc.typeOverrides)
-        for (const std::string &s : skipped) {
-          auto it = typeOf.find(s);
-          if (it != typeOf.end() && it->second == o.key)
+        skipped.push_back(e.text);
+      if (!std::is_sorted(skipped.begin(), skipped.end()))
+        std::sort(skipped.begin(), skipped.end());
+      skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
+      if (!doc.nameOverrides.empty()) {
+        std::unordered_set<std::string_view> isSkipped(skipped.begin(), skipped.end());
+        for (const Override &o : doc.nameOverrides)
+          if (isSkipped.count(o.key))
             add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
-                "layer '" + s + "' is skipped, but the " + o.key + " type override sets retrain_enable back to true");
+                "layer '" + o.key + "' is skipped, but its override sets retrain_enable back to true");
+      }
+      if (!doc.typeOverrides.empty()) {
+        std::vector<std::pair<std::string_view, std::string_view>> skippedTypes; // known types only
+        for (std::string_view s : skipped) {
+          auto it = typeOf.find(s);
+          if (it != typeOf.end())
+            skippedTypes.emplace_back(s, it->second);
         }
+        for (const Override &o : doc.typeOverrides)
+          for (auto &[s, t] : skippedTypes)
+            if (t == o.key)
+              add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+                  "layer '" + std::string(s) + "' is skipped, but the " + o.key +
+                      " type override sets retrain_enable back to true");
+      }
     }
   }
 };

@@ -97,8 +97,12 @@ struct Finding {
 struct CheckOptions {
   Version version;
   std::string hardware;
-  // name -> type, when an inventory is known ("" types ignored).
-  std::vector<std::pair<std::string, std::string>> layerTypes;
+  // name -> type, when an inventory is known ("" types ignored; a repeated name: the last).
+  // Views: the caller keeps the names alive for the call (an inventory can hold 10^6 modules).
+  std::vector<std::pair<std::string_view, std::string_view>> layerTypes;
+  // The caller guarantees no name repeats in `layerTypes` (an inventory does): the checks then
+  // walk the list instead of hashing every name.
+  bool uniqueLayerNames = false;
 };
 std::vector<Finding> checkDocument(const AmctDocument &doc, const CheckOptions &opts);
 

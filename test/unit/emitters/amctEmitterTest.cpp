@@ -245,6 +245,42 @@ TEST(AmctRulesTest, DocumentChecksOnParsedText) {
       EXPECT_EQ(f.line, 2u);
 }
 
+// The emitter passes uniqueLayerNames (an inventory never repeats a name), which walks the
+// layer list instead of mapping every name; the findings and their order must not change. The
+// global recipe is checked per type in the byte order of each type's first name.
+TEST(AmctRulesTest, DocumentChecksSameWithUniqueLayerNames) {
+  amct::AmctDocument doc;
+  std::vector<amct::ParseError> errors;
+  ASSERT_TRUE(amct::parseAmctConfig(
+      "skip_layers: \"z.conv\"\n"
+      "common_config { arq_quantize { channel_wise: true } ifmr_quantize { dst_type: INT16 } }\n"
+      "override_layer_configs { layer_name: \"c.fc\" calibration_config { arq_quantize { channel_wise: true } } }\n"
+      "skip_fusion_layers: \"b.fc\"\n",
+      doc, errors));
+  auto run = [&](bool unique) {
+    amct::CheckOptions co;
+    co.layerTypes = {{"z.conv", "Conv2d"}, {"b.fc", "Linear"}, {"c.fc", "Linear"}, {"a.pool", "AvgPool2d"},
+                     {"n.norm", ""}};
+    co.uniqueLayerNames = unique;
+    std::vector<std::string> out;
+    for (const auto &f : amct::checkDocument(doc, co))
+      out.push_back(f.rule + " " + std::to_string(f.line) + ":" + std::to_string(f.col) + " " + f.message);
+    return out;
+  };
+  std::vector<std::string> mapped = run(false), walked = run(true);
+  EXPECT_EQ(mapped, walked);
+  std::vector<std::string> channelWise;
+  for (const std::string &f : walked)
+    if (f.rfind("amct-channel-wise", 0) == 0)
+      channelWise.push_back(f);
+  EXPECT_EQ(channelWise, (std::vector<std::string>{
+                             "amct-channel-wise 2:0 channel_wise can only be False for AvgPool2d type",
+                             "amct-channel-wise 2:0 channel_wise can only be False for Linear type",
+                             "amct-channel-wise 3:0 channel_wise can only be False for c.fc layer.",
+                         }))
+      << ::testing::PrintToString(walked);
+}
+
 TEST(AmctReaderTest, ParseErrorPosition) {
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
