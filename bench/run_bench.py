@@ -6,7 +6,7 @@
 Generates the inputs into BUILD_DIR/bench-data (bench/gen_inventory.py, bench/gen_specs.py),
 then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` (DeepSeek-V3: ir, each
 backend's kind and all; other models: ir and all; stress: all) RUNS times each, under
-`/usr/bin/time -f '%e %U %S %M'` (wall seconds, CPU seconds, peak RSS in KB), and reports the
+a monotonic clock (wall time) and the process's rusage (CPU time, peak RSS), and reports the
 medians. The ratio to the reference is taken against `--emit=all`, which does more (four
 backends) than the reference (one YAML). For the cases small enough for it, runs bench/reference_qcc.py
 as often, checks that its resolution (every module's tier, and the rules that set its tier and
@@ -18,6 +18,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 EMITS = ["ir", "msmodelslim-yaml", "amct-cfg", "hmct-json", "horizon-py", "all"]
@@ -31,7 +32,6 @@ CASES = [
     ("stress-500k", "stress", 500_000, [1000], False, ["all"]),
     ("stress-1m", "stress", 1_000_000, [10, 100, 1000], False, ["all"]),
 ]
-TIME = "/usr/bin/time"
 
 
 def run(cmd, **kw):
@@ -39,10 +39,15 @@ def run(cmd, **kw):
 
 
 def timed(cmd):
-    """(wall seconds, CPU seconds (user + sys), peak RSS MB, exit code, stderr) of one run."""
-    p = run([TIME, "-f", "%e %U %S %M", "-o", "/dev/stderr"] + cmd)
-    last = p.stderr.strip().splitlines()[-1].split()
-    return float(last[0]), float(last[1]) + float(last[2]), int(last[3]) / 1024.0, p.returncode, p.stderr
+    """(wall seconds, CPU seconds (user + sys), peak RSS MB, exit code, stderr) of one run: wall time
+    from a monotonic clock around the process, CPU and peak RSS from its rusage (wait4)."""
+    start = time.perf_counter()
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = p.stderr.read().decode(errors="replace")
+    _, status, ru = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - start
+    p.returncode = os.waitstatus_to_exitcode(status)
+    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, p.returncode, err
 
 
 def prepare(data, name, model, modules, counts):
