@@ -6,8 +6,8 @@
 Generates the inputs into BUILD_DIR/bench-data (bench/gen_inventory.py, bench/gen_specs.py),
 then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` (DeepSeek-V3: ir, each
 backend's kind and all; other models: ir and all; stress: all) RUNS times each, under
-a monotonic clock (wall time) and the process's rusage (CPU time, peak RSS), and reports the
-medians. The ratio to the reference is taken against `--emit=all`, which does more (four
+a monotonic clock (wall time), its rusage (CPU time) and `/usr/bin/time -f %M` (peak RSS), and
+reports the medians. The ratio to the reference is taken against `--emit=all`, which does more (four
 backends) than the reference (one YAML). For the cases small enough for it, runs bench/reference_qcc.py
 as often, checks that its resolution (every module's tier, and the rules that set its tier and
 weight dtype) equals qcc's `--emit=ir`, and reports the time ratio. Prints a Markdown table (docs/performance.md).
@@ -18,9 +18,11 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+TIME = "/usr/bin/time"
 EMITS = ["ir", "msmodelslim-yaml", "amct-cfg", "hmct-json", "horizon-py", "all"]
 SHORT = ["ir", "all"]
 # (inventory name, gen_inventory model, modules or 0, pattern counts, Python reference?, emits)
@@ -39,15 +41,26 @@ def run(cmd, **kw):
 
 
 def timed(cmd):
-    """(wall seconds, CPU seconds (user + sys), peak RSS MB, exit code, stderr) of one run: wall time
-    from a monotonic clock around the process, CPU and peak RSS from its rusage (wait4)."""
-    start = time.perf_counter()
-    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = p.stderr.read().decode(errors="replace")
-    _, status, ru = os.wait4(p.pid, 0)
-    wall = time.perf_counter() - start
-    p.returncode = os.waitstatus_to_exitcode(status)
-    return wall, ru.ru_utime + ru.ru_stime, ru.ru_maxrss / 1024.0, p.returncode, err
+    """(wall seconds, CPU seconds (user + sys), peak RSS MB, exit code, stderr) of one run. Wall time
+    comes from a monotonic clock around the process and CPU time from its rusage (wait4), both to
+    the microsecond; peak RSS from /usr/bin/time, whose child is forked from a small process (a
+    child forked from this Python would count the parent's pages in its high-water mark)."""
+    fd, rss_file = tempfile.mkstemp(prefix="qspec-bench-rss-")
+    os.close(fd)
+    try:
+        start = time.perf_counter()
+        p = subprocess.Popen([TIME, "-f", "%M", "-o", rss_file] + cmd, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE)
+        err = p.stderr.read().decode(errors="replace")
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - start
+        p.returncode = os.waitstatus_to_exitcode(status)
+        with open(rss_file) as f:
+            lines = [l for l in f.read().split() if l.isdigit()]
+        rss = int(lines[-1]) / 1024.0 if lines else 0.0
+    finally:
+        os.unlink(rss_file)
+    return wall, ru.ru_utime + ru.ru_stime, rss, p.returncode, err
 
 
 def prepare(data, name, model, modules, counts):
