@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Whole-process benchmarks: qcc on each inventory x pattern count, and the Python reference.
 
-    run_bench.py BUILD_DIR [--runs 5] [--quick] [--only NAME,...] [--no-reference] [--json OUT.json]
+    run_bench.py BUILD_DIR [--runs 5] [--quick] [--only NAME,...] [--patterns 10,100,...]
+                 [--emits KIND,...] [--no-reference] [--data DIR] [--json OUT.json]
 
 Generates the inputs into BUILD_DIR/bench-data (bench/gen_inventory.py, bench/gen_specs.py),
 then for every case runs `qcc SPEC --inventory MANIFEST --emit=KIND` (DeepSeek-V3: ir, each
@@ -130,10 +131,12 @@ def main():
     ap.add_argument("--no-reference", action="store_true")
     ap.add_argument("--only", default="", help="comma-separated inventory names (default: all)")
     ap.add_argument("--emits", default=",".join(EMITS))
+    ap.add_argument("--patterns", default="", help="comma-separated pattern counts (default: all)")
+    ap.add_argument("--data", default="", help="inputs and outputs folder (default: BUILD/bench-data)")
     ap.add_argument("--json", default="")
     args = ap.parse_args()
     qcc = os.path.join(args.build, "bin", "qcc")
-    data = os.path.join(args.build, "bench-data")
+    data = args.data or os.path.join(args.build, "bench-data")
     out = os.path.join(data, "out")
     os.makedirs(out, exist_ok=True)
     emits = args.emits.split(",")
@@ -143,6 +146,8 @@ def main():
     for name, model, modules, counts, with_ref, case_emits in CASES:
         if (args.quick and name != "deepseek-v3") or (args.only and name not in args.only.split(",")):
             continue
+        if args.patterns:
+            counts = [k for k in counts if str(k) in args.patterns.split(",")]
         manifest, specs = prepare(data, name, model, modules, counts)
         nmods = sum(1 for l in open(manifest) if l.strip() and not l.startswith("#"))
         for k, spec in specs.items():

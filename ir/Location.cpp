@@ -1,5 +1,7 @@
 #include "ir/Location.h"
 
+#include <cstring>
+
 #include <algorithm>
 #include <fstream>
 #include <sstream>
@@ -7,10 +9,16 @@
 namespace qspec {
 
 static std::vector<uint32_t> computeLineStarts(const std::string &text) {
-  std::vector<uint32_t> starts{0};
-  for (size_t i = 0; i < text.size(); ++i)
-    if (text[i] == '\n')
-      starts.push_back(static_cast<uint32_t>(i + 1));
+  // Inventories run to millions of lines: count them first, then find each newline with memchr.
+  const char *begin = text.data(), *end = begin + text.size();
+  size_t lines = 1;
+  for (const char *p = begin; (p = static_cast<const char *>(std::memchr(p, '\n', end - p))); ++p)
+    ++lines;
+  std::vector<uint32_t> starts;
+  starts.reserve(lines);
+  starts.push_back(0);
+  for (const char *p = begin; (p = static_cast<const char *>(std::memchr(p, '\n', end - p))); ++p)
+    starts.push_back(static_cast<uint32_t>(p - begin + 1));
   return starts;
 }
 

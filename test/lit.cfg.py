@@ -24,6 +24,7 @@ config.substitutions.append(("%qlint", os.path.join(config.qspec_tools_dir, "qli
 config.substitutions.append(("%qtune", os.path.join(config.qspec_tools_dir, "qtune")))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%srcroot", config.qspec_src_root))
+config.substitutions.append(("%builddir", config.qspec_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.qspec_src_root, "examples")))
 config.substitutions.append(("%conformance", os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))))
 config.substitutions.append(("%inputs", os.path.join(config.qspec_src_root, "test", "Inputs")))
