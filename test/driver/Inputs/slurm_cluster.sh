@@ -62,7 +62,7 @@ sleep 1
 /usr/sbin/slurmd -f "$SLURM_CONF" -N "$host" >/dev/null 2>&1 &
 sleep 1
 [ -f "$dir/slurmd.pid" ] && pids+=($(cat "$dir/slurmd.pid"))
-for i in $(seq 1 60); do
+for i in $(seq 1 240); do # up to 2 minutes: slow to register on a loaded machine
   if sinfo -h -o %T 2>/dev/null | grep -q idle; then break; fi
   sleep 0.5
 done
