@@ -239,6 +239,11 @@ bool checkJson(std::string_view text, uint32_t &offset, std::string &reason, std
                std::string *dupKey) {
   if (jsonQuickCheck(text))
     return true; // the common case, without the library's per-token strings
+  return checkJsonWithLibrary(text, offset, reason, dupPath, dupKey);
+}
+
+bool checkJsonWithLibrary(std::string_view text, uint32_t &offset, std::string &reason,
+                          std::vector<uint32_t> *dupPath, std::string *dupKey) {
   DuplicateKeyCheck check;
   bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
   if (ok)

@@ -44,6 +44,10 @@ bool checkJson(std::string_view text, uint32_t &offset, std::string &reason,
 // True only if `text` is certainly what checkJson accepts (JsonQuickCheck.cpp): one pass over
 // plain ASCII JSON. False means "don't know": checkJson then parses with the JSON library.
 bool jsonQuickCheck(std::string_view text);
+// checkJson without the quick check: the JSON library's answer alone (the json_quickcheck fuzz
+// target asserts that the quick check never accepts what this rejects).
+bool checkJsonWithLibrary(std::string_view text, uint32_t &offset, std::string &reason,
+                          std::vector<uint32_t> *dupPath = nullptr, std::string *dupKey = nullptr);
 
 // The byte offset of a member addressed by `path` (member indices from the root: for an object
 // the index of the key, for an array the index of the element). For an object member the
