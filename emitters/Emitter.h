@@ -48,11 +48,12 @@ struct EmitResult {
   OutputContext out;
   bool ok = false;
 };
-// Runs the emitter of each target, on up to `threads` threads (0 = one per core, at most one per
-// target). Emitters only read the spec, so they can run side by side; each reports into its own
-// DiagnosticEngine, and those diagnostics are replayed into `diags` in target order, so the
-// output is the same bytes as running them one after another. A target kind without a registered
-// emitter is reported (err_tune_no_emitter) and not ok.
+// Runs the emitter of each target, on up to `threads` threads (0 = one per core and at most one
+// per target for inventories of ir::kParallelMinModules modules or more, else one). Emitters only
+// read the spec, so they can run side by side; each reports into its own DiagnosticEngine, and
+// those diagnostics are replayed into `diags` in target order, so the output is the same bytes as
+// running them one after another. A target kind without a registered emitter is reported
+// (err_tune_no_emitter) and not ok.
 std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
                                     DiagnosticEngine &diags, unsigned threads = 0);
 

@@ -58,7 +58,9 @@ std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<cons
     }
     results[i].ok = emitter->emit(spec, *targets[i], results[i].out, d) && !d.hasErrors();
   };
-  ir::parallelFor(targets.size(), threads ? threads : ir::parallelism(targets.size()), runOne);
+  if (threads == 0)
+    threads = spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(targets.size()) : 1;
+  ir::parallelFor(targets.size(), threads, runOne);
   for (auto &d : own)
     for (const Diagnostic &x : d->diagnostics())
       diags.report(x);

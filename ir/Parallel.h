@@ -12,6 +12,10 @@
 
 namespace qspec::ir {
 
+// Below this many modules a whole compile takes a few milliseconds: starting threads does not
+// pay, so work over smaller inventories stays on the calling thread.
+constexpr size_t kParallelMinModules = 16384;
+
 // The number of threads to use for `n` independent items: one per core, at most one per item.
 inline unsigned parallelism(size_t n) {
   unsigned cores = std::max(1u, std::thread::hardware_concurrency());

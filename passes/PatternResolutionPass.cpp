@@ -14,9 +14,6 @@
 namespace qspec::passes {
 namespace {
 
-// Below this many modules, selecting everything takes less than starting threads.
-constexpr size_t kParallelModules = 16384;
-
 class PatternResolutionPass : public Pass {
 public:
   const char *name() const override { return "select"; }
@@ -45,7 +42,7 @@ public:
     // Selectors are independent: on a large inventory they are selected on every core, then
     // recorded and reported in source order.
     std::vector<std::vector<uint32_t>> hits(all.size());
-    unsigned threads = spec.inventory.modules.size() >= kParallelModules ? ir::parallelism(all.size()) : 1;
+    unsigned threads = spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(all.size()) : 1;
     ir::parallelFor(all.size(), threads, [&](size_t i) { hits[i] = modules.select(*all[i]); });
     spec.resolution.selected.reserve(all.size());
     for (size_t i = 0; i < all.size(); ++i) {
