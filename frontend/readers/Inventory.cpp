@@ -67,8 +67,6 @@ bool hasControlChar(std::string_view s) {
   return false;
 }
 
-bool isSpaceChar(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
-
 // ASCII case-insensitive `s == lowerWord` (`lowerWord` in lower case).
 bool equalsLower(std::string_view s, std::string_view lowerWord) {
   if (s.size() != lowerWord.size())
@@ -167,17 +165,9 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
       if (fields.f[0].text.empty())
         return bad(fields.f[0].col, 1, "empty module name");
     } else {
-      // Whitespace-separated words (as tokenize).
-      for (size_t i = 0; i < text.size();) {
-        while (i < text.size() && isSpaceChar(text[i]))
-          ++i;
-        if (i >= text.size())
-          break;
-        size_t b = i;
-        while (i < text.size() && !isSpaceChar(text[i]))
-          ++i;
-        fields.push({text.substr(b, i - b), static_cast<uint32_t>(bom + b + 1), static_cast<uint32_t>(i - b)});
-      }
+      forEachWord(text, [&](std::string_view word, uint32_t offset) {
+        fields.push({word, static_cast<uint32_t>(bom + offset + 1), static_cast<uint32_t>(word.size())});
+      });
       if (fields.count > 2)
         return bad(fields.f[2].col, fields.f[2].len, "expected 'NAME TYPE' on each line, found " +
                                                          std::to_string(fields.count) + " words");

@@ -28,7 +28,7 @@ std::vector<Line> splitLines(std::string_view text) {
   return lines;
 }
 
-static bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+static bool isSpace(char c) { return isReaderSpace(c); }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && isSpace(s.front()))
@@ -40,17 +40,7 @@ std::string_view trim(std::string_view s) {
 
 std::vector<Token> tokenize(std::string_view s) {
   std::vector<Token> out;
-  size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && isSpace(s[i]))
-      ++i;
-    if (i >= s.size())
-      break;
-    size_t b = i;
-    while (i < s.size() && !isSpace(s[i]))
-      ++i;
-    out.push_back({s.substr(b, i - b), static_cast<uint32_t>(b)});
-  }
+  forEachWord(s, [&](std::string_view word, uint32_t offset) { out.push_back({word, offset}); });
   return out;
 }
 

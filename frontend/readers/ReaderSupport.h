@@ -29,6 +29,24 @@ struct Token {
   uint32_t offset = 0;
 };
 std::vector<Token> tokenize(std::string_view s);
+// The readers' whitespace: space, tab, CR, LF, form feed, vertical tab.
+inline bool isReaderSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+// Calls fn(word, offset) for each whitespace-separated word of `s`: tokenize without building a
+// vector (the manifest reader runs it on every line of a million-line file).
+template <typename Fn> void forEachWord(std::string_view s, Fn &&fn) {
+  for (size_t i = 0; i < s.size();) {
+    while (i < s.size() && isReaderSpace(s[i]))
+      ++i;
+    if (i >= s.size())
+      break;
+    size_t b = i;
+    while (i < s.size() && !isReaderSpace(s[i]))
+      ++i;
+    fn(s.substr(b, i - b), static_cast<uint32_t>(b));
+  }
+}
 
 // Parses the whole of `s` as a number (strtod rules: "nan" and "inf" parse, and the caller
 // checks finiteness). False if `s` is not entirely a number.
