@@ -1,4 +1,4 @@
-// Pattern compression for include/exclude lists; see MsModelSlimRules.h (compressSelection).
+// Pattern compression for include/exclude lists; see MsModelSlimRules.h (SelectionCompressor).
 // Patterns are checked with ir::Pattern, which implements msModelSlim's matching (reference 5).
 #include "emitters/msmodelslim/MsModelSlimRules.h"
 
@@ -356,16 +356,6 @@ std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &
   std::sort(exact.begin(), exact.end(), naturalLess);
   verified = verify(exact, want);
   return exact;
-}
-
-bool verifySelection(const std::vector<std::string> &pats, const ir::Inventory &inv,
-                     const std::vector<Want> &want) {
-  return SelectionCompressor(inv).verify(pats, want);
-}
-
-std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
-                                           bool &verified) {
-  return SelectionCompressor(inv).compress(want, verified);
 }
 
 } // namespace qspec::msmodelslim

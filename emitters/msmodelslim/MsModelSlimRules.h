@@ -8,7 +8,7 @@
 //   whitelist (1.1)   firstNonWhitelisted(text) -> index of the first refused byte, or npos
 //   config_id         checkConfigId(id, why)
 //   qconfig (3)       checkQConfig(role, qc, why) -> vendor 301 wording in `why` when illegal
-//   patterns          compressSelection / verifySelection (include/exclude lists)
+//   patterns          SelectionCompressor: compress / verify (include/exclude lists)
 //   YAML scalars      needsYamlQuotes(text): would PyYAML's SafeLoader retype it if written plain
 //   reader            parsePractice(text, file, doc, diags): a qspec-typed tree with lines
 //   document checks   checkPractice(doc) -> issues (qlint maps them to its rule IDs)
@@ -107,12 +107,6 @@ private:
   const ir::ModuleSelector *selector_;
   std::unique_ptr<Trie> trie_;
 };
-
-// One-off forms of the above (each builds its own trie and selector).
-std::vector<std::string> compressSelection(const ir::Inventory &inv, const std::vector<Want> &want,
-                                           bool &verified);
-bool verifySelection(const std::vector<std::string> &patterns, const ir::Inventory &inv,
-                     const std::vector<Want> &want);
 
 // ---- Reader -----------------------------------------------------------------------------------
 
