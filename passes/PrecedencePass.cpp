@@ -17,6 +17,7 @@
 
 #include <array>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace qspec::passes {
@@ -153,57 +154,50 @@ public:
     // 2. Overrides, type level then name level.
     bool ok = true;
     for (ir::Override::Level level : {ir::Override::Type, ir::Override::Name}) {
-      // Per module, the overrides of this level selecting it, ascending (offsets into `flat`).
-      std::vector<uint32_t> begin(mods.size() + 1, 0);
-      std::vector<int32_t> flat, lastSeen(mods.size(), -1);
-      for (int pass = 0; pass < 2; ++pass) {
-        std::fill(lastSeen.begin(), lastSeen.end(), -1);
-        std::vector<uint32_t> fill;
-        if (pass == 1) {
-          for (size_t m = 0; m < mods.size(); ++m)
-            begin[m + 1] += begin[m];
-          flat.resize(begin[mods.size()]);
-          fill.assign(begin.begin(), begin.end() - 1);
-        }
-        for (size_t o = 0; o < spec.overrides.size(); ++o) {
-          const ir::Override &ov = spec.overrides[o];
-          if (ov.level != level)
-            continue;
-          for (const ir::Selector &s : ov.selectors)
-            for (uint32_t m : res.selected[&s]) {
-              if (lastSeen[m] == static_cast<int32_t>(o))
-                continue;
-              lastSeen[m] = static_cast<int32_t>(o);
-              if (pass == 0)
-                ++begin[m + 1];
-              else
-                flat[fill[m]++] = static_cast<int32_t>(o);
+      // Per module, the overrides of this level selecting it, ascending, as an interned list:
+      // lists[0] is empty, and override o selecting a module on list L moves it to the list L+o,
+      // created once per (L, o). Modules on one list resolve the same way, so each list is decided
+      // once, at its first module (which also reports its conflicts, as module by module would,
+      // since each pair is reported once).
+      std::vector<std::vector<int32_t>> lists(1);
+      std::map<std::pair<uint32_t, int32_t>, uint32_t> extend;
+      std::vector<uint32_t> listOf(mods.size(), 0);
+      for (size_t o = 0; o < spec.overrides.size(); ++o) {
+        const ir::Override &ov = spec.overrides[o];
+        if (ov.level != level)
+          continue;
+        for (const ir::Selector &s : ov.selectors)
+          for (uint32_t m : res.selected[&s]) {
+            uint32_t &l = listOf[m];
+            if (!lists[l].empty() && lists[l].back() == static_cast<int32_t>(o))
+              continue; // already selected by another selector of this override
+            auto [it, fresh] = extend.try_emplace({l, static_cast<int32_t>(o)}, static_cast<uint32_t>(lists.size()));
+            if (fresh) {
+              std::vector<int32_t> longer = lists[l];
+              longer.push_back(static_cast<int32_t>(o));
+              lists.push_back(std::move(longer));
             }
-        }
+            l = it->second;
+          }
       }
-      // Modules selected by the same overrides resolve the same way: decide once per distinct
-      // list (the conflicts of a list are reported by the first module that has it, as they would
-      // be module by module, since each pair is reported once).
       struct Outcome {
         std::array<int32_t, kNumFields> best;
         int32_t withOptions;
       };
-      std::map<std::vector<int32_t>, Outcome> decided;
-      std::vector<int32_t> key;
+      std::vector<std::optional<Outcome>> decided(lists.size());
       std::set<std::pair<int32_t, int32_t>> reported;
       for (uint32_t m = 0; m < mods.size(); ++m) {
-        if (begin[m] == begin[m + 1])
+        uint32_t l = listOf[m];
+        if (l == 0)
           continue;
         if (protectedBy[m] >= 0 && level == ir::Override::Type)
           continue; // type overrides do not reach protected modules
-        key.assign(flat.begin() + begin[m], flat.begin() + begin[m + 1]);
-        auto found = decided.find(key);
-        if (found == decided.end()) {
+        if (!decided[l]) {
           Outcome out;
-          decide(ctx, key, text, level, mods[m].name, reported, ok, out.best, out.withOptions);
-          found = decided.emplace(key, out).first;
+          decide(ctx, lists[l], text, level, mods[m].name, reported, ok, out.best, out.withOptions);
+          decided[l] = out;
         }
-        const Outcome &out = found->second;
+        const Outcome &out = *decided[l];
         for (size_t f = 0; f < kNumFields; ++f) {
           int32_t best = out.best[f];
           if (best < 0)
