@@ -1,0 +1,73 @@
+// The vendor's reading: what a vendor tool applies to each module of the inventory when it reads
+// a file, in the IR's own vocabulary. Each vendors/<name>/ folder builds one from a written file
+// (its document model plus that tool's matching and precedence rules); translation validation
+// compares it with the spec's resolution, module by module and field by field.
+#pragma once
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qspec::vendors {
+
+// The fields of a module's resolution that a backend may carry. A backend declares which of them
+// its format carries; only those are compared, and every field the spec sets that the backend
+// cannot carry is reported by the emitter (an error, or a warning the user can silence), never
+// dropped in silence.
+enum Field : uint32_t {
+  FieldTier = 1u << 0,
+  FieldWeightDtype = 1u << 1,
+  FieldWeightScope = 1u << 2,
+  FieldWeightSymmetric = 1u << 3,
+  FieldWeightMethod = 1u << 4,
+  FieldActDtype = 1u << 5,
+  FieldActScope = 1u << 6,
+  FieldActSymmetric = 1u << 7,
+  FieldActMethod = 1u << 8,
+};
+const char *fieldName(Field f); // "tier", "weight dtype", ...
+
+// One role (weight or activation) as the vendor applies it; unset = the format says nothing and
+// the vendor's own default applies (the reading then fills in that default where it is known).
+struct RoleReading {
+  std::optional<std::string> dtype, scope, method;
+  std::optional<bool> symmetric;
+};
+
+// One module as the vendor applies it.
+struct ModuleReading {
+  bool known = false;               // false: the vendor's rules do not decide this module at all
+  ir::Tier tier = ir::Tier::Float;  // Float = left unquantized
+  RoleReading weight, act;
+  // Where in the vendor file the deciding entry is (1-based line and column of the key or
+  // value), for messages; 0 when the vendor's built-in default decided.
+  uint32_t line = 0, column = 0;
+};
+
+struct VendorReading {
+  std::string kind;                    // target kind: msmodelslim | amct | hmct | horizon
+  uint32_t fields = 0;                 // the Field bits this backend carries
+  std::vector<ModuleReading> modules;  // parallel to spec.inventory.modules (empty: no inventory)
+};
+
+// Reads `bytes` (a file the emitter wrote for `target`) through the vendor's document model and
+// rules into `out`. Returns false after reporting a diagnostic where the vendor would refuse the
+// file. One per vendor folder, registered next to the emitter (vendors::registerReader).
+using ReadBack = bool (*)(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
+                          VendorReading &out, DiagnosticEngine &diags);
+void registerReader(std::string_view kind, ReadBack read);
+ReadBack findReader(std::string_view kind); // null when the kind has none
+
+// Translation validation: compares `reading` with spec.resolution module by module, for the
+// fields the backend carries. Each difference is reported (err_emit_divergence: the module, the
+// field, what the spec says with a note at the deciding rule, what the vendor would apply);
+// returns false when there is one. emit::emitTargets runs it after every emitter.
+bool validateReading(const ir::Spec &spec, const ir::Target &target, const VendorReading &reading,
+                     DiagnosticEngine &diags);
+
+} // namespace qspec::vendors
