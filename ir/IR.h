@@ -285,6 +285,7 @@ struct Spec {
   Inventory inventory;
   SourceRange inventoryRange; // where the spec names it (invalid if from the command line)
   Scores scores;
+  SourceRange scoresRange; // where the model block names its scores file
 
   Resolution resolution;
 

@@ -1,5 +1,6 @@
 #include "ir/Location.h"
 
+#include <cerrno>
 #include <cstring>
 
 #include <algorithm>
@@ -7,6 +8,11 @@
 #include <sstream>
 
 namespace qspec {
+
+std::string openFailureReason() {
+  int e = errno;
+  return e ? std::strerror(e) : "cannot open file";
+}
 
 static std::vector<uint32_t> computeLineStarts(const std::string &text) {
   // Inventories run to millions of lines: count them first, then find each newline with memchr.
@@ -41,9 +47,10 @@ FileID SourceManager::addPathOnly(std::string path) {
 }
 
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot open file";
+    error = openFailureReason();
     return 0;
   }
   in.seekg(0, std::ios::end);

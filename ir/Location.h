@@ -14,6 +14,10 @@ namespace qspec {
 
 using FileID = uint32_t;
 
+// Why the last failed attempt to open a file failed, in the operating system's words ("No such
+// file or directory", "Permission denied", ...): call right after the open failed.
+std::string openFailureReason();
+
 struct SourceLoc {
   uint32_t line = 0;
   uint32_t col = 0;
