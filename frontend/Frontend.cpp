@@ -623,9 +623,35 @@ private:
     case Kind::Tune:
       lowerTune(n);
       break;
+    case Kind::Allow:
+      lowerAllow(n);
+      break;
     default:
       break;
     }
+  }
+
+  // allow NAME because "REASON": silences the warning group (or warning ID) NAME in this spec
+  // from here on; the reason is required so a reviewer sees why.
+  void lowerAllow(const Node &n) {
+    const Node *name = n.first(Kind::Ident);
+    const Node *reason = n.first(Kind::String);
+    if (!name || !reason)
+      return;
+    bool known = !diagGroupMembers(name->text).empty();
+    if (!known) {
+      Diagnostic &d = diags_.report(DiagID::err_allow_unknown, name->range, {name->text});
+      std::string best = closestWarningGroup(name->text);
+      if (!best.empty())
+        diags_.note(d, DiagID::note_did_you_mean, name->range, {best});
+      return;
+    }
+    if (reason->text.find_first_not_of(" \t") == std::string::npos) {
+      diags_.report(DiagID::err_allow_needs_reason, reason->range, {name->text});
+      return;
+    }
+    diags_.setGroupEnabled(name->text, false);
+    spec_.allows.push_back({name->text, reason->text, n.range});
   }
 
   void checkLadder() {

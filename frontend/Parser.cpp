@@ -355,6 +355,12 @@ public:
       n->add(str(d->STRING()));
       return n;
     }
+    if (auto *d = c->allowDecl()) {
+      auto n = std::make_unique<Node>(Kind::Allow, range(d), d->ident()->getText());
+      n->add(ident(d->ident()));
+      n->add(str(d->STRING()));
+      return n;
+    }
     if (auto *d = c->modelDecl()) {
       auto n = std::make_unique<Node>(Kind::Model, range(d));
       if (d->STRING())

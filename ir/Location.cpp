@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace qspec {
@@ -46,7 +47,22 @@ FileID SourceManager::addPathOnly(std::string path) {
   return static_cast<FileID>(files_.size());
 }
 
+static FileID readStdin(SourceManager &sm, std::string &error, size_t maxBytes) {
+  std::string text;
+  char buf[65536];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(std::cin.gcount()));
+    if (maxBytes && text.size() > maxBytes) {
+      error = "standard input is over the limit of " + std::to_string(maxBytes) + " bytes";
+      return 0;
+    }
+  }
+  return sm.addFile(kStdinName, std::move(text));
+}
+
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  if (path == "-")
+    return readStdin(*this, error, maxBytes);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
