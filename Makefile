@@ -6,7 +6,7 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
-.PHONY: all deps configure build run test fuzz sanitize bench clean sanitize-build sanitize-test \
+.PHONY: all deps configure build run test fuzz sanitize bench clean package install sanitize-build sanitize-test \
 	fuzz-build fuzz-smoke san-configure
 
 all: build
@@ -73,6 +73,13 @@ bench: configure
 	$(BUILD_DIR)/bin/qspec_bench_matcher
 	$(BUILD_DIR)/bin/qspec_bench_readers
 	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR)
+
+# The .deb (build/package/qspec_VERSION_ARCH.deb; docs/install.md) and a plain install.
+PREFIX ?= /usr/local
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR)

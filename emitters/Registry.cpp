@@ -46,7 +46,7 @@ std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<cons
   for (size_t i = 0; i < targets.size(); ++i) {
     results[i].target = targets[i];
     own.push_back(std::make_unique<DiagnosticEngine>(diags.sourceManager()));
-    own.back()->setWarningsAsErrors(diags.warningsAsErrors());
+    own.back()->copyWarningPolicy(diags);
     own.back()->setErrorLimit(0);
   }
   auto runOne = [&](size_t i) {

@@ -47,7 +47,8 @@ namespace qspec::ast {
   X(TypeSelector, "type-selector")                                                                 \
   X(String, "string")                                                                              \
   X(Number, "number")                                                                              \
-  X(Ident, "ident")
+  X(Ident, "ident")                                                                                \
+  X(Allow, "allow")
 
 enum class Kind {
 #define X(K, N) K,

@@ -3,9 +3,11 @@
 #include "ir/TargetInfo.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <set>
 
 namespace qspec::frontend {
@@ -346,6 +348,7 @@ private:
       } else if (o.key == "scores") {
         if (auto *v = single(o, ir::Value::String, "a file name in quotes")) {
           spec_.scores.path = resolvePath(path_, v->text);
+          spec_.scoresRange = v->range;
         }
       } else {
         diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
@@ -620,9 +623,35 @@ private:
     case Kind::Tune:
       lowerTune(n);
       break;
+    case Kind::Allow:
+      lowerAllow(n);
+      break;
     default:
       break;
     }
+  }
+
+  // allow NAME because "REASON": silences the warning group (or warning ID) NAME in this spec
+  // from here on; the reason is required so a reviewer sees why.
+  void lowerAllow(const Node &n) {
+    const Node *name = n.first(Kind::Ident);
+    const Node *reason = n.first(Kind::String);
+    if (!name || !reason)
+      return;
+    bool known = !diagGroupMembers(name->text).empty();
+    if (!known) {
+      Diagnostic &d = diags_.report(DiagID::err_allow_unknown, name->range, {name->text});
+      std::string best = closestWarningGroup(name->text);
+      if (!best.empty())
+        diags_.note(d, DiagID::note_did_you_mean, name->range, {best});
+      return;
+    }
+    if (reason->text.find_first_not_of(" \t") == std::string::npos) {
+      diags_.report(DiagID::err_allow_needs_reason, reason->range, {name->text});
+      return;
+    }
+    diags_.setGroupEnabled(name->text, false);
+    spec_.allows.push_back({name->text, reason->text, n.range});
   }
 
   void checkLadder() {
@@ -637,6 +666,43 @@ private:
       }
   }
 };
+
+// The one scores file qcc reads: --scores, else the tune block's, else the model block's, else
+// the first same-score group's. Every other file the spec names is checked too, so a mistyped
+// name is never silently ignored: one that cannot be opened is an error (with the OS reason),
+// one that differs from the file read is a warning.
+bool chooseScores(const ir::Spec &spec, const FrontendOptions &opts, DiagnosticEngine &diags,
+                  std::string &path, SourceRange &at) {
+  std::vector<std::pair<std::string, SourceRange>> named;
+  if (!opts.scoresOverride.empty())
+    named.emplace_back(opts.scoresOverride, SourceRange{});
+  if (!spec.tune.scoresPath.empty())
+    named.emplace_back(spec.tune.scoresPath, spec.tune.scoresRange);
+  if (!spec.scores.path.empty())
+    named.emplace_back(spec.scores.path, spec.scoresRange);
+  for (const ir::GroupDecl &g : spec.groups)
+    if (g.kind == ir::GroupDecl::SameScore && !g.scoresPath.empty())
+      named.emplace_back(g.scoresPath, g.range);
+  if (named.empty())
+    return true;
+  path = named.front().first;
+  at = named.front().second;
+  for (size_t i = 1; i < named.size(); ++i) {
+    const auto &[other, range] = named[i];
+    if (other == path)
+      continue;
+    errno = 0;
+    std::ifstream probe(other, std::ios::binary);
+    if (!probe) {
+      diags.report(DiagID::err_cannot_open_file, range, {other, openFailureReason()});
+      continue;
+    }
+    Diagnostic &d = diags.report(DiagID::warn_scores_file_unused, range, {other, path});
+    if (at.valid())
+      diags.note(d, DiagID::note_scores_file_read, at, {path});
+  }
+  return !diags.hasErrors();
+}
 
 } // namespace
 
@@ -661,22 +727,10 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
     if (spec.blockPattern)
       readers::assignBlocks(spec.inventory, *spec.blockPattern);
   }
-  // Scores: --scores, else the tune block's, else the model block's, else a same-score group's.
-  std::string scoresPath = opts.scoresOverride;
+  std::string scoresPath;
   SourceRange scoresAt;
-  if (scoresPath.empty() && !spec.tune.scoresPath.empty()) {
-    scoresPath = spec.tune.scoresPath;
-    scoresAt = spec.tune.scoresRange;
-  }
-  if (scoresPath.empty() && !spec.scores.path.empty())
-    scoresPath = spec.scores.path;
-  if (scoresPath.empty())
-    for (const ir::GroupDecl &g : spec.groups)
-      if (g.kind == ir::GroupDecl::SameScore && !g.scoresPath.empty()) {
-        scoresPath = g.scoresPath;
-        scoresAt = g.range;
-        break;
-      }
+  if (!chooseScores(spec, opts, diags, scoresPath, scoresAt))
+    return false;
   spec.scores.path.clear();
   if (!scoresPath.empty()) {
     if (!readers::readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits))

@@ -5,6 +5,10 @@
 #include "QSpecLexer.h"
 #include "QSpecParser.h"
 #include "antlr4-runtime.h"
+#include "ir/EditDistance.h"
+
+#include <algorithm>
+#include <cctype>
 
 namespace qspec::frontend {
 
@@ -58,6 +62,92 @@ size_t firstInvalidUtf8(const std::string &s) {
   return std::string::npos;
 }
 
+// ---- Syntax errors in words ------------------------------------------------------------
+// ANTLR's "mismatched input 'x' expecting {...}" lists token names, and every keyword again where
+// a name is allowed (keywords are valid names). These say what was expected the way clang does.
+
+bool isKeywordToken(const std::string &display) {
+  return display.size() > 2 && display.front() == '\'' && std::isalpha(static_cast<unsigned char>(display[1]));
+}
+
+std::string tokenInWords(const antlr4::dfa::Vocabulary &voc, size_t type) {
+  if (type == antlr4::Token::EOF)
+    return "end of file";
+  switch (type) {
+  case QSpecLexer::IDENT: return "a name";
+  case QSpecLexer::STRING: return "a string in quotes";
+  case QSpecLexer::INT: return "a whole number";
+  case QSpecLexer::FLOAT: return "a number";
+  default: return voc.getDisplayName(type);
+  }
+}
+
+std::string joinAlternatives(const std::vector<std::string> &words) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  return out;
+}
+
+// The tokens the parser could have accepted, in words; keywords are left out where a name is
+// allowed, and ';' and end of file where a declaration is.
+std::vector<std::string> expectedInWords(antlr4::Parser &parser, const std::vector<ssize_t> &types) {
+  const antlr4::dfa::Vocabulary &voc = parser.getVocabulary();
+  bool nameAllowed = std::find(types.begin(), types.end(), QSpecLexer::IDENT) != types.end();
+  std::vector<std::string> words;
+  for (ssize_t t : types) {
+    std::string w = tokenInWords(voc, static_cast<size_t>(t));
+    if (nameAllowed && isKeywordToken(w))
+      continue;
+    if (std::find(words.begin(), words.end(), w) == words.end())
+      words.push_back(w);
+  }
+  if (words.size() > 6)
+    words.erase(std::remove_if(words.begin(), words.end(),
+                               [](const std::string &w) { return w == "';'" || w == "end of file"; }),
+                words.end());
+  return words;
+}
+
+// The closest of the keywords `types`, if `text` is a near miss: two edits for a word of three
+// to five letters (a swap of two letters, `teir`, is two), a third of the letters for a longer one.
+std::string closestKeyword(antlr4::Parser &parser, const std::vector<ssize_t> &types, const std::string &text) {
+  std::string best;
+  if (text.size() < 3)
+    return best;
+  size_t bestDist = (text.size() <= 5 ? 2 : text.size() / 3) + 1;
+  for (ssize_t t : types) {
+    std::string w = parser.getVocabulary().getDisplayName(static_cast<size_t>(t));
+    if (!isKeywordToken(w))
+      continue;
+    std::string kw = w.substr(1, w.size() - 2);
+    size_t d = editDistanceAtMost(text, kw, bestDist - 1);
+    if (d > 0 && d < bestDist) {
+      best = kw;
+      bestDist = d;
+    }
+  }
+  return best;
+}
+
+// Every keyword of the language (for a misspelt word the parser took as a name).
+std::vector<ssize_t> allKeywords(antlr4::Parser &parser) {
+  std::vector<ssize_t> out;
+  for (size_t t = 1; t <= parser.getVocabulary().getMaxTokenType(); ++t)
+    if (isKeywordToken(parser.getVocabulary().getDisplayName(t)))
+      out.push_back(static_cast<ssize_t>(t));
+  return out;
+}
+
+// The last token on the default channel before `tok` (null at the start of the file).
+antlr4::Token *previousToken(antlr4::Parser &parser, antlr4::Token *tok) {
+  antlr4::TokenStream *ts = parser.getTokenStream();
+  for (size_t i = tok->getTokenIndex(); i-- > 0;)
+    if (ts->get(i)->getChannel() == antlr4::Token::DEFAULT_CHANNEL)
+      return ts->get(i);
+  return nullptr;
+}
+
 class ErrorListener : public antlr4::BaseErrorListener {
 public:
   ErrorListener(DiagnosticEngine &d, FileID f, const OffsetMap &m) : diags_(d), file_(f), map_(m) {}
@@ -85,19 +175,89 @@ public:
       }
       r = sm.range(file_, end, end);
     }
-    std::string m = msg;
-    // ANTLR spells EOF as <EOF>; say it the way a compiler does.
-    for (size_t p; (p = m.find("<EOF>")) != std::string::npos;)
-      m.replace(p, 5, "end of file");
-    diags_.report(DiagID::err_syntax, r, {m});
+    auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
+    if (!parser || !tok) {
+      std::string m = msg;
+      // ANTLR spells EOF as <EOF>; say it the way a compiler does.
+      for (size_t p; (p = m.find("<EOF>")) != std::string::npos;)
+        m.replace(p, 5, "end of file");
+      diags_.report(DiagID::err_syntax, r, {m});
+      return;
+    }
+    reportInWords(*parser, tok, r);
   }
   unsigned count = 0;
 
 private:
+  // "expected '>=', '<=', '>' or '<' after 'accuracy', found '='", plus a did-you-mean note with
+  // a fix-it when the token found is a near miss of an expected keyword, or when the word before
+  // it is a near miss of any keyword and was taken as a name (`teir float` reads as a target
+  // option block `teir { ... }`).
+  void reportInWords(antlr4::Parser &parser, antlr4::Token *tok, SourceRange r) {
+    std::vector<ssize_t> types = parser.getExpectedTokens().toList();
+    std::vector<std::string> words = expectedInWords(parser, types);
+    bool atEnd = tok->getType() == antlr4::Token::EOF;
+    std::string found = atEnd ? "end of file" : "'" + tok->getText() + "'";
+    antlr4::Token *before = previousToken(parser, tok);
+    std::string prev = before ? before->getText() : "";
+    // `metric accuracy = 0.985` parses as far as a generic setting `metric accuracy`; what the
+    // user meant is a metric statement, which needs a comparison next.
+    antlr4::Token *twoBack = before ? previousToken(parser, before) : nullptr;
+    if (twoBack && twoBack->getText() == "metric") {
+      words = {"'>='", "'<='", "'>'", "'<'"};
+      prev = "the metric name '" + prev + "'";
+    }
+    std::string after = prev.empty() ? "" : prev.rfind("the ", 0) == 0 ? " after " + prev : " after '" + prev + "'";
+    size_t rule = parser.getContext() ? parser.getContext()->getRuleIndex() : 0;
+    bool topLevel = rule == QSpecParser::RuleSpec || rule == QSpecParser::RuleItem;
+    std::string m = topLevel && words.size() > 6 ? "expected a declaration (" + joinAlternatives(words) + "), found " + found
+                    : words.empty() || words.size() > 8 ? "unexpected " + found + after
+                                                        : "expected " + joinAlternatives(words) + after + ", found " + found;
+    Diagnostic &d = diags_.report(DiagID::err_syntax, r, {m});
+    std::string kw = atEnd ? "" : closestKeyword(parser, types, tok->getText());
+    SourceRange at = r;
+    if (kw.empty() && before && before->getType() == QSpecLexer::IDENT) {
+      kw = closestKeyword(parser, allKeywords(parser), prev);
+      at = diags_.sourceManager().range(file_, map_.byteOffset(before->getStartIndex()),
+                                        map_.byteOffset(before->getStopIndex() + 1));
+    }
+    if (!kw.empty()) {
+      Diagnostic &n = diags_.note(d, DiagID::note_did_you_mean, at, {kw});
+      n.fixits.push_back({at, kw});
+    }
+  }
+
   DiagnosticEngine &diags_;
   FileID file_;
   const OffsetMap &map_;
 };
+
+// A '{' without its '}': the error at the brace, and a note at the first line after it that
+// starts in column 1 (where the next declaration usually begins), else at the end of the file.
+void reportUnclosedBrace(antlr4::CommonTokenStream &tokens, antlr4::Token *brace, FileID file,
+                         const OffsetMap &map, DiagnosticEngine &diags) {
+  SourceManager &sm = diags.sourceManager();
+  auto rangeOf = [&](antlr4::Token *t) {
+    return sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1));
+  };
+  Diagnostic &d = diags.report(DiagID::err_unclosed_brace, rangeOf(brace));
+  for (antlr4::Token *t : tokens.getTokens()) {
+    if (t->getTokenIndex() <= brace->getTokenIndex() || t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+      continue;
+    if (t->getType() == antlr4::Token::EOF)
+      break;
+    if (t->getCharPositionInLine() == 0) {
+      diags.note(d, DiagID::note_block_ends_here, rangeOf(t));
+      return;
+    }
+  }
+  // At the end of the last line, not on the empty line after its newline (as clang does).
+  const std::string &text = sm.text(file);
+  uint32_t end = static_cast<uint32_t>(text.size());
+  while (end > 0 && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+    --end;
+  diags.note(d, DiagID::note_file_ends_open, sm.range(file, end, end));
+}
 
 class Builder {
 public:
@@ -192,6 +352,12 @@ public:
   std::unique_ptr<Node> item(QSpecParser::ItemContext *c) {
     if (auto *d = c->includeDecl()) {
       auto n = std::make_unique<Node>(Kind::Include, range(d));
+      n->add(str(d->STRING()));
+      return n;
+    }
+    if (auto *d = c->allowDecl()) {
+      auto n = std::make_unique<Node>(Kind::Allow, range(d), d->ident()->getText());
+      n->add(ident(d->ident()));
       n->add(str(d->STRING()));
       return n;
     }
@@ -460,6 +626,7 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
   // Lexical errors live on channel 2; nesting depth is checked before the recursive parser runs.
   size_t depth = 0;
   bool lexOk = true;
+  std::vector<antlr4::Token *> open; // '{' not closed yet
   for (antlr4::Token *t : tokens.getTokens()) {
     SourceRange r = sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1));
     if (t->getType() == QSpecLexer::BAD_CHAR) {
@@ -473,9 +640,17 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
         diags.report(DiagID::err_nesting_too_deep, r, {std::to_string(limits.maxNesting)});
         return nullptr;
       }
+      open.push_back(t);
     } else if (t->getText() == "}" && t->getChannel() == 0 && depth > 0) {
       --depth;
+      open.pop_back();
     }
+  }
+  if (lexOk && !open.empty()) {
+    // The parser would complain at the next declaration or at the end of the file; the fix is
+    // at the '{' that is never closed (as rustc says), so report it there and stop.
+    reportUnclosedBrace(tokens, open.back(), file, map, diags);
+    return nullptr;
   }
 
   QSpecParser parser(&tokens);

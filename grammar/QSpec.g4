@@ -17,9 +17,14 @@ item
   | overrideDecl
   | targetDecl
   | tuneDecl
+  | allowDecl
   ;
 
 includeDecl  : 'include' STRING ';'? ;
+
+// allow amct-channel-wise because "Linear is per tensor on AMCT by design"
+// (a warning group or one warning ID, silenced in this spec; the reason is required)
+allowDecl    : 'allow' ident 'because' STRING ';'? ;
 
 // model "Qwen3-32B" { inventory "model.safetensors.index.json"; blocks "model.layers.{i}" }
 modelDecl    : 'model' STRING? block ;
@@ -61,7 +66,7 @@ recipeWord
   | 'model' | 'defaults' | 'tiers' | 'protect' | 'group' | 'same_score' | 'from' | 'with'
   | 'override' | 'type' | 'name' | 'priority' | 'target' | 'tune'
   | 'metric' | 'levels' | 'exclude' | 'raise' | 'to' | 'first' | 'last' | 'top' | 'include'
-  | 'qspec'
+  | 'qspec' | 'allow' | 'because'
   ;
 
 // target msmodelslim { apiversion modelslim_v1; save ascendv1_saver }   target amct qat { ... }
@@ -98,7 +103,7 @@ ident
   | 'model' | 'defaults' | 'tiers' | 'protect' | 'group' | 'same_score' | 'from' | 'with'
   | 'override' | 'type' | 'name' | 'priority' | 'tier' | 'weight' | 'act' | 'target' | 'tune'
   | 'metric' | 'levels' | 'exclude' | 'raise' | 'to' | 'first' | 'last' | 'top' | 'include'
-  | 'qspec'
+  | 'qspec' | 'allow' | 'because'
   ;
 
 INT          : [0-9]+ ;

@@ -1,8 +1,11 @@
 #include "ir/Diagnostics.h"
 
+#include "ir/EditDistance.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <map>
 #include <ostream>
 
 namespace qspec {
@@ -14,6 +17,130 @@ static const DiagInfo kDiagTable[] = {
 };
 
 const DiagInfo &diagInfo(DiagID id) { return kDiagTable[static_cast<unsigned>(id)]; }
+
+namespace {
+struct GroupRow {
+  DiagID id;
+  const char *group;
+};
+const GroupRow kGroupTable[] = {
+#define DIAG_GROUP(ID, GROUP) {DiagID::ID, GROUP},
+#include "ir/DiagnosticGroups.def"
+#undef DIAG_GROUP
+};
+} // namespace
+
+std::vector<std::string> diagGroups(const std::string &id) {
+  std::vector<std::string> out;
+  for (const GroupRow &row : kGroupTable)
+    if (id == diagInfo(row.id).id)
+      out.push_back(row.group);
+  return out;
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>> allWarningGroups() {
+  std::map<std::string, std::vector<std::string>> byGroup;
+  for (DiagID id : allDiagIDs())
+    for (const GroupRow &row : kGroupTable)
+      if (row.id == id)
+        byGroup[row.group].push_back(diagInfo(id).id);
+  return {byGroup.begin(), byGroup.end()};
+}
+
+std::vector<std::string> diagGroupMembers(const std::string &name) {
+  std::vector<std::string> ids;
+  for (DiagID id : allDiagIDs()) {
+    const DiagInfo &info = diagInfo(id);
+    if (info.severity != Severity::Warning)
+      continue;
+    bool member = name == info.id;
+    for (const GroupRow &row : kGroupTable)
+      member = member || (row.id == id && name == row.group);
+    if (member)
+      ids.push_back(info.id);
+  }
+  return ids;
+}
+
+std::string closestWarningGroup(const std::string &name) {
+  std::vector<std::string> names;
+  for (const GroupRow &row : kGroupTable)
+    names.push_back(row.group);
+  for (DiagID id : allDiagIDs())
+    if (diagInfo(id).severity == Severity::Warning)
+      names.push_back(diagInfo(id).id);
+  std::string best;
+  size_t bestDist = std::max<size_t>(2, name.size() / 3) + 1;
+  for (const std::string &n : names) {
+    size_t d = editDistanceAtMost(name, n, bestDist - 1);
+    if (d < bestDist) {
+      best = n;
+      bestDist = d;
+    }
+  }
+  return best;
+}
+
+bool DiagnosticEngine::applyWarningOption(const std::string &opt, std::string &error) {
+  error.clear();
+  auto group = [&](const std::string &g, auto set) {
+    if (diagGroupMembers(g).empty()) {
+      std::string best = closestWarningGroup(g);
+      error = "unknown warning group '" + sanitizeForTerminal(g) + "'" +
+              (best.empty() ? "" : "; did you mean '" + best + "'?") + " (see --list-warning-groups)";
+      return false;
+    }
+    set(g);
+    return true;
+  };
+  if (opt == "-w")
+    noWarnings_ = true;
+  else if (opt == "-Werror")
+    werror_ = true;
+  else if (opt == "-Wno-error")
+    werror_ = false;
+  else if (opt.rfind("-Werror=", 0) == 0)
+    return group(opt.substr(8), [&](const std::string &g) {
+      setGroupEnabled(g, true);
+      setGroupAsError(g, true);
+    });
+  else if (opt.rfind("-Wno-error=", 0) == 0)
+    return group(opt.substr(11), [&](const std::string &g) { setGroupAsError(g, false); });
+  else if (opt.rfind("-Wno-", 0) == 0)
+    return group(opt.substr(5), [&](const std::string &g) { setGroupEnabled(g, false); });
+  else if (opt.rfind("-W", 0) == 0 && opt.size() > 2)
+    return group(opt.substr(2), [&](const std::string &g) { setGroupEnabled(g, true); });
+  else
+    return false;
+  return true;
+}
+
+void DiagnosticEngine::copyWarningPolicy(const DiagnosticEngine &from) {
+  werror_ = from.werror_;
+  noWarnings_ = from.noWarnings_;
+  groups_ = from.groups_;
+  seq_ = from.seq_;
+}
+
+Severity DiagnosticEngine::warningSeverity(const std::string &id) const {
+  if (noWarnings_)
+    return Severity::Ignored;
+  Setting enabled{true, 0}, error{werror_, 0};
+  std::vector<std::string> keys = diagGroups(id);
+  keys.push_back(id); // a warning ID is a group of its own
+  for (const std::string &g : keys) {
+    auto it = groups_.find(g);
+    if (it == groups_.end())
+      continue;
+    if (it->second.enabled.seq > enabled.seq)
+      enabled = it->second.enabled;
+    if (it->second.error.seq > error.seq)
+      error = it->second.error;
+  }
+  if (!enabled.on)
+    return Severity::Ignored;
+  return error.on ? Severity::Error : Severity::Warning;
+}
 
 std::vector<DiagID> allDiagIDs() {
   std::vector<DiagID> ids;
@@ -60,8 +187,9 @@ Diagnostic &DiagnosticEngine::report(DiagID id, SourceRange range, std::vector<s
 }
 
 Diagnostic &DiagnosticEngine::report(Diagnostic d) {
-  if (d.severity == Severity::Warning && werror_)
-    d.severity = Severity::Error;
+  if (d.severity == Severity::Warning)
+    d.severity = groups_.empty() && !noWarnings_ ? (werror_ ? Severity::Error : Severity::Warning)
+                                                 : warningSeverity(d.code);
   if (d.severity == Severity::Ignored) {
     dropped_ = std::move(d);
     return dropped_;
@@ -146,17 +274,47 @@ std::string sanitizeForTerminal(std::string_view text) {
   return out;
 }
 
-static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnostic &d) {
+// ANSI colours as clang uses them: bold location and message, red errors, magenta warnings,
+// cyan notes, a green caret line.
+struct Palette {
+  const char *bold = "", *reset = "", *caret = "";
+  const char *severity(Severity s) const { return on ? severityColor(s) : ""; }
+  bool on = false;
+  static const char *severityColor(Severity s) {
+    switch (s) {
+    case Severity::Error:
+    case Severity::Fatal: return "\033[1;31m";
+    case Severity::Warning: return "\033[1;35m";
+    case Severity::Note: return "\033[1;36m";
+    default: return "\033[1m";
+    }
+  }
+};
+
+static Palette palette(bool color) {
+  Palette p;
+  if (color) {
+    p.on = true;
+    p.bold = "\033[1m";
+    p.reset = "\033[0m";
+    p.caret = "\033[1;32m";
+  }
+  return p;
+}
+
+static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnostic &d, const Palette &c) {
+  os << c.bold;
   if (d.range.file != 0) {
     os << sanitizeForTerminal(sm.path(d.range.file));
     if (d.range.begin.line)
       os << ':' << d.range.begin.line << ':' << d.range.begin.col;
     os << ": ";
   }
-  os << severityName(d.severity) << ": " << sanitizeForTerminal(d.message);
+  os << c.severity(d.severity) << severityName(d.severity) << ": " << c.reset << c.bold
+     << sanitizeForTerminal(d.message);
   if (!d.code.empty() && d.severity != Severity::Note)
     os << " [" << d.code << ']';
-  os << '\n';
+  os << c.reset << '\n';
   if (!d.range.valid() || !sm.hasText(d.range.file))
     return;
   std::string_view line = sm.line(d.range.file, d.range.begin.line);
@@ -190,22 +348,23 @@ static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnosti
     marks += std::string(caretAt - std::min(caretAt, shown.size()), ' ') + "^";
   while (!marks.empty() && marks.back() == ' ')
     marks.pop_back();
-  os << (start ? "..." : "") << text << '\n' << (start ? "   " : "") << marks << '\n';
+  os << (start ? "..." : "") << text << '\n' << (start ? "   " : "") << c.caret << marks << c.reset << '\n';
   for (const FixIt &f : d.fixits)
     if (f.range.begin.line == d.range.begin.line && !f.text.empty())
       os << std::string(f.range.begin.col ? f.range.begin.col - 1 - std::min<size_t>(start, f.range.begin.col - 1) : 0, ' ')
          << sanitizeForTerminal(f.text) << '\n';
 }
 
-void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d) {
-  renderOne(os, sm, d);
+void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d, bool color) {
+  Palette c = palette(color);
+  renderOne(os, sm, d, c);
   for (const Diagnostic &n : d.notes)
-    renderOne(os, sm, n);
+    renderOne(os, sm, n, c);
 }
 
-void DiagnosticEngine::printText(std::ostream &os, bool) const {
+void DiagnosticEngine::printText(std::ostream &os, bool color) const {
   for (const Diagnostic &d : diags_)
-    renderDiagnosticText(os, sm_, d);
+    renderDiagnosticText(os, sm_, d, color);
   if (errors_ || warnings_) {
     if (warnings_)
       os << warnings_ << (warnings_ == 1 ? " warning" : " warnings");

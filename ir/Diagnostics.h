@@ -11,6 +11,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,15 @@ struct DiagInfo {
 const DiagInfo &diagInfo(DiagID id);
 // All IDs in table order (for docs and tests).
 std::vector<DiagID> allDiagIDs();
+// The warning groups (ir/DiagnosticGroups.def) the diagnostic with this printed ID belongs to.
+std::vector<std::string> diagGroups(const std::string &id);
+// Every warning group, sorted, each with its IDs in table order.
+std::vector<std::pair<std::string, std::vector<std::string>>> allWarningGroups();
+// The warning IDs `name` covers: a group's members, or a warning ID itself (each warning is also
+// a group of its own); empty if `name` is neither.
+std::vector<std::string> diagGroupMembers(const std::string &name);
+// The group or warning ID within a few edits of `name` ("" if none), for a did-you-mean.
+std::string closestWarningGroup(const std::string &name);
 
 // A replacement of bytes [range.begin.offset, range.end.offset) by `text`.
 struct FixIt {
@@ -68,6 +78,17 @@ public:
 
   void setWarningsAsErrors(bool on) { werror_ = on; }
   bool warningsAsErrors() const { return werror_; }
+  // Warnings under the user's control, as clang's flags (later options win):
+  //   -w (no warnings), -Werror / -Wno-error, -W<group> / -Wno-<group> (on / off),
+  //   -Werror=<group> (on, as errors) / -Wno-error=<group> (back to warnings).
+  // <group> may also be one warning ID. Returns false with `error` set for an unknown group, or
+  // with `error` empty if `opt` is not a warning option.
+  bool applyWarningOption(const std::string &opt, std::string &error);
+  // Turns a group off (`allow GROUP because "..."` in a spec) or on.
+  void setGroupEnabled(const std::string &group, bool on) { groups_[group].enabled = {on, ++seq_}; }
+  void setGroupAsError(const std::string &group, bool on) { groups_[group].error = {on, ++seq_}; }
+  // Copies -w, -Werror and the group settings (for engines whose diagnostics are replayed here).
+  void copyWarningPolicy(const DiagnosticEngine &from);
   // Stops recording errors after `n` (0 = unlimited); one note says so.
   void setErrorLimit(unsigned n) { errorLimit_ = n; }
 
@@ -77,12 +98,25 @@ public:
   const std::deque<Diagnostic> &diagnostics() const { return diags_; }
   SourceManager &sourceManager() { return sm_; }
 
-  // Sorts nothing: diagnostics print in the order reported.
+  // Sorts nothing: diagnostics print in the order reported. `color`: ANSI colours (--color).
   void printText(std::ostream &os, bool color = false) const;
   void printJSON(std::ostream &os) const;
 
 private:
+  struct Setting {
+    bool on = false;
+    unsigned seq = 0; // 0 = never set; a higher number was set later
+  };
+  struct GroupState {
+    Setting enabled, error;
+  };
+  // The severity a warning with this ID gets under the options.
+  Severity warningSeverity(const std::string &id) const;
+
   SourceManager &sm_;
+  std::map<std::string, GroupState> groups_;
+  unsigned seq_ = 0;
+  bool noWarnings_ = false;
   std::deque<Diagnostic> diags_;
   Diagnostic dropped_;
   unsigned errors_ = 0, warnings_ = 0;
@@ -93,8 +127,9 @@ private:
 
 // Renders one diagnostic (and its notes) clang style: `file:line:col: severity: message [code]`,
 // the source line, a caret and `~` underline. Control characters and escape sequences are shown
-// as \xNN so nothing from the input reaches the terminal raw.
-void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d);
+// as \xNN so nothing from the input reaches the terminal raw. `color`: ANSI colours as clang's.
+void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d,
+                          bool color = false);
 // Makes text safe for a terminal: control bytes and invalid UTF-8 become \xNN.
 std::string sanitizeForTerminal(std::string_view text);
 

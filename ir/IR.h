@@ -264,6 +264,12 @@ struct Resolution {
 
 // ---- The spec ----------------------------------------------------------------------------
 
+// allow GROUP because "REASON": a warning group (or one warning ID) silenced in this spec.
+struct Allow {
+  std::string name, reason;
+  SourceRange range;
+};
+
 struct Spec {
   std::string path;      // the .qspec file
   std::string modelName; // model "NAME"
@@ -285,6 +291,8 @@ struct Spec {
   Inventory inventory;
   SourceRange inventoryRange; // where the spec names it (invalid if from the command line)
   Scores scores;
+  SourceRange scoresRange; // where the model block names its scores file
+  std::vector<Allow> allows;
 
   Resolution resolution;
 

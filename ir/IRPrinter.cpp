@@ -152,8 +152,13 @@ private:
 };
 } // namespace
 
+// The version of the --emit=ir document (docs/ir.md, docs/ir.schema.json): raised when a
+// member is removed or changes meaning; new members do not raise it.
+constexpr int kIRFormatVersion = 1;
+
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
   json root;
+  root["version"] = kIRFormatVersion;
   root["spec"] = spec.path;
   root["model"] = spec.modelName;
   json ladder = json::array();
@@ -181,6 +186,10 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
     targets.push_back(tj);
   }
   root["targets"] = targets;
+  json allows = json::array();
+  for (const Allow &a : spec.allows)
+    allows.push_back({{"name", a.name}, {"reason", a.reason}});
+  root["allows"] = allows;
   if (spec.tune.present) {
     json tj;
     tj["strategy"] = spec.tune.strategy;

@@ -1,12 +1,19 @@
 #include "ir/Location.h"
 
+#include <cerrno>
 #include <cstring>
 
 #include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 namespace qspec {
+
+std::string openFailureReason() {
+  int e = errno;
+  return e ? std::strerror(e) : "cannot open file";
+}
 
 static std::vector<uint32_t> computeLineStarts(const std::string &text) {
   // Inventories run to millions of lines: count them first, then find each newline with memchr.
@@ -40,10 +47,26 @@ FileID SourceManager::addPathOnly(std::string path) {
   return static_cast<FileID>(files_.size());
 }
 
+static FileID readStdin(SourceManager &sm, std::string &error, size_t maxBytes) {
+  std::string text;
+  char buf[65536];
+  while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+    text.append(buf, static_cast<size_t>(std::cin.gcount()));
+    if (maxBytes && text.size() > maxBytes) {
+      error = "standard input is over the limit of " + std::to_string(maxBytes) + " bytes";
+      return 0;
+    }
+  }
+  return sm.addFile(kStdinName, std::move(text));
+}
+
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  if (path == "-")
+    return readStdin(*this, error, maxBytes);
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    error = "cannot open file";
+    error = openFailureReason();
     return 0;
   }
   in.seekg(0, std::ios::end);

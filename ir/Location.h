@@ -14,6 +14,13 @@ namespace qspec {
 
 using FileID = uint32_t;
 
+// Why the last failed attempt to open a file failed, in the operating system's words ("No such
+// file or directory", "Permission denied", ...): call right after the open failed.
+std::string openFailureReason();
+
+// The name a spec read from standard input (path `-`) is shown under, as clang does.
+constexpr const char *kStdinName = "<stdin>";
+
 struct SourceLoc {
   uint32_t line = 0;
   uint32_t col = 0;
@@ -42,7 +49,8 @@ public:
   FileID addFile(std::string path, std::string text);
   // Registers a path whose text is not kept (large data files): lines are not quoted.
   FileID addPathOnly(std::string path);
-  // Reads `path` from disk; returns 0 and fills `error` when unreadable.
+  // Reads `path` from disk (`-`: standard input, registered as kStdinName); returns 0 and fills
+  // `error` when unreadable.
   FileID loadFile(const std::string &path, std::string &error, size_t maxBytes = 0);
 
   const std::string &path(FileID id) const;

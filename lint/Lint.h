@@ -80,7 +80,7 @@ std::vector<FileResult> lintFiles(const std::vector<std::string> &paths, const O
 
 // ---- Output ---------------------------------------------------------------------------------
 enum class Format { Text, Json, Sarif, Github };
-void printText(std::ostream &os, const std::vector<FileResult> &results);
+void printText(std::ostream &os, const std::vector<FileResult> &results, bool color = false);
 void printJson(std::ostream &os, const std::vector<FileResult> &results);
 void printSarif(std::ostream &os, const std::vector<FileResult> &results);
 void printGithub(std::ostream &os, const std::vector<FileResult> &results);

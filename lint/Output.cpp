@@ -106,11 +106,11 @@ std::string lineHash(const std::string &ruleId, std::string_view lineText) {
   return out;
 }
 
-void printText(std::ostream &os, const std::vector<FileResult> &results) {
+void printText(std::ostream &os, const std::vector<FileResult> &results, bool color) {
   unsigned errors = 0, warnings = 0;
   for (const FileResult &r : results)
     for (const Diagnostic &d : r.findings) {
-      renderDiagnosticText(os, *r.sm, d);
+      renderDiagnosticText(os, *r.sm, d, color);
       if (isError(d.severity))
         ++errors;
       else if (d.severity == Severity::Warning)

@@ -6,12 +6,14 @@
 // Exit codes (like ruff): 0 no error-severity findings, 1 findings at error severity remain,
 // 2 usage error, unreadable input, invalid .qlint.yaml or internal error.
 #include "emitters/Emitter.h"
+#include "ir/Cli.h"
 #include "lint/Lint.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 using namespace qspec;
 using namespace qspec::lint;
@@ -26,6 +28,7 @@ AMCT .cfg (PTQ and QAT), HMCT quant_config JSON (.json/.jsonc, // and /* */ comm
 Directories are searched recursively.
 
   --format=F             text (default) | json | sarif | github
+  --color=WHEN           auto (default: on a terminal, unless NO_COLOR is set) | always | never
   --statistics           print how many findings each rule produced
   --select=SEL[,SEL]     only these rules (IDs, categories, ID prefixes, ALL); replaces .qlint.yaml
   --ignore=SEL[,SEL]     skip these rules (added to .qlint.yaml's ignore)
@@ -69,7 +72,7 @@ bool lintable(const fs::path &p) {
 
 int main(int argc, char **argv) {
   Options o;
-  std::string format = "text";
+  std::string format = "text", color = "auto";
   bool statistics = false, fix = false, diff = false;
   std::vector<std::string> inputs;
   for (int i = 1; i < argc; ++i) {
@@ -93,14 +96,14 @@ int main(int argc, char **argv) {
       std::cout << kUsage;
       return 0;
     } else if (a == "--version") {
-      std::cout << "qlint (qspec) 0.1.0\n";
+      std::cout << versionLine("qlint") << "\n";
       return 0;
     } else if (a == "--list-rules") {
       for (const RuleInfo &r : allRules())
         std::cout << r.id << "\t" << severityName(r.severity) << "\t" << (r.fixable ? "fix" : "-") << "\t"
                   << r.summary << "\n";
       return 0;
-    } else if (value("--format", format) || value("--output-format", format)) {
+    } else if (value("--format", format) || value("--output-format", format) || value("--color", color)) {
     } else if (a == "--statistics") {
       statistics = true;
     } else if (value("--select", v)) {
@@ -151,6 +154,8 @@ int main(int argc, char **argv) {
   }
   if (format != "text" && format != "json" && format != "sarif" && format != "github")
     return usageError("--format must be text, json, sarif or github");
+  if (color != "auto" && color != "always" && color != "never")
+    return usageError("--color must be auto, always or never");
   if (inputs.empty())
     return usageError("no input files");
   if (fix && diff)
@@ -244,7 +249,7 @@ int main(int argc, char **argv) {
   else if (format == "github")
     printGithub(std::cout, shown);
   else if (!diff)
-    printText(std::cout, shown);
+    printText(std::cout, shown, useColor(color, STDOUT_FILENO));
   if (statistics)
     printStatistics(format == "text" ? std::cout : std::cerr, shown);
 

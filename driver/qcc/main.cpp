@@ -2,11 +2,13 @@
 //
 //   qcc SPEC [--inventory FILE] [--scores FILE] --emit=KIND [-o PATH]
 //   qcc SPEC --explain NAME
+// SPEC `-` reads the spec from standard input; `-o -` writes to standard output.
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
+#include "ir/Cli.h"
 #include "ir/DiagnosticVerifier.h"
 #include "ir/IRPrinter.h"
 #include "passes/Pass.h"
@@ -18,6 +20,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <unistd.h>
 
 using namespace qspec;
 namespace fs = std::filesystem;
@@ -26,14 +29,19 @@ namespace {
 
 const char *kUsage = R"(usage: qcc SPEC [options]
 
+  SPEC                     the .qspec file; - reads standard input
   --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
-  -o PATH                  output file (a directory for --emit=all); default: standard output
+  -o PATH                  output file (a directory for --emit=all); - or none: standard output
   --inventory FILE         module inventory (overrides the spec's): .safetensors, .index.json,
                            .onnx or a manifest
   --scores FILE            sensitivity scores (overrides the spec's)
   --explain NAME           print every setting of module NAME and the rule that decided it
   --diagnostics-format=F   text (default) or json
-  -Werror                  turn warnings into errors
+  -Werror, -Wno-error      turn warnings into errors (or back)
+  -W<group>, -Wno-<group>  turn a warning group on or off (see --list-warning-groups)
+  -Werror=<group>          turn a group's warnings into errors; -Wno-error=<group> back
+  -w                       print no warnings
+  --color=WHEN             auto (default: on a terminal, unless NO_COLOR is set) | always | never
   --error-limit=N          stop after N errors (default 50, 0 = no limit)
   --verify                 check diagnostics against expected-* comments in the spec
   --verify-each            run the IR verifier after every pass
@@ -42,13 +50,15 @@ const char *kUsage = R"(usage: qcc SPEC [options]
   --stop-after=PASS        stop the pipeline after PASS (see --list-passes)
   --list-passes            print the passes in pipeline order
   --list-diagnostics       print the diagnostic table
+  --list-warning-groups    print the warning groups and their diagnostics
   --version, --help
 )";
 
 struct Options {
   std::string spec, emit, output, inventory, scores, explain, stopAfter;
-  std::string format = "text";
-  bool werror = false, verify = false, verifyEach = false, remarks = false, timeReport = false;
+  std::string format = "text", color = "auto";
+  std::vector<std::string> warningOptions; // -w, -W..., in command-line order
+  bool verify = false, verifyEach = false, remarks = false, timeReport = false;
   unsigned errorLimit = 50;
 };
 
@@ -61,13 +71,16 @@ bool startsWith(const std::string &s, const char *p) { return s.rfind(p, 0) == 0
 
 // Parses argv; returns -1 to continue, or an exit code.
 int parseArgs(int argc, char **argv, Options &o) {
-  for (int i = 1; i < argc; ++i) {
+  std::string missingValue;
+  for (int i = 1; i < argc && missingValue.empty(); ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag, std::string &out) -> bool {
       std::string f = flag;
       if (a == f) {
-        if (i + 1 >= argc)
-          return false;
+        if (i + 1 >= argc) {
+          missingValue = f;
+          return true;
+        }
         out = argv[++i];
         return true;
       }
@@ -81,7 +94,15 @@ int parseArgs(int argc, char **argv, Options &o) {
       std::cout << kUsage;
       return 0;
     } else if (a == "--version") {
-      std::cout << "qcc (qspec) 0.1.0\n";
+      std::cout << versionLine("qcc") << "\n";
+      return 0;
+    } else if (a == "--list-warning-groups") {
+      for (const auto &[group, ids] : allWarningGroups()) {
+        std::cout << group << "\t";
+        for (size_t k = 0; k < ids.size(); ++k)
+          std::cout << (k ? " " : "") << ids[k];
+        std::cout << "\n";
+      }
       return 0;
     } else if (a == "--list-passes") {
       for (const auto &p : passes::allPasses())
@@ -94,10 +115,11 @@ int parseArgs(int argc, char **argv, Options &o) {
       return 0;
     } else if (value("--emit", o.emit) || value("-o", o.output) || value("--inventory", o.inventory) ||
                value("--scores", o.scores) || value("--explain", o.explain) ||
-               value("--diagnostics-format", o.format) || value("--stop-after", o.stopAfter)) {
+               value("--diagnostics-format", o.format) || value("--stop-after", o.stopAfter) ||
+               value("--color", o.color)) {
       continue;
-    } else if (a == "-Werror") {
-      o.werror = true;
+    } else if (a == "-w" || (startsWith(a, "-W") && a.size() > 2)) {
+      o.warningOptions.push_back(a);
     } else if (a == "--verify") {
       o.verify = true;
     } else if (a == "--verify-each") {
@@ -121,8 +143,23 @@ int parseArgs(int argc, char **argv, Options &o) {
                         sanitizeForTerminal(a) + "')");
     }
   }
+  if (!missingValue.empty())
+    return usageError("option '" + missingValue + "' needs a value (" + missingValue +
+                      (missingValue == "-o" ? " PATH" : missingValue == "--explain" ? " NAME" : " VALUE") + ")");
   if (o.spec.empty())
     return usageError("no input file");
+  if (o.color != "auto" && o.color != "always" && o.color != "never")
+    return usageError("--color must be auto, always or never");
+  if (o.output == "-")
+    o.output.clear(); // standard output
+  {
+    SourceManager sm;
+    DiagnosticEngine probe(sm);
+    std::string err;
+    for (const std::string &w : o.warningOptions)
+      if (!probe.applyWarningOption(w, err))
+        return usageError(err.empty() ? "unknown option '" + sanitizeForTerminal(w) + "'" : err);
+  }
   if (o.format != "text" && o.format != "json")
     return usageError("--diagnostics-format must be text or json");
   if (!o.emit.empty() && o.emit != "ast" && o.emit != "ir" && o.emit != "all" &&
@@ -130,7 +167,7 @@ int parseArgs(int argc, char **argv, Options &o) {
     return usageError("unknown --emit kind '" + sanitizeForTerminal(o.emit) +
                       "'; use ast, ir, msmodelslim-yaml, amct-cfg, hmct-json, horizon-py or all");
   if (o.emit == "all" && o.output.empty())
-    return usageError("--emit=all needs -o DIRECTORY");
+    return usageError("--emit=all needs -o DIRECTORY (one file per target; not standard output)");
   if (!o.stopAfter.empty() && ((!o.emit.empty() && o.emit != "ir") || !o.explain.empty()))
     // A partial resolution is for looking at (--emit=ir), never for vendor files or --explain.
     return usageError("--stop-after works only with --emit=ir or without --emit");
@@ -207,7 +244,10 @@ int main(int argc, char **argv) {
 
   SourceManager sm;
   DiagnosticEngine diags(sm);
-  diags.setWarningsAsErrors(o.werror);
+  std::string ignored;
+  for (const std::string &w : o.warningOptions)
+    diags.applyWarningOption(w, ignored);
+  bool color = useColor(o.color, STDERR_FILENO);
   diags.setErrorLimit(o.errorLimit);
   TimeReport times(o.timeReport);
   auto finish = [&](int rc) {
@@ -219,7 +259,7 @@ int main(int argc, char **argv) {
     if (o.format == "json")
       diags.printJSON(std::cerr);
     else
-      diags.printText(std::cerr);
+      diags.printText(std::cerr, color);
     return rc;
   };
 
@@ -322,13 +362,13 @@ int main(int argc, char **argv) {
     const ir::TargetInfo *info = ir::findTargetByEmitKind(o.emit);
     const ir::Target *t = spec.target(info->kind);
     if (!t) {
-      diags.report(DiagID::err_emit_no_target, SourceRange::point(sm.find(o.spec), 1, 1), {info->kind});
+      diags.report(DiagID::err_emit_no_target, SourceRange::point(sm.find(o.spec == "-" ? kStdinName : o.spec), 1, 1), {info->kind});
       return finish(1);
     }
     targets.push_back(t);
   }
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
-  std::string stem = fs::path(o.spec).stem().string();
+  std::string stem = o.spec == "-" ? "stdin" : fs::path(o.spec).stem().string();
   std::vector<emit::EmitResult> emitted = emit::emitTargets(spec, targets, diags);
   times.phase(targets.size() == 1 ? "emit " + targets[0]->kind : "emit " + std::to_string(targets.size()) + " targets");
   for (emit::EmitResult &r : emitted) {

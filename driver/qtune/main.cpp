@@ -7,6 +7,7 @@
 // 1 the target is unreachable or not reached, or errors in the input, 2 usage or internal errors.
 #include "driver/qtune/Driver.h"
 #include "driver/qtune/Support.h"
+#include "ir/Cli.h"
 #include "ir/Diagnostics.h"
 
 #include <cmath>
@@ -67,7 +68,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (cmd == "--version") {
-    std::cout << "qtune (qspec) 0.1.0\n";
+    std::cout << versionLine("qtune") << "\n";
     return 0;
   }
   if (cmd == "status" || cmd == "report" || cmd == "apply") {

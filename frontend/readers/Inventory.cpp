@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -281,9 +282,10 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
     diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "is a directory"});
     return false;
   }
+  errno = 0;
   std::ifstream probe(path, std::ios::binary);
   if (!probe) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "cannot open file"});
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, openFailureReason()});
     return false;
   }
   char head[9] = {};

@@ -3,6 +3,7 @@
 
 #include <onnx/onnx_pb.h> // defines ONNX_API, then includes onnx-ml.pb.h (ONNX_ML=1)
 
+#include <cerrno>
 #include <climits>
 #include <filesystem>
 #include <fstream>
@@ -15,9 +16,10 @@ bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &dia
   out.format = "onnx";
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(path, ec);
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (ec || !in) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "cannot open file"});
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, ec ? ec.message() : openFailureReason()});
     return false;
   }
   FileID file = sm.addPathOnly(path);

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <filesystem>
 #include <fstream>
 
@@ -85,9 +86,10 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
   out.format = "safetensors";
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(path, ec);
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (ec || !in) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "cannot open file"});
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, ec ? ec.message() : openFailureReason()});
     return false;
   }
   FileID whole = sm.addPathOnly(path);

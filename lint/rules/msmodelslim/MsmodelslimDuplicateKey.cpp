@@ -35,10 +35,9 @@ bool entryLines(const LintContext &ctx, const LNode &key, SourceRange &out) {
   if (indent == std::string_view::npos || indent + 1 != key.range.begin.col)
     return false; // flow style or `- key:`: leave it alone
   uint32_t last = line;
-  for (uint32_t l = line + 1;; ++l) {
-    SourceRange probe = ctx.sm.lineRange(ctx.file, l, 1, 1);
-    if (!probe.valid() || probe.begin.line != l)
-      break;
+  // lineRange is valid for any line number: stop at the file's last line.
+  uint32_t lastLine = ctx.sm.locate(ctx.file, static_cast<uint32_t>(ctx.sm.text(ctx.file).size())).line;
+  for (uint32_t l = line + 1; l <= lastLine; ++l) {
     std::string_view t = ctx.sm.line(ctx.file, l);
     size_t ind = t.find_first_not_of(' ');
     if (ind == std::string_view::npos || t[ind] == '#') {
@@ -47,8 +46,6 @@ bool entryLines(const LintContext &ctx, const LNode &key, SourceRange &out) {
     if (ind <= indent)
       break;
     last = l;
-    if (l > 1000000)
-      break;
   }
   SourceRange a = ctx.wholeLine(line), b = ctx.wholeLine(last);
   out = ctx.sm.range(ctx.file, a.begin.offset, b.end.offset);

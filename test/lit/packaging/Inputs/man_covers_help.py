@@ -1,0 +1,17 @@
+# man_covers_help.py BINDIR MANDIR: every option flag in each tool's --help appears in its man
+# page (the man page is generated from --help; this catches a generator that drops lines).
+import re
+import subprocess
+import sys
+
+bindir, mandir = sys.argv[1], sys.argv[2]
+for tool in ["qcc", "qlint", "qtune"]:
+    text = subprocess.run([bindir + "/" + tool, "--help"], stdout=subprocess.PIPE, text=True, check=True).stdout
+    page = open("%s/%s.1" % (mandir, tool)).read().replace("\\-", "-").replace("\\e", "\\")
+    flags = sorted(set(re.findall(r"(?<![\w-])(--?[A-Za-z][\w-]*)", "\n".join(
+        l for l in text.split("\n") if l.startswith("  -")))))
+    missing = [f for f in flags if f not in page]
+    for f in missing:
+        print("%s: missing %s" % (tool, f))
+    if not missing:
+        print("%s: %d options, all in %s.1" % (tool, len(flags), tool))
