@@ -1,6 +1,8 @@
 #include "ir/Location.h"
 
+#include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <fstream>
@@ -40,7 +42,26 @@ FileID SourceManager::addPathOnly(std::string path) {
   return static_cast<FileID>(files_.size());
 }
 
+bool checkRegularFile(const std::string &path, std::string &error) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    error = errno == ENOENT ? "cannot open file" : std::strerror(errno);
+    return false;
+  }
+  if (S_ISREG(st.st_mode))
+    return true;
+  error = S_ISDIR(st.st_mode)    ? "is a directory"
+          : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+          : S_ISCHR(st.st_mode)  ? "is a character device, not a regular file"
+          : S_ISBLK(st.st_mode)  ? "is a block device, not a regular file"
+          : S_ISSOCK(st.st_mode) ? "is a socket, not a regular file"
+                                 : "is not a regular file";
+  return false;
+}
+
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  if (!checkRegularFile(path, error))
+    return 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open file";

@@ -276,9 +276,9 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
   out.path = path;
   SourceManager &sm = diags.sourceManager();
 
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "is a directory"});
+  std::string why;
+  if (!checkRegularFile(path, why)) {
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, why});
     return false;
   }
   std::ifstream probe(path, std::ios::binary);

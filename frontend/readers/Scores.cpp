@@ -553,10 +553,9 @@ bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diag
   out = ir::Scores{};
   SourceManager &sm = diags.sourceManager();
   std::string err;
-  std::error_code ec;
-  FileID f = std::filesystem::is_directory(path, ec) ? 0 : sm.loadFile(path, err, limits.maxFileBytes);
+  FileID f = sm.loadFile(path, err, limits.maxFileBytes);
   if (!f) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err.empty() ? "is a directory" : err});
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err});
     return false;
   }
   std::string_view text = sm.text(f);
