@@ -270,6 +270,12 @@ bool readAnalysisYaml(Ctx &c) {
     return sm.lineRange(c.file, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1),
                         static_cast<uint32_t>(std::max<size_t>(len, 1)));
   };
+  uint32_t line = 0, col = 0;
+  if (!checkYamlAliases(sm.text(c.file), kMaxYamlAliasNodes, line, col)) {
+    c.diags.report(DiagID::err_yaml_aliases_too_many, sm.lineRange(c.file, line, col, 1),
+                   {std::to_string(kMaxYamlAliasNodes)});
+    return false;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(sm.text(c.file));
