@@ -217,6 +217,12 @@ private:
       v.kind = ir::Value::Number;
       v.number = std::strtod(n.text.c_str(), nullptr);
       v.isInteger = n.text.find_first_of(".eE") == std::string::npos;
+      // 1e309 reads as inf, which no backend can write back (Python has no `inf` literal, YAML
+      // loads the text 'inf' as a string): refuse it here, where it is written.
+      if (!std::isfinite(v.number)) {
+        diags_.report(DiagID::err_number_not_finite, n.range, {n.text});
+        v.number = 0;
+      }
     } else {
       v.kind = ir::Value::Ident;
     }
