@@ -57,8 +57,11 @@ struct EmitResult {
 std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
                                     DiagnosticEngine &diags, unsigned threads = 0);
 
-// Writes `data` to a temporary file next to `path`, fsyncs it, and renames it over `path`. On
-// failure nothing is left behind and `error` says why.
+// Writes an output file (docs/limits.md, "Output safety"). Where `path` is absent or a regular
+// file: `data` goes to a temporary file next to it, is fsynced and renamed over it; a rewritten
+// file keeps its mode and owner, and a symlink is written through (the regular file it names is
+// replaced, the link stays). A device, a FIFO, and `-` (stdout) are written directly, never
+// replaced. A directory is an error. On failure nothing is left behind and `error` says why.
 bool writeFileAtomically(const std::string &path, const std::string &data, std::string &error);
 // Writes all of `data` to `fd` (retrying short writes and EINTR), then fsyncs it.
 bool writeAll(int fd, std::string_view data, std::string &error);

@@ -49,7 +49,25 @@ struct IncludeState {
   DiagnosticEngine &diags;
   const FrontendOptions &opts;
   std::vector<std::string> stack; // canonical paths being parsed
+  size_t includedFiles = 0;        // include items read so far (the root file not counted)
+  uint64_t includedBytes = 0;      // their sizes added up
+  bool budgetSpent = false;        // reported once; later includes are skipped
 };
+
+// Counts one more included file of `bytes` against the spec's include budget.
+bool withinIncludeBudget(IncludeState &st, uint64_t bytes, SourceRange at) {
+  if (st.budgetSpent)
+    return false;
+  st.includedBytes += bytes;
+  std::string over = ++st.includedFiles > st.opts.maxIncludedFiles ? std::to_string(st.opts.maxIncludedFiles) + " files"
+                     : st.includedBytes > st.opts.maxIncludedBytes ? std::to_string(st.opts.maxIncludedBytes) + " bytes"
+                                                                   : "";
+  if (over.empty())
+    return true;
+  st.diags.report(DiagID::err_include_budget, at, {over});
+  st.budgetSpent = true;
+  return false;
+}
 
 std::string canonical(const std::string &p) {
   std::error_code ec;
@@ -68,6 +86,8 @@ std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange req
                     {path, std::to_string(size), std::to_string(st.opts.parseLimits.maxFileBytes)});
     return nullptr;
   }
+  if (requestedAt.valid() && !withinIncludeBudget(st, sizeEc ? 0 : size, requestedAt))
+    return nullptr;
   std::string err;
   FileID f = sm.loadFile(path, err, st.opts.parseLimits.maxFileBytes);
   if (!f) {
@@ -199,6 +219,12 @@ private:
       v.kind = ir::Value::Number;
       v.number = std::strtod(n.text.c_str(), nullptr);
       v.isInteger = n.text.find_first_of(".eE") == std::string::npos;
+      // 1e309 reads as inf, which no backend can write back (Python has no `inf` literal, YAML
+      // loads the text 'inf' as a string): refuse it here, where it is written.
+      if (!std::isfinite(v.number)) {
+        diags_.report(DiagID::err_number_not_finite, n.range, {n.text});
+        v.number = 0;
+      }
     } else {
       v.kind = ir::Value::Ident;
     }

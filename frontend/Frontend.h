@@ -18,6 +18,10 @@ struct FrontendOptions {
   std::string scoresOverride;    // --scores
   bool loadInputs = true;        // read inventory and scores files
   size_t maxIncludeDepth = 16;
+  // The whole include tree of one spec, counting a file each time it is included: a file that
+  // includes another 1,000 times, which includes one 1,000 times, would otherwise read a million.
+  size_t maxIncludedFiles = 4096;
+  uint64_t maxIncludedBytes = 64u << 20;
   size_t maxRules = 100000;      // overrides + protects + groups, per spec
   ParseLimits parseLimits;
   readers::ReaderLimits readerLimits;

@@ -244,6 +244,21 @@ static size_t utf8Length(std::string_view s, size_t i) {
   return len;
 }
 
+// Characters that reorder or break the displayed line without being control bytes: the bidi
+// embeddings and overrides U+202A..U+202E, the isolates U+2066..U+2069, the marks U+200E, U+200F
+// and U+061C, and the line and paragraph separators U+2028, U+2029. A name holding U+202E could
+// otherwise show as another name (the Trojan Source attack, CVE-2021-42574).
+static bool isDisplaySpoofing(std::string_view text, size_t i, size_t len) {
+  if (len == 2)
+    return static_cast<unsigned char>(text[i]) == 0xD8 && static_cast<unsigned char>(text[i + 1]) == 0x9C;
+  if (len != 3 || static_cast<unsigned char>(text[i]) != 0xE2)
+    return false;
+  unsigned char b1 = static_cast<unsigned char>(text[i + 1]), b2 = static_cast<unsigned char>(text[i + 2]);
+  if (b1 == 0x80)
+    return b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE);
+  return b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9;
+}
+
 std::string sanitizeForTerminal(std::string_view text) {
   static const char *hex = "0123456789abcdef";
   std::string out;
@@ -257,7 +272,7 @@ std::string sanitizeForTerminal(std::string_view text) {
     if (c == '\t') {
       out += ' ';
       ++i;
-    } else if (len == 0 || control || c1) {
+    } else if (len == 0 || control || c1 || isDisplaySpoofing(text, i, len)) {
       size_t n = len == 0 ? 1 : len;
       for (size_t k = 0; k < n; ++k) {
         unsigned char b = static_cast<unsigned char>(text[i + k]);
@@ -336,7 +351,8 @@ static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnosti
   for (size_t i = 0; i < shown.size();) {
     size_t len = utf8Length(shown, i);
     std::string piece = sanitizeForTerminal(shown.substr(i, len ? len : 1));
-    size_t width = len > 1 ? 1 : piece.size();
+    // An escaped character is as wide as its escape; any other multi-byte character one column.
+    size_t width = len > 1 && piece.size() == len ? 1 : piece.size();
     char m = (i == caretAt) ? '^' : (i > caretAt && i < endCol) ? '~' : ' ';
     text += piece;
     marks += std::string(1, m);

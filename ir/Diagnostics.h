@@ -130,7 +130,8 @@ private:
 // as \xNN so nothing from the input reaches the terminal raw. `color`: ANSI colours as clang's.
 void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d,
                           bool color = false);
-// Makes text safe for a terminal: control bytes and invalid UTF-8 become \xNN.
+// Makes text safe for a terminal: control bytes (C0, DEL, C1), invalid UTF-8 and the characters
+// that reorder or break a displayed line (bidi overrides and isolates, U+2028/U+2029) become \xNN.
 std::string sanitizeForTerminal(std::string_view text);
 
 } // namespace qspec

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <fstream>
@@ -60,9 +61,28 @@ static FileID readStdin(SourceManager &sm, std::string &error, size_t maxBytes) 
   return sm.addFile(kStdinName, std::move(text));
 }
 
+bool checkRegularFile(const std::string &path, std::string &error) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    error = openFailureReason();
+    return false;
+  }
+  if (S_ISREG(st.st_mode))
+    return true;
+  error = S_ISDIR(st.st_mode)    ? "is a directory"
+          : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
+          : S_ISCHR(st.st_mode)  ? "is a character device, not a regular file"
+          : S_ISBLK(st.st_mode)  ? "is a block device, not a regular file"
+          : S_ISSOCK(st.st_mode) ? "is a socket, not a regular file"
+                                 : "is not a regular file";
+  return false;
+}
+
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
   if (path == "-")
     return readStdin(*this, error, maxBytes);
+  if (!checkRegularFile(path, error))
+    return 0;
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {

@@ -42,6 +42,12 @@ struct SourceRange {
   }
 };
 
+// True if `path` (through symlinks) is a regular file. Otherwise false with `error` saying what
+// it is ("is a directory", "is a FIFO, not a regular file", ...) or why it cannot be examined.
+// Every reader calls it before opening an input, so a FIFO or a device cannot block or feed a
+// tool forever (docs/limits.md).
+bool checkRegularFile(const std::string &path, std::string &error);
+
 // Owns the text of every file read during one compilation, so diagnostics can quote lines.
 class SourceManager {
 public:
@@ -50,7 +56,7 @@ public:
   // Registers a path whose text is not kept (large data files): lines are not quoted.
   FileID addPathOnly(std::string path);
   // Reads `path` from disk (`-`: standard input, registered as kStdinName); returns 0 and fills
-  // `error` when unreadable.
+  // `error` when unreadable or not a regular file (checkRegularFile).
   FileID loadFile(const std::string &path, std::string &error, size_t maxBytes = 0);
 
   const std::string &path(FileID id) const;

@@ -1,10 +1,13 @@
 #include "lint/Config.h"
+#include "frontend/readers/Readers.h"
 
 #include <yaml-cpp/yaml.h>
 
 #include <fnmatch.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -147,8 +150,16 @@ std::shared_ptr<ProjectConfig> loadConfig(const fs::path &file) {
   auto cfg = std::make_shared<ProjectConfig>();
   cfg->path = file.string();
   cfg->dir = file.parent_path().string();
+  std::ifstream in(cfg->path, std::ios::binary);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  uint32_t line = 0, col = 0;
+  if (!readers::checkYamlAliases(text, readers::kMaxYamlAliasNodes, line, col)) {
+    cfg->error = cfg->path + ":" + std::to_string(line) + ":" + std::to_string(col) +
+                 ": YAML aliases expand to more than " + std::to_string(readers::kMaxYamlAliasNodes) + " nodes";
+    return cfg;
+  }
   try {
-    YAML::Node root = YAML::LoadFile(cfg->path);
+    YAML::Node root = YAML::Load(text);
     if (root.IsNull())
       return cfg;
     std::string err;

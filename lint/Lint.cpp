@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
+#include <new>
 #include <mutex>
 #include <thread>
 
@@ -411,8 +412,15 @@ std::vector<FileResult> lintFiles(const std::vector<std::string> &paths, const O
     jobs = 1;
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i = next++; i < paths.size(); i = next++)
-      results[i] = lintFile(paths[i], opts);
+    for (size_t i = next++; i < paths.size(); i = next++) {
+      try {
+        results[i] = lintFile(paths[i], opts);
+      } catch (const std::bad_alloc &) {
+        results[i] = FileResult{};
+        results[i].path = paths[i];
+        results[i].internalError = "out of memory linting '" + paths[i] + "' [err_out_of_memory]";
+      }
+    }
   };
   if (jobs <= 1) {
     worker();

@@ -34,3 +34,10 @@ for tool in ["qlint", "qtune"]:
         config.available_features.add(tool)
 if os.path.isdir(os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))):
     config.available_features.add("conformance")
+# Address-space limits (`ulimit -v`) cannot be used with AddressSanitizer, whose shadow memory is
+# reserved up front: tests that need one say `UNSUPPORTED: asan`.
+_qcc = os.path.join(config.qspec_tools_dir, "qcc")
+if os.path.exists(_qcc):
+    with open(_qcc, "rb") as _f:
+        if b"__asan_init" in _f.read():
+            config.available_features.add("asan")

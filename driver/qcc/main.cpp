@@ -19,6 +19,7 @@
 #include <malloc.h>
 #include <fstream>
 #include <iostream>
+#include <new>
 #include <sstream>
 #include <unistd.h>
 
@@ -231,7 +232,9 @@ private:
 
 } // namespace
 
-int main(int argc, char **argv) {
+namespace {
+
+int runQcc(int argc, char **argv) {
   // Large temporary buffers (per-module vectors of the passes and emitters) are reused from the
   // heap instead of being mapped and unmapped one by one: every fresh mapping costs a page fault
   // per 4 KiB on first touch, about a fifth of a DeepSeek-V3-size compile.
@@ -411,4 +414,20 @@ int main(int argc, char **argv) {
   }
   times.phase("write");
   return finish(0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return runQcc(argc, argv);
+  } catch (const std::bad_alloc &) {
+    // An input that needs more memory than there is (or than `ulimit -v` allows): a diagnostic
+    // and exit 1, not an abort. The memory of the failed run is free again by now.
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    diags.report(DiagID::err_out_of_memory, SourceRange{}, {});
+    diags.printText(std::cerr);
+    return 1;
+  }
 }

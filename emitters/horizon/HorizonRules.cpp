@@ -73,6 +73,10 @@ bool thresholdForScale(double scale, std::string_view dtype, double &threshold, 
     return false;
   }
   threshold = scale * q;
+  if (!std::isfinite(threshold)) {
+    why = "the threshold (the scale times " + pythonFloat(q) + ") is beyond the largest double";
+    return false;
+  }
   return true;
 }
 

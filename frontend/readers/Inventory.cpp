@@ -61,10 +61,16 @@ bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &dia
 
 namespace {
 
+// C0 controls, DEL, and the C1 controls U+0080..U+009F (UTF-8 C2 80..C2 9F: U+0085 is a line
+// break to YAML, U+009B starts an escape sequence on some terminals).
 bool hasControlChar(std::string_view s) {
-  for (unsigned char c : s)
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x20 || c == 0x7f)
       return true;
+    if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) < 0xA0)
+      return true;
+  }
   return false;
 }
 
@@ -277,9 +283,9 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
   out.path = path;
   SourceManager &sm = diags.sourceManager();
 
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, "is a directory"});
+  std::string why;
+  if (!checkRegularFile(path, why)) {
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, why});
     return false;
   }
   errno = 0;

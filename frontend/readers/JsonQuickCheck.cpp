@@ -161,6 +161,8 @@ private:
       if (c == '{' || c == '[') {
         ++i_;
         skipWs();
+        if (stack.size() >= kMaxJsonDepth)
+          return false; // the library's check refuses it, after reading no further than this
         stack.push_back({c == '{', keys_.size()});
         opened = true;
         if (i_ < t_.size() && t_[i_] == (c == '{' ? '}' : ']')) {

@@ -106,6 +106,7 @@ public:
   size_t errorPos = 0;
   std::string errorText;
   bool syntaxError = false;
+  bool tooDeep = false;
 
   bool value() {
     if (!stack.empty() && !stack.back().isObject)
@@ -121,6 +122,10 @@ public:
   bool binary(binary_t &) override { return value(); }
   bool start_object(std::size_t) override {
     value();
+    if (stack.size() >= kMaxJsonDepth) {
+      tooDeep = true;
+      return false;
+    }
     stack.push_back({true, 0, {}});
     return true;
   }
@@ -141,6 +146,10 @@ public:
   }
   bool start_array(std::size_t) override {
     value();
+    if (stack.size() >= kMaxJsonDepth) {
+      tooDeep = true;
+      return false;
+    }
     stack.push_back({false, 0, {}});
     return true;
   }
@@ -155,6 +164,29 @@ public:
     return false;
   }
 };
+
+// The offset of the first `[` or `{` (outside strings) that opens level `depth` + 1.
+uint32_t openingPastDepth(std::string_view t, size_t depth) {
+  size_t level = 0;
+  bool inString = false;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+    } else if (c == '"') {
+      inString = true;
+    } else if (c == '[' || c == '{') {
+      if (++level > depth)
+        return static_cast<uint32_t>(i);
+    } else if (c == ']' || c == '}') {
+      level -= level > 0;
+    }
+  }
+  return 0;
+}
 
 std::string cleanJsonError(const std::string &what) {
   // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while ..."
@@ -238,6 +270,11 @@ bool checkJsonWithLibrary(std::string_view text, uint32_t &offset, std::string &
   bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
   if (ok)
     return true;
+  if (check.tooDeep) {
+    offset = openingPastDepth(text, kMaxJsonDepth);
+    reason = "arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    return false;
+  }
   if (!check.dupPath.empty()) {
     offset = locateJson(text, check.dupPath).value_or(0);
     reason = "key '" + check.dupKey + "' appears twice in one object";

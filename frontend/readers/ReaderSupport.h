@@ -52,7 +52,12 @@ template <typename Fn> void forEachWord(std::string_view s, Fn &&fn) {
 // checks finiteness). False if `s` is not entirely a number.
 bool parseNumber(std::string_view s, double &out);
 
-// Checks that `text` is one well-formed JSON value with no key repeated inside one object.
+// Arrays and objects nest at most this deep in any JSON input (index, JSON manifest, safetensors
+// header, HMCT scores): a file of 10 MB of `[` would otherwise cost the library's DOM over a GB.
+constexpr size_t kMaxJsonDepth = 512;
+
+// Checks that `text` is one well-formed JSON value with no key repeated inside one object and
+// nothing nested deeper than kMaxJsonDepth.
 // On failure returns false with `offset` (0-based byte) and a `reason` phrase.
 // When the problem is a repeated key, `dupPath` (if given) receives its member path (see
 // locateJson) and `dupKey` the key.

@@ -9,6 +9,7 @@
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
+#include <cstdint>
 #include <string>
 
 namespace qspec::readers {
@@ -33,6 +34,15 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
 // table, Horizon QuantAnalysis sensitivity table.
 bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diags,
                 SourceRange requestedAt = {}, const ReaderLimits &limits = {});
+
+// YAML aliases (`*name`) stand for a copy of what they name, so 288 bytes of nested anchors can
+// stand for millions of nodes. Every YAML reader (analysis_result.yaml, qlint's practice YAML
+// and config) first counts the nodes the aliases of `text` expand to, nested aliases included,
+// and refuses past this many (docs/limits.md).
+constexpr size_t kMaxYamlAliasNodes = 100'000;
+// False if the aliases of `text` expand to more than `limit` nodes; `line`/`col` (1-based) are
+// where the alias that went past the limit is. Syntax errors are left to the caller's parser.
+bool checkYamlAliases(const std::string &text, size_t limit, uint32_t &line, uint32_t &col);
 
 // The type the Hugging Face index rule gives a module name that has no shape: Embedding for
 // embedding tables, RMSNorm for norms, Linear otherwise (docs/inputs.md).

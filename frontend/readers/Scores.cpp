@@ -270,6 +270,12 @@ bool readAnalysisYaml(Ctx &c) {
     return sm.lineRange(c.file, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1),
                         static_cast<uint32_t>(std::max<size_t>(len, 1)));
   };
+  uint32_t line = 0, col = 0;
+  if (!checkYamlAliases(sm.text(c.file), kMaxYamlAliasNodes, line, col)) {
+    c.diags.report(DiagID::err_yaml_aliases_too_many, sm.lineRange(c.file, line, col, 1),
+                   {std::to_string(kMaxYamlAliasNodes)});
+    return false;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(sm.text(c.file));
@@ -553,10 +559,9 @@ bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diag
   out = ir::Scores{};
   SourceManager &sm = diags.sourceManager();
   std::string err;
-  std::error_code ec;
-  FileID f = std::filesystem::is_directory(path, ec) ? 0 : sm.loadFile(path, err, limits.maxFileBytes);
+  FileID f = sm.loadFile(path, err, limits.maxFileBytes);
   if (!f) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err.empty() ? "is a directory" : err});
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err});
     return false;
   }
   std::string_view text = sm.text(f);

@@ -1,6 +1,7 @@
 // A YAML reader that keeps locations and duplicate keys: yaml-cpp's event parser drives a small
 // tree builder. Aliases are resolved to a copy of the anchored node (marked `alias`).
 #include "lint/readers/Located.h"
+#include "frontend/readers/Readers.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -129,6 +130,13 @@ private:
 } // namespace
 
 bool parseLocatedYaml(SourceManager &sm, FileID file, LNode &root, ParseError &err) {
+  uint32_t line = 0, col = 0;
+  if (!readers::checkYamlAliases(sm.text(file), readers::kMaxYamlAliasNodes, line, col)) {
+    err.range = sm.lineRange(file, line, col, 1);
+    err.message = "YAML aliases expand to more than " + std::to_string(readers::kMaxYamlAliasNodes) +
+                  " nodes (an alias bomb?)";
+    return false;
+  }
   std::istringstream in(sm.text(file));
   Builder b(sm, file);
   try {

@@ -1,0 +1,211 @@
+// Writing an output file: atomically (temporary file + rename) where the target is a regular
+// file or absent, directly where it is a device, a FIFO or `-` (stdout), never over a directory.
+// A rewritten regular file keeps its mode and owner, and a symlink is written through (the file
+// it names is replaced, the link stays a link).
+#include "emitters/Emitter.h"
+
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace qspec::emit {
+
+namespace {
+
+bool writeBytes(int fd, std::string_view data, std::string &error) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR)
+        continue;
+      error = std::strerror(errno);
+      return false;
+    }
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Blocks the signals that end a tool from the terminal for the few calls that give the file its
+// name, so an interrupt cannot leave the temporary name behind.
+struct BlockTermination {
+  sigset_t old;
+  BlockTermination() {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigaddset(&set, SIGQUIT);
+    ::pthread_sigmask(SIG_BLOCK, &set, &old);
+  }
+  ~BlockTermination() { ::pthread_sigmask(SIG_SETMASK, &old, nullptr); }
+};
+
+std::string dirOf(const std::string &path) {
+  size_t slash = path.rfind('/');
+  if (slash == std::string::npos)
+    return ".";
+  return slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// Gives the new file the old one's owner and mode (owner first: chown clears set-id bits). A
+// user who may not give the file away (not root, a group they are not in) keeps what they can.
+void keepIdentity(int fd, const struct stat *old) {
+  if (!old)
+    return;
+  if (::fchown(fd, old->st_uid, old->st_gid) != 0)
+    (void)::fchown(fd, static_cast<uid_t>(-1), old->st_gid);
+  (void)::fchmod(fd, old->st_mode & 07777);
+}
+
+// Writes, gives the old identity and fsyncs the temporary file behind `fd`.
+bool fillTemporary(int fd, const std::string &data, const struct stat *old, std::string &error) {
+  keepIdentity(fd, old);
+  return writeAll(fd, data, error);
+}
+
+bool renameOver(const std::string &tmp, const std::string &path, std::string &error) {
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    error = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+// The atomic path: `path` is absent or a regular file (`old` its stat, or null) and names no
+// symlink. The temporary file lives in the same directory so the rename cannot cross devices.
+bool replaceAtomically(const std::string &path, const std::string &data, const struct stat *old,
+                       std::string &error) {
+  std::string tmp = path + ".tmp." + std::to_string(::getpid());
+#ifdef O_TMPFILE
+  // Linux: write into an unnamed file in the target directory, then give it a temporary name
+  // and rename that over `path`. Until the link, a killed process (even SIGKILL) leaves nothing.
+  int tfd = ::open(dirOf(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (tfd >= 0) {
+    if (!fillTemporary(tfd, data, old, error)) {
+      ::close(tfd);
+      return false;
+    }
+    std::string proc = "/proc/self/fd/" + std::to_string(tfd);
+    BlockTermination block;
+    ::unlink(tmp.c_str());
+    bool linked = ::linkat(AT_FDCWD, proc.c_str(), AT_FDCWD, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    ::close(tfd);
+    if (linked)
+      return renameOver(tmp, path, error);
+    // No /proc: fall through to the named temporary file.
+  }
+#endif
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (!fillTemporary(fd, data, old, error)) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  if (::close(fd) != 0) {
+    error = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    return false;
+  }
+  BlockTermination block;
+  return renameOver(tmp, path, error);
+}
+
+// A device, FIFO or stdout: opened (no O_CREAT, no O_TRUNC) and written in place. fsync is
+// refused by pipes and character devices (EINVAL); that is not an error here.
+bool writeDirectly(int fd, const std::string &data, std::string &error) {
+  if (!writeBytes(fd, data, error))
+    return false;
+  if (::fsync(fd) != 0 && errno != EINVAL && errno != ENOTSUP && errno != EROFS) {
+    error = std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+// The file a dangling symlink chain at `path` ends in (the one the write creates). ELOOP after
+// 40 links, as the kernel does.
+bool followDanglingLinks(std::string path, std::string &out, std::string &error) {
+  for (int hops = 0; hops < 40; ++hops) {
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      out = path;
+      return true;
+    }
+    char buf[PATH_MAX];
+    ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+    if (n <= 0) {
+      error = std::strerror(n < 0 ? errno : ENOENT);
+      return false;
+    }
+    std::string link(buf, static_cast<size_t>(n));
+    path = link[0] == '/' ? link : dirOf(path) + "/" + link;
+  }
+  error = std::strerror(ELOOP);
+  return false;
+}
+
+} // namespace
+
+bool writeAll(int fd, std::string_view data, std::string &error) {
+  if (!writeBytes(fd, data, error))
+    return false;
+  if (::fsync(fd) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  return true;
+}
+
+bool writeFileAtomically(const std::string &path, const std::string &data, std::string &error) {
+  if (path == "-")
+    return writeDirectly(STDOUT_FILENO, data, error);
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) {
+      error = std::strerror(errno);
+      return false;
+    }
+    std::string target;
+    return followDanglingLinks(path, target, error) && replaceAtomically(target, data, nullptr, error);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    error = std::strerror(EISDIR);
+    return false;
+  }
+  if (S_ISREG(st.st_mode)) {
+    // Through symlinks (of the name and of its folders) to the real file, which is replaced.
+    char real[PATH_MAX];
+    if (!::realpath(path.c_str(), real)) {
+      error = std::strerror(errno);
+      return false;
+    }
+    return replaceAtomically(real, data, &st, error);
+  }
+  int fd = ::open(path.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  bool ok = writeDirectly(fd, data, error);
+  if (::close(fd) != 0 && ok) {
+    error = std::strerror(errno);
+    ok = false;
+  }
+  return ok;
+}
+
+} // namespace qspec::emit

@@ -1,0 +1,45 @@
+// Fuzz target: qlint's located readers on their own, without the rules: the YAML tree builder
+// (QSPEC_FUZZ_YAML: parseLocatedYaml, behind msModelSlim practice files) or the JSON one
+// (stripJsonComments + parseLocatedJson, behind HMCT quant_config files). Run under
+// -rss_limit_mb (run-fuzz.sh), so an input whose tree grows faster than its size (a YAML alias
+// bomb, deep nesting) is a finding. A tree that was built must stay within the readers' bounds:
+// at most one node per input byte plus what aliases may add (kMaxYamlAliasNodes).
+#include "frontend/readers/Readers.h"
+#include "lint/readers/Located.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+using namespace qspec;
+
+namespace {
+
+size_t countNodes(const lint::LNode &n) {
+  size_t total = 1;
+  for (const auto &kv : n.map)
+    total += countNodes(kv.first) + countNodes(kv.second);
+  for (const lint::LNode &c : n.seq)
+    total += countNodes(c);
+  return total;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  SourceManager sm;
+  std::string text(reinterpret_cast<const char *>(data), size);
+  FileID f = sm.addFile("input", text);
+  lint::LNode root;
+  lint::ParseError err;
+#ifdef QSPEC_FUZZ_YAML
+  bool ok = lint::parseLocatedYaml(sm, f, root, err);
+#else
+  bool ok = lint::parseLocatedJson(sm, f, lint::stripJsonComments(text), root, err);
+#endif
+  if (!ok && err.message.empty())
+    std::abort(); // a refusal must say why
+  if (ok && countNodes(root) > size + readers::kMaxYamlAliasNodes + 1)
+    std::abort(); // the tree outgrew the input
+  return 0;
+}
