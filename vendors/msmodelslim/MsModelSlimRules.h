@@ -56,6 +56,8 @@ std::vector<std::string> specKeys(std::string_view apiversion);
 size_t firstNonWhitelisted(std::string_view text);
 // Describes byte `c` for a message: "'#'", "newline", "non-ASCII byte 0xc3".
 std::string describeByte(unsigned char c);
+// An include/exclude entry has at most this many characters (pydantic, reference 4).
+constexpr size_t kMaxPatternChars = 200;
 // config_id: non-empty, <= 200 characters, only [_A-Za-z0-9.-] (it is also the file stem).
 bool checkConfigId(std::string_view id, std::string &why);
 
@@ -142,7 +144,8 @@ bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc, Diagn
 // One finding of checkPractice. `check` is a stable short name (qlint maps it to a rule ID).
 struct Issue {
   std::string check; // whitelist, apiversion, not-a-target, metadata, spec-key, processor,
-                     // qconfig, saver, runner, duplicate-key, config-id, default-text
+                     // qconfig, saver, runner, duplicate-key, config-id, default-text,
+                     // pattern-length, pattern-limit
   bool error = true;
   uint32_t line = 0, col = 0;
   std::string message;
