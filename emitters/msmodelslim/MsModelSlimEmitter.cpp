@@ -20,6 +20,8 @@
 
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
+#include "ir/Suggest.h"
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -114,6 +116,13 @@ private:
                          const std::string &name, SourceRange where, Entry &e);
   bool checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar);
   void resolveWithInventory();
+  // A pattern the user wrote, written as is: whitelisted, and no qspec variable (`{i}`), which
+  // msModelSlim would read as literal text.
+  void writtenPattern(const std::string &what, const std::string &text, SourceRange where);
+  // Lowers a list to what msModelSlim's matcher accepts: entries split to at most 1,000 brace
+  // expansions, entries over 200 characters shortened (with `want`, verified) or refused.
+  void fitPatterns(std::vector<std::string> &pats, const std::vector<Want> *want,
+                   const msmodelslim::SelectionCompressor *compressor);
   void resolveAsWritten();
   void writeYaml(OutputContext &out);
 };
@@ -128,8 +137,9 @@ const std::map<std::string, std::string> *extOf(const ir::Spec &spec, const ir::
 }
 
 std::string weightDtypeFor(ir::Tier tier, const std::string &dtype) {
-  // The tier decides the integer width; a non-integer dtype (mxfp4, fp8_e4m3...) is kept.
-  if (!dtype.empty() && dtype != "int4" && dtype != "int8")
+  // A dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as AMCT reads it: a
+  // processor of its own); otherwise the tier decides the integer width.
+  if (!dtype.empty())
     return dtype;
   return tier == ir::Tier::Int4 ? "int4" : "int8";
 }
@@ -296,6 +306,7 @@ void Builder::resolveWithInventory() {
     }
     bool verified = false;
     entries_[i].include = compressor.compress(want, verified);
+    fitPatterns(entries_[i].include, &want, &compressor);
     if (!verified) {
       diags_.report(DiagID::err_internal, target_.range,
                     {"msmodelslim include patterns failed verification"});
@@ -305,11 +316,16 @@ void Builder::resolveWithInventory() {
   // Exclude: protected ∪ tuning (every float module).
   std::vector<Want> want(inv.modules.size(), Want::DontCare);
   for (size_t m = 0; m < inv.modules.size(); ++m)
-    want[m] = isFloat[m]                               ? Want::Must
-              : quantizedByMsModelSlim(inv.modules[m]) ? Want::Forbid
-                                                       : Want::DontCare;
+    want[m] = !quantizedByMsModelSlim(inv.modules[m]) ? Want::DontCare // never tested by linear_quant
+              : isFloat[m]                            ? Want::Must
+                                                      : Want::Forbid;
   bool verified = false;
   exclude_ = compressor.compress(want, verified);
+  fitPatterns(exclude_, &want, &compressor);
+  // A tied output head is a Linear at run time that the index does not list: it reuses the
+  // embedding's weight, so it is never quantized.
+  if (ir::tiedEmbedding(inv, "lm_head") && std::find(exclude_.begin(), exclude_.end(), "lm_head") == exclude_.end())
+    exclude_.push_back("lm_head");
   if (!verified) {
     diags_.report(DiagID::err_internal, target_.range,
                   {"msmodelslim exclude patterns failed verification"});
@@ -359,7 +375,7 @@ void Builder::resolveAsWritten() {
       ok_ = false;
       return;
     }
-    whitelist("pattern", s.text, s.range);
+    writtenPattern("pattern", s.text, s.range);
     if (seen.insert(s.text).second)
       excl.push_back(s.text);
   };
@@ -417,7 +433,7 @@ void Builder::resolveAsWritten() {
     if (!qconfigOfSettings(r.tier, rw, a, label, r.range, e))
       continue;
     for (const ir::Selector &sel : r.selectors) {
-      whitelist("pattern", sel.text, sel.range);
+      writtenPattern("pattern", sel.text, sel.range);
       e.include.push_back(sel.text);
     }
     e.extraExclude = earlier;
@@ -445,7 +461,7 @@ void Builder::resolveAsWritten() {
     for (const ir::Selector &s : o->selectors) {
       if (s.kind == ir::Selector::Type)
         continue;
-      whitelist("pattern", s.text, s.range);
+      writtenPattern("pattern", s.text, s.range);
       e.include.push_back(s.text);
     }
     e.extraExclude = earlier;
@@ -457,7 +473,7 @@ void Builder::resolveAsWritten() {
       qconfigOfSettings(dtier, w, a, "the default", spec_.defaultsRange, d)) {
     if (const ir::Option *inc = target_.option("include")) {
       for (const ir::Value &v : inc->values) {
-        whitelist("pattern", v.text, v.range);
+        writtenPattern("pattern", v.text, v.range);
         d.include.push_back(v.text);
       }
     } else {
@@ -467,6 +483,64 @@ void Builder::resolveAsWritten() {
     entries_.push_back(std::move(d));
   }
   exclude_ = excl;
+  for (Entry &e : entries_) {
+    fitPatterns(e.include, nullptr, nullptr);
+    fitPatterns(e.extraExclude, nullptr, nullptr);
+  }
+  fitPatterns(exclude_, nullptr, nullptr);
+}
+
+void Builder::writtenPattern(const std::string &what, const std::string &text, SourceRange where) {
+  whitelist(what, text, where);
+  std::string var = msmodelslim::literalBraceVariable(text);
+  if (!var.empty()) {
+    diags_.report(DiagID::err_msmodelslim_literal_variable, where, {text, var});
+    ok_ = false;
+  }
+}
+
+// An entry of more than 200 characters as `head*tail` (at most 200), kept only when the list
+// still selects what `want` asks; "" when there is none.
+std::string shortened(const std::string &p) {
+  if (p.find_first_of("{[") != std::string::npos)
+    return "";
+  size_t keep = (msmodelslim::kMaxPatternChars - 1) / 2;
+  std::string head = p.substr(0, keep), tail = p.substr(p.size() - keep);
+  if (!head.empty() && head.back() == '\\')
+    head.pop_back(); // never cut an escape in two
+  if (p.size() > keep && p[p.size() - keep - 1] == '\\')
+    tail.erase(0, 1);
+  return head + "*" + tail;
+}
+
+void Builder::fitPatterns(std::vector<std::string> &pats, const std::vector<Want> *want,
+                          const msmodelslim::SelectionCompressor *compressor) {
+  std::vector<std::string> out;
+  for (const std::string &p : pats) {
+    uint64_t n = msmodelslim::braceExpansions(p);
+    if (n > msmodelslim::kPatternLimit * 64) {
+      diags_.report(DiagID::err_msmodelslim_pattern_limit, target_.range,
+                    {p, n == UINT64_MAX ? std::string("more than 2^64") : std::to_string(n)});
+      ok_ = false;
+      continue;
+    }
+    for (std::string &piece : msmodelslim::splitBraces(p))
+      out.push_back(std::move(piece));
+  }
+  for (std::string &p : out) {
+    if (p.size() <= msmodelslim::kMaxPatternChars)
+      continue;
+    std::string shorter = shortened(p), original = p;
+    if (want && compressor && !shorter.empty()) {
+      p = shorter;
+      if (compressor->verify(out, *want))
+        continue;
+      p = original;
+    }
+    diags_.report(DiagID::err_msmodelslim_name_too_long, target_.range, {p, std::to_string(p.size())});
+    ok_ = false;
+  }
+  pats = std::move(out);
 }
 
 bool Builder::run(OutputContext &out) {
