@@ -73,15 +73,25 @@ Processor processorOf(const YamlValue &item) {
   return p;
 }
 
+// The linear_quant processors of a process list in run order, `group` containers entered (their
+// children run in order on one forward pass).
+void collectLinearQuants(const YamlValue &list, std::vector<Processor> &out) {
+  if (list.kind != YamlValue::Sequence)
+    return;
+  for (const YamlValue &item : list.items) {
+    const YamlValue *t = item.get("type");
+    if (t && t->text == "linear_quant")
+      out.push_back(processorOf(item));
+    else if (const YamlValue *configs = t && t->text == "group" ? item.get("configs") : nullptr)
+      collectLinearQuants(*configs, out);
+  }
+}
+
 std::vector<Processor> linearQuants(const YamlValue &root) {
   std::vector<Processor> out;
   const YamlValue *spec = root.get("spec");
-  const YamlValue *process = spec ? spec->get("process") : nullptr;
-  if (!process || process->kind != YamlValue::Sequence)
-    return out;
-  for (const YamlValue &item : process->items)
-    if (const YamlValue *t = item.get("type"); t && t->text == "linear_quant")
-      out.push_back(processorOf(item));
+  if (const YamlValue *process = spec ? spec->get("process") : nullptr)
+    collectLinearQuants(*process, out);
   return out;
 }
 

@@ -6,8 +6,8 @@
 //   does (exclude wins; a missing or null include is ["*"], an explicit [] selects nothing);
 // - only nn.Linear modules are tested (inventory type Linear, or unknown); every other module is
 //   not decided by msModelSlim (ModuleReading::known false);
-// - processors run in order and the first that quantizes a Linear takes it: later ones no longer
-//   see an nn.Linear.
+// - processors run in order (`group` containers entered) and the first that quantizes a Linear
+//   takes it: later ones no longer see an nn.Linear.
 // The practice is first checked with checkPractice; a file msModelSlim would refuse is reported
 // (err_msmodelslim_refused) and read no further.
 #pragma once

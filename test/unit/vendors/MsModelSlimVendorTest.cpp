@@ -188,3 +188,52 @@ TEST(TranslationValidation, ComparesTheWeightWidthAndCapsTheReport) {
 
 } // namespace
 } // namespace qspec
+
+namespace qspec {
+namespace {
+
+// The vendor model on every real practice of ../shared/conformance/msmodelslim/: each v1 file
+// with a linear_quant reads (groups entered, anchors resolved) and quantizes some Linear of a
+// small DeepSeek/Qwen-shaped inventory.
+TEST(MsModelSlimReaderConformance, EveryRealPracticeReads) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "msmodelslim";
+  if (!fs::is_directory(dir))
+    GTEST_SKIP() << "no conformance corpus";
+  Mods mods;
+  for (const char *b : {"0", "1", "61"}) {
+    std::string p = std::string("model.layers.") + b + ".";
+    for (const char *a : {"self_attn.q_proj", "self_attn.q_a_proj", "self_attn.o_proj", "mlp.gate", "mlp.down_proj",
+                          "mlp.experts.0.up_proj", "mlp.shared_experts.down_proj", "attn.to_q", "ffn.0"})
+      mods.push_back({p + a, "Linear"});
+  }
+  mods.push_back({"language_model.model.layers.1.mlp.down_proj", "Linear"});
+  mods.push_back({"language_model.model.layers.1.self_attn.q_proj", "Linear"});
+  mods.push_back({"lm_head", "Linear"});
+  mods.push_back({"model.norm", "RMSNorm"});
+  size_t read = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("lab_practice__", 0) != 0)
+      continue;
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (text.find("linear_quant") == std::string::npos || text.find("modelslim_v0") != std::string::npos)
+      continue;
+    Reading r;
+    ir::Spec &spec = r.spec;
+    testsupport::compileAndEmit("msmodelslim", "qspec 1\ntarget msmodelslim { }\n", mods, spec);
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    EXPECT_TRUE(vendors::readMsModelSlim(spec, *spec.target("msmodelslim"), text, r.reading, diags)) << name;
+    size_t quantized = 0;
+    for (const auto &m : r.reading.modules)
+      quantized += m.known && m.tier != ir::Tier::Float;
+    EXPECT_GT(quantized, 0u) << name;
+    ++read;
+  }
+  EXPECT_GE(read, 15u);
+}
+
+} // namespace
+} // namespace qspec
