@@ -86,7 +86,8 @@ bool needsYamlQuotes(std::string_view text);
 enum class Want : uint8_t { DontCare, Must, Forbid };
 
 // Compresses the Must modules into few patterns (`prefix.*` for whole subtrees, numeric brace
-// ranges such as `model.layers.{0..3}.*`) that select no Forbid module under msModelSlim's
+// ranges such as `model.layers.{0..3}.*`, `*` for a brace group of 100 or more alternatives where
+// that selects the same modules) that select no Forbid module under msModelSlim's
 // matching (exact equality, then glob; ir::Pattern). Sorted naturally, independent of the
 // inventory's order. Falls back to escaped exact names; `verified` is false only if even those
 // fail verification (a bug). Must empty -> {}; Forbid empty -> {"*"}.
@@ -101,6 +102,9 @@ public:
   std::vector<std::string> compress(const std::vector<Want> &want, bool &verified) const;
   // True if `patterns` select every Must module and no Forbid module.
   bool verify(const std::vector<std::string> &patterns, const std::vector<Want> &want) const;
+  // Cheaper matching (#21.3): each brace group of 100 alternatives or more becomes `*` where the
+  // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees).
+  std::vector<std::string> simplify(std::vector<std::string> patterns, const std::vector<Want> &want) const;
 
 private:
   struct Trie;
