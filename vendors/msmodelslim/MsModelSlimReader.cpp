@@ -147,6 +147,23 @@ void readModules(const ir::Spec &spec, const std::vector<Processor> &procs, Vend
 
 } // namespace
 
+std::vector<LinearQuantPatterns> linearQuantPatterns(std::string_view practice) {
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  msmodelslim::PracticeDoc doc;
+  std::vector<LinearQuantPatterns> out;
+  if (!msmodelslim::parsePractice(std::string(practice), 0, doc, diags))
+    return out;
+  for (const Processor &p : linearQuants(doc.root)) {
+    out.emplace_back();
+    for (const YamlValue *e : p.include)
+      out.back().include.push_back(e->text);
+    for (const YamlValue *e : p.exclude)
+      out.back().exclude.push_back(e->text);
+  }
+  return out;
+}
+
 bool readMsModelSlim(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
                      VendorReading &out, DiagnosticEngine &diags) {
   out.kind = "msmodelslim";

@@ -19,4 +19,11 @@ namespace qspec::vendors {
 bool readMsModelSlim(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
                      VendorReading &out, DiagnosticEngine &diags);
 
+// The include and exclude entries of each linear_quant of a practice, in run order (a missing
+// include is ["*"]); empty when the text does not parse. For the matching benchmark.
+struct LinearQuantPatterns {
+  std::vector<std::string> include, exclude;
+};
+std::vector<LinearQuantPatterns> linearQuantPatterns(std::string_view practice);
+
 } // namespace qspec::vendors
