@@ -93,12 +93,7 @@ private:
   std::unique_ptr<msmodelslim::SelectionCompressor> compressor_; // with an inventory
 
   void whitelist(const std::string &what, const std::string &text, SourceRange where) {
-    size_t bad = msmodelslim::firstNonWhitelisted(text);
-    if (bad == std::string::npos)
-      return;
-    diags_.report(DiagID::err_msmodelslim_not_whitelisted, where,
-                  {what, text, msmodelslim::describeByte(static_cast<unsigned char>(text[bad]))});
-    ok_ = false;
+    ok_ = checkWhitelisted(diags_, what, text, where) && ok_;
   }
 
   // The qconfig of module m (inventory) from its resolved recipe.

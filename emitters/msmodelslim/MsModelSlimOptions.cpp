@@ -53,12 +53,7 @@ private:
     return o->values.front().text;
   }
   void whitelist(const std::string &what, const std::string &text, SourceRange where) {
-    size_t at = msmodelslim::firstNonWhitelisted(text);
-    if (at == std::string::npos)
-      return;
-    diags_.report(DiagID::err_msmodelslim_not_whitelisted, where,
-                  {what, text, msmodelslim::describeByte(static_cast<unsigned char>(text[at]))});
-    ok_ = false;
+    ok_ = checkWhitelisted(diags_, what, text, where) && ok_;
   }
   const ir::Value *oneValue(const char *key) {
     const ir::Option *o = target_.option(key);
@@ -203,6 +198,15 @@ private:
 };
 
 } // namespace
+
+bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text, SourceRange where) {
+  size_t at = msmodelslim::firstNonWhitelisted(text);
+  if (at == std::string::npos)
+    return true;
+  diags.report(DiagID::err_msmodelslim_not_whitelisted, where,
+               {what, text, msmodelslim::describeByte(static_cast<unsigned char>(text[at]))});
+  return false;
+}
 
 bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,
                           DiagnosticEngine &diags) {

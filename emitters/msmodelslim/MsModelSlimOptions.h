@@ -26,6 +26,10 @@ struct PracticeOptions {
   const ir::Option *include = nullptr;      // narrows what is quantized
 };
 
+// Reports err_msmodelslim_not_whitelisted when `text` (a `what` the emitter writes) has a byte
+// msModelSlim's character whitelist refuses; true when it has none.
+bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text, SourceRange where);
+
 // Reads the target's settings into `out`; false after reporting every bad one.
 bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,
                           DiagnosticEngine &diags);
