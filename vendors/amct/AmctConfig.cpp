@@ -1,0 +1,358 @@
+// The strict AMCT .cfg reader (AmctConfig.h): libprotobuf TextFormat::Parser into the project's
+// messages, then a walk that copies what was written into qspec types, with line numbers from
+// the parser's ParseInfoTree. documentFromPtq/Qat (AmctProto.h) are shared with the emitter.
+#include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctProto.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+namespace qspec::amct {
+
+namespace pb = google::protobuf;
+namespace P = AMCTPytorchProto;
+namespace K = AMCTPytorchQuantCaliProto;
+
+namespace {
+
+class Collector : public pb::io::ErrorCollector {
+public:
+  std::vector<ParseError> errors;
+  void AddError(int line, pb::io::ColumnNumber column, const std::string &message) override {
+    ParseError e;
+    e.line = line >= 0 ? static_cast<uint32_t>(line) + 1 : 0;
+    e.col = line >= 0 ? static_cast<uint32_t>(column) + 1 : 0;
+    e.message = message;
+    errors.push_back(std::move(e));
+  }
+  void AddWarning(int, pb::io::ColumnNumber, const std::string &) override {}
+};
+
+// Location helpers over an optional ParseInfoTree.
+struct Loc {
+  const pb::TextFormat::ParseInfoTree *tree = nullptr;
+  uint32_t line(const pb::Message &m, const char *field, int index = -1) const {
+    if (!tree)
+      return 0;
+    const pb::FieldDescriptor *f = m.GetDescriptor()->FindFieldByName(field);
+    if (!f)
+      return 0;
+    auto l = tree->GetLocation(f, index);
+    return l.line >= 0 ? static_cast<uint32_t>(l.line) + 1 : 0;
+  }
+  uint32_t col(const pb::Message &m, const char *field, int index = -1) const {
+    if (!tree)
+      return 0;
+    const pb::FieldDescriptor *f = m.GetDescriptor()->FindFieldByName(field);
+    auto l = f ? tree->GetLocation(f, index) : pb::TextFormat::ParseLocation();
+    return l.column >= 0 ? static_cast<uint32_t>(l.column) + 1 : 0;
+  }
+  Loc nested(const pb::Message &m, const char *field, int index = -1) const {
+    if (!tree)
+      return {};
+    const pb::FieldDescriptor *f = m.GetDescriptor()->FindFieldByName(field);
+    return Loc{f ? tree->GetTreeForNested(f, index) : nullptr};
+  }
+};
+
+std::vector<Entry> entries(const pb::RepeatedPtrField<std::string> &list, const pb::Message &m, const char *field,
+                           const Loc &loc) {
+  std::vector<Entry> out;
+  for (int i = 0; i < list.size(); ++i)
+    out.push_back(Entry{list.Get(i), loc.line(m, field, i), loc.col(m, field, i)});
+  return out;
+}
+
+DataType fromProto(P::DataType t) {
+  return t == P::INT4 ? DataType::Int4 : t == P::INT16 ? DataType::Int16 : DataType::Int8;
+}
+
+void readPtqRecipe(const P::CalibrationConfig &c, Recipe &r) {
+  r.present = true;
+  if (c.has_arq_quantize()) {
+    r.wtsAlgo = "arq";
+    if (c.arq_quantize().has_channel_wise())
+      r.channelWise = c.arq_quantize().channel_wise();
+    if (c.arq_quantize().has_quant_bits())
+      r.quantBits = c.arq_quantize().quant_bits();
+  } else if (c.has_ada_quantize()) {
+    r.wtsAlgo = "ada";
+    if (c.ada_quantize().has_channel_wise())
+      r.channelWise = c.ada_quantize().channel_wise();
+  }
+  if (c.has_ifmr_quantize()) {
+    const auto &q = c.ifmr_quantize();
+    r.actAlgo = "ifmr";
+    if (q.has_asymmetric())
+      r.asymmetric = q.asymmetric();
+    if (q.has_dst_type())
+      r.actType = q.dst_type() == P::FMRQuantize::INT16 ? DataType::Int16 : DataType::Int8;
+  } else if (c.has_hfmg_quantize()) {
+    const auto &q = c.hfmg_quantize();
+    r.actAlgo = "hfmg";
+    if (q.has_asymmetric())
+      r.asymmetric = q.asymmetric();
+    if (q.has_num_of_bins())
+      r.numOfBins = q.num_of_bins();
+    if (q.has_dst_type())
+      r.actType = q.dst_type() == P::HFMGQuantize::INT16 ? DataType::Int16 : DataType::Int8;
+  }
+  if (c.has_dmq_balancer()) {
+    r.hasDmq = true;
+    r.dmqStrength = c.dmq_balancer().migration_strength();
+  }
+}
+
+void readPrune(const P::PruneConfig &p, Recipe &r) {
+  r.hasPrune = true;
+  if (p.has_filter_pruner()) {
+    r.pruner = "filter";
+    r.prunerAlgoPresent = p.filter_pruner().has_balanced_l2_norm_filter_prune();
+    if (r.prunerAlgoPresent) {
+      const auto &b = p.filter_pruner().balanced_l2_norm_filter_prune();
+      r.pruneRatio = b.prune_ratio();
+      if (b.has_ascend_optimized())
+        r.ascendOptimized = b.ascend_optimized();
+    }
+  } else if (p.has_n_out_of_m_pruner()) {
+    r.pruner = "n_out_of_m";
+    r.prunerAlgoPresent = p.n_out_of_m_pruner().has_l1_selective_prune();
+    if (r.prunerAlgoPresent && p.n_out_of_m_pruner().l1_selective_prune().has_update_freq())
+      r.updateFreq = p.n_out_of_m_pruner().l1_selective_prune().update_freq();
+  }
+}
+
+template <typename M> void readQatRecipe(const M &m, Recipe &r) {
+  if (m.has_retrain_data_quant_config()) {
+    r.present = true;
+    const auto &d = m.retrain_data_quant_config();
+    if (d.has_ulq_quantize()) {
+      const auto &u = d.ulq_quantize();
+      r.actAlgo = "ulq";
+      if (u.has_dst_type())
+        r.actType = fromProto(u.dst_type());
+      if (u.has_fixed_min())
+        r.fixedMin = u.fixed_min();
+      if (u.has_clip_max_min()) {
+        r.hasClip = true;
+        if (u.clip_max_min().has_clip_max())
+          r.clipMax = u.clip_max_min().clip_max();
+        if (u.clip_max_min().has_clip_min())
+          r.clipMin = u.clip_max_min().clip_min();
+      }
+    }
+  }
+  if (m.has_retrain_weight_quant_config()) {
+    r.present = true;
+    const auto &w = m.retrain_weight_quant_config();
+    if (w.has_arq_retrain()) {
+      r.wtsAlgo = "arq";
+      if (w.arq_retrain().has_dst_type())
+        r.weightType = fromProto(w.arq_retrain().dst_type());
+      if (w.arq_retrain().has_channel_wise())
+        r.channelWise = w.arq_retrain().channel_wise();
+    } else if (w.has_ulq_retrain()) {
+      r.wtsAlgo = "ulq";
+      if (w.ulq_retrain().has_dst_type())
+        r.weightType = fromProto(w.ulq_retrain().dst_type());
+      if (w.ulq_retrain().has_channel_wise())
+        r.channelWise = w.ulq_retrain().channel_wise();
+    }
+  }
+  if (m.has_prune_config())
+    readPrune(m.prune_config(), r);
+}
+
+bool parseInto(const std::string &text, pb::Message &msg, pb::TextFormat::ParseInfoTree *tree,
+               std::vector<ParseError> &errors) {
+  pb::TextFormat::Parser parser;
+  Collector collector;
+  parser.RecordErrorsTo(&collector);
+  parser.AllowPartialMessage(false);
+  if (tree)
+    parser.WriteLocationsTo(tree);
+  bool ok = parser.ParseFromString(text, &msg);
+  errors = std::move(collector.errors);
+  if (!ok && errors.empty())
+    errors.push_back(ParseError{0, 0, "the text does not parse as " + msg.GetTypeName()});
+  return ok;
+}
+
+} // namespace
+
+void documentFromPtq(const P::AMCTConfig &m, AmctDocument &doc, const void *treeP) {
+  Loc loc{static_cast<const pb::TextFormat::ParseInfoTree *>(treeP)};
+  doc = AmctDocument{};
+  doc.kind = ConfigKind::PTQ;
+  if (m.has_batch_num())
+    doc.batchNum = m.batch_num();
+  if (m.has_activation_offset())
+    doc.activationOffset = m.activation_offset();
+  if (m.has_do_fusion())
+    doc.doFusion = m.do_fusion();
+  doc.forceFp16 = m.has_fakequant_precision_mode();
+  doc.skipLayers = entries(m.skip_layers(), m, "skip_layers", loc);
+  doc.skipLayerTypes = entries(m.skip_layer_types(), m, "skip_layer_types", loc);
+  doc.skipFusionLayers = entries(m.skip_fusion_layers(), m, "skip_fusion_layers", loc);
+  if (m.has_common_config()) {
+    readPtqRecipe(m.common_config(), doc.global);
+    doc.global.line = loc.line(m, "common_config");
+  }
+  for (int i = 0; i < m.override_layer_types_size(); ++i) {
+    const auto &o = m.override_layer_types(i);
+    Override ov;
+    ov.key = o.layer_type();
+    ov.line = loc.line(m, "override_layer_types", i);
+    ov.col = loc.col(m, "override_layer_types", i);
+    readPtqRecipe(o.calibration_config(), ov.recipe);
+    ov.recipe.line = ov.line;
+    doc.typeOverrides.push_back(std::move(ov));
+  }
+  for (int i = 0; i < m.override_layer_configs_size(); ++i) {
+    const auto &o = m.override_layer_configs(i);
+    Override ov;
+    ov.key = o.layer_name();
+    Loc inner = loc.nested(m, "override_layer_configs", i);
+    ov.line = inner.tree ? inner.line(o, "layer_name") : loc.line(m, "override_layer_configs", i);
+    ov.col = inner.tree ? inner.col(o, "layer_name") : loc.col(m, "override_layer_configs", i);
+    readPtqRecipe(o.calibration_config(), ov.recipe);
+    ov.recipe.line = ov.line;
+    doc.nameOverrides.push_back(std::move(ov));
+  }
+}
+
+void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const void *treeP) {
+  Loc loc{static_cast<const pb::TextFormat::ParseInfoTree *>(treeP)};
+  doc = AmctDocument{};
+  doc.kind = ConfigKind::QAT;
+  if (m.has_batch_num())
+    doc.batchNum = m.batch_num();
+  doc.forceFp16 = m.has_fakequant_precision_mode();
+  doc.skipLayers = entries(m.skip_layers(), m, "skip_layers", loc);
+  doc.skipLayerTypes = entries(m.skip_layer_types(), m, "skip_layer_types", loc);
+  doc.quantSkipLayers = entries(m.quant_skip_layers(), m, "quant_skip_layers", loc);
+  doc.quantSkipTypes = entries(m.quant_skip_types(), m, "quant_skip_types", loc);
+  doc.pruneSkipLayers = entries(m.regular_prune_skip_layers(), m, "regular_prune_skip_layers", loc);
+  doc.pruneSkipTypes = entries(m.regular_prune_skip_types(), m, "regular_prune_skip_types", loc);
+  readQatRecipe(m, doc.global);
+  doc.global.line = loc.line(m, "retrain_data_quant_config");
+  for (int i = 0; i < m.override_layer_types_size(); ++i) {
+    const auto &o = m.override_layer_types(i);
+    Override ov;
+    ov.key = o.layer_type();
+    ov.line = loc.line(m, "override_layer_types", i);
+    ov.col = loc.col(m, "override_layer_types", i);
+    readQatRecipe(o, ov.recipe);
+    ov.recipe.line = ov.line;
+    doc.typeOverrides.push_back(std::move(ov));
+  }
+  for (int i = 0; i < m.override_layer_configs_size(); ++i) {
+    const auto &o = m.override_layer_configs(i);
+    Override ov;
+    ov.key = o.layer_name();
+    Loc inner = loc.nested(m, "override_layer_configs", i);
+    ov.line = inner.tree ? inner.line(o, "layer_name") : loc.line(m, "override_layer_configs", i);
+    ov.col = inner.tree ? inner.col(o, "layer_name") : loc.col(m, "override_layer_configs", i);
+    readQatRecipe(o, ov.recipe);
+    ov.recipe.line = ov.line;
+    doc.nameOverrides.push_back(std::move(ov));
+  }
+}
+
+static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, const Loc &loc) {
+  doc = AmctDocument{};
+  doc.kind = ConfigKind::KVCache;
+  if (m.has_batch_num())
+    doc.batchNum = m.batch_num();
+  if (m.has_activation_offset())
+    doc.activationOffset = m.activation_offset();
+  if (m.has_kv_cache_quant_config()) {
+    Loc inner = loc.nested(m, "kv_cache_quant_config");
+    doc.kvQuantLayers =
+        entries(m.kv_cache_quant_config().quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);
+  }
+  for (int i = 0; i < m.override_layers_configs_size(); ++i) {
+    Override ov;
+    ov.key = m.override_layers_configs(i).layer_name();
+    ov.line = loc.line(m, "override_layers_configs", i);
+    doc.nameOverrides.push_back(std::move(ov));
+  }
+}
+
+bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
+                       std::vector<ParseError> &errors, bool locations) {
+  pb::TextFormat::ParseInfoTree storage;
+  pb::TextFormat::ParseInfoTree *tree = locations ? &storage : nullptr;
+  switch (kind) {
+  case ConfigKind::PTQ: {
+    P::AMCTConfig m;
+    if (!parseInto(text, m, tree, errors))
+      return false;
+    documentFromPtq(m, doc, tree);
+    return true;
+  }
+  case ConfigKind::QAT: {
+    P::AMCTRetrainConfig m;
+    if (!parseInto(text, m, tree, errors))
+      return false;
+    documentFromQat(m, doc, tree);
+    return true;
+  }
+  case ConfigKind::KVCache: {
+    K::AMCTQuantCaliConfig m;
+    if (!parseInto(text, m, tree, errors))
+      return false;
+    documentFromKv(m, doc, Loc{tree});
+    return true;
+  }
+  }
+  return false;
+}
+
+bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<ParseError> &errors,
+                     std::vector<std::string> *tried) {
+  std::vector<ParseError> best;
+  uint64_t bestPos = 0;
+  bool first = true;
+  for (ConfigKind k : {ConfigKind::PTQ, ConfigKind::QAT, ConfigKind::KVCache}) {
+    std::vector<ParseError> errs;
+    if (parseAmctConfigAs(text, k, doc, errs)) {
+      errors.clear();
+      for (ConfigKind other : {ConfigKind::QAT, ConfigKind::KVCache}) {
+        AmctDocument probe;
+        std::vector<ParseError> ignored;
+        if (other != k && static_cast<int>(other) > static_cast<int>(k) &&
+            parseAmctConfigAs(text, other, probe, ignored))
+          doc.ambiguous = true;
+      }
+      return true;
+    }
+    const ParseError &e = errs.front();
+    if (tried)
+      tried->push_back(std::string(rootMessageName(k)) + ": " +
+                       (e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message);
+    // A missing-required error (no position) means the whole text parsed: the furthest.
+    uint64_t pos = e.line == 0 ? UINT64_MAX : (static_cast<uint64_t>(e.line) << 32) | e.col;
+    if (first || pos > bestPos) {
+      best = std::move(errs);
+      bestPos = pos;
+      first = false;
+    }
+  }
+  errors = std::move(best);
+  return false;
+}
+
+bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags) {
+  SourceManager &sm = diags.sourceManager();
+  std::vector<ParseError> errors;
+  if (parseAmctConfig(sm.text(file), doc, errors))
+    return true;
+  for (const ParseError &e : errors) {
+    SourceRange at = e.line ? sm.lineRange(file, e.line, e.col) : sm.lineRange(file, 1);
+    diags.report(DiagID::err_amct_parse, at, {e.message});
+  }
+  return false;
+}
+
+} // namespace qspec::amct

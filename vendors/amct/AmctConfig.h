@@ -1,0 +1,99 @@
+// The AMCT simple-config document model: parses a `.cfg` (protobuf text format) strictly against
+// the project's AMCT messages (vendors/amct/proto/) and returns a qspec-typed document with line
+// numbers, and prints a document back to text. Used by the emitter (it lowers a plan to an
+// AmctDocument and prints it), by the reader (AmctReader.h) and by qlint. Strict means libprotobuf's
+// TextFormat::Parser without partial messages: unknown fields, a singular field given twice,
+// two members of one oneof and missing `required` fields are all errors.
+#pragma once
+
+#include "vendors/amct/AmctRules.h"
+#include "ir/Diagnostics.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qspec::amct {
+
+// A string entry of a repeated field, with where it was written.
+struct Entry {
+  std::string text;
+  uint32_t line = 0, col = 0;
+};
+
+// One quantization recipe (global, or one override entry), as written.
+struct Recipe {
+  bool present = false;               // the block exists (calibration_config / retrain_* ...)
+  // Activations.
+  std::string actAlgo;                // "ifmr" | "hfmg" | "ulq" | "" (absent)
+  std::optional<DataType> actType;    // dst_type
+  std::optional<bool> asymmetric;     // PTQ
+  std::optional<uint32_t> numOfBins;  // hfmg
+  std::optional<double> clipMax, clipMin;
+  std::optional<bool> fixedMin;
+  bool hasClip = false;               // clip_max_min block present
+  // Weights.
+  std::string wtsAlgo;                // "arq" | "ada" | "ulq" | "" (absent)
+  std::optional<DataType> weightType; // QAT dst_type
+  std::optional<uint32_t> quantBits;  // PTQ quant_bits
+  std::optional<bool> channelWise;
+  std::optional<double> dmqStrength;  // dmq_balancer present (PTQ)
+  bool hasDmq = false;
+  // Prune (QAT / compressed).
+  bool hasPrune = false;
+  std::string pruner;                 // "filter" | "n_out_of_m" | "" (prune_config empty)
+  bool prunerAlgoPresent = false;
+  std::optional<double> pruneRatio;
+  std::optional<bool> ascendOptimized; // balanced_l2_norm_filter_prune.ascend_optimized
+  std::optional<uint32_t> updateFreq;  // l1_selective_prune.update_freq
+  uint32_t line = 0;
+};
+
+struct Override {
+  std::string key; // layer_name or layer_type
+  Recipe recipe;
+  uint32_t line = 0, col = 0;
+};
+
+struct AmctDocument {
+  ConfigKind kind = ConfigKind::PTQ;
+  // The text also parses strictly as another root message (e.g. a file with only skip_layers
+  // is both PTQ and QAT); `kind` is then the first in detection order (PTQ, QAT, KV-cache).
+  bool ambiguous = false;
+  std::optional<uint32_t> batchNum;
+  std::optional<bool> activationOffset; // PTQ / KV
+  std::optional<bool> doFusion;         // PTQ
+  bool forceFp16 = false;               // fakequant_precision_mode: FORCE_FP16_QUANT
+  std::vector<Entry> skipLayers, skipLayerTypes, skipFusionLayers;
+  std::vector<Entry> quantSkipLayers, quantSkipTypes, pruneSkipLayers, pruneSkipTypes; // QAT
+  Recipe global;
+  std::vector<Override> typeOverrides, nameOverrides;
+  std::vector<Entry> kvQuantLayers; // KV-cache
+};
+
+struct ParseError {
+  uint32_t line = 0, col = 0; // 1-based; 0 = no position (e.g. missing required fields)
+  std::string message;        // libprotobuf's message
+};
+
+// Parses `text` as `kind`. On failure returns false with every parser error in `errors`.
+// `locations` false leaves the document's line/col at 0 (parse errors keep theirs): the
+// emitter, which reports findings at the target, skips libprotobuf's per-field location tree.
+bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
+                       std::vector<ParseError> &errors, bool locations = true);
+// Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
+// parses strictly. On failure `errors` holds the error of the message that got furthest (PTQ
+// preferred on ties), and `triedErrors` (if given) one line per message, "Message: l:c: text".
+bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<ParseError> &errors,
+                     std::vector<std::string> *triedErrors = nullptr);
+// The same, reporting err_amct_parse at the position in `file` (a SourceManager file).
+bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
+
+// Prints `doc` as its root message (doc.kind: PTQ or QAT) with libprotobuf's TextFormat::Printer:
+// fields in field-number order, strings UTF-8 with C escapes. What is written is exactly what the
+// document holds: a recipe's blocks are written when `present` (QAT: data and weight blocks when
+// an algorithm is set), optional fields when set. Lists keep the document's order.
+std::string printAmctConfig(const AmctDocument &doc);
+
+} // namespace qspec::amct

@@ -1,0 +1,636 @@
+// AMCT facts and checks; see AmctRules.h. Every quoted message is AMCT's own text (amct.md §4),
+// including its spacing and typos.
+#include "vendors/amct/AmctRules.h"
+#include "vendors/amct/AmctConfig.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace qspec::amct {
+
+const char *configKindName(ConfigKind k) {
+  switch (k) {
+  case ConfigKind::PTQ: return "ptq";
+  case ConfigKind::QAT: return "qat";
+  case ConfigKind::KVCache: return "kv-cache";
+  }
+  return "?";
+}
+
+const char *rootMessageName(ConfigKind k) {
+  switch (k) {
+  case ConfigKind::PTQ: return "AMCTConfig";
+  case ConfigKind::QAT: return "AMCTRetrainConfig";
+  case ConfigKind::KVCache: return "AMCTQuantCaliConfig";
+  }
+  return "?";
+}
+
+std::optional<Version> parseVersion(std::string_view text) {
+  if (text == "master")
+    return Version{9, 2};
+  // MAJOR.MINOR[.PATCH][-suffix]
+  int ma = 0, mi = 0;
+  size_t i = 0;
+  auto number = [&](int &out) {
+    size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - start < 4)
+      out = out * 10 + (text[i++] - '0');
+    return i > start;
+  };
+  if (!number(ma) || i >= text.size() || text[i] != '.')
+    return std::nullopt;
+  ++i;
+  if (!number(mi))
+    return std::nullopt;
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    int patch = 0;
+    if (!number(patch))
+      return std::nullopt;
+  }
+  if (i < text.size() && text[i] != '-')
+    return std::nullopt;
+  if (ma != 9 || mi > 2)
+    return std::nullopt;
+  return Version{ma, mi};
+}
+
+std::string knownVersionList() { return "9.0.0, 9.1.0, 9.2.0, master"; }
+
+const char *dataTypeName(DataType t) {
+  switch (t) {
+  case DataType::Int4: return "INT4";
+  case DataType::Int8: return "INT8";
+  case DataType::Int16: return "INT16";
+  }
+  return "?";
+}
+
+static bool oneOf(std::string_view type, std::initializer_list<const char *> list) {
+  for (const char *t : list)
+    if (type == t)
+      return true;
+  return false;
+}
+
+// AMCT for ONNX names layers by ONNX op type; the capacity tables are the PyTorch ones, so an
+// op type is looked up as its PyTorch counterpart (amct.md §3: Conv, Gemm, MatMul, ConvTranspose,
+// AveragePool; MatMul and Gemm are never channel-wise, like Linear).
+std::string_view pytorchEquivalent(std::string_view type) {
+  if (type == "Conv") return "Conv2d";
+  if (type == "Gemm" || type == "MatMul") return "Linear";
+  if (type == "ConvTranspose") return "ConvTranspose2d";
+  if (type == "AveragePool") return "AvgPool2d";
+  return type;
+}
+
+bool isPtqType(std::string_view type, Version v) {
+  type = pytorchEquivalent(type);
+  if (oneOf(type, {"Conv2d", "Conv3d", "Linear", "ConvTranspose2d", "AvgPool2d"}))
+    return true;
+  return v.atLeast(9, 1) && oneOf(type, {"Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
+}
+
+bool isQatType(std::string_view type, Version v) {
+  type = pytorchEquivalent(type);
+  if (!v.atLeast(9, 1))
+    return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"});
+  return type != "AvgPool2d" && isPtqType(type, v);
+}
+
+bool isQuantizableType(std::string_view type, ConfigKind k, Version v) {
+  switch (k) {
+  case ConfigKind::PTQ: return isPtqType(type, v);
+  case ConfigKind::QAT: return isQatType(type, v);
+  case ConfigKind::KVCache: return type == "Linear";
+  }
+  return false;
+}
+
+bool isChannelWiseType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "Conv3d", "ConvTranspose2d", "Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
+}
+
+bool isInt16Type(std::string_view type, Version v) {
+  type = pytorchEquivalent(type);
+  if (oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}))
+    return true;
+  if (v.atLeast(9, 1) && oneOf(type, {"Conv1d", "ConvTranspose1d"}))
+    return true;
+  return v.atLeast(9, 2) && oneOf(type, {"GRU", "LSTM"});
+}
+
+bool isAdaType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"}); }
+bool isSixSevenBitType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return type == "Conv2d"; }
+bool isSymmetricOnlyType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return type == "Conv3d"; }
+bool isDmqType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return !oneOf(type, {"AvgPool2d", "LSTM", "GRU"}); }
+bool isFuseType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv1d", "Conv2d", "Conv3d"}); }
+bool isFilterPruneType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "Linear"}); }
+bool isSelectivePruneType(std::string_view type) {
+  type = pytorchEquivalent(type);
+  return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}); }
+
+bool isGlobalParameterName(std::string_view name) {
+  return oneOf(name, {"version", "batch_num", "activation_offset", "do_fusion", "fakequant_precision_mode",
+                      "skip_fusion_layers", "joint_quant"});
+}
+
+bool checkQatPair(DataType act, DataType weight, Version v, std::string &msg) {
+  if (act == DataType::Int4 || (weight == DataType::Int4 && !v.atLeast(9, 2))) {
+    msg = "Int4 quantization aware training is not supported.";
+    return false;
+  }
+  bool ok = (act == DataType::Int8 && weight == DataType::Int8) ||
+            (act == DataType::Int16 && weight == DataType::Int8) ||
+            (act == DataType::Int8 && weight == DataType::Int4);
+  if (ok)
+    return true;
+  msg = std::string("Activation and weights data_type are not supported for now. Note, activation is ") +
+        dataTypeName(act) + " and weight is " + dataTypeName(weight) + ".";
+  return false;
+}
+
+bool checkPtqInt16(Version v, std::string &msg) {
+  if (v.atLeast(9, 1))
+    return true;
+  msg = "Unknown enumeration value of \"INT16\" for field \"dst_type\"";
+  return false;
+}
+
+bool checkInt16Type(std::string_view type, std::string_view name, Version v, std::string &msg) {
+  if (isInt16Type(type, v))
+    return true;
+  msg = name.empty() ? "int16_quantizable not support for " + std::string(type) + " type"
+                     : "int16_quantizable not support for " + std::string(name) + " layer";
+  return false;
+}
+
+bool checkInt16Bias(std::string_view type, bool hasBias, std::string_view name, std::string &msg) {
+  if (hasBias || pytorchEquivalent(type) != "Linear")
+    return true;
+  msg = "int16_quantizable not support for " + std::string(name) + " layer";
+  return false;
+}
+
+bool checkChannelWise(ConfigKind k, std::string_view type, std::string_view name, std::string &msg) {
+  if (type.empty() || isChannelWiseType(type))
+    return true;
+  if (k == ConfigKind::QAT)
+    msg = "' " + std::string(name.empty() ? type : name) + " layer can not be channewised'";
+  else if (name.empty())
+    msg = "channel_wise can only be False for " + std::string(type) + " type";
+  else
+    msg = "channel_wise can only be False for " + std::string(name) + " layer.";
+  return false;
+}
+
+bool checkClip(std::optional<double> clipMax, std::optional<double> clipMin, std::string_view layer,
+               std::string &msg) {
+  if (!clipMax && !clipMin)
+    return true;
+  if (!clipMax || !clipMin) {
+    msg = "clip_max and clip_min are both required.";
+    return false;
+  }
+  if (!(*clipMax > 0)) {
+    msg = "clip max should be larger than 0 for layer " + std::string(layer);
+    return false;
+  }
+  if (!(*clipMin < 0)) {
+    msg = "clip min should be less than 0 for layer " + std::string(layer);
+    return false;
+  }
+  return true;
+}
+
+bool checkQuantBits(uint32_t bits, std::string_view type, std::string_view name, std::string &msg) {
+  if (bits != 4 && bits != 6 && bits != 7 && bits != 8) {
+    msg = "weight num_bits is not in [4, 6, 7, 8] in layer " + std::string(name);
+    return false;
+  }
+  if ((bits == 6 || bits == 7) && !type.empty() && !isSixSevenBitType(type)) {
+    msg = name.empty() ? "quant_bits " + std::to_string(bits) + " not support for " + std::string(type) + " type"
+                       : "quant_bits " + std::to_string(bits) + " not support for " + std::string(name) + " layer";
+    return false;
+  }
+  return true;
+}
+
+bool checkBatchNum(ConfigKind k, int64_t n, std::string &msg) {
+  if (n > 0 && n <= 0xffffffffLL)
+    return true;
+  if (k == ConfigKind::QAT)
+    msg = "batch_num(" + std::to_string(n) + ") should be greater than zero.";
+  else if (k == ConfigKind::KVCache)
+    msg = "batch_num(" + std::to_string(n) + ") should be greater than zero";
+  else
+    msg = "The batch_num must be greater than zero.";
+  return false;
+}
+
+bool checkNumOfBins(int64_t bins, std::string_view layer, std::string &msg) {
+  if (bins == 1024 || bins == 2048 || bins == 4096 || bins == 8192)
+    return true;
+  msg = "num_of_bins " + std::to_string(bins) + " must be in [1024, 2048, 4096, 8192] in layer " + std::string(layer);
+  return false;
+}
+
+bool checkDmqStrength(double s, std::string_view layer, std::string &msg) {
+  if (s >= 0.2 && s <= 0.8)
+    return true;
+  msg = "The dmq_balancer_param must be in range [0.2, 0.8] in layer " + std::string(layer);
+  return false;
+}
+
+bool checkPruneRatio(double r, std::string_view layer, std::string &msg) {
+  if (r > 0 && r < 1)
+    return true;
+  msg = "prune ration should be greater than 0 and less than 1 for layer " + std::string(layer);
+  return false;
+}
+
+static std::string normalizedHardware(std::string_view hw) {
+  std::string out;
+  for (char c : hw)
+    if (c != ' ' && c != '-' && c != '_')
+      out += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
+  return out;
+}
+
+bool checkNOutOfMHardware(std::string_view hardware, std::string &msg) {
+  std::string hw = normalizedHardware(hardware);
+  if (hw.find("950PR") == std::string::npos && hw.find("950DT") == std::string::npos)
+    return true;
+  msg = "n_out_of_m_pruner (4:2 sparsity) is not supported on Ascend 950PR/950DT due to hardware constraints";
+  return false;
+}
+
+static bool validUtf8(std::string_view s) {
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t n;
+    if (c < 0x80)
+      n = 0;
+    else if ((c >> 5) == 6)
+      n = 1;
+    else if ((c >> 4) == 14)
+      n = 2;
+    else if ((c >> 3) == 30)
+      n = 3;
+    else
+      return false;
+    if (i + n >= s.size() && n > 0)
+      return false;
+    for (size_t k = 1; k <= n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2)
+        return false;
+    i += n + 1;
+  }
+  return true;
+}
+
+bool checkLayerName(ConfigKind k, std::string_view name, std::string &msg) {
+  if (name.empty()) {
+    msg = "AMCT layer names are never empty";
+    return false;
+  }
+  if (name.find('\0') != std::string_view::npos) {
+    msg = "a NUL byte cannot be part of a PyTorch module name";
+    return false;
+  }
+  if (!validUtf8(name)) {
+    msg = "the name is not valid UTF-8, and protobuf string fields must be";
+    return false;
+  }
+  if (k == ConfigKind::PTQ && isGlobalParameterName(name)) {
+    msg = std::string(name) + " is a global parameter, can not be a layer name";
+    return false;
+  }
+  return true;
+}
+
+std::string pythonListRepr(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i)
+      out += ", ";
+    const std::string &s = items[i];
+    // Python's repr: single quotes unless the text has a ' and no ".
+    char q = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
+    out += q;
+    for (unsigned char c : s) {
+      if (c == '\\')
+        out += "\\\\";
+      else if (c == static_cast<unsigned char>(q))
+        out += std::string("\\") + q;
+      else if (c == '\n')
+        out += "\\n";
+      else if (c == '\r')
+        out += "\\r";
+      else if (c == '\t')
+        out += "\\t";
+      else if (c < 0x20 || c == 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        out += buf;
+      } else
+        out += static_cast<char>(c);
+    }
+    out += q;
+  }
+  return out + "]";
+}
+
+std::vector<std::string> findDuplicates(const std::vector<std::string> &items) {
+  std::set<std::string> seen, reported;
+  std::vector<std::string> out;
+  for (const std::string &s : items)
+    if (!seen.insert(s).second && reported.insert(s).second)
+      out.push_back(s);
+  return out;
+}
+
+std::string repeatedItemsMessage(ConfigKind k, std::string_view field, const std::vector<std::string> &items) {
+  bool qatOverride = k == ConfigKind::QAT && (field == "retrain_override_layers" || field == "override_layer_types");
+  return "Please delete repeated items in " + std::string(field) + (qatOverride ? ",  " : ", ") +
+         "repeated items are " + pythonListRepr(items) + " ";
+}
+
+// ---- checkDocument --------------------------------------------------------------------------
+
+namespace {
+
+struct Checker {
+  const AmctDocument &doc;
+  const CheckOptions &opts;
+  std::vector<Finding> out;
+  // Hashed, and views into `opts`: with an inventory this holds every module (10^6 on a large
+  // MoE model), and the emitter runs these checks on every config it writes.
+  std::unordered_map<std::string_view, std::string_view> typeOf;
+
+  void add(Finding::Level level, const char *rule, uint32_t line, uint32_t col, std::string msg) {
+    out.push_back(Finding{level, rule, line, col, std::move(msg)});
+  }
+
+  // Reports the entries that occur more than once (findDuplicates' order), at the first repeat.
+  template <typename T, typename Text>
+  void duplicates(const std::vector<T> &entries, Text text, std::string_view field, bool warnOnly) {
+    // Strictly increasing (as the emitter writes every list) means no repeats; no set needed.
+    bool increasing = true;
+    for (size_t i = 1; i < entries.size() && increasing; ++i)
+      increasing = text(entries[i - 1]) < text(entries[i]);
+    if (increasing)
+      return;
+    std::unordered_set<std::string_view> seen, reported;
+    seen.reserve(entries.size());
+    std::vector<std::string> dups;
+    const T *first = nullptr;
+    for (const T &e : entries) {
+      std::string_view t = text(e);
+      if (seen.insert(t).second)
+        continue;
+      if (!first)
+        first = &e;
+      if (reported.insert(t).second)
+        dups.emplace_back(t);
+    }
+    if (dups.empty())
+      return;
+    add(warnOnly ? Finding::Warning : Finding::Error, "amct-duplicate", first->line, first->col,
+        repeatedItemsMessage(warnOnly ? ConfigKind::PTQ : doc.kind, field, dups));
+  }
+  void duplicates(const std::vector<Entry> &entries, std::string_view field, bool warnOnly) {
+    duplicates(entries, [](const Entry &e) -> std::string_view { return e.text; }, field, warnOnly);
+  }
+  void overrideDuplicates(const std::vector<Override> &ovs, std::string_view field) {
+    duplicates(ovs, [](const Override &o) -> std::string_view { return o.key; }, field, false);
+  }
+
+  // The recipe a layer of `type` named `name` gets, for checks that need the resolved value.
+  void recipe(const Recipe &r, std::string_view type, std::string_view name, uint32_t line) {
+    std::string msg;
+    std::string_view layer = name.empty() ? type : name;
+    if (doc.kind == ConfigKind::QAT) {
+      if (r.hasClip && !checkClip(r.clipMax, r.clipMin, layer, msg))
+        add(Finding::Error, "amct-clip", line, 0, msg);
+      if (r.present) {
+        DataType a = r.actType.value_or(DataType::Int8), w = r.weightType.value_or(DataType::Int8);
+        if (!checkQatPair(a, w, opts.version, msg))
+          add(Finding::Error, "amct-qat-pair", line, 0, msg);
+      }
+      if (r.hasPrune && !r.pruner.empty() && !r.prunerAlgoPresent)
+        add(Finding::Error, "amct-prune-algo", line, 0,
+            r.pruner == "filter"
+                ? "only balanced_l2_norm_filter_prune is support,  but balanced_l2_norm_filter_prune is not found."
+                : "only l1_selective_prune is support,  but l1_selective_prune is not found.");
+      if (r.pruneRatio && !checkPruneRatio(*r.pruneRatio, layer, msg))
+        add(Finding::Error, "amct-prune-ratio", line, 0, msg);
+      if (r.pruner == "n_out_of_m" && !opts.hardware.empty() && !checkNOutOfMHardware(opts.hardware, msg))
+        add(Finding::Error, "amct-hardware-sparsity", line, 0, msg);
+    } else if (doc.kind == ConfigKind::PTQ) {
+      if (r.quantBits && !checkQuantBits(*r.quantBits, type, name, msg))
+        add(Finding::Error, "amct-quant-bits", line, 0, msg);
+      if (r.numOfBins && !checkNumOfBins(*r.numOfBins, layer, msg))
+        add(Finding::Error, "amct-num-of-bins", line, 0, msg);
+      if (r.dmqStrength && !checkDmqStrength(*r.dmqStrength, layer, msg))
+        add(Finding::Error, "amct-dmq", line, 0, msg);
+      if (r.actType == DataType::Int16 && !checkPtqInt16(opts.version, msg))
+        add(Finding::Error, "amct-version", line, 0, msg);
+    }
+    if (r.channelWise == true && !type.empty() && !checkChannelWise(doc.kind, type, name, msg))
+      add(Finding::Error, "amct-channel-wise", line, 0, msg);
+    if (doc.kind == ConfigKind::PTQ && r.actType == DataType::Int16 && !type.empty() &&
+        !checkInt16Type(type, name, opts.version, msg))
+      add(Finding::Error, "amct-int16-type", line, 0, msg);
+  }
+
+  void run() {
+    bool qat = doc.kind == ConfigKind::QAT;
+    bool anyKnown = false; // some layer has a known type
+    if (opts.uniqueLayerNames) {
+      // typeOf holds only the names the checks look up, filled in one pass over the layers.
+      typeOf.reserve(doc.skipFusionLayers.size() + doc.nameOverrides.size() +
+                     (qat && !doc.typeOverrides.empty() ? doc.skipLayers.size() + doc.quantSkipLayers.size() : 0));
+      for (const Entry &e : doc.skipFusionLayers)
+        typeOf.emplace(e.text, std::string_view());
+      for (const Override &o : doc.nameOverrides)
+        typeOf.emplace(o.key, std::string_view());
+      if (qat && !doc.typeOverrides.empty()) {
+        for (const Entry &e : doc.skipLayers)
+          typeOf.emplace(e.text, std::string_view());
+        for (const Entry &e : doc.quantSkipLayers)
+          typeOf.emplace(e.text, std::string_view());
+      }
+      for (auto &[n, t] : opts.layerTypes) {
+        if (t.empty())
+          continue;
+        anyKnown = true;
+        if (typeOf.empty())
+          break;
+        auto it = typeOf.find(n);
+        if (it != typeOf.end())
+          it->second = t;
+      }
+      for (auto it = typeOf.begin(); it != typeOf.end();)
+        it = it->second.empty() ? typeOf.erase(it) : std::next(it);
+    } else {
+      typeOf.reserve(opts.layerTypes.size());
+      for (auto &[n, t] : opts.layerTypes)
+        if (!t.empty())
+          typeOf[n] = t;
+      anyKnown = !typeOf.empty();
+    }
+    std::string msg;
+    if (doc.batchNum && !checkBatchNum(doc.kind, *doc.batchNum, msg))
+      add(Finding::Error, "amct-batch-num", 0, 0, msg);
+    duplicates(doc.skipLayers, "skip_layers", qat);
+    duplicates(doc.skipLayerTypes, "skip_layer_types", qat);
+    duplicates(doc.skipFusionLayers, "skip_fusion_layers", false);
+    duplicates(doc.quantSkipLayers, "quant_skip_layers", true);
+    duplicates(doc.quantSkipTypes, "quant_skip_types", true);
+    duplicates(doc.pruneSkipLayers, "regular_prune_skip_layers", true);
+    duplicates(doc.pruneSkipTypes, "regular_prune_skip_types", true);
+    overrideDuplicates(doc.nameOverrides, qat ? "retrain_override_layers" : "override_layer_configs");
+    overrideDuplicates(doc.typeOverrides, "override_layer_types");
+    duplicates(doc.kvQuantLayers, "kv_cache_quant_layers", false);
+
+    if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
+      auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
+        if (!isQuantizableType(type, doc.kind, opts.version))
+          add(Finding::Error, "amct-unsupported-type", line, col,
+              "Layer type " + std::string(type) + " does not support quantize.");
+      };
+      for (const Entry &e : doc.skipLayerTypes)
+        unsupported(e.text, e.line, e.col);
+      for (const Override &o : doc.typeOverrides)
+        unsupported(o.key, o.line, o.col);
+    }
+    for (const Entry &e : doc.skipFusionLayers) {
+      auto it = typeOf.find(e.text);
+      if (it != typeOf.end() && !isFuseType(it->second))
+        add(Finding::Error, "amct-skip-fusion", e.line, e.col,
+            "Skip fusion layer \"" + e.text + "\"'s type not in supported list ['Conv2d', 'Conv3d', 'Conv1d']");
+    }
+    if (doc.kind == ConfigKind::PTQ)
+      for (const Override &o : doc.nameOverrides)
+        if (isGlobalParameterName(o.key))
+          add(Finding::Error, "amct-layer-name", o.line, o.col, o.key + " is a global parameter, can not be a layer name");
+
+    // Recipes: the global one on every known layer it reaches (skipped ones included), then
+    // each override entry. The global recipe is checked once per type, in the byte order of
+    // the first name (not overridden by name, of a type not overridden) that has the type.
+    std::unordered_set<std::string_view> typeOverridden, nameOverridden;
+    nameOverridden.reserve(doc.nameOverrides.size());
+    for (const Override &o : doc.typeOverrides)
+      typeOverridden.insert(o.key);
+    for (const Override &o : doc.nameOverrides)
+      nameOverridden.insert(o.key);
+    struct FirstOfType {
+      std::string_view type, name;
+      bool found = false;
+    };
+    std::vector<FirstOfType> firsts; // one per type, unordered
+    std::unordered_map<std::string_view, size_t> slotOf;
+    size_t last = SIZE_MAX; // names of one type tend to come together
+    auto consider = [&](std::string_view n, std::string_view t) {
+      size_t slot = last;
+      if (slot == SIZE_MAX || firsts[slot].type != t) {
+        auto [it, fresh] = slotOf.try_emplace(t, firsts.size());
+        if (fresh)
+          firsts.push_back({t, {}, false});
+        slot = last = it->second;
+      }
+      FirstOfType &f = firsts[slot];
+      // Most names lose the comparison; only a new first needs the override lookups.
+      if ((!f.found || n < f.name) && !nameOverridden.count(n) && !typeOverridden.count(t)) {
+        f.name = n;
+        f.found = true;
+      }
+    };
+    if (opts.uniqueLayerNames) {
+      for (auto &[n, t] : opts.layerTypes)
+        if (!t.empty())
+          consider(n, t);
+    } else {
+      for (auto &[n, t] : typeOf)
+        consider(n, t);
+    }
+    firsts.erase(std::remove_if(firsts.begin(), firsts.end(), [](const FirstOfType &f) { return !f.found; }),
+                 firsts.end());
+    std::sort(firsts.begin(), firsts.end(), [](const FirstOfType &a, const FirstOfType &b) { return a.name < b.name; });
+    for (const FirstOfType &f : firsts)
+      if (isQuantizableType(f.type, doc.kind, opts.version))
+        recipe(doc.global, f.type, "", doc.global.line);
+    if (!anyKnown)
+      recipe(doc.global, "", "", doc.global.line);
+    for (const Override &o : doc.typeOverrides)
+      recipe(o.recipe, o.key, "", o.line);
+    for (const Override &o : doc.nameOverrides) {
+      auto it = typeOf.find(o.key);
+      recipe(o.recipe, it == typeOf.end() ? "" : it->second, o.key, o.line);
+    }
+
+    // QAT: an override (name, or type of a known layer) re-enables a skipped layer.
+    if (qat) {
+      // The skipped names, in byte order and distinct (the order of the type-override warnings).
+      std::vector<std::string_view> skipped;
+      skipped.reserve(doc.skipLayers.size() + doc.quantSkipLayers.size());
+      for (const Entry &e : doc.skipLayers)
+        skipped.push_back(e.text);
+      for (const Entry &e : doc.quantSkipLayers)
+        skipped.push_back(e.text);
+      if (!std::is_sorted(skipped.begin(), skipped.end()))
+        std::sort(skipped.begin(), skipped.end());
+      skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
+      if (!doc.nameOverrides.empty()) {
+        std::unordered_set<std::string_view> isSkipped(skipped.begin(), skipped.end());
+        for (const Override &o : doc.nameOverrides)
+          if (isSkipped.count(o.key))
+            add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+                "layer '" + o.key + "' is skipped, but its override sets retrain_enable back to true");
+      }
+      if (!doc.typeOverrides.empty()) {
+        std::vector<std::pair<std::string_view, std::string_view>> skippedTypes; // known types only
+        for (std::string_view s : skipped) {
+          auto it = typeOf.find(s);
+          if (it != typeOf.end())
+            skippedTypes.emplace_back(s, it->second);
+        }
+        for (const Override &o : doc.typeOverrides)
+          for (auto &[s, t] : skippedTypes)
+            if (t == o.key)
+              add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+                  "layer '" + std::string(s) + "' is skipped, but the " + o.key +
+                      " type override sets retrain_enable back to true");
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::vector<Finding> checkDocument(const AmctDocument &doc, const CheckOptions &opts) {
+  Checker c{doc, opts, {}, {}};
+  c.run();
+  return std::move(c.out);
+}
+
+} // namespace qspec::amct
