@@ -1,7 +1,7 @@
 // The amct backend's registration: what it can express (for the passes) and its factory. The
-// facts come from AmctRules (one place for AMCT knowledge).
+// facts come from vendors/amct (one place for AMCT knowledge).
 #include "emitters/amct/AmctEmitter.h"
-#include "emitters/amct/AmctRules.h"
+#include "vendors/amct/AmctRules.h"
 
 namespace qspec::emit {
 
