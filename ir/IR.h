@@ -124,6 +124,10 @@ struct Module {
   std::string type;  // Linear, Conv2d, MatMul, ... ("" if unknown)
   int32_t block = -1; // decoder-block index, -1 if none
   uint32_t line = 0;  // line in the inventory file (manifests), 0 if not applicable
+  // Whether the module has a bias (`NAME.bias` in a safetensors index or header; a bias input on
+  // an ONNX Gemm/Conv node). Meaningful only when `biasKnown` (manifests do not say).
+  bool hasBias = false;
+  bool biasKnown = false;
 };
 
 struct Inventory {

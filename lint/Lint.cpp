@@ -1,7 +1,7 @@
 // The per-file driver: detect the kind, load and parse, run the enabled rules, apply the
 // project config and suppression comments, sort. Files are linted in parallel by lintFiles.
 #include "emitters/Emitter.h"
-#include "emitters/amct/AmctConfig.h"
+#include "vendors/amct/AmctConfig.h"
 #include "frontend/Frontend.h"
 #include "lint/Config.h"
 #include "lint/Context.h"

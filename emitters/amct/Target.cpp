@@ -1,7 +1,9 @@
-// The amct backend's registration: what it can express (for the passes) and its factory. The
-// facts come from AmctRules (one place for AMCT knowledge).
+// The amct backend's registration: what it can express (for the passes), its factory and its
+// reader for translation validation. The facts come from vendors/amct (one place for AMCT
+// knowledge).
 #include "emitters/amct/AmctEmitter.h"
-#include "emitters/amct/AmctRules.h"
+#include "vendors/amct/AmctReader.h"
+#include "vendors/amct/AmctRules.h"
 
 namespace qspec::emit {
 
@@ -51,6 +53,7 @@ void registerAmctEmitter() {
     }
   };
   registerEmitter(std::move(info), [] { return std::make_unique<AmctEmitter>(); });
+  vendors::registerReader("amct", &vendors::readAmct);
 }
 
 } // namespace qspec::emit

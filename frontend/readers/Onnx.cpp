@@ -58,6 +58,11 @@ bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &dia
     std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
     if (!builder.add(name, n.op_type(), 0, 0))
       return false;
+    // Gemm's C and Conv/ConvTranspose's B (the third input, when given) are the bias.
+    ir::Module &added = out.modules.back();
+    added.biasKnown = true;
+    added.hasBias = (n.op_type() == "Gemm" || n.op_type() == "Conv" || n.op_type() == "ConvTranspose") &&
+                    n.input_size() >= 3 && !n.input(2).empty();
   }
   return builder.finish();
 }

@@ -13,6 +13,27 @@ namespace qspec::readers::detail {
 using ojson = nlohmann::ordered_json;
 
 static const char kWeight[] = ".weight";
+static const char kBias[] = ".bias";
+
+// Collects `NAME` of a `NAME.bias` tensor (into `biases`, to mark once every module is read).
+static void noteBias(std::string_view tensor, std::vector<std::string> &biases) {
+  if (endsWith(tensor, kBias) && tensor.size() > sizeof(kBias) - 1)
+    biases.emplace_back(tensor.substr(0, tensor.size() - (sizeof(kBias) - 1)));
+}
+
+// Every module's bias is known from the tensor names: it has one when `NAME.bias` is listed.
+static bool markBiases(bool finished, ir::Inventory &out, const std::vector<std::string> &biases) {
+  if (!finished)
+    return false;
+  for (ir::Module &m : out.modules)
+    m.biasKnown = true;
+  for (const std::string &b : biases) {
+    auto it = out.index.find(b);
+    if (it != out.index.end())
+      out.modules[it->second].hasBias = true;
+  }
+  return true;
+}
 
 bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
@@ -44,6 +65,7 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
   InventoryBuilder builder(out, diags, file, limits);
   std::vector<JsonMember> tensors = jsonObjectMembers(text, wmMember->valueOffset);
   builder.reserve(tensors.size());
+  std::vector<std::string> biases;
   for (const JsonMember &m : tensors) {
     uint32_t keyOff = m.keyOffset;
     const std::string &tensor = m.key;
@@ -54,13 +76,14 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
                    {"the shard of '" + tensor + "' must be a file name string"});
       return false;
     }
+    noteBias(tensor, biases);
     if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
       continue; // biases, scales, offsets, buffers: not modules of their own
     std::string_view name = std::string_view(tensor).substr(0, tensor.size() - (sizeof(kWeight) - 1));
     if (!builder.add(name, typeFromName(name), keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
   }
-  return builder.finish();
+  return markBiases(builder.finish(), out, biases);
 }
 
 static std::string typeFromShape(const std::string &name, size_t rank) {
@@ -131,6 +154,7 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     return false;
   }
   InventoryBuilder builder(out, diags, file, limits);
+  std::vector<std::string> biases;
   for (const JsonMember &member : jsonObjectMembers(header, 0)) {
     uint32_t keyOff = member.keyOffset;
     const std::string &tensor = member.key;
@@ -159,6 +183,7 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
         !v["data_offsets"][0].is_number_unsigned() || !v["data_offsets"][1].is_number_unsigned() ||
         v["data_offsets"][0].get<uint64_t>() > v["data_offsets"][1].get<uint64_t>())
       return badTensor("\"data_offsets\" must be two integers [begin, end] with begin <= end");
+    noteBias(tensor, biases);
     if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
       continue;
     std::string name = tensor.substr(0, tensor.size() - (sizeof(kWeight) - 1));
@@ -166,7 +191,7 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     if (!builder.add(name, type, keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
   }
-  return builder.finish();
+  return markBiases(builder.finish(), out, biases);
 }
 
 } // namespace qspec::readers::detail

@@ -2,7 +2,7 @@
 // findings of some check names.
 #pragma once
 
-#include "emitters/amct/AmctConfig.h"
+#include "vendors/amct/AmctConfig.h"
 #include "lint/Context.h"
 
 #include <initializer_list>

@@ -2,8 +2,8 @@
 // compared with the resolved IR under AMCT's own precedence, hostile names, determinism, the
 // rules API, and the conformance verdicts for every .cfg in ../shared/conformance/amct.
 #include "emitters/Emitter.h"
-#include "emitters/amct/AmctConfig.h"
-#include "emitters/amct/AmctRules.h"
+#include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctRules.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 

@@ -1,4 +1,4 @@
-// AMCT vendor knowledge shared by the AMCT emitter and qlint: capacity tables per version,
+// AMCT vendor knowledge shared by the AMCT emitter, the AMCT reader and qlint: capacity tables per version,
 // legal QAT activation/weight pairs, hardware limits, value ranges, and AMCT's exact error
 // wording (reference: ../shared/reference/amct.md §2.5, §4). Plain qspec types only; no
 // protobuf type appears here (the reader in AmctConfig.h gives a qspec-typed document).
@@ -59,6 +59,9 @@ bool checkQatPair(DataType act, DataType weight, Version v, std::string &amctMes
 bool checkPtqInt16(Version v, std::string &amctMessage);
 // INT16 activations on a layer type (name empty: type-level message).
 bool checkInt16Type(std::string_view type, std::string_view name, Version v, std::string &amctMessage);
+// INT16 activations on a Linear need a bias (AMCT's PTQ config code: 'int16_quantizable not
+// support for <name> layer'); `hasBias` as the inventory says.
+bool checkInt16Bias(std::string_view type, bool hasBias, std::string_view name, std::string &amctMessage);
 // channel_wise: true on a layer/type that rejects it (name empty: type-level message).
 bool checkChannelWise(ConfigKind k, std::string_view type, std::string_view name, std::string &amctMessage);
 // QAT clip bounds: both or neither, max > 0, min < 0.
@@ -103,6 +106,10 @@ struct CheckOptions {
   // The caller guarantees no name repeats in `layerTypes` (an inventory does): the checks then
   // walk the list instead of hashing every name.
   bool uniqueLayerNames = false;
+  // The type names are PyTorch's (or ONNX op types): skip_layer_types and override_layer_types
+  // entries must then be types AMCT quantizes in this mode ('Layer type <type> does not support
+  // quantize.'). Off for files of other frameworks (TensorFlow, Caffe type names).
+  bool pytorchTypes = false;
 };
 std::vector<Finding> checkDocument(const AmctDocument &doc, const CheckOptions &opts);
 

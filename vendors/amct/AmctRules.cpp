@@ -1,7 +1,7 @@
 // AMCT facts and checks; see AmctRules.h. Every quoted message is AMCT's own text (amct.md §4),
 // including its spacing and typos.
-#include "emitters/amct/AmctRules.h"
-#include "emitters/amct/AmctConfig.h"
+#include "vendors/amct/AmctRules.h"
+#include "vendors/amct/AmctConfig.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -180,6 +180,13 @@ bool checkInt16Type(std::string_view type, std::string_view name, Version v, std
     return true;
   msg = name.empty() ? "int16_quantizable not support for " + std::string(type) + " type"
                      : "int16_quantizable not support for " + std::string(name) + " layer";
+  return false;
+}
+
+bool checkInt16Bias(std::string_view type, bool hasBias, std::string_view name, std::string &msg) {
+  if (hasBias || pytorchEquivalent(type) != "Linear")
+    return true;
+  msg = "int16_quantizable not support for " + std::string(name) + " layer";
   return false;
 }
 
@@ -505,6 +512,17 @@ struct Checker {
     overrideDuplicates(doc.typeOverrides, "override_layer_types");
     duplicates(doc.kvQuantLayers, "kv_cache_quant_layers", false);
 
+    if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
+      auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
+        if (!isQuantizableType(type, doc.kind, opts.version))
+          add(Finding::Error, "amct-unsupported-type", line, col,
+              "Layer type " + std::string(type) + " does not support quantize.");
+      };
+      for (const Entry &e : doc.skipLayerTypes)
+        unsupported(e.text, e.line, e.col);
+      for (const Override &o : doc.typeOverrides)
+        unsupported(o.key, o.line, o.col);
+    }
     for (const Entry &e : doc.skipFusionLayers) {
       auto it = typeOf.find(e.text);
       if (it != typeOf.end() && !isFuseType(it->second))

@@ -1,8 +1,8 @@
-// Private to emitters/amct/: the bridge between the generated protobuf messages and the
+// Private to vendors/amct/: the bridge between the generated protobuf messages and the
 // qspec-typed AmctDocument. Only .cpp files of this folder include it.
 #pragma once
 
-#include "emitters/amct/AmctConfig.h"
+#include "vendors/amct/AmctConfig.h"
 
 #include "amct_calibration.pb.h"
 #include "amct_kv_cache.pb.h"

@@ -1,11 +1,12 @@
-// The AMCT simple-config reader: parses a `.cfg` (protobuf text format) strictly against the
-// project's AMCT messages (emitters/amct/proto/) and returns a qspec-typed document with line
-// numbers. Used by the emitter's round trip and by qlint. Strict means libprotobuf's
+// The AMCT simple-config document model: parses a `.cfg` (protobuf text format) strictly against
+// the project's AMCT messages (vendors/amct/proto/) and returns a qspec-typed document with line
+// numbers, and prints a document back to text. Used by the emitter (it lowers a plan to an
+// AmctDocument and prints it), by the reader (AmctReader.h) and by qlint. Strict means libprotobuf's
 // TextFormat::Parser without partial messages: unknown fields, a singular field given twice,
 // two members of one oneof and missing `required` fields are all errors.
 #pragma once
 
-#include "emitters/amct/AmctRules.h"
+#include "vendors/amct/AmctRules.h"
 #include "ir/Diagnostics.h"
 
 #include <cstdint>
@@ -44,6 +45,8 @@ struct Recipe {
   std::string pruner;                 // "filter" | "n_out_of_m" | "" (prune_config empty)
   bool prunerAlgoPresent = false;
   std::optional<double> pruneRatio;
+  std::optional<bool> ascendOptimized; // balanced_l2_norm_filter_prune.ascend_optimized
+  std::optional<uint32_t> updateFreq;  // l1_selective_prune.update_freq
   uint32_t line = 0;
 };
 
@@ -86,5 +89,11 @@ bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<Par
                      std::vector<std::string> *triedErrors = nullptr);
 // The same, reporting err_amct_parse at the position in `file` (a SourceManager file).
 bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
+
+// Prints `doc` as its root message (doc.kind: PTQ or QAT) with libprotobuf's TextFormat::Printer:
+// fields in field-number order, strings UTF-8 with C escapes. What is written is exactly what the
+// document holds: a recipe's blocks are written when `present` (QAT: data and weight blocks when
+// an algorithm is set), optional fields when set. Lists keep the document's order.
+std::string printAmctConfig(const AmctDocument &doc);
 
 } // namespace qspec::amct

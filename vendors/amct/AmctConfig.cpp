@@ -1,8 +1,8 @@
 // The strict AMCT .cfg reader (AmctConfig.h): libprotobuf TextFormat::Parser into the project's
 // messages, then a walk that copies what was written into qspec types, with line numbers from
 // the parser's ParseInfoTree. documentFromPtq/Qat (AmctProto.h) are shared with the emitter.
-#include "emitters/amct/AmctConfig.h"
-#include "emitters/amct/AmctProto.h"
+#include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctProto.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -108,11 +108,17 @@ void readPrune(const P::PruneConfig &p, Recipe &r) {
   if (p.has_filter_pruner()) {
     r.pruner = "filter";
     r.prunerAlgoPresent = p.filter_pruner().has_balanced_l2_norm_filter_prune();
-    if (r.prunerAlgoPresent)
-      r.pruneRatio = p.filter_pruner().balanced_l2_norm_filter_prune().prune_ratio();
+    if (r.prunerAlgoPresent) {
+      const auto &b = p.filter_pruner().balanced_l2_norm_filter_prune();
+      r.pruneRatio = b.prune_ratio();
+      if (b.has_ascend_optimized())
+        r.ascendOptimized = b.ascend_optimized();
+    }
   } else if (p.has_n_out_of_m_pruner()) {
     r.pruner = "n_out_of_m";
     r.prunerAlgoPresent = p.n_out_of_m_pruner().has_l1_selective_prune();
+    if (r.prunerAlgoPresent && p.n_out_of_m_pruner().l1_selective_prune().has_update_freq())
+      r.updateFreq = p.n_out_of_m_pruner().l1_selective_prune().update_freq();
   }
 }
 

@@ -1,0 +1,334 @@
+// The AMCT vendor model: AMCT's precedence over a document (applyDocument), checked by hand and
+// against the per-layer JSON AMCT itself generated for real configs (../shared/conformance/amct/
+// generated-json); the strict reading of every real .cfg of the corpus against its VERDICTS.txt;
+// and the reader plus translation validation on the bugs of issue #11 and #21.
+#include "vendors/Reading.h"
+#include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctReader.h"
+
+#include "../emitters/EmitTestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace qspec {
+namespace {
+
+namespace fs = std::filesystem;
+using amct::Applied;
+using amct::ConfigKind;
+using testsupport::Mods;
+
+amct::AmctDocument parse(const std::string &text, ConfigKind kind) {
+  amct::AmctDocument doc;
+  std::vector<amct::ParseError> errors;
+  EXPECT_TRUE(amct::parseAmctConfigAs(text, kind, doc, errors)) << (errors.empty() ? "" : errors[0].message);
+  return doc;
+}
+
+std::vector<ir::Module> modules(const Mods &mods) {
+  std::vector<ir::Module> out;
+  for (const auto &[n, t] : mods)
+    out.push_back({n, t, -1, 0});
+  return out;
+}
+
+std::vector<Applied> apply(const std::string &text, ConfigKind kind, const std::vector<ir::Module> &mods,
+                           std::vector<amct::Finding> *refusalsOut = nullptr) {
+  std::vector<amct::Finding> refusals;
+  auto out = amct::applyDocument(parse(text, kind), mods, amct::Version{}, refusals);
+  if (refusalsOut)
+    *refusalsOut = refusals;
+  else
+    EXPECT_TRUE(refusals.empty());
+  return out;
+}
+
+const Mods kNet = {{"conv1", "Conv2d"}, {"fc", "Linear"}, {"pool", "AvgPool2d"}, {"norm", "LayerNorm"}};
+
+TEST(AmctReading, PtqSkipWinsOverAnOverride) {
+  auto a = apply("skip_layers: \"conv1\"\noverride_layer_configs { layer_name: \"conv1\" calibration_config { "
+                 "arq_quantize { quant_bits: 4 } ifmr_quantize { } } }\n",
+                 ConfigKind::PTQ, modules(kNet));
+  EXPECT_FALSE(a[0].enabled);
+  EXPECT_EQ(a[0].line, 1u);
+  EXPECT_TRUE(a[1].enabled);
+  EXPECT_TRUE(a[2].considered);
+  EXPECT_FALSE(a[3].considered); // LayerNorm: AMCT does not quantize it
+}
+
+TEST(AmctReading, QatAnOverrideReenablesASkippedLayerAndSkipListsAreUnions) {
+  auto a = apply("skip_layers: \"conv1\"\nquant_skip_layers: \"fc\"\noverride_layer_types { layer_type: \"Conv2d\" "
+                 "retrain_weight_quant_config { arq_retrain { dst_type: INT4 } } }\n",
+                 ConfigKind::QAT, modules(kNet));
+  EXPECT_TRUE(a[0].enabled); // the Conv2d type override sets retrain_enable back to true
+  EXPECT_EQ(a[0].weightBits, 4u);
+  EXPECT_EQ(a[0].act, amct::DataType::Int8); // the entry replaces: its gaps are AMCT's defaults
+  EXPECT_FALSE(a[1].enabled);                // quant_skip_layers joins skip_layers
+  EXPECT_FALSE(a[2].considered);             // AvgPool2d: not a QAT type
+}
+
+TEST(AmctReading, NameBeatsTypeBeatsGlobalAndEntriesReplace) {
+  auto a = apply("common_config { arq_quantize { quant_bits: 4 } hfmg_quantize { asymmetric: false } }\n"
+                 "override_layer_types { layer_type: \"Linear\" calibration_config { ifmr_quantize { } } }\n"
+                 "override_layer_configs { layer_name: \"conv1\" calibration_config { ifmr_quantize { dst_type: "
+                 "INT16 } } }\n",
+                 ConfigKind::PTQ, modules(kNet));
+  EXPECT_EQ(a[0].act, amct::DataType::Int16);
+  EXPECT_EQ(a[0].weightBits, 8u); // not the global 4 bits: the name entry replaces
+  EXPECT_EQ(a[1].weightBits, 8u);
+  EXPECT_EQ(a[1].actAlgo, "ifmr");
+  EXPECT_EQ(a[2].weightBits, 4u);
+  EXPECT_EQ(a[2].actAlgo, "hfmg");
+  // asymmetric: the entry's own ▸ common_config's only with the same algorithm ▸ activation_offset.
+  EXPECT_EQ(a[1].asymmetric, true); // ifmr entry, hfmg global: activation_offset's default
+  EXPECT_EQ(a[2].asymmetric, false);
+  EXPECT_EQ(a[1].channelWise, false); // Linear's per-type default
+  EXPECT_EQ(a[0].channelWise, true);
+}
+
+TEST(AmctReading, GlobalInt16FallsBackOnABiaslessLinearAndAnOverrideIsRefused) {
+  std::vector<ir::Module> mods = modules({{"q_proj", "Linear"}, {"o_proj", "Linear"}});
+  mods[0].biasKnown = mods[1].biasKnown = true;
+  mods[1].hasBias = true;
+  auto a = apply("common_config { ifmr_quantize { dst_type: INT16 } }\n", ConfigKind::PTQ, mods);
+  EXPECT_EQ(a[0].act, amct::DataType::Int8);
+  EXPECT_EQ(a[1].act, amct::DataType::Int16);
+  std::vector<amct::Finding> refusals;
+  apply("override_layer_configs { layer_name: \"q_proj\" calibration_config { ifmr_quantize { dst_type: INT16 } } }\n",
+        ConfigKind::PTQ, mods, &refusals);
+  ASSERT_EQ(refusals.size(), 1u);
+  EXPECT_EQ(refusals[0].message, "int16_quantizable not support for q_proj layer");
+}
+
+// ---- The corpus ------------------------------------------------------------------------------
+
+fs::path conformanceDir() {
+  if (const char *env = std::getenv("QSPEC_CONFORMANCE"))
+    return fs::path(env) / "amct";
+  return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "amct";
+}
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// The layer types of the model AMCT's generator used (a ResNet: conv*, fc, avgpool).
+std::string generatedType(const std::string &name) {
+  if (name.find("conv") != std::string::npos || name.find("downsample") != std::string::npos)
+    return "Conv2d";
+  if (name == "fc")
+    return "Linear";
+  return name == "avgpool" ? "AvgPool2d" : "";
+}
+
+// Compares one layer of AMCT's generated JSON with applyDocument's reading.
+void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
+  if (qat) {
+    EXPECT_EQ(a.enabled, layer.value("retrain_enable", true));
+    if (!a.enabled)
+      return; // AMCT still lists a skipped layer's recipe; nothing of it applies
+    nlohmann::json d = layer.value("retrain_data_config", nlohmann::json::object());
+    nlohmann::json w = layer.value("retrain_weight_config", nlohmann::json::object());
+    EXPECT_EQ(a.act == amct::DataType::Int16 ? "INT16" : "INT8", d.value("dst_type", std::string("INT8")));
+    EXPECT_EQ(a.weightBits == 4 ? "INT4" : "INT8", w.value("dst_type", std::string("INT8")));
+    EXPECT_EQ(a.wtsAlgo + "_retrain", w.value("algo", std::string()));
+    EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
+    return;
+  }
+  EXPECT_EQ(a.enabled, layer.value("quant_enable", true));
+  if (!a.enabled)
+    return;
+  nlohmann::json act = layer.value("activation_quant_params", nlohmann::json::object());
+  nlohmann::json w = layer.value("weight_quant_params", nlohmann::json::object());
+  EXPECT_EQ(a.act == amct::DataType::Int16 ? 16 : 8, act.value("num_bits", 8));
+  EXPECT_EQ(a.actAlgo, act.value("act_algo", std::string()));
+  EXPECT_EQ(a.asymmetric, act.value("asymmetric", true));
+  EXPECT_EQ(static_cast<int>(a.weightBits), w.value("num_bits", 8));
+  EXPECT_EQ(a.wtsAlgo + "_quantize", w.value("wts_algo", std::string()));
+  EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
+}
+
+TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
+  fs::path dir = conformanceDir() / "generated-json";
+  if (!fs::is_directory(dir))
+    GTEST_SKIP() << "no conformance folder at " << dir;
+  int compared = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    fs::path cfg = entry.path();
+    fs::path json = fs::path(cfg).replace_extension(".json");
+    if (cfg.extension() != ".cfg" || !fs::exists(json))
+      continue;
+    SCOPED_TRACE(cfg.filename().string());
+    amct::AmctDocument doc;
+    std::vector<amct::ParseError> errors;
+    ASSERT_TRUE(amct::parseAmctConfig(slurp(cfg), doc, errors)) << errors[0].message;
+    // A text both messages read (an empty file) is what the generator was asked for.
+    std::string stem = cfg.filename().string();
+    if (doc.ambiguous && stem.find("__ptq_") == std::string::npos)
+      doc = parse(slurp(cfg), ConfigKind::QAT);
+    nlohmann::json layers = nlohmann::json::parse(slurp(json));
+    std::vector<ir::Module> mods;
+    std::vector<const nlohmann::json *> rows;
+    for (auto it = layers.begin(); it != layers.end(); ++it)
+      if (it->is_object() && (it->contains("quant_enable") || it->contains("retrain_enable"))) {
+        mods.push_back({it.key(), generatedType(it.key()), -1, 0});
+        rows.push_back(&*it);
+      }
+    std::vector<amct::Finding> refusals;
+    auto applied = amct::applyDocument(doc, mods, amct::Version{}, refusals);
+    EXPECT_TRUE(refusals.empty());
+    for (size_t i = 0; i < mods.size(); ++i) {
+      SCOPED_TRACE(mods[i].name);
+      ASSERT_TRUE(applied[i].considered);
+      expectLayer(*rows[i], applied[i], doc.kind == ConfigKind::QAT);
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 20);
+}
+
+TEST(AmctConformance, EveryRealConfigReadsAsVerdictsSays) {
+  fs::path dir = conformanceDir();
+  if (!fs::is_directory(dir))
+    GTEST_SKIP() << "no conformance folder at " << dir;
+  std::ifstream verdicts(dir / "VERDICTS.txt");
+  std::string line;
+  int files = 0;
+  while (std::getline(verdicts, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::string verdict = line.substr(0, line.find(' '));
+    std::string name = line.substr(line.rfind(' ') + 1);
+    SCOPED_TRACE(name);
+    amct::AmctDocument doc;
+    std::vector<amct::ParseError> errors;
+    bool ok = amct::parseAmctConfig(slurp(dir / name), doc, errors);
+    if (verdict == "OK") {
+      // Accepted as the message VERDICTS names (KV-cache files are AMCT's third message).
+      ASSERT_TRUE(ok) << errors[0].message;
+      std::string message = line.substr(3, line.find(' ', 3) - 3);
+      if (message != amct::rootMessageName(doc.kind)) { // text both messages read (no QAT-only field)
+        EXPECT_TRUE(doc.ambiguous);
+        ASSERT_EQ(message, "AMCTRetrainConfig");
+        doc = parse(slurp(dir / name), ConfigKind::QAT);
+      }
+      // The reading applies it to the layers it names without refusing.
+      std::vector<ir::Module> mods;
+      for (const auto &o : doc.nameOverrides)
+        mods.push_back({o.key, "", -1, 0});
+      std::vector<amct::Finding> refusals;
+      if (doc.kind != ConfigKind::KVCache)
+        amct::applyDocument(doc, mods, amct::Version{}, refusals);
+      EXPECT_TRUE(refusals.empty());
+    } else if (!ok) {
+      ASSERT_FALSE(errors.empty());
+      EXPECT_FALSE(errors[0].message.empty()); // refused with libprotobuf's message
+    } else {
+      // Strict-parse FAIL for both PyTorch messages, but AMCT's KV-cache message reads it.
+      EXPECT_EQ(doc.kind, ConfigKind::KVCache);
+    }
+    ++files;
+  }
+  EXPECT_GT(files, 80);
+}
+
+// ---- The reader and translation validation ----------------------------------------------------
+
+struct Validated {
+  bool read = false, valid = false;
+  std::vector<std::string> ids, messages;
+};
+
+Validated validate(const std::string &specText, const Mods &mods, const std::string &cfg,
+                   const std::function<void(ir::Spec &)> &tweak = {}) {
+  static ir::Spec spec; // the diagnostics' ranges point into it
+  spec = ir::Spec{};
+  testsupport::compileAndEmit("amct", specText, mods, spec, tweak);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  Validated v;
+  vendors::VendorReading reading;
+  const ir::Target &target = *spec.target("amct");
+  v.read = vendors::readAmct(spec, target, cfg, reading, diags);
+  v.valid = v.read && vendors::validateReading(spec, target, reading, diags);
+  for (const auto &d : diags.diagnostics()) {
+    v.ids.push_back(d.code);
+    v.messages.push_back(d.message);
+  }
+  return v;
+}
+
+const Mods kBlock = {{"model.layers.0.mlp.up_proj", "Linear"}, {"model.layers.0.mlp.down_proj", "Linear"}};
+const char *kHistogramSpec = R"(qspec 1
+defaults { tier int8; weight int8 symmetric minmax; act int8 asymmetric minmax }
+override name "model.layers.*.mlp.down_proj" { act int8 asymmetric histogram }
+target amct ptq { act_algo ifmr }
+)";
+
+TEST(AmctValidation, ActAlgoReplacingARulesMethodIsADivergence) {
+  // What qcc wrote before the fix: act_algo ifmr everywhere, down_proj's histogram lost.
+  Validated before = validate(kHistogramSpec, kBlock, "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n");
+  EXPECT_TRUE(before.read);
+  EXPECT_FALSE(before.valid);
+  ASSERT_FALSE(before.ids.empty());
+  EXPECT_EQ(before.ids[0], "err_emit_divergence");
+  EXPECT_NE(before.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos) << before.messages[0];
+  EXPECT_NE(before.messages[0].find("act method"), std::string::npos) << before.messages[0];
+  // The fixed file: down_proj gets its own HFMG entry.
+  Validated after = validate(kHistogramSpec, kBlock,
+                             "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n"
+                             "override_layer_configs { layer_name: \"model.layers.0.mlp.down_proj\" calibration_config "
+                             "{ arq_quantize { } hfmg_quantize { asymmetric: true } } }\n");
+  EXPECT_TRUE(after.valid) << (after.messages.empty() ? "" : after.messages[0]);
+}
+
+TEST(AmctValidation, TierAndDtypesComparedAsThePairAmctApplies) {
+  const char *spec = "qspec 1\ndefaults { tier int8; weight int8; act int8 }\n"
+                     "override name \"model.layers.0.mlp.up_proj\" { tier int16 }\ntarget amct ptq { }\n";
+  // The name override's tier beats the defaults' act dtype: A16 is what the IR asks for.
+  Validated ok = validate(spec, kBlock,
+                          "common_config { arq_quantize { } ifmr_quantize { } }\noverride_layer_configs { layer_name: "
+                          "\"model.layers.0.mlp.up_proj\" calibration_config { arq_quantize { } ifmr_quantize { "
+                          "dst_type: INT16 } } }\n");
+  EXPECT_TRUE(ok.valid) << (ok.messages.empty() ? "" : ok.messages[0]);
+  Validated lost = validate(spec, kBlock, "common_config { arq_quantize { } ifmr_quantize { } }\n");
+  EXPECT_FALSE(lost.valid);
+  ASSERT_FALSE(lost.messages.empty());
+  EXPECT_NE(lost.messages[0].find("tier"), std::string::npos) << lost.messages[0];
+}
+
+TEST(AmctValidation, GlobalInt16OnABiaslessLinearIsReadAsInt8) {
+  const char *spec = "qspec 1\ndefaults { tier int16 }\ntarget amct ptq { }\n";
+  auto noBias = [](ir::Spec &s) {
+    for (ir::Module &m : s.inventory.modules)
+      m.biasKnown = true;
+    s.inventory.modules[1].hasBias = true;
+  };
+  Validated v = validate(spec, kBlock, "common_config { arq_quantize { } ifmr_quantize { dst_type: INT16 } }\n", noBias);
+  EXPECT_TRUE(v.read);
+  EXPECT_FALSE(v.valid);
+  ASSERT_EQ(v.ids.size(), 1u); // up_proj only: down_proj has a bias
+  EXPECT_NE(v.messages[0].find("model.layers.0.mlp.up_proj"), std::string::npos) << v.messages[0];
+}
+
+TEST(AmctValidation, AConfigAmctRefusesIsNotRead) {
+  Validated v = validate("qspec 1\ntarget amct ptq { }\n", kBlock, "skip_layer_types: \"Embedding\"\n");
+  EXPECT_FALSE(v.read);
+  ASSERT_FALSE(v.messages.empty());
+  EXPECT_NE(v.messages[0].find("Layer type Embedding does not support quantize."), std::string::npos);
+  Validated garbage = validate("qspec 1\ntarget amct ptq { }\n", kBlock, "no_such_field: 1\n");
+  EXPECT_FALSE(garbage.read);
+  EXPECT_EQ(garbage.ids[0], "err_amct_parse");
+}
+
+} // namespace
+} // namespace qspec

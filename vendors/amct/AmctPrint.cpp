@@ -1,0 +1,163 @@
+// printAmctConfig (AmctConfig.h): a qspec-typed AmctDocument built into the project's protobuf
+// messages and printed with libprotobuf's TextFormat::Printer. The emitter lowers its plan to a
+// document and calls this; no protobuf type leaves this folder.
+#include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctProto.h"
+
+#include <google/protobuf/text_format.h>
+
+namespace qspec::amct {
+
+namespace {
+
+namespace P = AMCTPytorchProto;
+
+P::DataType toProto(DataType t) { return t == DataType::Int4 ? P::INT4 : t == DataType::Int16 ? P::INT16 : P::INT8; }
+
+template <typename List> void addAll(List *list, const std::vector<Entry> &entries) {
+  for (const Entry &e : entries)
+    list->Add(std::string(e.text));
+}
+
+template <typename Q> void setWeightQuantize(Q *q, const Recipe &r) {
+  if (r.channelWise)
+    q->set_channel_wise(*r.channelWise);
+}
+
+void writePtqRecipe(const Recipe &r, P::CalibrationConfig &c) {
+  if (r.wtsAlgo == "ada") {
+    setWeightQuantize(c.mutable_ada_quantize(), r);
+  } else if (r.wtsAlgo == "arq") {
+    auto *q = c.mutable_arq_quantize();
+    setWeightQuantize(q, r);
+    if (r.quantBits)
+      q->set_quant_bits(*r.quantBits);
+  }
+  if (r.actAlgo == "hfmg") {
+    auto *q = c.mutable_hfmg_quantize();
+    if (r.numOfBins)
+      q->set_num_of_bins(*r.numOfBins);
+    if (r.asymmetric)
+      q->set_asymmetric(*r.asymmetric);
+    if (r.actType)
+      q->set_dst_type(*r.actType == DataType::Int16 ? P::HFMGQuantize::INT16 : P::HFMGQuantize::INT8);
+  } else if (r.actAlgo == "ifmr") {
+    auto *q = c.mutable_ifmr_quantize();
+    if (r.asymmetric)
+      q->set_asymmetric(*r.asymmetric);
+    if (r.actType)
+      q->set_dst_type(*r.actType == DataType::Int16 ? P::FMRQuantize::INT16 : P::FMRQuantize::INT8);
+  }
+  if (r.hasDmq && r.dmqStrength)
+    c.mutable_dmq_balancer()->set_migration_strength(static_cast<float>(*r.dmqStrength));
+}
+
+void writePrune(const Recipe &r, P::PruneConfig &p) {
+  if (r.pruner == "filter") {
+    auto *f = p.mutable_filter_pruner()->mutable_balanced_l2_norm_filter_prune();
+    f->set_prune_ratio(static_cast<float>(r.pruneRatio.value_or(0)));
+    if (r.ascendOptimized)
+      f->set_ascend_optimized(*r.ascendOptimized);
+  } else if (r.pruner == "n_out_of_m") {
+    auto *l = p.mutable_n_out_of_m_pruner()->mutable_l1_selective_prune();
+    l->set_n_out_of_m_type(P::M4N2);
+    if (r.updateFreq)
+      l->set_update_freq(*r.updateFreq);
+  }
+}
+
+// The QAT blocks of a recipe, into any message with the retrain_* and prune_config fields.
+template <typename M> void writeQatRecipe(const Recipe &r, M &m) {
+  if (r.actAlgo == "ulq") {
+    auto *u = m.mutable_retrain_data_quant_config()->mutable_ulq_quantize();
+    if (r.clipMax && r.clipMin) {
+      u->mutable_clip_max_min()->set_clip_max(static_cast<float>(*r.clipMax));
+      u->mutable_clip_max_min()->set_clip_min(static_cast<float>(*r.clipMin));
+    }
+    if (r.fixedMin)
+      u->set_fixed_min(*r.fixedMin);
+    if (r.actType)
+      u->set_dst_type(toProto(*r.actType));
+  }
+  auto weights = [&](auto *q) {
+    if (r.weightType)
+      q->set_dst_type(toProto(*r.weightType));
+    setWeightQuantize(q, r);
+  };
+  if (r.wtsAlgo == "ulq")
+    weights(m.mutable_retrain_weight_quant_config()->mutable_ulq_retrain());
+  else if (r.wtsAlgo == "arq")
+    weights(m.mutable_retrain_weight_quant_config()->mutable_arq_retrain());
+  if (r.hasPrune)
+    writePrune(r, *m.mutable_prune_config());
+}
+
+std::string print(const google::protobuf::Message &m) {
+  google::protobuf::TextFormat::Printer printer;
+  printer.SetUseUtf8StringEscaping(true);
+  std::string out;
+  printer.PrintToString(m, &out);
+  return out;
+}
+
+std::string printPtq(const AmctDocument &doc) {
+  P::AMCTConfig m;
+  if (doc.batchNum)
+    m.set_batch_num(*doc.batchNum);
+  if (doc.activationOffset)
+    m.set_activation_offset(*doc.activationOffset);
+  addAll(m.mutable_skip_layers(), doc.skipLayers);
+  addAll(m.mutable_skip_layer_types(), doc.skipLayerTypes);
+  if (doc.forceFp16)
+    m.set_fakequant_precision_mode(P::FORCE_FP16_QUANT);
+  if (doc.global.present)
+    writePtqRecipe(doc.global, *m.mutable_common_config());
+  for (const Override &o : doc.typeOverrides) {
+    auto *e = m.add_override_layer_types();
+    e->set_layer_type(o.key);
+    writePtqRecipe(o.recipe, *e->mutable_calibration_config());
+  }
+  for (const Override &o : doc.nameOverrides) {
+    auto *e = m.add_override_layer_configs();
+    e->set_layer_name(o.key);
+    writePtqRecipe(o.recipe, *e->mutable_calibration_config());
+  }
+  if (doc.doFusion)
+    m.set_do_fusion(*doc.doFusion);
+  addAll(m.mutable_skip_fusion_layers(), doc.skipFusionLayers);
+  return print(m);
+}
+
+std::string printQat(const AmctDocument &doc) {
+  P::AMCTRetrainConfig m;
+  if (doc.batchNum)
+    m.set_batch_num(*doc.batchNum);
+  writeQatRecipe(doc.global, m);
+  addAll(m.mutable_skip_layers(), doc.skipLayers);
+  addAll(m.mutable_skip_layer_types(), doc.skipLayerTypes);
+  addAll(m.mutable_quant_skip_layers(), doc.quantSkipLayers);
+  addAll(m.mutable_quant_skip_types(), doc.quantSkipTypes);
+  addAll(m.mutable_regular_prune_skip_layers(), doc.pruneSkipLayers);
+  addAll(m.mutable_regular_prune_skip_types(), doc.pruneSkipTypes);
+  for (const Override &o : doc.nameOverrides) {
+    auto *e = m.add_override_layer_configs();
+    e->set_layer_name(o.key);
+    writeQatRecipe(o.recipe, *e);
+  }
+  for (const Override &o : doc.typeOverrides) {
+    auto *e = m.add_override_layer_types();
+    e->set_layer_type(o.key);
+    writeQatRecipe(o.recipe, *e);
+  }
+  if (doc.forceFp16)
+    m.set_fakequant_precision_mode(P::AMCTRetrainConfig::FORCE_FP16_QUANT);
+  return print(m);
+}
+
+} // namespace
+
+std::string printAmctConfig(const AmctDocument &doc) {
+  return doc.kind == ConfigKind::QAT ? printQat(doc) : printPtq(doc);
+}
+
+} // namespace qspec::amct

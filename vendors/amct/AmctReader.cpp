@@ -1,0 +1,136 @@
+// readAmct (AmctReader.h): the written bytes parsed strictly, refused where AMCT refuses them,
+// applied to the inventory (applyDocument) and named in the IR's words.
+//
+// Data types: AMCT carries the pair (activation type, weight bits), not a tier. Where the pair
+// equals what the module's resolution asks AMCT for (amct::intendedType: the tier, or an explicit
+// dtype written at least as specifically), the reading takes the IR's tier and says nothing more
+// about data types; otherwise it gives the tier the pair stands for (A16 int16, W4 int4, else
+// int8) and both data types, so every difference shows. Methods: the IR's word where it names
+// the algorithm AMCT applies under this target (amct::chooseAlgorithm: histogram = hfmg, a
+// method without an AMCT word = the target's act_algo / weight_algo), else AMCT's own name.
+// Weight scope is said only on channel-wise types (Linear and AvgPool2d have no choice).
+#include "vendors/amct/AmctReader.h"
+#include "vendors/amct/AmctIntent.h"
+
+namespace qspec::vendors {
+
+namespace {
+
+using namespace qspec::amct;
+
+const char *dtypeWord(DataType t) { return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8"; }
+
+std::string weightWord(uint32_t bits) { return bits == 0 ? "float" : "int" + std::to_string(bits); }
+
+const char *methodWord(std::string_view algo) {
+  if (algo == "hfmg")
+    return "histogram";
+  if (algo == "ada")
+    return "adaround";
+  if (algo == "arq")
+    return "minmax";
+  return algo == "ifmr" ? "ifmr" : "ulq";
+}
+
+struct Namer {
+  const ir::Target &target;
+  ConfigKind kind;
+
+  std::string method(const ir::ResolvedModule &rm, bool weight, std::string_view applied) const {
+    const ir::ResolvedRecipe &r = weight ? rm.weight : rm.act;
+    std::string_view key = weight ? "weight_algo" : "act_algo";
+    std::string asked = chooseAlgorithm(r.method.value.str(), ruleOption(rm.targetOptions, key),
+                                        targetOption(target, key), weight, kind);
+    if (!r.method.value.empty() && asked == applied)
+      return r.method.value.str();
+    return methodWord(applied);
+  }
+
+  void dtypes(const ir::ResolvedModule &rm, const Applied &a, ModuleReading &out) const {
+    std::optional<DataType> weight = a.weightBits == 4 ? std::optional<DataType>(DataType::Int4)
+                                     : a.weightBits == 8 ? std::optional<DataType>(DataType::Int8)
+                                                         : std::nullopt;
+    if (rm.tier.value != ir::Tier::Float && weight && intendedType(rm, true) == weight &&
+        intendedType(rm, false) == a.act) {
+      out.tier = rm.tier.value;
+      return;
+    }
+    out.tier = a.act == DataType::Int16 ? ir::Tier::Int16 : weight == DataType::Int4 ? ir::Tier::Int4 : ir::Tier::Int8;
+    out.weight.dtype = weightWord(a.weightBits);
+    out.act.dtype = dtypeWord(a.act);
+  }
+
+  ModuleReading name(const ir::Module &m, const ir::ResolvedModule &rm, const Applied &a) const {
+    ModuleReading r;
+    r.known = a.considered;
+    r.line = a.line;
+    r.column = a.col;
+    if (!a.considered || !a.enabled)
+      return r; // tier Float: unquantized
+    dtypes(rm, a, r);
+    if (a.channelWise && isChannelWiseType(m.type))
+      r.weight.scope = *a.channelWise ? "per_channel" : "per_tensor";
+    if (a.wtsAlgo != "ulq")
+      r.weight.symmetric = true; // ARQ and ADA quantize weights symmetrically
+    r.weight.method = method(rm, true, a.wtsAlgo);
+    r.act.scope = "per_tensor";
+    if (a.asymmetric)
+      r.act.symmetric = !*a.asymmetric;
+    r.act.method = method(rm, false, a.actAlgo);
+    return r;
+  }
+};
+
+Version versionOf(const ir::Target &target) {
+  std::string_view v = targetOption(target, "version");
+  if (auto parsed = parseVersion(v))
+    return *parsed;
+  return Version{};
+}
+
+} // namespace
+
+bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes, VendorReading &out,
+              DiagnosticEngine &diags) {
+  ConfigKind kind = target.variant == "qat" ? ConfigKind::QAT : ConfigKind::PTQ;
+  out.kind = "amct";
+  out.fields = FieldTier | FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric | FieldWeightMethod |
+               FieldActDtype | FieldActScope | FieldActSymmetric | FieldActMethod;
+  AmctDocument doc;
+  std::vector<ParseError> errors;
+  if (!parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
+    const ParseError &e = errors.front();
+    diags.report(DiagID::err_amct_parse, target.range,
+                 {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});
+    return false;
+  }
+  CheckOptions co;
+  co.version = versionOf(target);
+  co.hardware = std::string(targetOption(target, "hardware"));
+  co.pytorchTypes = true;
+  const auto &mods = spec.inventory.modules;
+  bool withInventory = spec.resolution.done && spec.resolution.modules.size() == mods.size();
+  if (withInventory) {
+    co.uniqueLayerNames = spec.inventory.index.size() == mods.size();
+    for (const ir::Module &m : mods)
+      co.layerTypes.emplace_back(m.name, m.type);
+  }
+  std::vector<Finding> refusals;
+  for (Finding &f : checkDocument(doc, co))
+    if (f.level == Finding::Error)
+      refusals.push_back(std::move(f));
+  std::vector<Applied> applied;
+  if (withInventory)
+    applied = applyDocument(doc, mods, co.version, refusals);
+  for (const Finding &f : refusals)
+    diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
+  if (!refusals.empty())
+    return false;
+  Namer namer{target, kind};
+  out.modules.reserve(applied.size());
+  for (size_t i = 0; i < applied.size(); ++i)
+    out.modules.push_back(namer.name(mods[i], spec.resolution.modules[i], applied[i]));
+  return true;
+}
+
+} // namespace qspec::vendors

@@ -1,0 +1,49 @@
+// AMCT's reading of a .cfg: what AMCT applies to each module of an inventory, by AMCT's own
+// precedence (../shared/reference/amct.md §4.2): name override > type override > global, the
+// chosen entry replaces (its gaps take AMCT's built-in defaults, not the global values), PTQ: a
+// skip wins over an override, QAT: any matching name or type override re-enables a skipped
+// layer, QAT skip lists are unions (skip_layers ∪ quant_skip_layers, types alike); `asymmetric`
+// is the one inherited value (explicit ▸ common_config's with the same algorithm ▸
+// activation_offset); Conv3d is forced symmetric; the global recipe's INT16 activations, 6/7-bit
+// weights and ADA fall back silently on layers that cannot take them (INT16: also a Linear
+// without a bias).
+#pragma once
+
+#include "vendors/Reading.h"
+#include "vendors/amct/AmctConfig.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace qspec::amct {
+
+// One module as AMCT applies it, in AMCT's terms.
+struct Applied {
+  bool considered = false; // AMCT quantizes this layer type in this mode (or the type is unknown)
+  bool enabled = false;    // quant_enable / retrain_enable
+  DataType act = DataType::Int8;
+  uint32_t weightBits = 8;        // 4, 6, 7, 8; 0 = the weights are not quantized (ADA dropped)
+  std::optional<bool> channelWise; // unset: the type is unknown
+  std::optional<bool> asymmetric;  // PTQ activations
+  std::string actAlgo, wtsAlgo;    // ifmr | hfmg | ulq; arq | ada | ulq
+  uint32_t line = 0, col = 0;      // the deciding entry (0: AMCT's built-in default)
+};
+
+// Applies `doc` to every module of `modules` (a PTQ or QAT document). Layers the document
+// refuses (an override giving INT16 to a layer that cannot take it) are reported in `refusals`
+// with AMCT's message.
+std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules, Version v,
+                                   std::vector<Finding> &refusals);
+
+} // namespace qspec::amct
+
+namespace qspec::vendors {
+
+// The ReadBack of target kind "amct" (registered by emitters/amct/Target.cpp): parses `bytes`
+// strictly as the target's root message, refuses what AMCT refuses (err_amct_parse,
+// err_amct_check), and with an inventory fills one ModuleReading per module in the IR's words.
+bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes, VendorReading &out,
+              DiagnosticEngine &diags);
+
+} // namespace qspec::vendors

@@ -1,0 +1,128 @@
+// AMCT's reading (AmctReader.h): a parsed document applied to an inventory under AMCT's
+// precedence, then named in the IR's words for translation validation.
+#include "vendors/amct/AmctReader.h"
+#include "vendors/amct/AmctIntent.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+namespace qspec::amct {
+
+namespace {
+
+// The document's lists, indexed once: a large inventory is matched against them module by module.
+struct Index {
+  std::unordered_map<std::string_view, const Override *> byName, byType;
+  std::unordered_map<std::string_view, const Entry *> skipNames, skipTypes;
+
+  explicit Index(const AmctDocument &doc) {
+    for (const Override &o : doc.nameOverrides)
+      byName.try_emplace(o.key, &o);
+    for (const Override &o : doc.typeOverrides)
+      byType.try_emplace(o.key, &o);
+    bool qat = doc.kind == ConfigKind::QAT;
+    for (const auto *list : {&doc.skipLayers, qat ? &doc.quantSkipLayers : nullptr})
+      if (list)
+        for (const Entry &e : *list)
+          skipNames.try_emplace(e.text, &e);
+    for (const auto *list : {&doc.skipLayerTypes, qat ? &doc.quantSkipTypes : nullptr})
+      if (list)
+        for (const Entry &e : *list)
+          skipTypes.try_emplace(e.text, &e);
+  }
+  template <typename M> static typename M::mapped_type find(const M &m, std::string_view key) {
+    auto it = m.find(key);
+    return it == m.end() ? nullptr : it->second;
+  }
+};
+
+// PTQ `asymmetric`: explicit in the chosen recipe ▸ common_config's (same algorithm) ▸
+// activation_offset (default true); Conv3d is always symmetric.
+std::optional<bool> ptqAsymmetric(const AmctDocument &doc, const Recipe &r, bool fromGlobal, std::string_view type) {
+  if (isSymmetricOnlyType(type))
+    return false;
+  if (r.asymmetric)
+    return r.asymmetric;
+  std::string_view algo = r.actAlgo.empty() ? "ifmr" : std::string_view(r.actAlgo);
+  std::string_view globalAlgo = doc.global.actAlgo.empty() ? "ifmr" : std::string_view(doc.global.actAlgo);
+  if (!fromGlobal && doc.global.asymmetric && algo == globalAlgo)
+    return doc.global.asymmetric;
+  return doc.activationOffset.value_or(true);
+}
+
+void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const ir::Module &m, Version v,
+              Applied &a, std::vector<Finding> &refusals) {
+  const std::string &type = m.type;
+  bool known = !type.empty();
+  a.actAlgo = r.actAlgo.empty() ? "ifmr" : r.actAlgo;
+  a.wtsAlgo = r.wtsAlgo.empty() ? "arq" : r.wtsAlgo;
+  a.act = r.actType.value_or(DataType::Int8);
+  bool noBias = m.biasKnown && !m.hasBias;
+  std::string msg;
+  if (a.act == DataType::Int16 && known &&
+      (!checkInt16Type(type, m.name, v, msg) || !checkInt16Bias(type, !noBias, m.name, msg))) {
+    if (!fromGlobal)
+      refusals.push_back(Finding{Finding::Error, "amct-int16-type", a.line, a.col, msg});
+    a.act = DataType::Int8; // the global recipe: 'does not support int16_quantizable, set int8'
+  }
+  a.weightBits = r.quantBits.value_or(8);
+  if (fromGlobal && known && (a.weightBits == 6 || a.weightBits == 7) && !isSixSevenBitType(type))
+    a.weightBits = 8;
+  if (fromGlobal && known && a.wtsAlgo == "ada" && !isAdaType(type))
+    a.weightBits = 0; // weight_quant_params dropped, no log
+  if (r.channelWise)
+    a.channelWise = r.channelWise;
+  else if (known)
+    a.channelWise = isChannelWiseType(type);
+  a.asymmetric = ptqAsymmetric(doc, r, fromGlobal, type);
+}
+
+void applyQat(const Recipe &r, const ir::Module &m, Applied &a) {
+  a.actAlgo = "ulq";
+  a.wtsAlgo = r.wtsAlgo.empty() ? "arq" : r.wtsAlgo;
+  a.act = r.actType.value_or(DataType::Int8);
+  a.weightBits = r.weightType.value_or(DataType::Int8) == DataType::Int4 ? 4 : 8;
+  if (r.channelWise)
+    a.channelWise = r.channelWise;
+  else if (!m.type.empty())
+    a.channelWise = isChannelWiseType(m.type);
+}
+
+} // namespace
+
+std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules, Version v,
+                                   std::vector<Finding> &refusals) {
+  Index index(doc);
+  bool qat = doc.kind == ConfigKind::QAT;
+  std::vector<Applied> out(modules.size());
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const ir::Module &m = modules[i];
+    Applied &a = out[i];
+    a.considered = m.type.empty() || isQuantizableType(m.type, doc.kind, v);
+    if (!a.considered)
+      continue;
+    const Override *byName = Index::find(index.byName, m.name);
+    const Override *byType = m.type.empty() ? nullptr : Index::find(index.byType, m.type);
+    const Override *chosen = byName ? byName : byType;
+    const Entry *skip = Index::find(index.skipNames, m.name);
+    if (!skip && !m.type.empty())
+      skip = Index::find(index.skipTypes, m.type);
+    // PTQ: skip wins. QAT: any override sets retrain_enable back to true.
+    a.enabled = !skip || (qat && chosen);
+    if (!a.enabled) {
+      a.line = skip->line;
+      a.col = skip->col;
+      continue;
+    }
+    const Recipe &r = chosen ? chosen->recipe : doc.global;
+    a.line = chosen ? chosen->line : doc.global.line;
+    a.col = chosen ? chosen->col : (doc.global.line ? 1 : 0);
+    if (qat)
+      applyQat(r, m, a);
+    else
+      applyPtq(doc, r, !chosen, m, v, a, refusals);
+  }
+  return out;
+}
+
+} // namespace qspec::amct
