@@ -5,7 +5,7 @@
 // matches. Prints the entries, their expansions, the pattern tests and compilations, and the
 // replay's time.
 //
-//   qspec_bench_msmodelslim_match SPEC [PRACTICE.yaml]
+//   qspec_bench_msmodelslim_match SPEC [--inventory FILE] [PRACTICE.yaml]
 // Without PRACTICE the spec's msmodelslim target is compiled (with its inventory) first.
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
@@ -74,11 +74,13 @@ struct Replay {
   }
 };
 
-bool compileSpec(const std::string &path, ir::Spec &spec, std::string &practice) {
+bool compileSpec(const std::string &path, const std::string &inventory, ir::Spec &spec, std::string &practice) {
   emit::registerAllEmitters();
   SourceManager sm;
   DiagnosticEngine diags(sm);
-  bool ok = frontend::loadSpec(path, spec, diags) && passes::runPipeline(spec, diags);
+  frontend::FrontendOptions opts;
+  opts.inventoryOverride = inventory;
+  bool ok = frontend::loadSpec(path, spec, diags, opts) && passes::runPipeline(spec, diags);
   if (ok && practice.empty()) {
     const ir::Target *t = spec.target("msmodelslim");
     auto results = t ? emit::emitTargets(spec, {t}, diags, 1) : std::vector<emit::EmitResult>{};
@@ -95,19 +97,26 @@ bool compileSpec(const std::string &path, ir::Spec &spec, std::string &practice)
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2) {
-    std::cerr << "usage: qspec_bench_msmodelslim_match SPEC [PRACTICE.yaml]\n";
+  std::string specPath, inventory, practice;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--inventory" && i + 1 < argc) {
+      inventory = argv[++i];
+    } else if (specPath.empty()) {
+      specPath = a;
+    } else {
+      std::ifstream in(a);
+      std::stringstream ss;
+      ss << in.rdbuf();
+      practice = ss.str();
+    }
+  }
+  if (specPath.empty()) {
+    std::cerr << "usage: qspec_bench_msmodelslim_match SPEC [--inventory FILE] [PRACTICE.yaml]\n";
     return 2;
   }
-  std::string practice;
-  if (argc > 2) {
-    std::ifstream in(argv[2]);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    practice = ss.str();
-  }
   ir::Spec spec;
-  if (!compileSpec(argv[1], spec, practice))
+  if (!compileSpec(specPath, inventory, spec, practice))
     return 1;
   auto lists = vendors::linearQuantPatterns(practice);
   uint64_t entries = 0, expansions = 0, maxExpansions = 0;

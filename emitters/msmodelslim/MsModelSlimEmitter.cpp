@@ -28,6 +28,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
 #include "ir/Suggest.h"
+#include "vendors/Reading.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <yaml-cpp/yaml.h>
@@ -139,9 +140,10 @@ const std::map<std::string, std::string> *extOf(const ir::Spec &spec, const ir::
   return nullptr;
 }
 
+// Without an inventory: a dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as
+// AMCT reads it: a processor of its own); otherwise the tier decides the integer width. (With
+// one, vendors::effectiveWeightDtype decides, from the rules behind both.)
 std::string weightDtypeFor(ir::Tier tier, const std::string &dtype) {
-  // A dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as AMCT reads it: a
-  // processor of its own); otherwise the tier decides the integer width.
   if (!dtype.empty())
     return dtype;
   return tier == ir::Tier::Int4 ? "int4" : "int8";
@@ -185,7 +187,8 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
     ok_ = false;
     return false;
   }
-  e.weight.dtype = weightDtypeFor(rm.tier.value, wd);
+  std::string effective = vendors::effectiveWeightDtype(rm);
+  e.weight.dtype = effective.empty() ? weightDtypeFor(rm.tier.value, "") : effective;
   e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value.str();
   e.weight.symmetric =
       rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
@@ -386,6 +389,12 @@ void Builder::checkWrittenNames() {
   checkList(exclude_);
 }
 
+// A tier set by a more specific rule decides the integer width (vendors::effectiveWeightDtype).
+void dropIntegerDtype(ir::Recipe &r) {
+  if (r.dtype && (*r.dtype == "int4" || *r.dtype == "int8"))
+    r.dtype.reset();
+}
+
 // Folds the fields `from` sets into `into`.
 void foldRecipe(ir::Recipe &into, const ir::Recipe &from) {
   if (from.dtype)
@@ -456,8 +465,10 @@ std::vector<const ir::Override *> Builder::linearDefaults(AsWritten &base) {
     }
     if (o.selectors.empty() || o.selectors.front().text != "Linear")
       continue;
-    if (o.settings.tier)
+    if (o.settings.tier) {
       base.tier = *o.settings.tier;
+      dropIntegerDtype(base.weight);
+    }
     foldRecipe(base.weight, o.settings.weight);
     foldRecipe(base.act, o.settings.act);
   }
@@ -481,6 +492,7 @@ void Builder::raiseEntries(const AsWritten &base, std::vector<std::string> &earl
     Entry e;
     std::string label = r.selectors.empty() ? "" : r.selectors.front().text;
     ir::Recipe rw = base.weight;
+    dropIntegerDtype(rw); // the raise decides the width
     if (!rw.range.valid())
       rw.range = r.range;
     if (!qconfigOfSettings(r.tier, rw, base.act, label, r.range, e))
@@ -503,6 +515,8 @@ void Builder::overrideEntry(const ir::Override &o, const AsWritten &base, std::v
   if (o.settings.weight.empty() && o.settings.act.empty() && !o.settings.tier)
     return; // only target options: nothing for msModelSlim
   ir::Recipe ow = base.weight, oa = base.act;
+  if (o.settings.tier)
+    dropIntegerDtype(ow); // a more specific tier decides the width a less specific dtype named
   foldRecipe(ow, o.settings.weight);
   foldRecipe(oa, o.settings.act);
   if (!o.settings.weight.range.valid())

@@ -104,7 +104,7 @@ const char *kMixed = R"(qspec 1
 model "toy" { blocks "model.layers.{i}" }
 defaults { tier int8; weight int8 per_channel symmetric minmax; act int8 per_token symmetric minmax }
 tiers int4 < int8 < float
-protect "lm_head", "model.layers.*.mlp.gate"
+protect "lm_head"
 group "model.layers.{i}.mlp.gate_proj" with "model.layers.{i}.mlp.up_proj"
 override name "model.layers.{0..3}.*" { tier float }
 override name "model.layers.{8..9}.mlp.*" { tier int4 }
