@@ -64,6 +64,9 @@ struct Node {
   Kind kind;
   std::string text;
   SourceRange range;
+  // Tune statements: `range` plus the ';' that ends it when one is written (qtune apply edits
+  // the statements through these ranges).
+  SourceRange statement;
   std::vector<std::unique_ptr<Node>> children;
 
   Node(Kind k, SourceRange r, std::string t = {}) : kind(k), text(std::move(t)), range(r) {}

@@ -493,6 +493,37 @@ private:
     spec_.targets.push_back(std::move(t));
   }
 
+  void lowerMetric(const Node &c, ir::Tune &t) {
+    ir::MetricGoal g;
+    g.name = c.children.at(0)->text;
+    g.op = c.text;
+    g.threshold = std::strtod(c.children.at(1)->text.c_str(), nullptr);
+    g.range = c.range;
+    if (!std::isfinite(g.threshold))
+      diags_.report(DiagID::err_bad_metric, c.children.at(1)->range);
+    if (c.children.size() == 4) {
+      g.relative = true;
+      if (c.children[2]->text != "of" || c.children[3]->text != "float")
+        diags_.report(DiagID::err_tune_relative_metric, c.children[2]->range,
+                      {c.children[2]->text + " " + c.children[3]->text});
+      else if (!(g.threshold > 0 && g.threshold <= 1000))
+        diags_.report(DiagID::err_tune_relative_metric, c.children.at(1)->range, {"a percentage of " + c.children[1]->text});
+    }
+    for (const ir::MetricGoal &other : t.metrics)
+      if (other.name == g.name) {
+        Diagnostic &d = diags_.report(DiagID::err_tune_duplicate_metric, c.range, {g.name});
+        diags_.note(d, DiagID::note_previous_decl, other.range);
+        return;
+      }
+    if (t.metrics.empty()) {
+      t.metric = g.name;
+      t.metricOp = g.op;
+      t.threshold = g.threshold;
+      t.metricRange = g.range;
+    }
+    t.metrics.push_back(std::move(g));
+  }
+
   void lowerTune(const Node &n) {
     if (!duplicate("'tune'", n, tuneNode_))
       return;
@@ -503,15 +534,9 @@ private:
     std::vector<ir::Option> rest;
     for (const auto &c : n.children) {
       switch (c->kind) {
-      case Kind::Metric: {
-        t.metric = c->children.at(0)->text;
-        t.metricOp = c->text;
-        t.threshold = std::strtod(c->children.at(1)->text.c_str(), nullptr);
-        t.metricRange = c->range;
-        if (!std::isfinite(t.threshold))
-          diags_.report(DiagID::err_bad_metric, c->children.at(1)->range);
+      case Kind::Metric:
+        lowerMetric(*c, t);
         break;
-      }
       case Kind::Levels:
         for (const auto &lv : c->children) {
           ir::Level level;
@@ -528,11 +553,17 @@ private:
               if (!Pattern::compile(arg->text, err))
                 diags_.report(DiagID::err_bad_pattern, arg->range, {arg->text, err});
             } else {
-              lt.kind = term->text == "first" ? ir::LevelTerm::First
-                        : term->text == "last" ? ir::LevelTerm::Last
-                                               : ir::LevelTerm::Top;
+              std::string which = term->text;
+              lt.percent = !which.empty() && which.back() == '%';
+              if (lt.percent)
+                which.pop_back();
+              lt.kind = which == "first" ? ir::LevelTerm::First
+                        : which == "last" ? ir::LevelTerm::Last
+                                          : ir::LevelTerm::Top;
               unsigned long v = std::strtoul(arg->text.c_str(), nullptr, 10);
-              if (v == 0 || v > 1000000 || arg->text.size() > 7)
+              if (lt.percent && (v == 0 || v > 100 || arg->text.size() > 3))
+                diags_.report(DiagID::err_bad_level, arg->range, {"a percentage between 1 and 100"});
+              else if (v == 0 || v > 1000000 || arg->text.size() > 7)
                 diags_.report(DiagID::err_bad_level, arg->range, {"a count between 1 and 1000000"});
               lt.count = static_cast<uint32_t>(std::min<unsigned long>(v, 1000000));
             }
@@ -542,6 +573,7 @@ private:
         }
         break;
       case Kind::TuneExclude:
+        t.stateStatements.push_back(c->statement);
         for (const auto &s : c->children)
           if (auto sel = selector(*s))
             t.excludes.push_back(std::move(*sel));
@@ -549,6 +581,7 @@ private:
       case Kind::TuneRaise: {
         ir::TuningRaise r;
         r.range = c->range;
+        t.stateStatements.push_back(c->statement);
         for (const auto &s : c->children)
           if (s->kind == Kind::NameSelector)
             if (auto sel = selector(*s))
@@ -578,6 +611,9 @@ private:
             diags_.report(DiagID::err_unknown_strategy, v->range, {v->text, knownStrategyList()});
         }
       } else if (o.key == "anti_outlier") {
+        for (const auto &c : n.children)
+          if (c->kind == Kind::Setting && c->text == "anti_outlier")
+            t.antiOutlierStatement = c->statement;
         for (const ir::Value &v : o.values)
           t.antiOutlier.push_back(v.text);
       } else if (o.key == "raise_to") {

@@ -444,8 +444,16 @@ public:
     }
     if (auto *d = c->tuneDecl()) {
       auto n = std::make_unique<Node>(Kind::Tune, range(d));
-      for (auto *st : d->tuneStmt())
-        n->add(tuneStmt(st));
+      Node *last = nullptr;
+      for (auto *child : d->children) {
+        if (auto *st = dynamic_cast<QSpecParser::TuneStmtContext *>(child)) {
+          last = n->add(tuneStmt(st));
+          last->statement = last->range;
+        } else if (auto *t = dynamic_cast<antlr4::tree::TerminalNode *>(child); t && last && t->getText() == ";") {
+          last->statement.end = range(t).end;
+          last = nullptr;
+        }
+      }
       return n;
     }
     return nullptr;
@@ -454,8 +462,12 @@ public:
   std::unique_ptr<Node> tuneStmt(QSpecParser::TuneStmtContext *st) {
     if (auto *m = dynamic_cast<QSpecParser::MetricStmtContext *>(st)) {
       auto n = std::make_unique<Node>(Kind::Metric, range(st), m->op->getText());
-      n->add(ident(m->ident()));
+      n->add(ident(m->ident(0)));
       n->add(number(m->number()));
+      if (m->pct) { // `>= 99% of float`: children 2 and 3 are the two words after '%'
+        n->add(ident(m->of));
+        n->add(ident(m->base));
+      }
       return n;
     }
     if (auto *l = dynamic_cast<QSpecParser::LevelsStmtContext *>(st)) {
@@ -467,7 +479,8 @@ public:
             auto s = str(t->STRING());
             lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t), "pattern"))->add(std::move(s));
           } else {
-            auto *term = lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t), t->which->getText()));
+            auto *term = lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t),
+                                                        t->which->getText() + (t->pct ? "%" : "")));
             term->add(std::make_unique<Node>(Kind::Number, range(t->INT()), t->INT()->getText()));
           }
         }
@@ -476,7 +489,8 @@ public:
         for (auto *t : e->levelTerm()) {
           if (!text.empty())
             text += " + ";
-          text += t->STRING() ? t->STRING()->getText() : t->which->getText() + " " + t->INT()->getText();
+          text += t->STRING() ? t->STRING()->getText()
+                              : t->which->getText() + " " + t->INT()->getText() + (t->pct ? "%" : "");
         }
         lv->text = text;
       }

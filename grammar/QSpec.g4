@@ -74,14 +74,15 @@ targetDecl   : 'target' ident ident? block ;
 
 tuneDecl     : 'tune' '{' (tuneStmt ';'?)* '}' ;
 tuneStmt
-  : 'metric' ident op=('>=' | '<=' | '>' | '<') number          # metricStmt
+  : 'metric' ident op=('>=' | '<=' | '>' | '<') number
+      (pct='%' of=ident base=ident)?                            # metricStmt
   | 'levels' levelExpr (',' levelExpr)*                         # levelsStmt
   | 'exclude' STRING (',' STRING)*                              # tuneExcludeStmt
   | 'raise' STRING (',' STRING)* 'to' ident                     # tuneRaiseStmt
   | setting                                                     # tuneSetting
   ;
 levelExpr    : levelTerm ('+' levelTerm)* ;
-levelTerm    : which=('first' | 'last' | 'top') INT | STRING ;
+levelTerm    : which=('first' | 'last' | 'top') INT pct='%'? | STRING ;
 
 // Generic key/value settings, checked by the frontend against each block's schema.
 block        : '{' (setting ';'?)* '}' ;

@@ -170,6 +170,7 @@ struct Target {
 struct LevelTerm {
   enum Kind { First, Last, Top, Pattern } kind = First;
   uint32_t count = 0;
+  bool percent = false; // `top 20%`: count is a percentage of the units (blocks for first/last)
   std::string pattern;
   SourceRange range;
 };
@@ -185,8 +186,19 @@ struct TuningRaise {
   SourceRange range;
 };
 
+// One `metric` statement: NAME OP THRESHOLD, or NAME OP P% of float (relative: the threshold is
+// P/100 times the metric of the float baseline, which qtune evaluates once).
+struct MetricGoal {
+  std::string name;
+  std::string op; // >= <= > <
+  double threshold = 0;
+  bool relative = false;
+  SourceRange range;
+};
+
 struct Tune {
   bool present = false;
+  std::vector<MetricGoal> metrics; // all must hold; `metric`/`metricOp`/`threshold` = the first
   std::string scoresPath;
   SourceRange scoresRange;
   std::string metric;      // e.g. accuracy
@@ -204,6 +216,10 @@ struct Tune {
   std::vector<TuningRaise> raises;      // tuning state: raised to a tier
   std::vector<Option> options;          // anything else, for the driver
   SourceRange range;
+  // Where the tuning state is written, each statement with its ';' (qtune apply rewrites these):
+  // every exclude/raise statement, and the anti_outlier setting.
+  std::vector<SourceRange> stateStatements;
+  SourceRange antiOutlierStatement;
 };
 
 // ---- Resolution (filled by passes) -------------------------------------------------------

@@ -6,6 +6,7 @@
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
+#include "driver/Compile.h"
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
@@ -183,11 +184,6 @@ int parseArgs(int argc, char **argv, Options &o) {
 }
 
 // A file name must stay inside the output directory.
-bool safeFileName(const std::string &name) {
-  return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
-         name != "." && name != ".." && name.find('\0') == std::string::npos;
-}
-
 // --time-report: wall time per phase, printed when the process ends (like clang's -ftime-report).
 class TimeReport {
 public:
@@ -380,8 +376,8 @@ int runQcc(int argc, char **argv) {
     const ir::Target *t = r.target;
     std::string path = o.output;
     if (o.emit == "all") {
-      std::string name = r.out.fileName.empty() ? stem + ir::findTarget(t->kind)->fileExtension : r.out.fileName;
-      if (!safeFileName(name)) {
+      std::string name = driver::outputFileName(r, stem);
+      if (!driver::safeFileName(name)) {
         diags.report(DiagID::err_output_escapes_dir, t->range, {name, o.output});
         continue;
       }

@@ -16,9 +16,12 @@
 //    groups stay whole. Tiers missing from the ladder round up to the next tier in it.
 #include "driver/qtune/Space.h"
 
+#include "emitters/msmodelslim/MsModelSlimRules.h"
 #include "ir/Pattern.h"
+#include "ir/TargetInfo.h"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <numeric>
 #include <set>
@@ -43,6 +46,89 @@ bool isMatrixOp(const std::string &type) {
 }
 
 } // namespace
+
+// `levels first 2, first 4 + last 4, "*.mlp.*"`: each level is the union of its terms, widened
+// to whole units, and of every earlier level (levels are cumulative), so each is a prefix of one
+// ordered list: the units a level adds go to the end of `order`, ascending.
+bool buildExplicitLevels(const ir::Spec &base, TuneSpace &out, DiagnosticEngine &diags) {
+  const auto &mods = base.inventory.modules;
+  std::vector<int32_t> unitOf(mods.size(), -1);
+  for (size_t u = 0; u < out.units.size(); ++u)
+    for (uint32_t m : out.units[u].modules)
+      unitOf[m] = static_cast<int32_t>(u);
+  std::set<int32_t> blockSet;
+  for (const ir::Module &m : mods)
+    if (m.block >= 0)
+      blockSet.insert(m.block);
+  std::vector<int32_t> blocks(blockSet.begin(), blockSet.end());
+  auto countOf = [](const ir::LevelTerm &t, size_t total) {
+    return t.percent ? (static_cast<size_t>(t.count) * total + 99) / 100 : static_cast<size_t>(t.count);
+  };
+  std::vector<bool> inOrder(out.units.size(), false);
+  for (const ir::Level &level : base.tune.levels) {
+    std::set<uint32_t> chosen;
+    for (const ir::LevelTerm &t : level.terms) {
+      if (t.kind == ir::LevelTerm::Top) {
+        for (uint32_t u = 0; u < out.units.size() && u < countOf(t, out.units.size()); ++u)
+          chosen.insert(u);
+        continue;
+      }
+      std::set<int32_t> wantBlocks;
+      std::optional<Pattern> pat;
+      size_t n = countOf(t, blocks.size());
+      if (t.kind == ir::LevelTerm::First)
+        for (size_t i = 0; i < blocks.size() && i < n; ++i)
+          wantBlocks.insert(blocks[i]);
+      else if (t.kind == ir::LevelTerm::Last)
+        for (size_t i = 0; i < blocks.size() && i < n; ++i)
+          wantBlocks.insert(blocks[blocks.size() - 1 - i]);
+      else {
+        std::string err;
+        pat = Pattern::compile(t.pattern, err);
+        if (!pat)
+          continue; // the frontend reported it
+      }
+      for (uint32_t m = 0; m < mods.size(); ++m)
+        if (unitOf[m] >= 0 && (pat ? pat->matches(mods[m].name) : wantBlocks.count(mods[m].block) != 0))
+          chosen.insert(static_cast<uint32_t>(unitOf[m]));
+    }
+    if (chosen.empty()) {
+      diags.report(DiagID::warn_tune_level_empty, level.range, {level.text});
+      continue;
+    }
+    for (uint32_t u : chosen)
+      if (!inOrder[u]) {
+        inOrder[u] = true;
+        out.order.push_back(u);
+      }
+    out.levelEnd.push_back(out.order.size());
+    out.levelText.push_back(level.text);
+  }
+  if (out.levelEnd.empty()) {
+    diags.report(DiagID::err_tune_nothing_to_tune, base.tune.range);
+    return false;
+  }
+  return true;
+}
+
+std::vector<int> progressiveLevels(const TuneSpace &space, const ir::Spec &spec) {
+  std::vector<int> out;
+  if (!spec.tune.levels.empty()) {
+    for (size_t i = 1; i <= space.levels(); ++i)
+      out.push_back(static_cast<int>(i));
+    return out;
+  }
+  if (spec.scores.higherIsMoreSensitive || spec.scores.entries.empty())
+    return out;
+  for (double threshold : {0.99, 0.999, 0.9999, 0.99999}) {
+    size_t n = 0; // units are sorted most sensitive (lowest cosine) first
+    while (n < space.units.size() && space.units[n].scored && -space.units[n].sensitivity < threshold)
+      ++n;
+    if (n > 0 && (out.empty() || static_cast<size_t>(out.back()) < n))
+      out.push_back(static_cast<int>(n));
+  }
+  return out;
+}
 
 bool buildSpace(const ir::Spec &base, TuneSpace &out, DiagnosticEngine &diags) {
   const auto &mods = base.inventory.modules;
@@ -117,75 +203,39 @@ bool buildSpace(const ir::Spec &base, TuneSpace &out, DiagnosticEngine &diags) {
 
   // 3. Levels.
   if (base.tune.levels.empty()) {
+    out.order.resize(out.units.size());
+    std::iota(out.order.begin(), out.order.end(), 0u);
     for (size_t i = 1; i <= out.units.size(); ++i) {
-      std::vector<uint32_t> lv(i);
-      std::iota(lv.begin(), lv.end(), 0u);
-      out.levels.push_back(std::move(lv));
+      out.levelEnd.push_back(i);
       out.levelText.push_back("top " + std::to_string(i));
     }
     return true;
   }
-  std::vector<int32_t> unitOf(mods.size(), -1);
-  for (size_t u = 0; u < out.units.size(); ++u)
-    for (uint32_t m : out.units[u].modules)
-      unitOf[m] = static_cast<int32_t>(u);
-  std::set<int32_t> blockSet;
-  for (const ir::Module &m : mods)
-    if (m.block >= 0)
-      blockSet.insert(m.block);
-  std::vector<int32_t> blocks(blockSet.begin(), blockSet.end());
-  for (const ir::Level &level : base.tune.levels) {
-    std::set<uint32_t> chosen;
-    for (const ir::LevelTerm &t : level.terms) {
-      if (t.kind == ir::LevelTerm::Top) {
-        for (uint32_t u = 0; u < out.units.size() && u < t.count; ++u)
-          chosen.insert(u);
-        continue;
-      }
-      std::set<int32_t> wantBlocks;
-      std::optional<Pattern> pat;
-      if (t.kind == ir::LevelTerm::First)
-        for (size_t i = 0; i < blocks.size() && i < t.count; ++i)
-          wantBlocks.insert(blocks[i]);
-      else if (t.kind == ir::LevelTerm::Last)
-        for (size_t i = 0; i < blocks.size() && i < t.count; ++i)
-          wantBlocks.insert(blocks[blocks.size() - 1 - i]);
-      else {
-        std::string err;
-        pat = Pattern::compile(t.pattern, err);
-        if (!pat)
-          continue; // the frontend reported it
-      }
-      for (uint32_t m = 0; m < mods.size(); ++m) {
-        if (unitOf[m] < 0)
-          continue;
-        bool in = pat ? pat->matches(mods[m].name) : wantBlocks.count(mods[m].block) != 0;
-        if (in)
-          chosen.insert(static_cast<uint32_t>(unitOf[m]));
-      }
-    }
-    if (chosen.empty()) {
-      diags.report(DiagID::warn_tune_level_empty, level.range, {level.text});
-      continue;
-    }
-    out.levels.emplace_back(chosen.begin(), chosen.end());
-    out.levelText.push_back(level.text);
-  }
-  if (out.levels.empty()) {
-    diags.report(DiagID::err_tune_nothing_to_tune, base.tune.range);
-    return false;
-  }
-  return true;
+  return buildExplicitLevels(base, out, diags);
 }
 
 TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &p) {
   const auto &mods = base.inventory.modules;
   TuningState st;
   std::vector<bool> inLevel(space.units.size(), false);
-  if (p.level > 0 && static_cast<size_t>(p.level) <= space.levels.size())
-    for (uint32_t u : space.levels[static_cast<size_t>(p.level - 1)])
-      inLevel[u] = true;
+  if (p.level > 0 && static_cast<size_t>(p.level) <= space.levels())
+    for (size_t i = 0; i < space.levelEnd[static_cast<size_t>(p.level - 1)]; ++i)
+      inLevel[space.order[i]] = true;
   ir::Tier levelTier = p.levelTier >= 0 ? static_cast<ir::Tier>(p.levelTier) : space.raiseTo;
+  // Can every target of the spec express `tier` on `type`? (TargetCapabilityPass's rule.)
+  std::map<std::pair<ir::Tier, std::string>, bool> expressCache;
+  auto canExpress = [&](ir::Tier tier, const std::string &type) {
+    auto [it, fresh] = expressCache.emplace(std::make_pair(tier, type), true);
+    if (fresh)
+      for (const ir::Target &t : base.targets) {
+        const ir::TargetInfo *info = ir::findTarget(t.kind);
+        std::string why;
+        if (info && info->canExpress && !info->canExpress(t, tier, type, why))
+          it->second = false;
+      }
+    return it->second;
+  };
+  std::map<ir::Tier, std::pair<size_t, std::set<std::string>>> skipped;
   // Raises grouped by tier so the statements stay short: tier -> (unit, names).
   for (size_t u = 0; u < space.units.size(); ++u) {
     const Unit &unit = space.units[u];
@@ -201,11 +251,22 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
       target = std::max(target, t);
     }
     std::vector<std::string> names;
+    bool expressible = true;
     for (uint32_t m : unit.modules)
-      if (space.baseTier[m] < target)
+      if (space.baseTier[m] < target) {
         names.push_back(mods[m].name);
+        expressible = expressible && canExpress(target, mods[m].type);
+      }
     if (names.empty())
       continue;
+    if (!expressible) {
+      auto &[count, types] = skipped[target];
+      count += names.size();
+      for (uint32_t m : unit.modules)
+        if (!canExpress(target, mods[m].type))
+          types.insert(mods[m].type.empty() ? "unknown type" : mods[m].type);
+      continue;
+    }
     ++st.units;
     st.modules += names.size();
     if (target == ir::Tier::Float) {
@@ -217,8 +278,46 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
   }
   if (p.chain >= 0 && static_cast<size_t>(p.chain) < space.chains.size())
     st.antiOutlier = space.chains[static_cast<size_t>(p.chain)];
+  for (const auto &[tier, what] : skipped) {
+    std::string types;
+    for (const std::string &t : what.second)
+      types += (types.empty() ? "" : ", ") + t;
+    st.skipped.push_back(std::to_string(what.first) + " module(s) stay at their tier: no target of the spec can express " +
+                         ir::tierName(tier) + " on " + types);
+  }
   return st;
 }
+
+namespace {
+// The candidate becomes the msModelSlim target's only anti-outlier processor: its own block
+// (with its parameters) when the target configures it, else a bare `anti_outlier CANDIDATE`.
+void chooseAntiOutlier(ir::Target &target, const std::string &candidate) {
+  auto it = std::find_if(target.options.begin(), target.options.end(),
+                         [](const ir::Option &o) { return o.key == "anti_outlier"; });
+  ir::Option chosen;
+  chosen.key = "anti_outlier";
+  if (it != target.options.end()) {
+    chosen.range = it->range;
+    chosen.keyRange = it->keyRange;
+    for (const ir::Option &c : it->children)
+      if (c.key == candidate) {
+        chosen.isBlock = true;
+        chosen.children.push_back(c);
+      }
+  }
+  if (chosen.children.empty()) {
+    ir::Value v;
+    v.kind = ir::Value::Ident;
+    v.text = candidate;
+    v.range = chosen.range;
+    chosen.values.push_back(v);
+  }
+  if (it != target.options.end())
+    *it = std::move(chosen);
+  else
+    target.options.push_back(std::move(chosen));
+}
+} // namespace
 
 void applyState(ir::Spec &spec, const TuningState &state) {
   auto sel = [](const std::string &name) {
@@ -241,8 +340,21 @@ void applyState(ir::Spec &spec, const TuningState &state) {
       tr.selectors.push_back(sel(n));
     spec.tune.raises.push_back(std::move(tr));
   }
-  if (!state.antiOutlier.empty())
+  if (!state.antiOutlier.empty()) {
     spec.tune.antiOutlier = {state.antiOutlier};
+    for (ir::Target &t : spec.targets)
+      if (t.kind == "msmodelslim")
+        chooseAntiOutlier(t, state.antiOutlier);
+  }
+}
+
+bool isPlainWord(const std::string &text) {
+  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_'))
+    return false;
+  for (char c : text)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '.' && c != '-')
+      return false;
+  return true;
 }
 
 std::string quoteQSpec(const std::string &text) {
@@ -262,24 +374,88 @@ std::string commentSafe(const std::string &s) {
     out += (c < 0x20 || c == 0x7f) ? '?' : static_cast<char>(c);
   return out;
 }
+
+// Few patterns selecting exactly `names` among the inventory's modules (the emitters' own
+// compressor); the escaped names themselves if compression cannot be verified.
+std::vector<std::string> compressNames(const std::vector<const std::string *> &names, const ir::Inventory &inv,
+                                       const msmodelslim::SelectionCompressor &compressor) {
+  std::vector<msmodelslim::Want> want(inv.modules.size(), msmodelslim::Want::Forbid);
+  bool allKnown = true;
+  for (const std::string *n : names) {
+    const ir::Module *m = inv.find(*n);
+    if (m)
+      want[static_cast<size_t>(m - inv.modules.data())] = msmodelslim::Want::Must;
+    allKnown = allKnown && m;
+  }
+  bool verified = false;
+  std::vector<std::string> out;
+  if (allKnown)
+    out = compressor.compress(want, verified);
+  if (verified)
+    return out;
+  out.clear();
+  for (const std::string *n : names)
+    out.push_back(escapeGlob(*n));
+  return out;
+}
+
+// `KEYWORD "p1", "p2" SUFFIX  // qtune: COMMENT`, wrapped after about 100 columns.
+std::string statementText(const std::string &indent, const std::string &keyword,
+                          const std::vector<std::string> &patterns, const std::string &suffix,
+                          const std::string &comment) {
+  std::string out = indent + keyword + " ";
+  size_t lineStart = 0;
+  for (size_t k = 0; k < patterns.size(); ++k) {
+    std::string item = quoteQSpec(patterns[k]);
+    if (k) {
+      out += ",";
+      if (out.size() - lineStart + item.size() > 100) {
+        lineStart = out.size() + 1;
+        out += "\n" + indent + "    ";
+      } else {
+        out += " ";
+      }
+    }
+    out += item;
+  }
+  return out + suffix + "  // qtune: " + commentSafe(comment) + "\n";
+}
 } // namespace
 
-std::string stateText(const TuningState &state, const std::string &indent) {
+std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv) {
+  return stateText(state, indent, inv, msmodelslim::SelectionCompressor(inv));
+}
+
+std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv,
+                      const msmodelslim::SelectionCompressor &compressor) {
+  auto summary = [](size_t units, size_t modules) {
+    return std::to_string(units) + (units == 1 ? " unit, " : " units, ") + std::to_string(modules) +
+           (modules == 1 ? " module" : " modules");
+  };
   std::string out;
-  for (size_t i = 0; i < state.excludes.size(); ++i) {
-    out += indent + "exclude ";
-    for (size_t k = 0; k < state.excludes[i].size(); ++k)
-      out += (k ? ", " : "") + quoteQSpec(escapeGlob(state.excludes[i][k]));
-    out += "  // qtune: " + commentSafe(state.excludeUnits[i]) + "\n";
+  if (!state.excludes.empty()) {
+    std::vector<const std::string *> names;
+    for (const auto &list : state.excludes)
+      for (const std::string &n : list)
+        names.push_back(&n);
+    out += statementText(indent, "exclude", compressNames(names, inv, compressor), "",
+                         summary(state.excludes.size(), names.size()));
   }
+  // One raise statement per tier, lowest tier first.
+  std::map<ir::Tier, std::pair<size_t, std::vector<const std::string *>>> byTier;
   for (const auto &r : state.raises) {
-    out += indent + "raise ";
-    for (size_t k = 0; k < r.names.size(); ++k)
-      out += (k ? ", " : "") + quoteQSpec(escapeGlob(r.names[k]));
-    out += std::string(" to ") + ir::tierName(r.tier) + "  // qtune: " + commentSafe(r.unit) + "\n";
+    auto &slot = byTier[r.tier];
+    ++slot.first;
+    for (const std::string &n : r.names)
+      slot.second.push_back(&n);
   }
+  for (const auto &[tier, slot] : byTier)
+    out += statementText(indent, "raise", compressNames(slot.second, inv, compressor),
+                         std::string(" to ") + ir::tierName(tier), summary(slot.first, slot.second.size()));
   if (!state.antiOutlier.empty())
-    out += indent + "// qtune: anti-outlier choice " + commentSafe(state.antiOutlier) + "\n";
+    out += indent + "anti_outlier " +
+           (isPlainWord(state.antiOutlier) ? state.antiOutlier : quoteQSpec(state.antiOutlier)) +
+           "  // qtune: the chosen anti-outlier candidate\n";
   return out;
 }
 

@@ -11,6 +11,10 @@
 #include <string>
 #include <vector>
 
+namespace qspec::msmodelslim {
+class SelectionCompressor;
+}
+
 namespace qspec::tune {
 
 struct Unit {
@@ -22,8 +26,12 @@ struct Unit {
 
 struct TuneSpace {
   std::vector<Unit> units;                 // most sensitive first
-  std::vector<std::vector<uint32_t>> levels; // levels[i] = units of level i+1, ascending
-  std::vector<std::string> levelText;      // "first 4", or "top 3 groups"
+  // Levels are prefixes of one ordered list: level i (1-based) moves order[0, levelEnd[i-1]).
+  // Memory grows with the units, not with their square.
+  std::vector<uint32_t> order;             // unit indices, in the order the levels add them
+  std::vector<size_t> levelEnd;            // ascending, one per level
+  std::vector<std::string> levelText;      // "first 4", or "top 3"
+  size_t levels() const { return levelEnd.size(); }
   std::vector<ir::Tier> baseTier;          // per module, with an empty tuning state
   std::vector<bool> fixed;                 // per module: protected or tier set by a name override
   ir::Tier raiseTo = ir::Tier::Float;
@@ -33,6 +41,12 @@ struct TuneSpace {
 // Builds the space from `base`, a spec already resolved with its tuning state emptied. Reports
 // errors (nothing tunable) and warnings (a level selecting nothing) against the spec.
 bool buildSpace(const ir::Spec &base, TuneSpace &out, DiagnosticEngine &diags);
+
+// Levels used as HMCT's progressive thresholds (ascending): every level when the spec writes
+// `levels`; else, with cosine-like scores (lower = more sensitive), the number of units whose
+// score is below 0.99, 0.999, 0.9999 and 0.99999 (HMCT's thresholds over node sensitivity);
+// else empty (the strategy derives them from L).
+std::vector<int> progressiveLevels(const TuneSpace &space, const ir::Spec &spec);
 
 // The tuning state of one probe.
 struct TuningState {
@@ -46,6 +60,9 @@ struct TuningState {
   std::vector<Raise> raises;
   std::string antiOutlier; // "" = the spec's own
   size_t units = 0, modules = 0; // how many units/modules moved
+  // Units the probe asked to move but left alone because a target of the spec cannot express
+  // the tier on one of their modules (the rule qcc applies): one line per tier, for a warning.
+  std::vector<std::string> skipped;
 };
 
 TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &p);
@@ -54,8 +71,17 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
 // not have been resolved yet.
 void applyState(ir::Spec &spec, const TuningState &state);
 
-// The statements of a tuning state as .qspec text, one per line, each indented by `indent`.
-std::string stateText(const TuningState &state, const std::string &indent);
+// The statements of a tuning state as .qspec text, each indented by `indent`: one `exclude`
+// and one `raise ... to T` per tier, their names compressed into few patterns over `inv` (as
+// the emitters write them: `model.layers.{0..3}.*`), each with a `// qtune:` comment; and the
+// chosen anti-outlier candidate as an `anti_outlier` setting.
+std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv);
+// The same with a compressor built once for `inv` (a run writes one per evaluation).
+std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv,
+                      const msmodelslim::SelectionCompressor &compressor);
+
+// True if `text` can be written as a bare .qspec identifier.
+bool isPlainWord(const std::string &text);
 
 // A .qspec string literal for `text` (quotes and backslashes escaped).
 std::string quoteQSpec(const std::string &text);

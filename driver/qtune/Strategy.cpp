@@ -36,20 +36,39 @@ const char *verdictName(Verdict::Kind k) {
     return "unreachable";
   case Verdict::Exhausted:
     return "exhausted";
+  case Verdict::Unknown:
+    return "unknown";
   }
   return "?";
 }
 
+void Strategy::trackUnknown(const Probe &p, const Outcome &o) {
+  if (!o.evaluated)
+    unknown_.insert(p.level);
+  else
+    unknown_.erase(p.level);
+}
+
 void Strategy::consider(const Probe &p, const Outcome &o) {
+  trackUnknown(p, o);
   if (!o.evaluated || !o.pass)
     return;
   if (!bestPass_ || p.level < bestPass_->first.level)
     bestPass_ = std::make_pair(p, o.metric);
 }
 
+std::string Strategy::unknownLevels() const {
+  std::string out;
+  for (int lv : unknown_)
+    out += (out.empty() ? (unknown_.size() == 1 ? "level " : "levels ") : ", ") + std::to_string(lv);
+  return out;
+}
+
 void Strategy::finish(Verdict::Kind k, std::string message) {
   verdict_.kind = k;
   verdict_.message = std::move(message);
+  if (!unknown_.empty())
+    verdict_.message += "; unknown (evaluation failed): " + unknownLevels();
   if (k == Verdict::Unreachable) {
     verdict_.best.reset();
     return;
@@ -177,20 +196,26 @@ private:
         hi = lv;
         break;
       }
-    if (hi < 0) {
-      finish(Verdict::Unreachable, "all high (level " + std::to_string(L) + ") fails" +
-                                       (known_.at(L).evaluated ? " with metric " + fmtMetric(known_.at(L).metric)
-                                                               : " (evaluation failed)"));
+    if (hi < 0 && realFail(L)) {
+      finish(Verdict::Unreachable, "all high (level " + std::to_string(L) + ") fails with metric " +
+                                       fmtMetric(known_.at(L).metric));
       return {};
     }
+    // The open bracket (lo, upper): lo is the largest level below it that really failed (level 0
+    // when none did); levels whose evaluation failed are unknown and stay inside it.
+    int upper = hi >= 0 ? hi : L;
     int lo = 0;
     for (const auto &[lv, o] : known_)
-      if (lv < hi)
-        lo = lv; // every known level below hi failed (hi is the smallest pass)
+      if (lv < upper && o.evaluated)
+        lo = lv; // every evaluated level below hi failed (hi is the smallest pass)
     // 2. Search inside the bracket.
-    if (hi - lo > 1) {
-      addSplits(lo, hi, slots, "split (" + std::to_string(lo) + ", " + std::to_string(hi) + ")", plan);
+    addSplits(lo, upper, slots, "split (" + std::to_string(lo) + ", " + std::to_string(upper) + ")", plan);
+    if (!plan.empty())
       return plan;
+    if (hi < 0) {
+      finish(Verdict::Unknown, "no evaluated level passes, and all high (level " + std::to_string(L) +
+                                   ") could not be evaluated");
+      return {};
     }
     // 3. Non-monotone: scan what the bisection skipped.
     if (nonMonotone_) {
@@ -201,21 +226,30 @@ private:
         return plan;
     }
     finish(Verdict::Found, "smallest passing level " + std::to_string(hi) + " (level " +
-                               std::to_string(lo) + " fails)");
+                               std::to_string(lo) + (realFail(lo) ? " fails)" : " is unknown)"));
     return {};
   }
 
-  // Up to k unknown levels strictly inside (lo, hi), splitting it into k+1 near-equal parts.
+  bool realFail(int lv) const {
+    auto it = known_.find(lv);
+    return it != known_.end() && it->second.evaluated && !it->second.pass;
+  }
+
+  // Up to k unknown levels strictly inside (lo, hi), splitting it into k+1 near-equal parts; a
+  // split point already evaluated (a failed evaluation) moves to the nearest level not yet tried.
   void addSplits(int lo, int hi, unsigned k, const std::string &why,
                  std::vector<std::pair<int, std::string>> &plan) {
     std::set<int> seen;
     for (auto &p : plan)
       seen.insert(p.first);
     long span = hi - lo;
+    auto open = [&](int lv) { return lv > lo && lv < hi && !isKnown(lv) && !seen.count(lv); };
     for (unsigned j = 1; j <= k; ++j) {
       long off = (static_cast<long>(j) * span + k) / (k + 1); // ceil(j*span/(k+1))
-      int lv = lo + static_cast<int>(off);
-      if (lv <= lo || lv >= hi || isKnown(lv) || seen.count(lv))
+      int want = lo + static_cast<int>(off), lv = -1;
+      for (int d = 0; d < span && lv < 0; ++d)
+        lv = open(want + d) ? want + d : open(want - d) ? want - d : -1;
+      if (lv < 0)
         continue;
       seen.insert(lv);
       plan.push_back({lv, why});
@@ -278,6 +312,7 @@ public:
     assert(results.size() == 1);
     const Probe &p = results[0].first;
     const Outcome &o = results[0].second;
+    trackUnknown(p, o);
     bool pass = o.evaluated && o.pass;
     switch (phase_) {
     case Zero:
@@ -319,6 +354,10 @@ public:
       if (pass) {
         bestPass_ = std::make_pair(p, o.metric);
         finish(Verdict::Found, "standing high settled on level " + std::to_string(p.level));
+      } else if (!o.evaluated) {
+        bestPass_.reset();
+        finish(Verdict::Unknown, "the evaluation of the largest fallback (level " + std::to_string(p.level) +
+                                     ") failed");
       } else {
         bestPass_.reset();
         finish(Verdict::Unreachable, "the largest fallback (level " + std::to_string(p.level) + ") fails");
@@ -413,6 +452,8 @@ public:
   }
 
   void observe(const std::vector<std::pair<Probe, Outcome>> &results) override {
+    for (const auto &[p, o] : results)
+      trackUnknown(p, o);
     if (phase_ == 3 || phase_ == 5 || phase_ == 7) {
       for (const auto &[p, o] : results)
         if (o.evaluated && o.pass) {
@@ -446,8 +487,10 @@ public:
         phase4_ = p;
     } else if (phase_ == 6) {
       if (!pass) {
-        finish(Verdict::Unreachable, "all fp16 (phase 6) fails" +
-                                         (o.evaluated ? " with metric " + fmtMetric(o.metric) : std::string()));
+        if (o.evaluated)
+          finish(Verdict::Unreachable, "all fp16 (phase 6) fails with metric " + fmtMetric(o.metric));
+        else
+          finish(Verdict::Unknown, "the evaluation of all fp16 (phase 6) failed");
         return;
       }
       phase_ = 7;
@@ -517,6 +560,8 @@ Outcome SimLandscape::evaluate(const Probe &p) const {
   if (p.chain >= 0 && static_cast<size_t>(p.chain) < chainBonus.size())
     o.metric += chainBonus[static_cast<size_t>(p.chain)];
   o.pass = o.metric >= threshold;
+  if (std::find(crashes.begin(), crashes.end(), p.level) != crashes.end() && p.uniform < 0)
+    o = Outcome{};
   return o;
 }
 

@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -38,8 +39,10 @@ struct Outcome {
   double metric = 0;
 };
 
+// Unknown: the evaluations that would decide failed (crash, OOM, timeout), so no verdict can be
+// given from real metrics.
 struct Verdict {
-  enum Kind { Running, Found, Unreachable, Exhausted } kind = Running;
+  enum Kind { Running, Found, Unreachable, Exhausted, Unknown } kind = Running;
   std::optional<Probe> best; // the anchor: the passing probe the strategy settles on
   double metric = 0;
   std::string message;
@@ -76,14 +79,20 @@ public:
   const SearchSpace &space() const { return space_; }
 
 protected:
-  // Records a passing probe; keeps the one with the smallest level (then the earliest).
+  // Records a passing probe; keeps the one with the smallest level (then the earliest). A failed
+  // evaluation is remembered as an unknown level.
   void consider(const Probe &p, const Outcome &o);
+  void trackUnknown(const Probe &p, const Outcome &o);
+  // Sets the verdict; the message gets the levels whose evaluation failed ("unknown").
   void finish(Verdict::Kind k, std::string message);
+  // "levels 3, 12" of the probes whose evaluation failed, "" if none.
+  std::string unknownLevels() const;
 
   SearchSpace space_;
   Verdict verdict_;
   std::optional<std::pair<Probe, double>> bestPass_;
   std::vector<std::string> notes_;
+  std::set<int> unknown_; // levels with a failed evaluation and no real metric
 };
 
 // "group-bisect", "standing-high", "hmct-ladder"; nullptr if unknown.
@@ -98,6 +107,7 @@ struct SimLandscape {
   int levels = 16;
   int passLevel = 5;
   std::vector<int> traps;        // levels whose metric drops below level 0's (non-monotone)
+  std::vector<int> crashes;      // levels whose evaluation fails (a crash: no metric)
   std::vector<double> chainBonus; // added to the metric per anti-outlier candidate
   bool int16Passes = true, dualPasses = true, fp16Passes = true;
   double threshold = 0.9;

@@ -1,10 +1,11 @@
-// SHA-256 (FIPS 180-4), the JSON Lines history, the flock lock, and the process runner.
+// SHA-256 (FIPS 180-4), the JSON Lines history, the flock lock, numbers and files.
 #include "driver/qtune/Support.h"
 
 #include "emitters/Emitter.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -39,50 +40,79 @@ const uint32_t kK[64] = {
 inline uint32_t rotr(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
 } // namespace
 
-std::string sha256Hex(const std::string &data) {
-  uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-  std::string msg = data;
-  uint64_t bits = static_cast<uint64_t>(data.size()) * 8;
-  msg += static_cast<char>(0x80);
-  while (msg.size() % 64 != 56)
-    msg += '\0';
-  for (int i = 7; i >= 0; --i)
-    msg += static_cast<char>((bits >> (i * 8)) & 0xff);
+Sha256::Sha256() {
+  const uint32_t init[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                            0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  std::memcpy(h_, init, sizeof h_);
+}
+
+void Sha256::block(const unsigned char *p) {
   uint32_t w[64];
-  for (size_t off = 0; off < msg.size(); off += 64) {
-    for (int i = 0; i < 16; ++i) {
-      const auto *p = reinterpret_cast<const unsigned char *>(msg.data() + off + 4 * i);
-      w[i] = (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
-    }
-    for (int i = 16; i < 64; ++i) {
-      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
-    for (int i = 0; i < 64; ++i) {
-      uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-      uint32_t ch = (e & f) ^ (~e & g);
-      uint32_t t1 = hh + S1 + ch + kK[i] + w[i];
-      uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-      uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-      uint32_t t2 = S0 + maj;
-      hh = g;
-      g = f;
-      f = e;
-      e = d + t1;
-      d = c;
-      c = b;
-      b = a;
-      a = t1 + t2;
-    }
-    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
+  for (int i = 0; i < 16; ++i)
+    w[i] = (uint32_t(p[4 * i]) << 24) | (uint32_t(p[4 * i + 1]) << 16) | (uint32_t(p[4 * i + 2]) << 8) |
+           uint32_t(p[4 * i + 3]);
+  for (int i = 16; i < 64; ++i) {
+    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
   }
+  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], hh = h_[7];
+  for (int i = 0; i < 64; ++i) {
+    uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+    uint32_t ch = (e & f) ^ (~e & g);
+    uint32_t t1 = hh + S1 + ch + kK[i] + w[i];
+    uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+    uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+    uint32_t t2 = S0 + maj;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2;
+  }
+  h_[0] += a, h_[1] += b, h_[2] += c, h_[3] += d, h_[4] += e, h_[5] += f, h_[6] += g, h_[7] += hh;
+}
+
+Sha256 &Sha256::update(const void *data, size_t n) {
+  const auto *p = static_cast<const unsigned char *>(data);
+  total_ += n;
+  if (bufLen_) {
+    size_t take = std::min(n, 64 - bufLen_);
+    std::memcpy(buf_ + bufLen_, p, take);
+    bufLen_ += take;
+    p += take;
+    n -= take;
+    if (bufLen_ < 64)
+      return *this;
+    block(buf_);
+    bufLen_ = 0;
+  }
+  for (; n >= 64; p += 64, n -= 64)
+    block(p);
+  std::memcpy(buf_, p, n);
+  bufLen_ = n;
+  return *this;
+}
+
+std::string Sha256::hexDigest() {
+  uint64_t bits = total_ * 8;
+  unsigned char pad[72] = {0x80};
+  size_t padLen = bufLen_ < 56 ? 56 - bufLen_ : 120 - bufLen_;
+  update(pad, padLen);
+  unsigned char len[8];
+  for (int i = 0; i < 8; ++i)
+    len[i] = static_cast<unsigned char>(bits >> (56 - 8 * i));
+  update(len, 8);
   char out[65];
   for (int i = 0; i < 8; ++i)
-    snprintf(out + 8 * i, 9, "%08x", h[i]);
+    snprintf(out + 8 * i, 9, "%08x", h_[i]);
   return std::string(out, 64);
 }
+
+std::string sha256Hex(const std::string &data) { return Sha256().update(data).hexDigest(); }
 
 // ---- History --------------------------------------------------------------------------------
 
@@ -96,6 +126,8 @@ json toJSON(const EvalRecord &r) {
   j["why"] = r.why;
   j["status"] = r.status;
   j["metric"] = r.hasMetric ? json(r.metric) : json(nullptr);
+  j["metrics"] = r.metrics;
+  j["attempts"] = r.attempts;
   j["detail"] = r.detail;
   j["stderr_tail"] = r.stderrTail;
   j["seconds"] = std::round(r.seconds * 1000) / 1000;
@@ -118,6 +150,11 @@ bool fromJSON(const std::string &line, EvalRecord &r) {
     r.hasMetric = true;
     r.metric = j["metric"].get<double>();
   }
+  if (j.contains("metrics") && j["metrics"].is_object())
+    for (const auto &[k, v] : j["metrics"].items())
+      if (v.is_number())
+        r.metrics[k] = v.get<double>();
+  r.attempts = j.value("attempts", 1);
   r.detail = j.value("detail", "");
   r.stderrTail = j.value("stderr_tail", "");
   r.seconds = j.value("seconds", 0.0);
@@ -195,9 +232,16 @@ std::vector<EvalRecord> readHistory(const std::string &path) {
 // ---- Lock -----------------------------------------------------------------------------------
 
 bool takeLock(const std::string &path, std::string &holder, std::string &error) {
-  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a symlinked lock would make qtune write its pid into the link's target.
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
   if (fd < 0) {
-    error = std::strerror(errno);
+    error = errno == ELOOP ? std::string("the lock is a symbolic link") : std::strerror(errno);
+    return false;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    error = "the lock is not a regular file";
     return false;
   }
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -216,7 +260,7 @@ bool takeLock(const std::string &path, std::string &holder, std::string &error) 
 }
 
 bool lockHeld(const std::string &path, std::string &holder) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0)
     return false;
   bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
@@ -231,151 +275,32 @@ bool lockHeld(const std::string &path, std::string &holder) {
 
 // ---- Processes ------------------------------------------------------------------------------
 
-std::string findProgram(const std::string &program) {
-  auto executable = [](const std::string &p) {
-    struct stat st;
-    return ::stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(p.c_str(), X_OK) == 0;
-  };
-  if (program.empty())
-    return "";
-  if (program.find('/') != std::string::npos)
-    return executable(program) ? program : "";
-  const char *path = std::getenv("PATH");
-  std::string dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t pos = 0;
-  while (pos <= dirs.size()) {
-    size_t colon = dirs.find(':', pos);
-    std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
-    std::string cand = (dir.empty() ? "." : dir) + "/" + program;
-    if (executable(cand))
-      return cand;
-    if (colon == std::string::npos)
-      break;
-    pos = colon + 1;
-  }
-  return "";
+std::string formatNumber(double v) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string readWholeFile(const std::string &path, bool &ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 std::string fileTail(const std::string &path, size_t maxBytes) {
-  std::string text = readAll(path);
-  if (text.size() > maxBytes)
-    text = text.substr(text.size() - maxBytes);
+  // Reads only the tail: an evaluator may write gigabytes of stderr.
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in)
+    return "";
+  std::streamoff size = in.tellg();
+  std::streamoff from = size > static_cast<std::streamoff>(maxBytes) ? size - static_cast<std::streamoff>(maxBytes) : 0;
+  in.seekg(from);
+  std::string text(static_cast<size_t>(size - from), '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<size_t>(in.gcount()));
   return text;
-}
-
-namespace {
-
-pid_t startJob(const Job &job, const ExecOptions &opts) {
-  std::vector<std::string> argv;
-  if (opts.executor == "slurm") {
-    argv.push_back(opts.srun);
-    argv.push_back("--job-name=qtune");
-    argv.push_back("--export=ALL");
-    argv.push_back("--ntasks=1");
-    for (const std::string &a : opts.slurmArgs)
-      argv.push_back(a);
-  }
-  for (const std::string &a : job.argv)
-    argv.push_back(a);
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid != 0)
-    return pid;
-  // Child: own process group, die with qtune, files for output, no shell.
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent)
-    ::_exit(127);
-  int in = ::open("/dev/null", O_RDONLY);
-  int out = ::open(job.stdoutPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  int err = ::open(job.stderrPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (in < 0 || out < 0 || err < 0)
-    ::_exit(126);
-  ::dup2(in, 0);
-  ::dup2(out, 1);
-  ::dup2(err, 2);
-  for (const auto &[k, v] : job.env)
-    ::setenv(k.c_str(), v.c_str(), 1);
-  std::vector<char *> cargv;
-  for (std::string &a : argv)
-    cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  ::execvp(cargv[0], cargv.data());
-  std::string msg = std::string("qtune: cannot execute '") + cargv[0] + "': " + std::strerror(errno) + "\n";
-  if (::write(2, msg.data(), msg.size()) < 0) {
-  }
-  ::_exit(127);
-}
-
-} // namespace
-
-void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
-             const std::function<void(size_t, const JobResult &)> &onDone, const std::function<void()> &tick) {
-  using Clock = std::chrono::steady_clock;
-  struct Running {
-    pid_t pid = -1;
-    Clock::time_point start;
-    bool done = false, killed = false, termSent = false;
-    Clock::time_point termAt;
-  };
-  std::vector<Running> run(jobs.size());
-  for (size_t i = 0; i < jobs.size(); ++i) {
-    run[i].start = Clock::now();
-    run[i].pid = startJob(jobs[i], opts);
-    if (run[i].pid < 0) {
-      run[i].done = true;
-      JobResult r;
-      r.exitCode = 127;
-      onDone(i, r);
-    }
-  }
-  auto lastTick = Clock::now();
-  while (true) {
-    bool any = false;
-    for (size_t i = 0; i < jobs.size(); ++i) {
-      Running &r = run[i];
-      if (r.done)
-        continue;
-      any = true;
-      int status = 0;
-      pid_t w = ::waitpid(r.pid, &status, WNOHANG);
-      double secs = std::chrono::duration<double>(Clock::now() - r.start).count();
-      if (w == r.pid) {
-        r.done = true;
-        ::kill(-r.pid, SIGKILL); // anything the evaluator left behind in its group
-        JobResult res;
-        res.seconds = secs;
-        res.timedOut = r.killed;
-        if (WIFEXITED(status))
-          res.exitCode = WEXITSTATUS(status);
-        else if (WIFSIGNALED(status))
-          res.signal = WTERMSIG(status);
-        onDone(i, res);
-        continue;
-      }
-      if (jobs[i].timeout > 0 && secs > jobs[i].timeout && !r.killed) {
-        r.killed = true;
-        if (opts.executor == "slurm") {
-          // srun cancels the step on SIGTERM; SIGKILL follows if it lingers.
-          ::kill(-r.pid, SIGTERM);
-          r.termSent = true;
-          r.termAt = Clock::now();
-        } else {
-          ::kill(-r.pid, SIGKILL);
-        }
-      }
-      if (r.termSent && std::chrono::duration<double>(Clock::now() - r.termAt).count() > 5)
-        ::kill(-r.pid, SIGKILL);
-    }
-    if (!any)
-      break;
-    if (std::chrono::duration<double>(Clock::now() - lastTick).count() >= 1.0) {
-      lastTick = Clock::now();
-      if (tick)
-        tick();
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
 }
 
 } // namespace qspec::tune

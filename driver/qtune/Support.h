@@ -1,8 +1,8 @@
 // Small pieces of qtune that need no IR: SHA-256, the append-only history, the work-directory
-// lock, and running evaluator processes (locally or through Slurm's srun).
+// lock, numbers and files. Evaluator processes: driver/qtune/Process.h.
 #pragma once
 
-#include <functional>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -10,6 +10,22 @@
 #include <vector>
 
 namespace qspec::tune {
+
+// Incremental SHA-256 (FIPS 180-4): the cache key hashes emitted files without copying them.
+class Sha256 {
+public:
+  Sha256();
+  Sha256 &update(const void *data, size_t n);
+  Sha256 &update(const std::string &s) { return update(s.data(), s.size()); }
+  std::string hexDigest(); // lowercase hex; the object is spent afterwards
+
+private:
+  void block(const unsigned char *p);
+  uint32_t h_[8];
+  unsigned char buf_[64];
+  size_t bufLen_ = 0;
+  uint64_t total_ = 0;
+};
 
 // Lowercase hex SHA-256 of `data`.
 std::string sha256Hex(const std::string &data);
@@ -23,7 +39,9 @@ struct EvalRecord {
   std::string why;
   std::string status;  // ok | exit | timeout | no-result | bad-result | signal
   bool hasMetric = false;
-  double metric = 0;
+  double metric = 0;   // the first metric of the tune block
+  std::map<std::string, double> metrics; // every metric the tune block names
+  int attempts = 1;
   std::string detail;  // why it failed
   std::string stderrTail;
   double seconds = 0;
@@ -57,38 +75,12 @@ bool takeLock(const std::string &path, std::string &holder, std::string &error);
 // True when some process holds the lock (status).
 bool lockHeld(const std::string &path, std::string &holder);
 
-// ---- Processes ----------------------------------------------------------------------------
+// A number as the messages and reports print it ("%.6g").
+std::string formatNumber(double v);
+// The whole file; `ok` is false when it cannot be opened.
+std::string readWholeFile(const std::string &path, bool &ok);
 
-struct Job {
-  std::vector<std::string> argv;
-  std::vector<std::pair<std::string, std::string>> env;
-  std::string stdoutPath, stderrPath;
-  double timeout = 0; // seconds, 0 = none
-};
-
-struct JobResult {
-  int exitCode = -1;     // -1 when killed by a signal
-  int signal = 0;
-  bool timedOut = false;
-  double seconds = 0;
-};
-
-struct ExecOptions {
-  std::string executor = "local";   // local | slurm
-  std::string srun = "srun";
-  std::vector<std::string> slurmArgs; // e.g. --partition=debug --gres=npu:1
-};
-
-// Runs all `jobs` at once (one per slot) without a shell and waits for all of them. Children
-// die with qtune (PR_SET_PDEATHSIG) and run in their own process group, which a timeout kills.
-// `onDone(i, result)` is called as each job ends; `tick()` about once a second while waiting.
-void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
-             const std::function<void(size_t, const JobResult &)> &onDone, const std::function<void()> &tick);
-
-// Finds `program` the way execvp would; "" if it is not an executable file.
-std::string findProgram(const std::string &program);
-
-// The last `maxBytes` of a file.
+// The last `maxBytes` of a file (only those are read).
 std::string fileTail(const std::string &path, size_t maxBytes);
 
 } // namespace qspec::tune

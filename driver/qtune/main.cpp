@@ -6,6 +6,7 @@
 // Exit codes: 0 a configuration meeting the target was found (run) or the command succeeded,
 // 1 the target is unreachable or not reached, or errors in the input, 2 usage or internal errors.
 #include "driver/qtune/Driver.h"
+#include "driver/qtune/Process.h"
 #include "driver/qtune/Support.h"
 #include "ir/Cli.h"
 #include "ir/Diagnostics.h"
@@ -38,12 +39,21 @@ run options:
   --max-time SECONDS       stop starting rounds after SECONDS (default: the spec's max_time)
   --timeout SECONDS        a longer evaluation is killed and counts as failed
   --cache-salt TEXT        mixed into every cache key (new data set, new checkpoint, ...)
-  --retry-failed           evaluate cached failures again
+  --cache-input FILE       a file whose content enters every cache key (repeatable; the
+                           evaluator program and its arguments that are files always do)
+  --retries N              run a failed evaluation again up to N times (default 1); failures
+                           are never cached, so a later run evaluates them again
+  --write-ir               also write DIR/evals/KEY/ir.json and set QSPEC_IR
+  --log-limit BYTES        keep this much of each evaluator's stdout/stderr, then only the
+                           last 64 KiB (default 16 MiB)
+  --no-report              do not write report.md/report.svg at the end
   --inventory FILE, --scores FILE   as in qcc
   --no-progress            no progress lines on stderr
 
-The evaluator runs without a shell and gets QSPEC_ROUND, QSPEC_CONFIG_DIR, QSPEC_IR,
-QSPEC_DEVICE and QSPEC_RESULT (see docs/driver.md).
+The evaluator runs without a shell and gets QSPEC_ROUND, QSPEC_CONFIG_DIR, QSPEC_DEVICE,
+QSPEC_RESULT (and QSPEC_IR with --write-ir); see docs/driver.md. Exit codes: 0 target met,
+1 unreachable / not reached / errors in the spec, 2 usage or internal errors, 3 no verdict
+(the deciding evaluations failed).
 )";
 
 int usageError(const std::string &msg) {
@@ -166,8 +176,22 @@ int main(int argc, char **argv) {
       o.inventory = val;
     } else if (value("--scores")) {
       o.scores = val;
+    } else if (value("--cache-input")) {
+      o.cacheInputs.push_back(val);
+    } else if (value("--retries")) {
+      if (!parseNumber(val, num) || num > 100 || num != std::floor(num))
+        return usageError("--retries takes a whole number from 0 to 100");
+      o.retries = static_cast<int>(num);
+    } else if (value("--log-limit")) {
+      if (!parseNumber(val, num) || num < 1024 || num > 1e12 || num != std::floor(num))
+        return usageError("--log-limit takes a whole number of bytes, at least 1024");
+      o.logLimit = static_cast<size_t>(num);
+    } else if (a == "--write-ir") {
+      o.writeIR = true;
+    } else if (a == "--no-report") {
+      o.writeReport = false;
     } else if (a == "--retry-failed") {
-      o.retryFailed = true;
+      // Kept for old scripts: failures are never cached any more.
     } else if (a == "--no-progress") {
       o.progress = false;
     } else if (!a.empty() && a[0] == '-') {

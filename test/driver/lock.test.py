@@ -1,7 +1,7 @@
 # Driver of lock.test: starts a slow run, tries a second one on the same work directory.
 import os, subprocess, sys, time
 qtune, tmp, sim = sys.argv[1:4]
-cmd = [qtune, "run", tmp + "/tiny.qspec", "--workdir", tmp + "/w", "--no-progress", "--",
+cmd = [qtune, "run", "--write-ir", tmp + "/tiny.qspec", "--workdir", tmp + "/w", "--no-progress", "--",
        "/usr/bin/python3", sim, "--scores", tmp + "/tiny-scores.yaml", "--sleep", "0.4"]
 first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 deadline = time.time() + 30

@@ -11,7 +11,7 @@ qtune, spec, scores, root, jobs = sys.argv[1:6]
 sim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim_eval.py")
 
 def command(work, counter):
-    return [qtune, "run", spec, "--workdir", work, "--jobs", jobs, "--no-progress", "--",
+    return [qtune, "run", "--write-ir", spec, "--workdir", work, "--jobs", jobs, "--no-progress", "--",
             "/usr/bin/python3", sim, "--scores", scores, "--sleep", "0.3", "--counter", counter]
 
 def count(counter, what):

@@ -26,6 +26,9 @@ ap.add_argument("--sleep", type=float, default=0)
 ap.add_argument("--counter", default="")
 ap.add_argument("--audit", default="")
 ap.add_argument("--env-log", default="")
+ap.add_argument("--mmlu-offset", type=float, default=None, help="also report mmlu = accuracy + OFFSET")
+ap.add_argument("--spam", type=int, default=0, help="write this many bytes to stderr first")
+ap.add_argument("--fail-once", default="", help="with --fail: fail only while FILE does not exist, then create it")
 args = ap.parse_args()
 
 key = os.environ.get("QSPEC_KEY", "?")
@@ -83,9 +86,21 @@ if args.env_log:
 
 if args.sleep:
     time.sleep(args.sleep)
+if args.spam:
+    chunk = "x" * 1023 + "\n"
+    for _ in range(args.spam // 1024):
+        sys.stderr.write(chunk)
+    sys.stderr.write("the last stderr line\n")
 
 result = {"accuracy": round(accuracy, 6), "float_blocks": len(float_blocks)}
+if args.mmlu_offset is not None:
+    result["mmlu"] = round(accuracy + args.mmlu_offset, 6)
 failing = args.fail and (args.fail_at < 0 or args.fail_at == len(float_blocks))
+if failing and args.fail_once:
+    if os.path.exists(args.fail_once):
+        failing = False
+    else:
+        open(args.fail_once, "w").write("failed once\n")
 if failing:
     if args.fail == "crash":
         sys.stderr.write("simulated crash: out of device memory\n")

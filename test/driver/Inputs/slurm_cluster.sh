@@ -39,6 +39,9 @@ CredType=cred/munge
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
+# Cores only (not memory) are consumable: without it each step takes the whole node's memory
+# and two evaluations can never overlap.
+SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
 StateSaveLocation=$dir/state
 SlurmdSpoolDir=$dir/spool

@@ -163,27 +163,74 @@ TEST(QTuneSupport, Sha256KnownVectors) {
   EXPECT_EQ(sha256Hex(std::string(1000, 'a')).substr(0, 16), "41edece42d63e8d9");
 }
 
+// A failed evaluation is never a verdict: the level is unknown, the answer comes from real
+// metrics only and says which levels are unknown.
+TEST(QTuneStrategy, FailedEvaluationsAreUnknownNotFailures) {
+  SearchSpace sp;
+  sp.levels = 16;
+  SimLandscape land;
+  land.levels = 16;
+  land.passLevel = 13;
+  land.crashes = {12};
+  auto s = createStrategy("group-bisect", sp);
+  SimResult r = simulate(*s, land, 1);
+  EXPECT_EQ(r.verdict.kind, Verdict::Found);
+  ASSERT_TRUE(r.verdict.best);
+  EXPECT_EQ(r.verdict.best->level, 13);
+  EXPECT_NE(r.verdict.message.find("level 11 fails"), std::string::npos) << r.verdict.message;
+  EXPECT_NE(r.verdict.message.find("unknown (evaluation failed): level 12"), std::string::npos)
+      << r.verdict.message;
+  // All high runs out of memory and nothing passes: no verdict, never "unreachable".
+  land.passLevel = 17;
+  land.crashes = {16};
+  auto u = createStrategy("group-bisect", sp);
+  SimResult ru = simulate(*u, land, 1);
+  EXPECT_EQ(ru.verdict.kind, Verdict::Unknown) << ru.verdict.message;
+  // All high fails to evaluate, but a smaller level passes: found from real metrics.
+  land.passLevel = 5;
+  auto f = createStrategy("group-bisect", sp);
+  SimResult rf = simulate(*f, land, 2);
+  EXPECT_EQ(rf.verdict.kind, Verdict::Found);
+  ASSERT_TRUE(rf.verdict.best);
+  EXPECT_EQ(rf.verdict.best->level, 5);
+  // standing-high: the final probe crashing is no verdict either.
+  land.passLevel = 17;
+  auto h = createStrategy("standing-high", sp);
+  EXPECT_EQ(simulate(*h, land, 1).verdict.kind, Verdict::Unknown);
+}
+
 TEST(QTuneApply, RewritesOnlyTuningStatements) {
+  // Spans as the parser reports them (each statement with its ';').
   std::string text = "model \"m\" { inventory \"x.txt\" }\n"
                      "tune {\n"
                      "    metric accuracy >= 0.9   // keep me\n"
                      "    exclude \"a.*\", \"b\"\n"
                      "    raise \"c\" to int16;  // qtune: old\n"
                      "    scores \"s.yaml\"\n"
-                     "    // qtune: anti-outlier choice x\n"
                      "}\n"
                      "// trailing\n";
-  size_t b = text.find("tune {"), e = text.find("}\n//") + 1;
-  EXPECT_EQ(tuneBlockIndent(text, b, e), "    ");
-  std::string out = rewriteTuneBlock(text, b, e, "    exclude \"z\"\n");
+  auto span = [&](const std::string &from, const std::string &to) {
+    size_t b = text.find(from);
+    return TextSpan{b, text.find(to, b) + to.size()};
+  };
+  std::vector<TextSpan> spans = {span("exclude", "\"b\""), span("raise", "int16;")};
+  size_t close = text.find("}\n//");
+  EXPECT_EQ(statementIndent(text, text.find("metric")), "    ");
+  std::string out = rewriteTuneStatements(text, spans, close, "    exclude \"z\"\n");
   EXPECT_EQ(out, "model \"m\" { inventory \"x.txt\" }\n"
                  "tune {\n"
                  "    metric accuracy >= 0.9   // keep me\n"
-                 "    scores \"s.yaml\"\n"
                  "    exclude \"z\"\n"
+                 "    scores \"s.yaml\"\n"
                  "}\n"
                  "// trailing\n");
   // Empty state: the statements go, nothing is added; a one-line block keeps its shape.
   std::string one = "tune { metric acc >= 1 exclude \"q\" }\n";
-  EXPECT_EQ(rewriteTuneBlock(one, 0, one.size() - 1, ""), "tune { metric acc >= 1  }\n");
+  size_t b = one.find("exclude");
+  EXPECT_EQ(rewriteTuneStatements(one, {{b, b + 11}}, one.find('}'), ""), "tune { metric acc >= 1  }\n");
+  // Two statements on one line, the second with its qtune comment: the line goes.
+  std::string two = "tune {\n  metric a >= 1\n  exclude \"x\"; raise \"y\" to fp16  // qtune: u\n}\n";
+  size_t e = two.find("exclude"), r = two.find("raise");
+  EXPECT_EQ(rewriteTuneStatements(two, {{e, e + 12}, {r, r + 17}}, two.find('}'), "  exclude \"n\"\n"),
+            "tune {\n  metric a >= 1\n  exclude \"n\"\n}\n");
 }

@@ -1,0 +1,101 @@
+#!/usr/bin/python3
+"""qtune at DeepSeek-V3 scale: peak RSS, per-round overhead and disk per evaluation.
+
+    qtune_scale.py BUILD_DIR [--rounds 6] [--data DIR]
+
+Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules) and a spec: the
+whole-process benchmark spec bench/specs/deepseek-v3.qspec (100 patterns, all four targets) plus
+`tune { metric accuracy >= 0.5 }` with the default levels (one per unit). Runs `qtune run` with
+one slot for ROUNDS rounds against a trivial evaluator (it fails round 1, passes the others, so
+group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. Reports, as medians of
+the rounds: qtune's wall time per round minus the evaluator's own time (the overhead), one qcc
+--emit=all, qtune's peak RSS (/usr/bin/time), and the disk each evaluation folder takes beyond
+its emitted configs. Prints a Markdown table (docs/performance.md, section qtune at scale).
+"""
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+EVALUATOR = """import json, os, time
+t = time.time()
+ok = os.environ["QSPEC_ROUND"] != "1"
+json.dump({"accuracy": 0.9 if ok else 0.1}, open(os.environ["QSPEC_RESULT"], "w"))
+"""
+
+
+def du(path):
+    total = 0
+    for dirpath, _, files in os.walk(path):
+        for f in files:
+            total += os.lstat(os.path.join(dirpath, f)).st_blocks * 512
+    return total
+
+
+def timed(cmd):
+    start = time.monotonic()
+    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    rss_kb = int(r.stderr.strip().splitlines()[-1])
+    return r, wall, rss_kb
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("build")
+    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--data", default="")
+    ap.add_argument("--without", default="", help="comma-separated targets to drop from the spec (e.g. hmct)")
+    args = ap.parse_args()
+    data = args.data or os.path.join(args.build, "bench-data")
+    os.makedirs(data, exist_ok=True)
+    manifest = os.path.join(data, "deepseek-v3.manifest")
+    if not os.path.exists(manifest):
+        subprocess.run([sys.executable, os.path.join(ROOT, "bench", "gen_inventory.py"), "deepseek-v3", data],
+                       check=True)
+    modules = sum(1 for l in open(manifest) if l.strip() and not l.startswith("#"))
+    work = tempfile.mkdtemp(prefix="qtune-scale-")
+    try:
+        spec = os.path.join(work, "ds.qspec")
+        text = open(os.path.join(ROOT, "bench", "specs", "deepseek-v3.qspec")).read()
+        drop = [t for t in args.without.split(",") if t]
+        text = "".join(l for l in text.splitlines(True) if not any(l.startswith("target " + t + " ") for t in drop))
+        open(spec, "w").write(text + "\ntune { metric accuracy >= 0.5 }\n")
+        ev = os.path.join(work, "eval.py")
+        open(ev, "w").write(EVALUATOR)
+        qcc = os.path.join(args.build, "bin", "qcc")
+        qtune = os.path.join(args.build, "bin", "qtune")
+        qcc_walls = []
+        for i in range(3):
+            _, wall, qcc_rss = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
+                                      os.path.join(work, "qcc-out")])
+            qcc_walls.append(wall)
+        wd = os.path.join(work, "w")
+        r, wall, rss_kb = timed([qtune, "run", spec, "--inventory", manifest, "--workdir", wd, "--no-progress",
+                                 "--no-report", "--max-rounds", str(args.rounds), "--", sys.executable, ev])
+        if r.returncode not in (0, 1):
+            sys.exit("qtune failed: " + r.stderr)
+        hist = [json.loads(l) for l in open(os.path.join(wd, "history.jsonl"))]
+        eval_secs = sum(h["seconds"] for h in hist)
+        # Per round: the run's wall time minus the evaluators', minus the one-time load (one qcc
+        # run's worth of loading is part of every qcc measurement too, so it is not subtracted).
+        per_round = (wall - eval_secs) / len(hist)
+        extra = []
+        for d in os.listdir(os.path.join(wd, "evals")):
+            full = os.path.join(wd, "evals", d)
+            extra.append(du(full) - du(os.path.join(full, "config")))
+        config = du(os.path.join(wd, "evals", os.listdir(os.path.join(wd, "evals"))[0], "config"))
+        qcc_med = statistics.median(qcc_walls)
+        print("| inventory | modules | levels | rounds | qtune peak RSS | overhead per round | "
+              "one qcc --emit=all | ratio | disk per evaluation beyond configs | configs |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        state = json.load(open(os.path.join(wd, "state.json")))
+        print("| deepseek-v3%s | %d | %d | %d | %.0f MB | %.2f s | %.2f s | %.2fx | %.1f KB | %.1f MB |" % (
+            " without " + args.without if drop else "", modules, state["levels"], len(hist), rss_kb / 1024, per_round, qcc_med, per_round / qcc_med,
+            statistics.median(extra) / 1024, config / 1e6))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+// Reading a work directory's state.json back (status, report, apply). The run loop writes it
+// (driver/qtune/Driver.cpp, stateJSON).
+#include "driver/qtune/State.h"
+
+#include "ir/IR.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace qspec::tune {
+
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+namespace {
+
+bool stateFromJSON(const json &j, TuningState &st) {
+  if (!j.is_object() || !j.contains("excludes") || !j.contains("raises"))
+    return false;
+  for (const json &e : j["excludes"]) {
+    st.excludeUnits.push_back(e.value("unit", ""));
+    st.excludes.push_back(e.value("names", std::vector<std::string>{}));
+  }
+  for (const json &r : j["raises"]) {
+    auto tier = ir::parseTier(r.value("tier", ""));
+    if (!tier)
+      return false;
+    st.raises.push_back({*tier, r.value("unit", ""), r.value("names", std::vector<std::string>{})});
+  }
+  st.antiOutlier = j.value("anti_outlier", "");
+  st.units = j.value("units", size_t(0));
+  st.modules = j.value("modules", size_t(0));
+  return true;
+}
+
+} // namespace
+
+bool readSavedRun(const std::string &dir, SavedRun &out) {
+  std::ifstream in((fs::path(dir) / "state.json").string(), std::ios::binary);
+  if (!in)
+    return false;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  json st = json::parse(ss.str(), nullptr, false);
+  if (st.is_discarded() || !st.is_object() || !st.contains("spec") || !st["spec"].is_string())
+    return false;
+  out.spec = st["spec"].get<std::string>();
+  out.inventory = st.value("inventory_override", "");
+  out.scores = st.value("scores_override", "");
+  if (st.contains("best") && st["best"].is_object()) {
+    TuningState best;
+    if (!stateFromJSON(st["best"], best))
+      return false;
+    out.best = std::move(best);
+  }
+  return true;
+}
+
+} // namespace qspec::tune

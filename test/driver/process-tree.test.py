@@ -1,0 +1,61 @@
+# Driver of process-tree.test: after each way a probe or qtune ends, no evaluator process is left.
+import os, signal, subprocess, sys, time
+qtune, tmp, ev = sys.argv[1:4]
+
+def cmd(mode, work):
+    return [qtune, "run", tmp + "/tiny.qspec", "--workdir", work, "--max-rounds", "1", "--no-progress",
+            "--no-report", "--", "/usr/bin/python3", ev, mode, tmp]
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+def pid_of(name, timeout=30):
+    path = os.path.join(tmp, name)
+    end = time.time() + timeout
+    while not os.path.exists(path) and time.time() < end:
+        time.sleep(0.02)
+    return int(open(path).read())
+
+def clean():
+    for n in ("grandchild.pid", "evaluator.pid"):
+        if os.path.exists(os.path.join(tmp, n)):
+            os.remove(os.path.join(tmp, n))
+
+def wait_dead(pid, timeout=5):
+    end = time.time() + timeout
+    while alive(pid) and time.time() < end:
+        time.sleep(0.02)
+    return not alive(pid)
+
+# 1. The probe ends normally: its setsid() grandchild is killed with it.
+clean()
+subprocess.run(cmd("done", tmp + "/w1"), capture_output=True)
+print("probe end: grandchild gone:", wait_dead(pid_of("grandchild.pid")))
+
+# 2. SIGTERM and SIGINT of qtune while the evaluator runs: evaluator and grandchild die, qtune
+#    exits through the signal.
+for sig in (signal.SIGTERM, signal.SIGINT):
+    clean()
+    p = subprocess.Popen(cmd("hang", tmp + "/w-" + sig.name), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    ev_pid, gc_pid = pid_of("evaluator.pid"), pid_of("grandchild.pid")
+    p.send_signal(sig)
+    p.wait(timeout=30)
+    print(sig.name + ": rc", p.returncode, "evaluator gone:", wait_dead(ev_pid), "grandchild gone:", wait_dead(gc_pid))
+
+# 3. kill -9 of qtune: nothing runs in qtune, the grandchild survives; the next run on the same
+#    work directory kills it before evaluating again.
+clean()
+p = subprocess.Popen(cmd("hang", tmp + "/w9"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+gc_pid = pid_of("grandchild.pid")
+p.kill()
+p.wait()
+print("after kill -9: grandchild alive:", alive(gc_pid))
+clean()
+r = subprocess.run(cmd("done", tmp + "/w9"), capture_output=True, text=True)
+print("rerun:", [l for l in r.stderr.splitlines() if "left behind" in l])
+print("old grandchild gone:", wait_dead(gc_pid))
+print("new grandchild gone:", wait_dead(pid_of("grandchild.pid")))
