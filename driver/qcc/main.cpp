@@ -2,9 +2,11 @@
 //
 //   qcc SPEC [--inventory FILE] [--scores FILE] --emit=KIND [-o PATH]
 //   qcc SPEC --explain NAME
+//   qcc fmt [--check | -i] FILE...   (driver/qcc/Fmt.cpp)
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
+#include "driver/qcc/Fmt.h"
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "ir/DiagnosticVerifier.h"
@@ -25,6 +27,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *kUsage = R"(usage: qcc SPEC [options]
+       qcc fmt [--check | -i] FILE...   (the canonical layout; see 'qcc fmt --help')
 
   --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
   -o PATH                  output file (a directory for --emit=all); default: standard output
@@ -200,6 +203,8 @@ int main(int argc, char **argv) {
   // per 4 KiB on first touch, about a fifth of a DeepSeek-V3-size compile.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  if (argc >= 2 && std::string(argv[1]) == "fmt")
+    return driver::runFmt(argc - 1, argv + 1);
   emit::registerAllEmitters();
   Options o;
   if (int rc = parseArgs(argc, argv, o); rc >= 0)
