@@ -41,6 +41,17 @@ FileID SourceManager::addPathOnly(std::string path) {
 }
 
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  if (overlay_) {
+    auto it = overlay_->find(path);
+    if (it != overlay_->end()) {
+      if (maxBytes && it->second.size() > maxBytes) {
+        error = "file is " + std::to_string(it->second.size()) + " bytes, over the limit of " +
+                std::to_string(maxBytes) + " bytes";
+        return 0;
+      }
+      return addFile(path, it->second);
+    }
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot open file";

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace qspec {
@@ -42,7 +43,8 @@ public:
   FileID addFile(std::string path, std::string text);
   // Registers a path whose text is not kept (large data files): lines are not quoted.
   FileID addPathOnly(std::string path);
-  // Reads `path` from disk; returns 0 and fills `error` when unreadable.
+  // Reads `path` from disk, or from the overlay when it holds `path`; returns 0 and fills
+  // `error` when unreadable.
   FileID loadFile(const std::string &path, std::string &error, size_t maxBytes = 0);
 
   const std::string &path(FileID id) const;
@@ -58,6 +60,9 @@ public:
   SourceRange lineRange(FileID id, uint32_t line, uint32_t col = 1, uint32_t len = 1) const;
   // Finds an already-loaded file by path (0 if none).
   FileID find(const std::string &path) const;
+  // Texts loadFile reads instead of the disk, by path: an editor's unsaved buffers (qspec-lsp).
+  using Overlay = std::shared_ptr<const std::unordered_map<std::string, std::string>>;
+  void setOverlay(Overlay overlay) { overlay_ = std::move(overlay); }
 
 private:
   struct File {
@@ -67,6 +72,7 @@ private:
     std::vector<uint32_t> lineStarts;
   };
   std::vector<File> files_;
+  Overlay overlay_;
   const File *get(FileID id) const;
 };
 
