@@ -99,6 +99,17 @@ std::optional<HoverInfo> hover(const Model &m, uint32_t offset) {
   return HoverInfo{hit->range, explainText(m, it->second)};
 }
 
+std::optional<std::string> explain(const Model &m, const std::string &name) {
+  if (!m.built || !m.spec.resolution.done)
+    return std::nullopt;
+  auto it = m.spec.inventory.index.find(name);
+  if (it == m.spec.inventory.index.end())
+    return std::nullopt;
+  std::ostringstream os;
+  ir::printExplain(m.spec, it->second, m.sm, os);
+  return os.str();
+}
+
 std::optional<DefinitionTarget> definition(const Model &m, uint32_t offset) {
   if (!m.ast)
     return std::nullopt;

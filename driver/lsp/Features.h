@@ -20,6 +20,10 @@ struct HoverInfo {
 // prints them.
 std::optional<HoverInfo> hover(const Model &m, uint32_t offset);
 
+// `qcc --explain NAME` on the model: every resolved setting of module `name` and the rule that
+// decided it; nullopt when the model is not resolved or has no such module.
+std::optional<std::string> explain(const Model &m, const std::string &name);
+
 struct DefinitionTarget {
   std::string path;
   uint32_t line = 1, col = 1; // 1-based; col in bytes

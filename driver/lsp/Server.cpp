@@ -195,17 +195,17 @@ private:
       std::string path = uriToPath(uri);
       if (path.empty())
         return;
-      publish(ws_.open(uri, path, td.value("text", ""), td.value("version", 0)));
+      publish(ws_.open(uri, path, td.value("text", ""), td.value("version", 0)), true);
     } else if (method == "textDocument/didChange") {
       Document *d = docOf(params);
       const json &changes = params.value("contentChanges", json::array());
       if (!d || !changes.is_array() || changes.empty())
         return;
       ws_.change(*d, changes.back().value("text", ""), params["textDocument"].value("version", d->version + 1));
-      publish(*d);
+      publish(*d, false);
     } else if (method == "textDocument/didSave") {
       if (Document *d = docOf(params))
-        publish(*d);
+        publish(*d, true);
     } else if (method == "textDocument/didClose") {
       if (Document *d = docOf(params)) {
         notify("textDocument/publishDiagnostics", {{"uri", d->uri}, {"diagnostics", json::array()}});
@@ -214,9 +214,10 @@ private:
     }
   }
 
-  // Publishes qlint's findings at once; then, when the declared targets' own checks (the
-  // emitters, run on the resolved model) add something, publishes again with those added.
-  void publish(Document &d) {
+  // Publishes qlint's findings. With `targets` (on open and save, not on every change: they
+  // need the resolved model and every emitter), then runs the declared targets' own checks and,
+  // when they add something, publishes again with those added.
+  void publish(Document &d, bool targets) {
     const lint::FileResult &res = ws_.check(d);
     json diags = json::array();
     for (const Diagnostic &f : res.findings)
@@ -224,9 +225,9 @@ private:
     if (!res.internalError.empty())
       diags.push_back({{"range", wholeRange("")}, {"severity", 1}, {"source", "qspec"}, {"message", res.internalError}});
     notify("textDocument/publishDiagnostics", {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
-    const Model &m = ws_.model(d);
-    if (m.targetDiags.empty())
+    if (!targets || ws_.checkTargets(d).empty())
       return;
+    const Model &m = ws_.model(d);
     for (const Diagnostic &t : m.targetDiags)
       diags.push_back(diagnosticOf(m.sm, m.file, t));
     notify("textDocument/publishDiagnostics", {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
@@ -242,6 +243,7 @@ private:
         {"textDocument/formatting", &Server::onFormatting},
         {"textDocument/documentSymbol", &Server::onSymbols},
         {"textDocument/codeAction", &Server::onCodeAction},
+        {"qspec/explain", &Server::onExplain},
     };
     auto it = handlers.find(method);
     if (it == handlers.end()) {
@@ -297,6 +299,19 @@ private:
                                   : json{{"start", {{"line", t->line - 1}, {"character", 0}}},
                                          {"end", {{"line", t->line - 1}, {"character", 0}}}};
     return {{"uri", pathToUri(t->path)}, {"range", range}};
+  }
+
+  // qspec/explain {textDocument, module}: {text} as `qcc SPEC --explain MODULE` prints it.
+  json onExplain(const json &params) {
+    Document *d = docOf(params);
+    if (!d)
+      return nullptr;
+    auto text = explain(ws_.model(*d), params.value("module", ""));
+    if (!text) {
+      failure_ = "no module named '" + params.value("module", "") + "' in the resolved spec";
+      return nullptr;
+    }
+    return {{"text", *text}};
   }
 
   json onCompletion(const json &params);

@@ -44,22 +44,6 @@ const lint::FileResult &Workspace::check(Document &doc) {
   return doc.lastCheck;
 }
 
-namespace {
-
-void checkTargets(Model &m) {
-  std::vector<const ir::Target *> targets;
-  for (const ir::Target &t : m.spec.targets)
-    targets.push_back(&t);
-  DiagnosticEngine diags(m.sm);
-  diags.setErrorLimit(0);
-  emit::emitTargets(m.spec, targets, diags);
-  for (const Diagnostic &d : diags.diagnostics())
-    if (d.severity != Severity::Remark)
-      m.targetDiags.push_back(d);
-}
-
-} // namespace
-
 const Model &Workspace::model(Document &doc) {
   if (doc.model)
     return *doc.model;
@@ -74,12 +58,29 @@ const Model &Workspace::model(Document &doc) {
   m->file = m->sm.find(doc.path);
   if (m->ast && !diags.hasErrors())
     m->built = frontend::buildSpec(*m->ast, doc.path, m->spec, diags, fo);
-  if (m->built && passes::runPipeline(m->spec, diags) && !diags.hasErrors())
-    checkTargets(*m);
+  m->passesOk = m->built && passes::runPipeline(m->spec, diags) && !diags.hasErrors();
   doc.model = m;
   if (m->built)
     doc.lastBuilt = m;
   return *m;
+}
+
+const std::vector<Diagnostic> &Workspace::checkTargets(Document &doc) {
+  model(doc);
+  Model &m = *doc.model;
+  if (m.targetsChecked || !m.passesOk)
+    return m.targetDiags;
+  m.targetsChecked = true;
+  std::vector<const ir::Target *> targets;
+  for (const ir::Target &t : m.spec.targets)
+    targets.push_back(&t);
+  DiagnosticEngine diags(m.sm);
+  diags.setErrorLimit(0);
+  emit::emitTargets(m.spec, targets, diags);
+  for (const Diagnostic &d : diags.diagnostics())
+    if (d.severity != Severity::Remark)
+      m.targetDiags.push_back(d);
+  return m.targetDiags;
 }
 
 const Model &Workspace::modelWithInventory(Document &doc) {

@@ -27,9 +27,10 @@ struct Model {
   std::unique_ptr<ast::Node> ast; // includes spliced in: nodes of other files have other ids
   ir::Spec spec;
   bool built = false;             // the spec was built (its inventory is loaded)
-  // The declared targets' own checks: every target's emitter run on the resolution (output
-  // discarded), as `qcc --emit=all` would, when the passes reported no error.
+  bool passesOk = false;          // the passes ran and reported no error
+  // The declared targets' own checks (Workspace::checkTargets).
   std::vector<Diagnostic> targetDiags;
+  bool targetsChecked = false;
 };
 
 struct Document {
@@ -51,8 +52,12 @@ public:
 
   // Lints `doc` as qlint would (its findings are kept in doc.lastCheck).
   const lint::FileResult &check(Document &doc);
-  // The resolved model of the document's current text (with its targets' checks).
+  // The resolved model of the document's current text.
   const Model &model(Document &doc);
+  // The declared targets' own checks on the current text: every target's emitter run on the
+  // resolved model (output discarded), as `qcc --emit=all` would, once the passes reported no
+  // error. Run once per document version.
+  const std::vector<Diagnostic> &checkTargets(Document &doc);
   // The newest model with a built spec (for completion while the text does not parse), or the
   // current one.
   const Model &modelWithInventory(Document &doc);

@@ -30,16 +30,18 @@ const where = (r) => `${r.start.line + 1}:${r.start.character + 1}`;
 const child = spawn(server, [], { stdio: ['pipe', 'pipe', 'inherit'] });
 const conn = lsp.createProtocolConnection(new lsp.StreamMessageReader(child.stdout),
                                           new lsp.StreamMessageWriter(child.stdin));
-const waiting = new Map(); // version -> resolve
+let waiting = []; // {version, accept, resolve}
 conn.onNotification(lsp.PublishDiagnosticsNotification.type, (p) => {
-  const resolve = waiting.get(p.version);
-  if (resolve) {
-    waiting.delete(p.version);
-    resolve(p.diagnostics);
+  const w = waiting.find((x) => x.version === p.version && x.accept(p.diagnostics));
+  if (w) {
+    waiting = waiting.filter((x) => x !== w);
+    w.resolve(p.diagnostics);
   }
 });
 conn.listen();
-const diagnosticsOf = (version) => new Promise((resolve) => waiting.set(version, resolve));
+// The first diagnostics published for `version` that `accept` takes.
+const diagnosticsOf = (version, accept = () => true) =>
+  new Promise((resolve) => waiting.push({ version, accept, resolve }));
 const printDiags = (version, diags) => {
   for (const d of diags) {
     console.log(`diagnostic v${version}: ${where(d.range)} ${d.code} ${d.message}`);
@@ -94,6 +96,13 @@ async function main() {
   check(hm && hm.contents.value.includes('lm_head'), 'no hover on a module');
   console.log('hover module: ' + hm.contents.value.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('```')).join(' | '));
 
+  // The server's own request, for `qcc --explain` in an editor command.
+  const ex = await conn.sendRequest('qspec/explain', { textDocument: { uri }, module: 'model.layers.1.mlp.down_proj' });
+  console.log('explain: ' + ex.text.split('\n').slice(0, 5).map((l) => l.trim()).join(' | '));
+  const missing = await conn.sendRequest('qspec/explain', { textDocument: { uri }, module: 'no.such' }).then(
+    () => 'answered', (e) => 'error ' + e.code + ' ' + e.message);
+  console.log('explain unknown: ' + missing);
+
   // Start typing a protect of a layer-0 module and ask for completion inside the string.
   const typing = conflicting + 'protect "model.layers.0.mlp.';
   conn.sendNotification(lsp.DidChangeTextDocumentNotification.type,
@@ -138,6 +147,17 @@ async function main() {
     { textDocument: { uri }, options: { tabSize: 2, insertSpaces: true } });
   check(again.length === 0, 'formatting twice changed the text again');
   console.log('formatting again: no edit');
+
+  // On save the declared targets' own checks run too (the emitters): a calibration_type the
+  // HMCT emitter refuses is reported after qlint's findings.
+  // (Without the conflicting override: emitters run only on a spec the passes accept.)
+  const badTarget = startText + 'target hmct { march nash-p; calibration_type bogus }\n';
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type,
+    { textDocument: { uri, version: 7 }, contentChanges: [{ text: badTarget }] });
+  const saved = diagnosticsOf(7, (ds) => ds.some((d) => d.code === 'err_hmct_bad_option'));
+  conn.sendNotification(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri } });
+  for (const d of (await saved).filter((d) => d.code.startsWith('err_hmct')))
+    console.log(`diagnostic on save: ${where(d.range)} ${d.code} ${d.message}`);
 
   await conn.sendRequest(lsp.ShutdownRequest.type);
   conn.sendNotification(lsp.ExitNotification.type);
