@@ -110,7 +110,38 @@ std::optional<std::string> explain(const Model &m, const std::string &name) {
   return os.str();
 }
 
+namespace {
+
+// `include "FILE"` at `offset` (the AST has no include nodes: the frontend splices the included
+// items in their place), read from the tokens.
+std::optional<std::string> includeAt(const Model &m, uint32_t offset) {
+  std::vector<frontend::Token> toks = frontend::tokenize(m.file, m.sm);
+  const std::string &text = m.sm.text(m.file);
+  const frontend::Token *prev = nullptr;
+  for (const frontend::Token &t : toks) {
+    if (t.kind == frontend::Token::Kind::LineComment || t.kind == frontend::Token::Kind::BlockComment)
+      continue;
+    if (t.kind == frontend::Token::Kind::String && t.range.begin.offset <= offset && offset < t.range.end.offset &&
+        prev && text.compare(prev->range.begin.offset, prev->range.end.offset - prev->range.begin.offset, "include") == 0) {
+      std::string path;
+      size_t badAt = 0;
+      std::string_view body(text.data() + t.range.begin.offset + 1, t.range.end.offset - t.range.begin.offset - 2);
+      if (!frontend::unescapeString(body, path, badAt))
+        return std::nullopt;
+      return frontend::resolvePath(m.sm.path(m.file), path);
+    }
+    prev = &t;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 std::optional<DefinitionTarget> definition(const Model &m, uint32_t offset) {
+  if (!m.file)
+    return std::nullopt;
+  if (auto inc = includeAt(m, offset))
+    return DefinitionTarget{*inc, 1, 1, {}};
   if (!m.ast)
     return std::nullopt;
   const Node *hit = nullptr, *parent = nullptr;
@@ -119,7 +150,7 @@ std::optional<DefinitionTarget> definition(const Model &m, uint32_t offset) {
     return std::nullopt;
   const std::string base = m.sm.path(hit->range.file);
   if (hit->kind == Kind::String && parent &&
-      (parent->kind == Kind::Include || parent->kind == Kind::SameScoreGroup ||
+      (parent->kind == Kind::SameScoreGroup ||
        (parent->kind == Kind::Setting && (parent->text == "inventory" || parent->text == "scores"))))
     return DefinitionTarget{frontend::resolvePath(base, hit->text), 1, 1, {}};
   if (hit->kind == Kind::String || hit->kind == Kind::NameSelector) {

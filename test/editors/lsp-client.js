@@ -128,6 +128,15 @@ async function main() {
     { textDocument: { uri }, position: pos(conflicting, '"lm_head"', 2) });
   console.log('definition module: ' + path.basename(defm.uri) + ':' + where(defm.range));
 
+  const withInclude = conflicting.replace('qspec 1\n', 'qspec 1\ninclude "lsp-included.qspec"\n');
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type,
+    { textDocument: { uri, version: 40 }, contentChanges: [{ text: withInclude }] });
+  const defi = await conn.sendRequest(lsp.DefinitionRequest.type,
+    { textDocument: { uri }, position: pos(withInclude, '"lsp-included.qspec"', 3) });
+  console.log('definition include: ' + path.basename(defi.uri) + ':' + where(defi.range));
+  conn.sendNotification(lsp.DidChangeTextDocumentNotification.type,
+    { textDocument: { uri, version: 41 }, contentChanges: [{ text: conflicting }] });
+
   const syms = await conn.sendRequest(lsp.DocumentSymbolRequest.type, { textDocument: { uri } });
   console.log('symbols: ' + syms.map((s) => s.name).join(', '));
 
