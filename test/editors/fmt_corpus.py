@@ -69,6 +69,7 @@ def main():
     root, qcc, work = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3]
     # The mirror sits next to a link to ../shared so paths leaving the repository still resolve.
     mroot = os.path.join(work, "repo")
+    todo = list(specs(root))
     mirror(root, mroot)
     shared = os.path.join(os.path.dirname(root), "shared")
     if os.path.isdir(shared) and not os.path.lexists(os.path.join(work, "shared")):
@@ -76,7 +77,7 @@ def main():
     roots = [mroot, root]
     checked = compiled = unparsed = changed = 0
     bad = []
-    for spec in specs(root):
+    for spec in todo:
         with open(spec, "rb") as f:
             original = f.read()
         once = fmt(qcc, original)
