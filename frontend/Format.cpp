@@ -11,11 +11,26 @@ using ast::Kind;
 
 bool isStatement(Kind k) {
   switch (k) {
-  case Kind::Version: case Kind::Include: case Kind::Model: case Kind::Defaults: case Kind::Tiers:
-  case Kind::Protect: case Kind::SameScoreGroup: case Kind::NamedGroup: case Kind::WithGroup:
-  case Kind::Override: case Kind::Target: case Kind::Tune: case Kind::TierStmt: case Kind::Recipe:
-  case Kind::TargetOptions: case Kind::Setting: case Kind::Metric: case Kind::Levels:
-  case Kind::TuneExclude: case Kind::TuneRaise:
+  case Kind::Version:
+  case Kind::Include:
+  case Kind::Model:
+  case Kind::Defaults:
+  case Kind::Tiers:
+  case Kind::Protect:
+  case Kind::SameScoreGroup:
+  case Kind::NamedGroup:
+  case Kind::WithGroup:
+  case Kind::Override:
+  case Kind::Target:
+  case Kind::Tune:
+  case Kind::TierStmt:
+  case Kind::Recipe:
+  case Kind::TargetOptions:
+  case Kind::Setting:
+  case Kind::Metric:
+  case Kind::Levels:
+  case Kind::TuneExclude:
+  case Kind::TuneRaise:
     return true;
   default:
     return false;
@@ -25,7 +40,7 @@ bool isStatement(Kind k) {
 // What the layout needs from the syntax tree: where statements begin, and the recipe items
 // (`group_size=128` is written without spaces around its `=`).
 struct Shape {
-  std::unordered_set<uint32_t> starts;             // byte offsets
+  std::unordered_set<uint32_t> starts;              // byte offsets
   std::vector<std::pair<uint32_t, uint32_t>> items; // recipe items with a value, [begin, end)
 };
 
@@ -128,6 +143,15 @@ private:
     }
   }
 
+  // Does a statement continue at token i (a comment between two lines of one statement)? Yes
+  // when the next code token neither starts a statement nor closes a block.
+  bool midStatement(size_t i) const {
+    size_t j = i;
+    while (j < toks_.size() && isComment(j))
+      ++j;
+    return j < toks_.size() && !starts_.count(toks_[j].range.begin.offset) && !is(j, "}");
+  }
+
   void separate(size_t i, bool close) {
     unsigned nl = newlinesBefore(i);
     bool inLine = inlineDepth_ > 0 || (close && inline_[i]);
@@ -135,8 +159,9 @@ private:
       out_ += ' ';
       return;
     }
-    bool forced = toks_[i - 1].kind == Token::Kind::LineComment || isComment(i) ||
-                  ((is(i - 1, "{") || close || starts_.count(toks_[i].range.begin.offset)) && !inLine);
+    bool forced =
+        toks_[i - 1].kind == Token::Kind::LineComment || isComment(i) ||
+        ((is(i - 1, "{") || close || starts_.count(toks_[i].range.begin.offset)) && !inLine);
     if (is(i - 1, "{") && close) {
       if (!inLine)
         newline(0, 0);
@@ -144,7 +169,7 @@ private:
     }
     if (forced) {
       bool blank = nl >= 2 && !is(i - 1, "{") && !close;
-      newline(blank ? 1 : 0, 0);
+      newline(blank ? 1 : 0, midStatement(i) ? 4 : 0);
     } else if (nl > 0 && !inLine) {
       newline(0, 4); // the author's break inside a statement
     } else if (!glued(i)) {
