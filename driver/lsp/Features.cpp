@@ -44,7 +44,8 @@ const ir::Selector *selectorAt(const ir::Spec &s, FileID f, uint32_t off) {
 }
 
 // The deepest AST node at `off` in file `f`, and its parent.
-void nodeAt(const Node &n, FileID f, uint32_t off, const Node *parent, const Node *&hit, const Node *&hitParent) {
+void nodeAt(const Node &n, FileID f, uint32_t off, const Node *parent, const Node *&hit,
+            const Node *&hitParent) {
   for (const auto &c : n.children)
     if (contains(c->range, f, off)) {
       hit = c.get();
@@ -70,8 +71,8 @@ std::string selectorHover(const Model &m, const ir::Selector &sel) {
     return md.str();
   }
   const std::vector<uint32_t> &mods = it->second;
-  md << "`" << what << "` selects " << mods.size() << (mods.size() == 1 ? " module" : " modules") << " of "
-     << m.spec.inventory.modules.size() << "\n\n";
+  md << "`" << what << "` selects " << mods.size() << (mods.size() == 1 ? " module" : " modules")
+     << " of " << m.spec.inventory.modules.size() << "\n\n";
   const size_t shown = std::min<size_t>(mods.size(), 8);
   for (size_t i = 0; i < shown; ++i)
     md << "- `" << m.spec.inventory.modules[mods[i]].name << "`\n";
@@ -91,7 +92,8 @@ std::optional<HoverInfo> hover(const Model &m, uint32_t offset) {
     return HoverInfo{sel->range, selectorHover(m, *sel)};
   const Node *hit = nullptr, *parent = nullptr;
   nodeAt(*m.ast, m.file, offset, nullptr, hit, parent);
-  if (!hit || (hit->kind != Kind::String && hit->kind != Kind::NameSelector) || !m.spec.resolution.done)
+  if (!hit || (hit->kind != Kind::String && hit->kind != Kind::NameSelector) ||
+      !m.spec.resolution.done)
     return std::nullopt;
   auto it = m.spec.inventory.index.find(hit->text);
   if (it == m.spec.inventory.index.end())
@@ -119,13 +121,17 @@ std::optional<std::string> includeAt(const Model &m, uint32_t offset) {
   const std::string &text = m.sm.text(m.file);
   const frontend::Token *prev = nullptr;
   for (const frontend::Token &t : toks) {
-    if (t.kind == frontend::Token::Kind::LineComment || t.kind == frontend::Token::Kind::BlockComment)
+    if (t.kind == frontend::Token::Kind::LineComment ||
+        t.kind == frontend::Token::Kind::BlockComment)
       continue;
-    if (t.kind == frontend::Token::Kind::String && t.range.begin.offset <= offset && offset < t.range.end.offset &&
-        prev && text.compare(prev->range.begin.offset, prev->range.end.offset - prev->range.begin.offset, "include") == 0) {
+    if (t.kind == frontend::Token::Kind::String && t.range.begin.offset <= offset &&
+        offset < t.range.end.offset && prev &&
+        text.compare(prev->range.begin.offset, prev->range.end.offset - prev->range.begin.offset,
+                     "include") == 0) {
       std::string path;
       size_t badAt = 0;
-      std::string_view body(text.data() + t.range.begin.offset + 1, t.range.end.offset - t.range.begin.offset - 2);
+      std::string_view body(text.data() + t.range.begin.offset + 1,
+                            t.range.end.offset - t.range.begin.offset - 2);
       if (!frontend::unescapeString(body, path, badAt))
         return std::nullopt;
       return frontend::resolvePath(m.sm.path(m.file), path);
@@ -151,7 +157,8 @@ std::optional<DefinitionTarget> definition(const Model &m, uint32_t offset) {
   const std::string base = m.sm.path(hit->range.file);
   if (hit->kind == Kind::String && parent &&
       (parent->kind == Kind::SameScoreGroup ||
-       (parent->kind == Kind::Setting && (parent->text == "inventory" || parent->text == "scores"))))
+       (parent->kind == Kind::Setting &&
+        (parent->text == "inventory" || parent->text == "scores"))))
     return DefinitionTarget{frontend::resolvePath(base, hit->text), 1, 1, {}};
   if (hit->kind == Kind::String || hit->kind == Kind::NameSelector) {
     const ir::Module *mod = m.spec.inventory.find(hit->text);
@@ -161,7 +168,8 @@ std::optional<DefinitionTarget> definition(const Model &m, uint32_t offset) {
   // A declared group's name: its declaration (the name itself is the node's text).
   for (const ir::GroupDecl &g : m.spec.groups)
     if (!g.name.empty() && hit->kind == Kind::NamedGroup && hit->text == g.name && g.range.valid())
-      return DefinitionTarget{m.sm.path(g.range.file), g.range.begin.line, g.range.begin.col, g.range};
+      return DefinitionTarget{m.sm.path(g.range.file), g.range.begin.line, g.range.begin.col,
+                              g.range};
   return std::nullopt;
 }
 
@@ -171,15 +179,17 @@ namespace {
 
 // The language's words (docs/language.md; recipe words as frontend::SpecBuilder::lowerRecipe
 // reads them).
-const char *const kKeywords[] = {"qspec", "include", "model", "defaults", "tiers", "protect", "group",
-                                 "same_score", "from", "with", "override", "type", "name", "priority",
-                                 "tier", "weight", "act", "target", "tune", "metric", "levels",
-                                 "exclude", "raise", "to", "first", "last", "top", "inventory",
-                                 "blocks", "scores", "strategy", "anti_outlier", "raise_to"};
-const char *const kRecipeWords[] = {"int4", "int8", "int16", "fp16", "bf16", "float", "fp8_e4m3", "mxfp8",
-                                    "mxfp4", "per_tensor", "per_channel", "per_group", "per_block",
-                                    "per_token", "pd_mix", "per_head", "dual_scale", "symmetric",
-                                    "asymmetric", "minmax", "histogram", "ssz", "gptq"};
+const char *const kKeywords[] = {
+    "qspec",      "include", "model",    "defaults",     "tiers",   "protect", "group",
+    "same_score", "from",    "with",     "override",     "type",    "name",    "priority",
+    "tier",       "weight",  "act",      "target",       "tune",    "metric",  "levels",
+    "exclude",    "raise",   "to",       "first",        "last",    "top",     "inventory",
+    "blocks",     "scores",  "strategy", "anti_outlier", "raise_to"};
+const char *const kRecipeWords[] = {
+    "int4",       "int8",      "int16",     "fp16",       "bf16",        "float",
+    "fp8_e4m3",   "mxfp8",     "mxfp4",     "per_tensor", "per_channel", "per_group",
+    "per_block",  "per_token", "pd_mix",    "per_head",   "dual_scale",  "symmetric",
+    "asymmetric", "minmax",    "histogram", "ssz",        "gptq"};
 
 void wordCompletions(std::vector<CompletionItem> &out) {
   for (const char *k : kKeywords)
@@ -198,7 +208,9 @@ void wordCompletions(std::vector<CompletionItem> &out) {
     return a.label != b.label ? a.label < b.label : a.detail < b.detail;
   });
   out.erase(std::unique(out.begin(), out.end(),
-                        [](const CompletionItem &a, const CompletionItem &b) { return a.label == b.label; }),
+                        [](const CompletionItem &a, const CompletionItem &b) {
+                          return a.label == b.label;
+                        }),
             out.end());
 }
 
@@ -213,13 +225,16 @@ std::vector<CompletionItem> complete(const Model &m, const std::string &text, ui
   for (const frontend::Token &t : frontend::tokenize(f, sm)) {
     if (t.range.begin.offset >= offset || offset > t.range.end.offset)
       continue;
-    bool quoted = (t.kind == frontend::Token::Kind::String || t.kind == frontend::Token::Kind::Bad) &&
-                  text[t.range.begin.offset] == '"';
-    if (t.kind == frontend::Token::Kind::LineComment || t.kind == frontend::Token::Kind::BlockComment)
+    bool quoted =
+        (t.kind == frontend::Token::Kind::String || t.kind == frontend::Token::Kind::Bad) &&
+        text[t.range.begin.offset] == '"';
+    if (t.kind == frontend::Token::Kind::LineComment ||
+        t.kind == frontend::Token::Kind::BlockComment)
       return out;
     if (!quoted || (t.kind == frontend::Token::Kind::String && offset == t.range.end.offset))
       break;
-    std::string_view prefix = std::string_view(text).substr(t.range.begin.offset + 1, offset - t.range.begin.offset - 1);
+    std::string_view prefix =
+        std::string_view(text).substr(t.range.begin.offset + 1, offset - t.range.begin.offset - 1);
     for (const ir::Module &mod : m.spec.inventory.modules) {
       if (mod.name.compare(0, prefix.size(), prefix) != 0)
         continue;
@@ -254,24 +269,48 @@ std::string joinedSelectors(const Node &n) {
 Symbol symbolOf(const Node &n) {
   Symbol s{"", "", SymbolKind::Model, n.range, n.range};
   switch (n.kind) {
-  case Kind::Model: s = {"model", n.children.empty() || n.children[0]->kind != Kind::String ? "" : n.children[0]->text, SymbolKind::Model, n.range, n.range}; break;
-  case Kind::Include: s = {"include", n.children[0]->text, SymbolKind::Include, n.range, n.children[0]->range}; break;
-  case Kind::Defaults: s = {"defaults", "", SymbolKind::Defaults, n.range, n.range}; break;
-  case Kind::Tiers: s = {"tiers", "", SymbolKind::Tiers, n.range, n.range}; break;
-  case Kind::Protect: s = {"protect", joinedSelectors(n), SymbolKind::Protect, n.range, n.range}; break;
-  case Kind::SameScoreGroup: s = {"group same_score", "", SymbolKind::Group, n.range, n.range}; break;
-  case Kind::NamedGroup: s = {"group " + n.text, joinedSelectors(n), SymbolKind::Group, n.range, n.range}; break;
-  case Kind::WithGroup: s = {"group", joinedSelectors(n), SymbolKind::Group, n.range, n.range}; break;
-  case Kind::Target: s = {"target " + n.text, "", SymbolKind::Target, n.range, n.children[0]->range}; break;
-  case Kind::Tune: s = {"tune", "", SymbolKind::Tune, n.range, n.range}; break;
+  case Kind::Model:
+    s = {"model",
+         n.children.empty() || n.children[0]->kind != Kind::String ? "" : n.children[0]->text,
+         SymbolKind::Model, n.range, n.range};
+    break;
+  case Kind::Include:
+    s = {"include", n.children[0]->text, SymbolKind::Include, n.range, n.children[0]->range};
+    break;
+  case Kind::Defaults:
+    s = {"defaults", "", SymbolKind::Defaults, n.range, n.range};
+    break;
+  case Kind::Tiers:
+    s = {"tiers", "", SymbolKind::Tiers, n.range, n.range};
+    break;
+  case Kind::Protect:
+    s = {"protect", joinedSelectors(n), SymbolKind::Protect, n.range, n.range};
+    break;
+  case Kind::SameScoreGroup:
+    s = {"group same_score", "", SymbolKind::Group, n.range, n.range};
+    break;
+  case Kind::NamedGroup:
+    s = {"group " + n.text, joinedSelectors(n), SymbolKind::Group, n.range, n.range};
+    break;
+  case Kind::WithGroup:
+    s = {"group", joinedSelectors(n), SymbolKind::Group, n.range, n.range};
+    break;
+  case Kind::Target:
+    s = {"target " + n.text, "", SymbolKind::Target, n.range, n.children[0]->range};
+    break;
+  case Kind::Tune:
+    s = {"tune", "", SymbolKind::Tune, n.range, n.range};
+    break;
   case Kind::Override: {
     const Node &subj = *n.children[0];
-    std::string name = subj.kind == Kind::TypeSubject ? "override type " + subj.text : "override name " + joinedSelectors(subj);
+    std::string name = subj.kind == Kind::TypeSubject ? "override type " + subj.text
+                                                      : "override name " + joinedSelectors(subj);
     const Node *prio = n.first(Kind::Priority);
     s = {name, prio ? "priority " + prio->text : "", SymbolKind::Override, n.range, subj.range};
     break;
   }
-  default: break;
+  default:
+    break;
   }
   return s;
 }

@@ -12,7 +12,7 @@
 namespace qspec::lsp {
 
 struct HoverInfo {
-  SourceRange range;    // what the hover is about
+  SourceRange range; // what the hover is about
   std::string markdown;
 };
 // A selector: how many modules it selects and the first few; a module name (a selector that

@@ -24,7 +24,9 @@ std::string uriToPath(const std::string &uri) {
     return "";
   std::string out;
   for (size_t i = scheme.size(); i < uri.size(); ++i) {
-    auto hex = [](char c) { return isdigit(static_cast<unsigned char>(c)) ? c - '0' : (tolower(c) - 'a' + 10) & 15; };
+    auto hex = [](char c) {
+      return isdigit(static_cast<unsigned char>(c)) ? c - '0' : (tolower(c) - 'a' + 10) & 15;
+    };
     if (uri[i] == '%' && i + 2 < uri.size() && isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
         isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
       out += static_cast<char>(hex(uri[i + 1]) * 16 + hex(uri[i + 2]));
@@ -103,7 +105,8 @@ json wholeRange(const std::string &text) {
       lastStart = i + 1;
     }
   return {{"start", {{"line", 0}, {"character", 0}}},
-          {"end", {{"line", line}, {"character", utf16Length(std::string_view(text).substr(lastStart))}}}};
+          {"end",
+           {{"line", line}, {"character", utf16Length(std::string_view(text).substr(lastStart))}}}};
 }
 
 int lspSeverity(Severity s) {
@@ -120,13 +123,16 @@ json diagnosticOf(const SourceManager &sm, FileID main, const Diagnostic &d) {
     // In an included file or without a place: shown at the top, naming where it is.
     j["range"] = wholeRange("");
     if (d.range.valid())
-      j["message"] = sm.path(d.range.file) + ":" + std::to_string(d.range.begin.line) + ": " + d.message;
+      j["message"] =
+          sm.path(d.range.file) + ":" + std::to_string(d.range.begin.line) + ": " + d.message;
   }
   json related = json::array();
   for (const Diagnostic &n : d.notes)
     if (n.range.valid())
-      related.push_back({{"location", {{"uri", pathToUri(sm.path(n.range.file))}, {"range", rangeOf(sm, n.range)}}},
-                         {"message", n.message}});
+      related.push_back(
+          {{"location",
+            {{"uri", pathToUri(sm.path(n.range.file))}, {"range", rangeOf(sm, n.range)}}},
+           {"message", n.message}});
   if (!related.empty())
     j["relatedInformation"] = related;
   return j;
@@ -147,7 +153,8 @@ public:
     // A field of the wrong type makes nlohmann throw; it becomes an error answer, never a crash.
     try {
       std::string method = msg.value("method", "");
-      json params = msg.contains("params") && msg["params"].is_object() ? msg["params"] : json::object();
+      json params =
+          msg.contains("params") && msg["params"].is_object() ? msg["params"] : json::object();
       if (!msg.contains("id")) {
         notification(method, params);
         return !exited_;
@@ -167,8 +174,12 @@ public:
   int exitCode() const { return shutdown_ ? 0 : 1; }
 
 private:
-  void send(const json &j) { writeMessage(out_, j.dump(-1, ' ', false, json::error_handler_t::replace)); }
-  void respond(const json &id, const json &result) { send({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}); }
+  void send(const json &j) {
+    writeMessage(out_, j.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  void respond(const json &id, const json &result) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+  }
   void respondError(const json &id, int code, const std::string &message) {
     send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
   }
@@ -201,14 +212,16 @@ private:
       const json &changes = params.value("contentChanges", json::array());
       if (!d || !changes.is_array() || changes.empty())
         return;
-      ws_.change(*d, changes.back().value("text", ""), params["textDocument"].value("version", d->version + 1));
+      ws_.change(*d, changes.back().value("text", ""),
+                 params["textDocument"].value("version", d->version + 1));
       publish(*d, false);
     } else if (method == "textDocument/didSave") {
       if (Document *d = docOf(params))
         publish(*d, true);
     } else if (method == "textDocument/didClose") {
       if (Document *d = docOf(params)) {
-        notify("textDocument/publishDiagnostics", {{"uri", d->uri}, {"diagnostics", json::array()}});
+        notify("textDocument/publishDiagnostics",
+               {{"uri", d->uri}, {"diagnostics", json::array()}});
         ws_.close(d->uri);
       }
     }
@@ -223,14 +236,19 @@ private:
     for (const Diagnostic &f : res.findings)
       diags.push_back(diagnosticOf(*res.sm, res.file, f));
     if (!res.internalError.empty())
-      diags.push_back({{"range", wholeRange("")}, {"severity", 1}, {"source", "qspec"}, {"message", res.internalError}});
-    notify("textDocument/publishDiagnostics", {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
+      diags.push_back({{"range", wholeRange("")},
+                       {"severity", 1},
+                       {"source", "qspec"},
+                       {"message", res.internalError}});
+    notify("textDocument/publishDiagnostics",
+           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
     if (!targets || ws_.checkTargets(d).empty())
       return;
     const Model &m = ws_.model(d);
     for (const Diagnostic &t : m.targetDiags)
       diags.push_back(diagnosticOf(m.sm, m.file, t));
-    notify("textDocument/publishDiagnostics", {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
+    notify("textDocument/publishDiagnostics",
+           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
   }
 
   void request(const json &id, const std::string &method, const json &params) {
@@ -260,7 +278,8 @@ private:
 
   json initialize(const json &) {
     json caps = {
-        {"textDocumentSync", {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
+        {"textDocumentSync",
+         {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
         {"hoverProvider", true},
         {"definitionProvider", true},
         {"completionProvider", {{"triggerCharacters", json::array({"\"", "."})}}},
@@ -284,7 +303,8 @@ private:
     auto h = hover(m, offsetIn(*d, params));
     if (!h)
       return nullptr;
-    return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}}, {"range", rangeOf(m.sm, h->range)}};
+    return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
+            {"range", rangeOf(m.sm, h->range)}};
   }
 
   json onDefinition(const json &params) {
@@ -327,11 +347,16 @@ private:
 
 int completionKind(CompletionKind k) {
   switch (k) {
-  case CompletionKind::Keyword: return 14;
-  case CompletionKind::Value: return 12;
-  case CompletionKind::Module: return 9;
-  case CompletionKind::Setting: return 10;
-  case CompletionKind::Target: return 7;
+  case CompletionKind::Keyword:
+    return 14;
+  case CompletionKind::Value:
+    return 12;
+  case CompletionKind::Module:
+    return 9;
+  case CompletionKind::Setting:
+    return 10;
+  case CompletionKind::Target:
+    return 7;
   }
   return 1;
 }
@@ -342,7 +367,8 @@ json Server::onCompletion(const json &params) {
     return nullptr;
   uint32_t offset = offsetIn(*d, params);
   bool incomplete = false;
-  std::vector<CompletionItem> items = complete(ws_.modelWithInventory(*d), d->text, offset, 200, incomplete);
+  std::vector<CompletionItem> items =
+      complete(ws_.modelWithInventory(*d), d->text, offset, 200, incomplete);
   json list = json::array();
   for (const CompletionItem &c : items) {
     json item = {{"label", c.label}, {"kind", completionKind(c.kind)}, {"detail", c.detail}};
@@ -383,11 +409,14 @@ json Server::onSymbols(const json &params) {
   if (!d)
     return nullptr;
   const Model &m = ws_.model(*d);
-  static const int kinds[] = {2 /*Module*/, 8 /*Field*/, 10 /*Enum*/, 7 /*Property*/, 19 /*Object*/,
-                              12 /*Function*/, 5 /*Class*/, 6 /*Method*/, 1 /*File*/};
+  static const int kinds[] = {2 /*Module*/,   8 /*Field*/,   10 /*Enum*/,
+                              7 /*Property*/, 19 /*Object*/, 12 /*Function*/,
+                              5 /*Class*/,    6 /*Method*/,  1 /*File*/};
   json list = json::array();
   for (const Symbol &s : symbols(m)) {
-    json j = {{"name", s.name}, {"kind", kinds[static_cast<int>(s.kind)]}, {"range", rangeOf(m.sm, s.range)},
+    json j = {{"name", s.name},
+              {"kind", kinds[static_cast<int>(s.kind)]},
+              {"range", rangeOf(m.sm, s.range)},
               {"selectionRange", rangeOf(m.sm, s.selection)}};
     if (!s.detail.empty())
       j["detail"] = s.detail;
@@ -407,7 +436,8 @@ json Server::onCodeAction(const json &params) {
   uint32_t to = offsetOf(d->text, end.value("line", 0), end.value("character", 0));
   json actions = json::array();
   for (const Diagnostic &f : res.findings) {
-    if (f.fixits.empty() || f.range.file != res.file || f.range.end.offset < from || f.range.begin.offset > to)
+    if (f.fixits.empty() || f.range.file != res.file || f.range.end.offset < from ||
+        f.range.begin.offset > to)
       continue;
     json edits = json::array();
     for (const FixIt &fix : f.fixits)

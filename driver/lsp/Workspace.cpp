@@ -6,7 +6,8 @@
 
 namespace qspec::lsp {
 
-Document &Workspace::open(const std::string &uri, const std::string &path, std::string text, int64_t version) {
+Document &Workspace::open(const std::string &uri, const std::string &path, std::string text,
+                          int64_t version) {
   Document &d = docs_[uri];
   d.uri = uri;
   d.path = path;

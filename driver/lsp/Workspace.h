@@ -26,8 +26,8 @@ struct Model {
   FileID file = 0;                // the document in `sm` (0: it could not be read)
   std::unique_ptr<ast::Node> ast; // includes spliced in: nodes of other files have other ids
   ir::Spec spec;
-  bool built = false;             // the spec was built (its inventory is loaded)
-  bool passesOk = false;          // the passes ran and reported no error
+  bool built = false;    // the spec was built (its inventory is loaded)
+  bool passesOk = false; // the passes ran and reported no error
   // The declared targets' own checks (Workspace::checkTargets).
   std::vector<Diagnostic> targetDiags;
   bool targetsChecked = false;
@@ -36,16 +36,17 @@ struct Model {
 struct Document {
   std::string uri, path, text;
   int64_t version = 0;
-  lint::FileResult lastCheck;            // the findings last published
-  std::shared_ptr<Model> model;          // of `version`, or null
-  std::shared_ptr<Model> lastBuilt;      // the newest model whose spec was built
+  lint::FileResult lastCheck;       // the findings last published
+  std::shared_ptr<Model> model;     // of `version`, or null
+  std::shared_ptr<Model> lastBuilt; // the newest model whose spec was built
 };
 
 class Workspace {
 public:
   explicit Workspace(ServerOptions o) : opts_(std::move(o)) {}
 
-  Document &open(const std::string &uri, const std::string &path, std::string text, int64_t version);
+  Document &open(const std::string &uri, const std::string &path, std::string text,
+                 int64_t version);
   Document *find(const std::string &uri);
   void change(Document &doc, std::string text, int64_t version);
   void close(const std::string &uri);
