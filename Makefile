@@ -7,12 +7,13 @@ EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
 .PHONY: all deps configure build run test fuzz sanitize bench clean package install sanitize-build sanitize-test \
-	fuzz-build fuzz-smoke san-configure example-ppocr
+	fuzz-build fuzz-smoke san-configure example-ppocr vsix
 
 all: build
 
 deps:
 	@bash scripts/setup-deps.sh
+	@bash scripts/setup-npm.sh
 
 $(BUILD_DIR)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -88,3 +89,8 @@ install: build
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR)
+
+# The VS Code extension (editors/vscode) packaged with @vscode/vsce into $(BUILD_DIR)/qspec.vsix
+# (docs/editors.md).
+vsix: deps
+	cd editors/vscode && npx --no-install vsce package --skip-license -o $(abspath $(BUILD_DIR))/qspec.vsix

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <cctype>
+
 namespace qspec::frontend {
 
 using qspec_grammar::QSpecLexer;
@@ -603,6 +605,39 @@ bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
     }
   }
   return true;
+}
+
+std::vector<Token> tokenize(FileID file, const SourceManager &sm) {
+  const std::string &text = sm.text(file);
+  std::vector<Token> out;
+  if (firstInvalidUtf8(text) != std::string::npos)
+    return out; // ANTLR's decoder would throw; parse() reports the byte
+  OffsetMap map(text);
+  antlr4::ANTLRInputStream input(text);
+  QSpecLexer lexer(&input);
+  lexer.removeErrorListeners();
+  for (auto t = lexer.nextToken(); t->getType() != antlr4::Token::EOF; t = lexer.nextToken()) {
+    size_t type = t->getType();
+    if (type == QSpecLexer::WS)
+      continue;
+    Token::Kind k = Token::Kind::Punct;
+    if (type == QSpecLexer::IDENT)
+      k = Token::Kind::Ident;
+    else if (type == QSpecLexer::STRING)
+      k = Token::Kind::String;
+    else if (type == QSpecLexer::INT || type == QSpecLexer::FLOAT)
+      k = Token::Kind::Number;
+    else if (type == QSpecLexer::LINE_COMMENT)
+      k = Token::Kind::LineComment;
+    else if (type == QSpecLexer::BLOCK_COMMENT)
+      k = Token::Kind::BlockComment;
+    else if (type == QSpecLexer::BAD_CHAR || type == QSpecLexer::UNTERMINATED_STRING)
+      k = Token::Kind::Bad;
+    else if (isalpha(static_cast<unsigned char>(t->getText()[0])))
+      k = Token::Kind::Keyword;
+    out.push_back({k, sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1))});
+  }
+  return out;
 }
 
 std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const ParseLimits &limits) {

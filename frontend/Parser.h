@@ -5,7 +5,9 @@
 #include "frontend/AST.h"
 #include "ir/Diagnostics.h"
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace qspec::frontend {
 
@@ -16,6 +18,18 @@ struct ParseLimits {
 
 // Parses the text of `file` (already in the source manager).
 std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const ParseLimits &limits = {});
+
+// One token of a .qspec file as the lexer sees it, comments included (whitespace is not a token).
+// For tools that keep the author's text: `qcc fmt`, the language server's highlighting.
+struct Token {
+  enum class Kind : uint8_t { Keyword, Ident, String, Number, Punct, LineComment, BlockComment, Bad };
+  Kind kind;
+  SourceRange range; // byte offsets into the file's text
+};
+
+// Lexes the text of `file` into its tokens and comments, in order. Never reports: a character or
+// string the lexer rejects becomes a `Bad` token (parse() reports those).
+std::vector<Token> tokenize(FileID file, const SourceManager &sm);
 
 // Unescapes the body of a string literal (without quotes). Escapes: \" \\ \n \t \r \0 \xHH \uXXXX
 // \U00XXXXXX. On a bad escape returns false and sets `badAt` to its byte index in `body`.

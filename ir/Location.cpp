@@ -79,6 +79,17 @@ bool checkRegularFile(const std::string &path, std::string &error) {
 }
 
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
+  if (overlay_) {
+    auto it = overlay_->find(path);
+    if (it != overlay_->end()) {
+      if (maxBytes && it->second.size() > maxBytes) {
+        error = "file is " + std::to_string(it->second.size()) + " bytes, over the limit of " +
+                std::to_string(maxBytes) + " bytes";
+        return 0;
+      }
+      return addFile(path, it->second);
+    }
+  }
   if (path == "-")
     return readStdin(*this, error, maxBytes);
   if (!checkRegularFile(path, error))

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace qspec {
@@ -55,8 +56,9 @@ public:
   FileID addFile(std::string path, std::string text);
   // Registers a path whose text is not kept (large data files): lines are not quoted.
   FileID addPathOnly(std::string path);
-  // Reads `path` from disk (`-`: standard input, registered as kStdinName); returns 0 and fills
-  // `error` when unreadable or not a regular file (checkRegularFile).
+  // Reads `path` from the overlay when it holds `path`, else from disk (`-`: standard input,
+  // registered as kStdinName); returns 0 and fills `error` when unreadable or not a regular file
+  // (checkRegularFile).
   FileID loadFile(const std::string &path, std::string &error, size_t maxBytes = 0);
 
   const std::string &path(FileID id) const;
@@ -72,6 +74,9 @@ public:
   SourceRange lineRange(FileID id, uint32_t line, uint32_t col = 1, uint32_t len = 1) const;
   // Finds an already-loaded file by path (0 if none).
   FileID find(const std::string &path) const;
+  // Texts loadFile reads instead of the disk, by path: an editor's unsaved buffers (qspec-lsp).
+  using Overlay = std::shared_ptr<const std::unordered_map<std::string, std::string>>;
+  void setOverlay(Overlay overlay) { overlay_ = std::move(overlay); }
 
 private:
   struct File {
@@ -81,6 +86,7 @@ private:
     std::vector<uint32_t> lineStarts;
   };
   std::vector<File> files_;
+  Overlay overlay_;
   const File *get(FileID id) const;
 };
 

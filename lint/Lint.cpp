@@ -232,6 +232,7 @@ FileResult lintFile(const std::string &path, const Options &opts) {
   res.path = path;
   res.sm = std::make_shared<SourceManager>();
   SourceManager &sm = *res.sm;
+  sm.setOverlay(opts.overlay);
 
   EffectiveRules rules;
   if (!effectiveRules(path, opts, rules, res.internalError))
@@ -266,6 +267,7 @@ FileResult lintFile(const std::string &path, const Options &opts) {
     // The frontend loads the file itself (includes, inputs); use a fresh manager so the file's
     // id is the frontend's.
     res.sm = std::make_shared<SourceManager>();
+    res.sm->setOverlay(opts.overlay);
     LintContext qctx(*res.sm, local);
     qctx.path = path;
     qctx.kind = res.kind;

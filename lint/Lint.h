@@ -57,6 +57,7 @@ struct Options {
   std::string inventory, scores;           // --inventory / --scores for .qspec files
   bool useConfig = true;                   // read .qlint.yaml
   unsigned jobs = 0;                       // 0 = auto
+  SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
 };
 
 // What linting one file produced.

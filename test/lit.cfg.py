@@ -22,6 +22,7 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%qcc", os.path.join(config.qspec_tools_dir, "qcc")))
 config.substitutions.append(("%qlint", os.path.join(config.qspec_tools_dir, "qlint")))
 config.substitutions.append(("%qtune", os.path.join(config.qspec_tools_dir, "qtune")))
+config.substitutions.append(("%qspec-lsp", os.path.join(config.qspec_tools_dir, "qspec-lsp")))
 config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%srcroot", config.qspec_src_root))
 config.substitutions.append(("%builddir", config.qspec_obj_root))

@@ -2,11 +2,13 @@
 //
 //   qcc SPEC [--inventory FILE] [--scores FILE] --emit=KIND [-o PATH]
 //   qcc SPEC --explain NAME
+//   qcc fmt [--check | -i] FILE...   (driver/qcc/Fmt.cpp)
 // SPEC `-` reads the spec from standard input; `-o -` writes to standard output.
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
 #include "driver/Compile.h"
+#include "driver/qcc/Fmt.h"
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
@@ -30,6 +32,7 @@ namespace fs = std::filesystem;
 namespace {
 
 const char *kUsage = R"(usage: qcc SPEC [options]
+       qcc fmt [--check | -i] FILE...   (the canonical layout; see 'qcc fmt --help')
 
   SPEC                     the .qspec file; - reads standard input
   --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
@@ -236,6 +239,8 @@ int runQcc(int argc, char **argv) {
   // per 4 KiB on first touch, about a fifth of a DeepSeek-V3-size compile.
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  if (argc >= 2 && std::string(argv[1]) == "fmt")
+    return driver::runFmt(argc - 1, argv + 1);
   emit::registerAllEmitters();
   Options o;
   if (int rc = parseArgs(argc, argv, o); rc >= 0)

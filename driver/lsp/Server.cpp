@@ -1,0 +1,465 @@
+// The JSON side of qspec-lsp: one handler per method, each converting between LSP's positions
+// (0-based lines, UTF-16 columns) and qspec's byte offsets, then calling Workspace / Features.
+#include "driver/lsp/Server.h"
+
+#include "driver/lsp/Features.h"
+#include "driver/lsp/Transport.h"
+#include "frontend/Format.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iostream>
+#include <map>
+
+namespace qspec::lsp {
+
+using json = nlohmann::json;
+
+// ---- URIs and positions -------------------------------------------------------------------------
+
+std::string uriToPath(const std::string &uri) {
+  const std::string scheme = "file://";
+  if (uri.compare(0, scheme.size(), scheme) != 0)
+    return "";
+  std::string out;
+  for (size_t i = scheme.size(); i < uri.size(); ++i) {
+    auto hex = [](char c) {
+      return isdigit(static_cast<unsigned char>(c)) ? c - '0' : (tolower(c) - 'a' + 10) & 15;
+    };
+    if (uri[i] == '%' && i + 2 < uri.size() && isxdigit(static_cast<unsigned char>(uri[i + 1])) &&
+        isxdigit(static_cast<unsigned char>(uri[i + 2]))) {
+      out += static_cast<char>(hex(uri[i + 1]) * 16 + hex(uri[i + 2]));
+      i += 2;
+    } else {
+      out += uri[i];
+    }
+  }
+  return out;
+}
+
+std::string pathToUri(const std::string &path) {
+  std::string out = "file://";
+  const char *h = "0123456789ABCDEF";
+  for (unsigned char c : path) {
+    if (isalnum(c) || c == '/' || c == '-' || c == '_' || c == '.' || c == '~')
+      out += static_cast<char>(c);
+    else
+      out += {'%', h[c >> 4], h[c & 15]};
+  }
+  return out;
+}
+
+namespace {
+
+// UTF-16 code units of the UTF-8 text `s`.
+uint32_t utf16Length(std::string_view s) {
+  uint32_t n = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if ((c & 0xC0) != 0x80)
+      n += c >= 0xF0 ? 2 : 1;
+  }
+  return n;
+}
+
+// The byte offset of LSP position (line, character) in `text` (clamped to the line's end).
+uint32_t offsetOf(const std::string &text, int64_t line, int64_t character) {
+  size_t pos = 0;
+  for (int64_t l = 0; l < line && pos < text.size(); ++l) {
+    size_t nl = text.find('\n', pos);
+    pos = nl == std::string::npos ? text.size() : nl + 1;
+  }
+  int64_t units = 0;
+  while (pos < text.size() && text[pos] != '\n' && units < character) {
+    unsigned char c = static_cast<unsigned char>(text[pos]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : 4;
+    units += len == 4 ? 2 : 1;
+    pos += len;
+  }
+  return static_cast<uint32_t>(std::min(pos, text.size()));
+}
+
+json positionOf(const SourceManager &sm, FileID f, const SourceLoc &loc) {
+  if (loc.line == 0)
+    return {{"line", 0}, {"character", 0}};
+  uint32_t ch = loc.col - 1;
+  if (sm.hasText(f)) {
+    std::string_view line = sm.line(f, loc.line);
+    ch = utf16Length(line.substr(0, std::min<size_t>(loc.col - 1, line.size())));
+  }
+  return {{"line", loc.line - 1}, {"character", ch}};
+}
+
+json rangeOf(const SourceManager &sm, const SourceRange &r) {
+  return {{"start", positionOf(sm, r.file, r.begin)}, {"end", positionOf(sm, r.file, r.end)}};
+}
+
+// The range of a whole text (for a full-document edit).
+json wholeRange(const std::string &text) {
+  int64_t line = 0;
+  size_t lastStart = 0;
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') {
+      ++line;
+      lastStart = i + 1;
+    }
+  return {{"start", {{"line", 0}, {"character", 0}}},
+          {"end",
+           {{"line", line}, {"character", utf16Length(std::string_view(text).substr(lastStart))}}}};
+}
+
+int lspSeverity(Severity s) {
+  return s == Severity::Error || s == Severity::Fatal ? 1 : s == Severity::Warning ? 2 : 3;
+}
+
+json diagnosticOf(const SourceManager &sm, FileID main, const Diagnostic &d) {
+  json j = {{"severity", lspSeverity(d.severity)}, {"source", "qspec"}, {"message", d.message}};
+  if (!d.code.empty())
+    j["code"] = d.code;
+  if (d.range.file == main) {
+    j["range"] = rangeOf(sm, d.range);
+  } else {
+    // In an included file or without a place: shown at the top, naming where it is.
+    j["range"] = wholeRange("");
+    if (d.range.valid())
+      j["message"] =
+          sm.path(d.range.file) + ":" + std::to_string(d.range.begin.line) + ": " + d.message;
+  }
+  json related = json::array();
+  for (const Diagnostic &n : d.notes)
+    if (n.range.valid())
+      related.push_back(
+          {{"location",
+            {{"uri", pathToUri(sm.path(n.range.file))}, {"range", rangeOf(sm, n.range)}}},
+           {"message", n.message}});
+  if (!related.empty())
+    j["relatedInformation"] = related;
+  return j;
+}
+
+class Server {
+public:
+  Server(std::ostream &out, const ServerOptions &opts) : out_(out), ws_(opts) {}
+
+  // Handles one message; false once `exit` arrived.
+  bool handle(const std::string &body) {
+    json msg = json::parse(body, nullptr, false);
+    if (msg.is_discarded() || !msg.is_object()) {
+      respondError(nullptr, -32700, "parse error");
+      return true;
+    }
+    json id = msg.contains("id") ? msg["id"] : json();
+    // A field of the wrong type makes nlohmann throw; it becomes an error answer, never a crash.
+    try {
+      std::string method = msg.value("method", "");
+      json params =
+          msg.contains("params") && msg["params"].is_object() ? msg["params"] : json::object();
+      if (!msg.contains("id")) {
+        notification(method, params);
+        return !exited_;
+      }
+      if (shutdown_) {
+        respondError(id, -32600, "the server is shutting down");
+        return true;
+      }
+      request(id, method, params);
+    } catch (const json::exception &e) {
+      if (!id.is_null())
+        respondError(id, -32602, std::string("invalid params: ") + e.what());
+    }
+    return true;
+  }
+
+  int exitCode() const { return shutdown_ ? 0 : 1; }
+
+private:
+  void send(const json &j) {
+    writeMessage(out_, j.dump(-1, ' ', false, json::error_handler_t::replace));
+  }
+  void respond(const json &id, const json &result) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}});
+  }
+  void respondError(const json &id, int code, const std::string &message) {
+    send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", code}, {"message", message}}}});
+  }
+  void notify(const std::string &method, const json &params) {
+    send({{"jsonrpc", "2.0"}, {"method", method}, {"params", params}});
+  }
+
+  Document *docOf(const json &params) {
+    if (!params.contains("textDocument") || !params["textDocument"].is_object())
+      return nullptr;
+    return ws_.find(params["textDocument"].value("uri", ""));
+  }
+  uint32_t offsetIn(const Document &d, const json &params) {
+    const json &p = params.value("position", json::object());
+    return offsetOf(d.text, p.value("line", 0), p.value("character", 0));
+  }
+
+  void notification(const std::string &method, const json &params) {
+    if (method == "exit") {
+      exited_ = true;
+    } else if (method == "textDocument/didOpen") {
+      const json &td = params.value("textDocument", json::object());
+      std::string uri = td.value("uri", "");
+      std::string path = uriToPath(uri);
+      if (path.empty())
+        return;
+      publish(ws_.open(uri, path, td.value("text", ""), td.value("version", 0)), true);
+    } else if (method == "textDocument/didChange") {
+      Document *d = docOf(params);
+      const json &changes = params.value("contentChanges", json::array());
+      if (!d || !changes.is_array() || changes.empty())
+        return;
+      ws_.change(*d, changes.back().value("text", ""),
+                 params["textDocument"].value("version", d->version + 1));
+      publish(*d, false);
+    } else if (method == "textDocument/didSave") {
+      if (Document *d = docOf(params))
+        publish(*d, true);
+    } else if (method == "textDocument/didClose") {
+      if (Document *d = docOf(params)) {
+        notify("textDocument/publishDiagnostics",
+               {{"uri", d->uri}, {"diagnostics", json::array()}});
+        ws_.close(d->uri);
+      }
+    }
+  }
+
+  // Publishes qlint's findings. With `targets` (on open and save, not on every change: they
+  // need the resolved model and every emitter), then runs the declared targets' own checks and,
+  // when they add something, publishes again with those added.
+  void publish(Document &d, bool targets) {
+    const lint::FileResult &res = ws_.check(d);
+    json diags = json::array();
+    for (const Diagnostic &f : res.findings)
+      diags.push_back(diagnosticOf(*res.sm, res.file, f));
+    if (!res.internalError.empty())
+      diags.push_back({{"range", wholeRange("")},
+                       {"severity", 1},
+                       {"source", "qspec"},
+                       {"message", res.internalError}});
+    notify("textDocument/publishDiagnostics",
+           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
+    if (!targets || ws_.checkTargets(d).empty())
+      return;
+    const Model &m = ws_.model(d);
+    for (const Diagnostic &t : m.targetDiags)
+      diags.push_back(diagnosticOf(m.sm, m.file, t));
+    notify("textDocument/publishDiagnostics",
+           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
+  }
+
+  void request(const json &id, const std::string &method, const json &params) {
+    static const std::map<std::string, json (Server::*)(const json &)> handlers = {
+        {"initialize", &Server::initialize},
+        {"shutdown", &Server::shutdown},
+        {"textDocument/hover", &Server::onHover},
+        {"textDocument/definition", &Server::onDefinition},
+        {"textDocument/completion", &Server::onCompletion},
+        {"textDocument/formatting", &Server::onFormatting},
+        {"textDocument/documentSymbol", &Server::onSymbols},
+        {"textDocument/codeAction", &Server::onCodeAction},
+        {"qspec/explain", &Server::onExplain},
+    };
+    auto it = handlers.find(method);
+    if (it == handlers.end()) {
+      respondError(id, -32601, "method not found: " + method);
+      return;
+    }
+    failure_.clear();
+    json result = (this->*it->second)(params);
+    if (!failure_.empty())
+      respondError(id, -32803, failure_);
+    else
+      respond(id, result);
+  }
+
+  json initialize(const json &) {
+    json caps = {
+        {"textDocumentSync",
+         {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
+        {"hoverProvider", true},
+        {"definitionProvider", true},
+        {"completionProvider", {{"triggerCharacters", json::array({"\"", "."})}}},
+        {"documentFormattingProvider", true},
+        {"documentSymbolProvider", true},
+        {"codeActionProvider", {{"codeActionKinds", json::array({"quickfix"})}}},
+    };
+    return {{"capabilities", caps}, {"serverInfo", {{"name", "qspec-lsp"}, {"version", "0.1.0"}}}};
+  }
+
+  json shutdown(const json &) {
+    shutdown_ = true;
+    return nullptr;
+  }
+
+  json onHover(const json &params) {
+    Document *d = docOf(params);
+    if (!d)
+      return nullptr;
+    const Model &m = ws_.model(*d);
+    auto h = hover(m, offsetIn(*d, params));
+    if (!h)
+      return nullptr;
+    return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},
+            {"range", rangeOf(m.sm, h->range)}};
+  }
+
+  json onDefinition(const json &params) {
+    Document *d = docOf(params);
+    if (!d)
+      return nullptr;
+    const Model &m = ws_.model(*d);
+    auto t = definition(m, offsetIn(*d, params));
+    if (!t)
+      return nullptr;
+    json range = t->range.valid() ? rangeOf(m.sm, t->range)
+                                  : json{{"start", {{"line", t->line - 1}, {"character", 0}}},
+                                         {"end", {{"line", t->line - 1}, {"character", 0}}}};
+    return {{"uri", pathToUri(t->path)}, {"range", range}};
+  }
+
+  // qspec/explain {textDocument, module}: {text} as `qcc SPEC --explain MODULE` prints it.
+  json onExplain(const json &params) {
+    Document *d = docOf(params);
+    if (!d)
+      return nullptr;
+    auto text = explain(ws_.model(*d), params.value("module", ""));
+    if (!text) {
+      failure_ = "no module named '" + params.value("module", "") + "' in the resolved spec";
+      return nullptr;
+    }
+    return {{"text", *text}};
+  }
+
+  json onCompletion(const json &params);
+  json onFormatting(const json &params);
+  json onSymbols(const json &params);
+  json onCodeAction(const json &params);
+
+  std::ostream &out_;
+  Workspace ws_;
+  bool shutdown_ = false, exited_ = false;
+  std::string failure_; // set by a handler whose request failed
+};
+
+int completionKind(CompletionKind k) {
+  switch (k) {
+  case CompletionKind::Keyword:
+    return 14;
+  case CompletionKind::Value:
+    return 12;
+  case CompletionKind::Module:
+    return 9;
+  case CompletionKind::Setting:
+    return 10;
+  case CompletionKind::Target:
+    return 7;
+  }
+  return 1;
+}
+
+json Server::onCompletion(const json &params) {
+  Document *d = docOf(params);
+  if (!d)
+    return nullptr;
+  uint32_t offset = offsetIn(*d, params);
+  bool incomplete = false;
+  std::vector<CompletionItem> items =
+      complete(ws_.modelWithInventory(*d), d->text, offset, 200, incomplete);
+  json list = json::array();
+  for (const CompletionItem &c : items) {
+    json item = {{"label", c.label}, {"kind", completionKind(c.kind)}, {"detail", c.detail}};
+    if (c.kind == CompletionKind::Module) {
+      // Replace what is typed after the opening quote (module names contain dots).
+      size_t quote = d->text.rfind('"', offset - 1);
+      SourceManager sm;
+      FileID f = sm.addFile(d->path, d->text);
+      json range = {{"start", positionOf(sm, f, sm.locate(f, static_cast<uint32_t>(quote + 1)))},
+                    {"end", positionOf(sm, f, sm.locate(f, offset))}};
+      item["textEdit"] = {{"range", range}, {"newText", c.label}};
+      item["filterText"] = c.label;
+    }
+    list.push_back(std::move(item));
+  }
+  return {{"isIncomplete", incomplete}, {"items", list}};
+}
+
+json Server::onFormatting(const json &params) {
+  Document *d = docOf(params);
+  if (!d)
+    return nullptr;
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  FileID f = sm.addFile(d->path, d->text);
+  std::string out;
+  if (!frontend::formatSpec(f, diags, out)) {
+    failure_ = "the spec does not parse; fix the syntax errors first";
+    return nullptr;
+  }
+  if (out == d->text)
+    return json::array();
+  return json::array({{{"range", wholeRange(d->text)}, {"newText", out}}});
+}
+
+json Server::onSymbols(const json &params) {
+  Document *d = docOf(params);
+  if (!d)
+    return nullptr;
+  const Model &m = ws_.model(*d);
+  static const int kinds[] = {2 /*Module*/,   8 /*Field*/,   10 /*Enum*/,
+                              7 /*Property*/, 19 /*Object*/, 12 /*Function*/,
+                              5 /*Class*/,    6 /*Method*/,  1 /*File*/};
+  json list = json::array();
+  for (const Symbol &s : symbols(m)) {
+    json j = {{"name", s.name},
+              {"kind", kinds[static_cast<int>(s.kind)]},
+              {"range", rangeOf(m.sm, s.range)},
+              {"selectionRange", rangeOf(m.sm, s.selection)}};
+    if (!s.detail.empty())
+      j["detail"] = s.detail;
+    list.push_back(std::move(j));
+  }
+  return list;
+}
+
+json Server::onCodeAction(const json &params) {
+  Document *d = docOf(params);
+  if (!d || !d->lastCheck.sm)
+    return json::array();
+  const lint::FileResult &res = d->lastCheck;
+  const json &r = params.value("range", json::object());
+  const json &start = r.value("start", json::object()), &end = r.value("end", json::object());
+  uint32_t from = offsetOf(d->text, start.value("line", 0), start.value("character", 0));
+  uint32_t to = offsetOf(d->text, end.value("line", 0), end.value("character", 0));
+  json actions = json::array();
+  for (const Diagnostic &f : res.findings) {
+    if (f.fixits.empty() || f.range.file != res.file || f.range.end.offset < from ||
+        f.range.begin.offset > to)
+      continue;
+    json edits = json::array();
+    for (const FixIt &fix : f.fixits)
+      edits.push_back({{"range", rangeOf(*res.sm, fix.range)}, {"newText", fix.text}});
+    actions.push_back({{"title", "Fix: " + f.message + " [" + f.code + "]"},
+                       {"kind", "quickfix"},
+                       {"diagnostics", json::array({diagnosticOf(*res.sm, res.file, f)})},
+                       {"isPreferred", true},
+                       {"edit", {{"changes", {{d->uri, edits}}}}}});
+  }
+  return actions;
+}
+
+} // namespace
+
+int serve(std::istream &in, std::ostream &out, const ServerOptions &opts) {
+  Server server(out, opts);
+  std::string body;
+  while (readMessage(in, body))
+    if (!server.handle(body))
+      break;
+  return server.exitCode();
+}
+
+} // namespace qspec::lsp

@@ -1,0 +1,94 @@
+#include "driver/lsp/Workspace.h"
+
+#include "emitters/Emitter.h"
+#include "frontend/Frontend.h"
+#include "passes/Pass.h"
+
+namespace qspec::lsp {
+
+Document &Workspace::open(const std::string &uri, const std::string &path, std::string text,
+                          int64_t version) {
+  Document &d = docs_[uri];
+  d.uri = uri;
+  d.path = path;
+  change(d, std::move(text), version);
+  return d;
+}
+
+Document *Workspace::find(const std::string &uri) {
+  auto it = docs_.find(uri);
+  return it == docs_.end() ? nullptr : &it->second;
+}
+
+void Workspace::change(Document &doc, std::string text, int64_t version) {
+  doc.text = std::move(text);
+  doc.version = version;
+  doc.model.reset();
+}
+
+void Workspace::close(const std::string &uri) { docs_.erase(uri); }
+
+SourceManager::Overlay Workspace::overlay() const {
+  auto files = std::make_shared<std::unordered_map<std::string, std::string>>();
+  for (const auto &[uri, d] : docs_)
+    (*files)[d.path] = d.text;
+  return files;
+}
+
+const lint::FileResult &Workspace::check(Document &doc) {
+  lint::Options lo;
+  lo.inventory = opts_.inventory;
+  lo.scores = opts_.scores;
+  lo.jobs = 1;
+  lo.overlay = overlay();
+  doc.lastCheck = lint::lintFile(doc.path, lo);
+  return doc.lastCheck;
+}
+
+const Model &Workspace::model(Document &doc) {
+  if (doc.model)
+    return *doc.model;
+  auto m = std::make_shared<Model>();
+  m->sm.setOverlay(overlay());
+  DiagnosticEngine diags(m->sm);
+  diags.setErrorLimit(0);
+  frontend::FrontendOptions fo;
+  fo.inventoryOverride = opts_.inventory;
+  fo.scoresOverride = opts_.scores;
+  m->ast = frontend::parseFile(doc.path, diags, fo);
+  m->file = m->sm.find(doc.path);
+  if (m->ast && !diags.hasErrors())
+    m->built = frontend::buildSpec(*m->ast, doc.path, m->spec, diags, fo);
+  m->passesOk = m->built && passes::runPipeline(m->spec, diags) && !diags.hasErrors();
+  doc.model = m;
+  if (m->built)
+    doc.lastBuilt = m;
+  return *m;
+}
+
+const std::vector<Diagnostic> &Workspace::checkTargets(Document &doc) {
+  model(doc);
+  Model &m = *doc.model;
+  if (m.targetsChecked || !m.passesOk)
+    return m.targetDiags;
+  m.targetsChecked = true;
+  std::vector<const ir::Target *> targets;
+  for (const ir::Target &t : m.spec.targets)
+    targets.push_back(&t);
+  DiagnosticEngine diags(m.sm);
+  diags.setErrorLimit(0);
+  emit::emitTargets(m.spec, targets, diags);
+  for (const Diagnostic &d : diags.diagnostics())
+    if (d.severity != Severity::Remark)
+      m.targetDiags.push_back(d);
+  return m.targetDiags;
+}
+
+const Model &Workspace::modelWithInventory(Document &doc) {
+  const Model &m = model(doc);
+  if (m.built || !doc.lastBuilt)
+    return m;
+  return *doc.lastBuilt;
+}
+
+} // namespace qspec::lsp

@@ -1,0 +1,73 @@
+// The language server's documents and the analyses it runs on them, in qspec types only (the
+// JSON side is Server.cpp). Diagnostics come from qlint's pipeline (lint::lintFile: parse, every
+// pass, every rule, with the open buffers as a source overlay); hover, completion, definition and
+// symbols read a resolved model (frontend::loadSpec + passes::runPipeline), built on first need
+// per document version.
+#pragma once
+
+#include "frontend/AST.h"
+#include "ir/IR.h"
+#include "lint/Lint.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace qspec::lsp {
+
+struct ServerOptions {
+  std::string inventory, scores; // --inventory / --scores, as for qcc and qlint
+};
+
+// One document version, resolved.
+struct Model {
+  SourceManager sm;
+  FileID file = 0;                // the document in `sm` (0: it could not be read)
+  std::unique_ptr<ast::Node> ast; // includes spliced in: nodes of other files have other ids
+  ir::Spec spec;
+  bool built = false;    // the spec was built (its inventory is loaded)
+  bool passesOk = false; // the passes ran and reported no error
+  // The declared targets' own checks (Workspace::checkTargets).
+  std::vector<Diagnostic> targetDiags;
+  bool targetsChecked = false;
+};
+
+struct Document {
+  std::string uri, path, text;
+  int64_t version = 0;
+  lint::FileResult lastCheck;       // the findings last published
+  std::shared_ptr<Model> model;     // of `version`, or null
+  std::shared_ptr<Model> lastBuilt; // the newest model whose spec was built
+};
+
+class Workspace {
+public:
+  explicit Workspace(ServerOptions o) : opts_(std::move(o)) {}
+
+  Document &open(const std::string &uri, const std::string &path, std::string text,
+                 int64_t version);
+  Document *find(const std::string &uri);
+  void change(Document &doc, std::string text, int64_t version);
+  void close(const std::string &uri);
+
+  // Lints `doc` as qlint would (its findings are kept in doc.lastCheck).
+  const lint::FileResult &check(Document &doc);
+  // The resolved model of the document's current text.
+  const Model &model(Document &doc);
+  // The declared targets' own checks on the current text: every target's emitter run on the
+  // resolved model (output discarded), as `qcc --emit=all` would, once the passes reported no
+  // error. Run once per document version.
+  const std::vector<Diagnostic> &checkTargets(Document &doc);
+  // The newest model with a built spec (for completion while the text does not parse), or the
+  // current one.
+  const Model &modelWithInventory(Document &doc);
+
+private:
+  SourceManager::Overlay overlay() const;
+
+  ServerOptions opts_;
+  std::map<std::string, Document> docs_;
+};
+
+} // namespace qspec::lsp

@@ -1,0 +1,2 @@
+" .qspec files are qspec quantization specs (docs/editors.md).
+autocmd BufRead,BufNewFile *.qspec setfiletype qspec
