@@ -277,33 +277,12 @@ private:
     }
   }
 
-  // Does the single-character instruction `in` read byte `c`?
-  bool reads(const Pattern::Inst &in, unsigned char c) const { return p_.reads(in, c); }
-
-  // DFA eligibility and the byte classes: two bytes are in one class when every instruction
-  // reads both or neither.
+  // DFA eligibility (the byte classes are computed when a thread first runs the DFA).
   void prepareDfa() {
-    std::vector<std::string> signature(256);
-    for (const Pattern::Inst &in : p_.prog_) {
-      switch (in.op) {
-      case Pattern::Op::Char: case Pattern::Op::Class: case Pattern::Op::CharRange:
-        for (unsigned c = 0; c < 256; ++c)
-          signature[c] += reads(in, static_cast<unsigned char>(c)) ? '1' : '0';
-        break;
-      case Pattern::Op::Any: case Pattern::Op::Split: case Pattern::Op::Jmp: case Pattern::Op::Match:
-        break;
-      default:
+    for (const Pattern::Inst &in : p_.prog_)
+      if (in.op == Pattern::Op::NumRange || in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd ||
+          in.op == Pattern::Op::Star)
         return; // ranges and variables read several characters or bind them: the VM
-      }
-    }
-    std::unordered_map<std::string, uint8_t> ids;
-    p_.byteClass_.assign(256, 0);
-    for (unsigned c = 0; c < 256; ++c) {
-      auto [it, added] = ids.emplace(signature[c], static_cast<uint8_t>(ids.size()));
-      if (added)
-        p_.classByte_.push_back(static_cast<uint8_t>(c));
-      p_.byteClass_[c] = it->second; // at most 256 classes: ids 0..255
-    }
     p_.dfa_ = true;
     p_.id_ = nextPatternId++;
   }
@@ -351,9 +330,15 @@ private:
     const uint32_t matchPc = n - 1;
     if (rank[matchPc] == none)
       return result; // Match unreachable: the pattern matches nothing
-    std::vector<std::vector<uint32_t>> preds(n);
+    std::vector<uint32_t> predStart(n + 1, 0), preds; // predecessors, by instruction (CSR)
     for (uint32_t pc : order)
-      forEachSuccessor(pc, [&](uint32_t s) { preds[s].push_back(pc); });
+      forEachSuccessor(pc, [&](uint32_t s) { ++predStart[s + 1]; });
+    for (uint32_t pc = 0; pc < n; ++pc)
+      predStart[pc + 1] += predStart[pc];
+    preds.resize(predStart[n]);
+    std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
+    for (uint32_t pc : order)
+      forEachSuccessor(pc, [&](uint32_t s) { preds[fill[s]++] = pc; });
     std::vector<uint32_t> idom(n, none);
     idom[0] = 0;
     auto intersect = [&](uint32_t a, uint32_t b) {
@@ -371,8 +356,8 @@ private:
         uint32_t pc = *it, d = none;
         if (pc == 0)
           continue;
-        for (uint32_t q : preds[pc])
-          if (idom[q] != none)
+        for (uint32_t k = predStart[pc]; k < predStart[pc + 1]; ++k)
+          if (uint32_t q = preds[k]; idom[q] != none)
             d = d == none ? q : intersect(q, d);
         if (d != idom[pc]) {
           idom[pc] = d;
@@ -657,19 +642,52 @@ bool Pattern::reads(const Inst &in, unsigned char c) const {
   }
 }
 
+void Pattern::byteClasses(std::vector<uint8_t> &cls, std::vector<uint8_t> &classByte) const {
+  // Two bytes are in one class when every instruction reads both or neither: partition
+  // refinement, each distinct character set once.
+  cls.assign(256, 0);
+  std::vector<bool> seenChar(256, false), seenClass(classes_.size(), false);
+  int16_t next[256][2];
+  for (const Inst &in : prog_) {
+    if (in.op == Op::Char) {
+      if (seenChar[static_cast<unsigned char>(in.ch)])
+        continue;
+      seenChar[static_cast<unsigned char>(in.ch)] = true;
+    } else if (in.op == Op::Class) {
+      if (seenClass[in.cls])
+        continue;
+      seenClass[in.cls] = true;
+    } else if (in.op != Op::CharRange) {
+      continue;
+    }
+    std::fill(&next[0][0], &next[0][0] + 512, static_cast<int16_t>(-1));
+    int16_t count = 0;
+    for (unsigned c = 0; c < 256; ++c) {
+      int16_t &slot = next[cls[c]][reads(in, static_cast<unsigned char>(c)) ? 1 : 0];
+      if (slot < 0)
+        slot = count++;
+      cls[c] = static_cast<uint8_t>(slot); // at most 256 classes: ids 0..255
+    }
+  }
+  classByte.clear(); // ids are numbered in the order of their first byte
+  for (unsigned c = 0; c < 256; ++c)
+    if (cls[c] == classByte.size())
+      classByte.push_back(static_cast<uint8_t>(c));
+}
+
 namespace {
 // A lazily built DFA of one pattern: a state is the sorted set of program positions about to read
 // a character, and whether Match is reached; a transition is built the first time it is taken.
 struct DfaCache {
   uint64_t owner = 0, lastUse = 0;
   uint32_t classes = 0;
+  std::vector<uint8_t> byteClass, classByte; // byte -> class, class -> one of its bytes
   std::vector<uint32_t> sets{}, begin{0}; // state s: sets[begin[s] .. begin[s + 1])
   std::vector<uint8_t> accepting;
   std::vector<int32_t> next; // s * classes + class -> state, -1 = not built yet
   std::unordered_map<std::string, int32_t> index;
-  void reset(uint64_t id, uint32_t k) {
+  void reset(uint64_t id) {
     owner = id;
-    classes = k;
     sets.clear();
     begin.assign(1, 0);
     accepting.clear();
@@ -696,8 +714,11 @@ int Pattern::matchDfa(std::string_view name) const {
   for (DfaCache &k : d.caches)
     if (k.owner == id_ || (c->owner != id_ && k.lastUse < c->lastUse))
       c = &k;
-  if (c->owner != id_)
-    c->reset(id_, static_cast<uint32_t>(classByte_.size()));
+  if (c->owner != id_) {
+    c->reset(id_);
+    byteClasses(c->byteClass, c->classByte);
+    c->classes = static_cast<uint32_t>(c->classByte.size());
+  }
   c->lastUse = ++d.clock;
   if (d.stamp.size() < prog_.size())
     d.stamp.resize(prog_.size(), 0);
@@ -754,16 +775,16 @@ int Pattern::matchDfa(std::string_view name) const {
   for (size_t pos = 0; pos < name.size(); ++pos) {
     if (c->begin[s] == c->begin[s + 1])
       return 0; // nothing left to read with
-    uint8_t cls = byteClass_[static_cast<unsigned char>(name[pos])];
+    uint8_t cls = c->byteClass[static_cast<unsigned char>(name[pos])];
     int32_t t = c->next[static_cast<size_t>(s) * c->classes + cls];
     if (t < 0) {
       d.seeds.clear();
       for (uint32_t i = c->begin[s]; i < c->begin[s + 1]; ++i)
-        if (reads(prog_[c->sets[i]], classByte_[cls]))
+        if (reads(prog_[c->sets[i]], c->classByte[cls]))
           d.seeds.push_back(c->sets[i] + 1);
       t = stateOf();
       if (t < 0) {
-        c->reset(id_, c->classes);
+        c->reset(id_); // over budget: start over next time (the byte classes stay)
         return -1;
       }
       c->next[static_cast<size_t>(s) * c->classes + cls] = t;

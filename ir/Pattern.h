@@ -80,9 +80,9 @@ private:
   // DFA (one state per set of program positions, cached per thread), so a name costs one table
   // step per character once its states exist.
   bool dfa_ = false;
-  uint64_t id_ = 0;                // identifies the program for the per-thread DFA cache
-  std::vector<uint8_t> byteClass_; // byte -> class: bytes no instruction tells apart share one
-  std::vector<uint8_t> classByte_; // class -> a byte of it
+  uint64_t id_ = 0; // identifies the program for the per-thread DFA cache
+  // byte -> class (bytes no instruction tells apart share one), class -> one of its bytes
+  void byteClasses(std::vector<uint8_t> &byteClass, std::vector<uint8_t> &classByte) const;
   int matchDfa(std::string_view name) const; // 1 / 0, or -1 when the DFA outgrew its budget
   bool reads(const Inst &in, unsigned char c) const; // a single-character instruction
   std::vector<std::string> vars_;
