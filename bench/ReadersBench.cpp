@@ -64,13 +64,15 @@ void BM_ReadInventory(benchmark::State &state, const std::string &path) {
   state.counters["modules"] = static_cast<double>(modules);
 }
 
-void BM_ReadScores(benchmark::State &state, const std::string &path) {
+void BM_ReadScores(benchmark::State &state, const std::string &path, bool stream = true) {
   size_t entries = 0;
+  readers::ReaderLimits limits;
+  limits.streamAnalysisYaml = stream;
   for (auto _ : state) {
     SourceManager sm;
     DiagnosticEngine diags(sm);
     ir::Scores scores;
-    if (!readers::readScores(path, scores, diags)) {
+    if (!readers::readScores(path, scores, diags, {}, limits)) {
       state.SkipWithError("the reader rejected the input (format not supported yet?)");
       break;
     }
@@ -125,13 +127,30 @@ void registerAll() {
   benchmark::RegisterBenchmark("BM_AssignBlocks/stress-1M", [](benchmark::State &s) {
     BM_AssignBlocks(s, bench::stressInventory(1'000'000));
   })->Unit(benchmark::kMillisecond);
+  static const auto deepseekYaml = [](std::ofstream &os) {
+    os << "method: std\nlayer_scores:\n";
+    for (auto &[name, score] : deepseekScores())
+      os << "- name: " << name << "\n  score: " << score << "\n";
+  };
   benchmark::RegisterBenchmark("BM_ReadScores/analysis-yaml/deepseek-v3", [](benchmark::State &s) {
-    BM_ReadScores(s, input("analysis_result.yaml", [](std::ofstream &os) {
-      os << "method: std\nlayer_scores:\n";
-      for (auto &[name, score] : deepseekScores())
-        os << "- name: " << name << "\n  score: " << score << "\n";
-    }));
+    BM_ReadScores(s, input("analysis_result.yaml", deepseekYaml));
   })->Unit(benchmark::kMillisecond);
+  // The same file by the yaml-cpp tree reader alone (what the streamed reader replaced), and
+  // 90k / 1M entries of the stress naming for the growth.
+  benchmark::RegisterBenchmark("BM_ReadScores/analysis-yaml-tree/deepseek-v3", [](benchmark::State &s) {
+    BM_ReadScores(s, input("analysis_result.yaml", deepseekYaml), false);
+  })->Unit(benchmark::kMillisecond);
+  for (size_t n : {90'000, 1'000'000}) {
+    std::string name = "BM_ReadScores/analysis-yaml/stress-" + std::to_string(n / 1000) + "k";
+    benchmark::RegisterBenchmark(name.c_str(), [n](benchmark::State &s) {
+      BM_ReadScores(s, input("analysis_result-" + std::to_string(n) + ".yaml", [n](std::ofstream &os) {
+        os << "method: std\nlayer_scores:\n";
+        ir::Inventory inv = bench::stressInventory(n);
+        for (size_t i = 0; i < inv.modules.size(); ++i)
+          os << "- name: " << inv.modules[i].name << "\n  score: " << 1.0 / static_cast<double>(i + 2) << "\n";
+      }));
+    })->Unit(benchmark::kMillisecond);
+  }
   benchmark::RegisterBenchmark("BM_ReadScores/msmodelslim-log/deepseek-v3", [](benchmark::State &s) {
     BM_ReadScores(s, input("analyze.log", [](std::ofstream &os) {
       os << "Layer Analysis Results (method: std)\n";

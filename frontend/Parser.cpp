@@ -702,12 +702,28 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
     return nullptr;
   }
 
+  // Two-stage parse: SLL prediction (no full-context retries) bailing out at the first error,
+  // and only if that fails the usual LL parse with error recovery and the messages.
   QSpecParser parser(&tokens);
   parser.removeErrorListeners();
-  parser.addErrorListener(&listener);
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
   QSpecParser::SpecContext *tree = nullptr;
   try {
     tree = parser.spec();
+  } catch (const std::exception &) { // antlr4::ParseCancellationException: try again with LL
+    tree = nullptr;
+  }
+  if (!tree) {
+    tokens.seek(0);
+    parser.reset();
+    parser.addErrorListener(&listener);
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+  }
+  try {
+    if (!tree)
+      tree = parser.spec();
   } catch (const std::exception &e) {
     diags.report(DiagID::err_syntax, SourceRange{}, {std::string("parser failure: ") + e.what()});
     return nullptr;

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstring>
+#include <functional>
 #include <ostream>
 #include <type_traits>
 
@@ -156,7 +157,12 @@ private:
 // member is removed or changes meaning; new members do not raise it.
 constexpr int kIRFormatVersion = 1;
 
-void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
+namespace {
+// The IR document into `out`; when `flush` is given, it is called with `out` whenever `out` has
+// grown past kChunk bytes (and may empty it), so a stream never holds more than one chunk.
+constexpr size_t kChunk = 1 << 20;
+void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
+              const std::function<void(std::string &)> &flush) {
   json root;
   root["version"] = kIRFormatVersion;
   root["spec"] = spec.path;
@@ -240,22 +246,44 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
         excluded.push_back(spec.inventory.modules[i].name);
   root["excluded"] = excluded;
   std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
-  std::string modules = "[";
-  if (res.done && !spec.inventory.modules.empty()) {
-    ModuleArrayWriter w(modules, sm);
-    for (size_t i = 0; i < spec.inventory.modules.size(); ++i)
-      w.module(spec, i, i == 0);
-    modules += "\n  ]";
-  } else {
-    modules += "]";
-  }
   // Only the root has a "modules" member whose value is a string: user text is never an object key.
   std::string mark = std::string("\"modules\": \"") + kModulesMark + "\"";
   size_t at = text.find(mark);
-  os.write(text.data(), static_cast<std::streamsize>(at + mark.size() - std::strlen(kModulesMark) - 2));
-  os << modules;
-  os.write(text.data() + at + mark.size(), static_cast<std::streamsize>(text.size() - at - mark.size()));
-  os << '\n';
+  out.append(text, 0, at + mark.size() - std::strlen(kModulesMark) - 2);
+  out += '[';
+  if (res.done && !spec.inventory.modules.empty()) {
+    ModuleArrayWriter w(out, sm);
+    const size_t n = spec.inventory.modules.size(), sample = 256, start = out.size();
+    for (size_t i = 0; i < n; ++i) {
+      w.module(spec, i, i == 0);
+      if (flush && out.size() > kChunk)
+        flush(out);
+      // In one string: room for the rest from the first modules' size, with a margin (pages
+      // never written cost no memory), so the string is not copied as it grows.
+      if (!flush && i + 1 == sample && n > sample)
+        out.reserve(out.size() + (out.size() - start) / sample * (n - sample) * 5 / 4 + text.size());
+    }
+    out += "\n  ]";
+  } else {
+    out += "]";
+  }
+  out.append(text, at + mark.size(), std::string::npos);
+  out += '\n';
+}
+} // namespace
+
+void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
+  std::string chunk;
+  auto flush = [&](std::string &buf) {
+    os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    buf.clear();
+  };
+  appendIR(spec, sm, chunk, flush);
+  flush(chunk);
+}
+
+void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out) {
+  appendIR(spec, sm, out, nullptr);
 }
 
 static void explainLine(std::ostream &os, const char *what, const std::string &value, const Decision &d,

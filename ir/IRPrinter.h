@@ -4,13 +4,17 @@
 #include "ir/IR.h"
 
 #include <iosfwd>
+#include <string>
 
 namespace qspec::ir {
 
 // One JSON document: the spec's typed settings, then every module with its tier and settings
 // and, for each, the rule that decided it ("file:line:col" and the rule kind). Keys in fixed
 // order, modules in inventory order.
+// Written in chunks of about 1 MB as it is produced.
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os);
+// The same bytes appended to `out` (one copy of the document in memory, for an atomic write).
+void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out);
 
 // For module `index`: every setting and the source location that decided it.
 void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std::ostream &os);

@@ -1,16 +1,19 @@
 #include "ir/Pattern.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cstring>
 #include <limits>
+#include <unordered_map>
 
 namespace qspec {
 
 namespace {
 constexpr size_t kMaxPatternLength = 4096;
 constexpr size_t kMaxNesting = 32;
-constexpr uint32_t kMaxAnalyzedProgram = 512; // longer programs get no required literals
+constexpr uint32_t kDfaMinProgram = 48; // shorter programs stay on the VM
+std::atomic<uint64_t> nextPatternId{1};
 
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -158,6 +161,9 @@ public:
       p_.literalText_ = p_.prefix_;
     else
       analyze();
+    p_.minLength_ = shortestMatch();
+    if (!p_.literal_ && !p_.simple_ && size() >= kDfaMinProgram)
+      prepareDfa();
     if (p_.literal_ || !expandPrefixes(0, std::string()) || p_.prefixes_.empty()) {
       p_.prefixes_.assign(1, p_.prefix_);
     } else {
@@ -255,34 +261,8 @@ private:
       for (uint32_t pc = a; pc < matchPc; ++pc)
         p_.suffix_ += prog[pc].ch;
 
-    // Mandatory instructions: those every path from 0 to Match passes (removing one makes Match
-    // unreachable). Brute force, bounded: patterns are short.
-    if (n > kMaxAnalyzedProgram)
-      return;
-    std::vector<bool> mandatory(n, false), seen(n);
-    std::vector<uint32_t> work;
-    for (uint32_t k = 0; k < matchPc; ++k) {
-      if (prog[k].op != Pattern::Op::Char)
-        continue;
-      std::fill(seen.begin(), seen.end(), false);
-      work.assign(1, 0);
-      bool reached = false;
-      while (!work.empty() && !reached) {
-        uint32_t pc = work.back();
-        work.pop_back();
-        if (pc == k || seen[pc])
-          continue;
-        seen[pc] = true;
-        const Pattern::Inst &in = prog[pc];
-        switch (in.op) {
-        case Pattern::Op::Match: reached = true; break;
-        case Pattern::Op::Split: work.push_back(in.x); work.push_back(in.y); break;
-        case Pattern::Op::Jmp: work.push_back(in.x); break;
-        default: work.push_back(pc + 1); break;
-        }
-      }
-      mandatory[k] = !reached;
-    }
+    // Mandatory instructions: those every path from 0 to Match passes, i.e. Match's dominators.
+    std::vector<bool> mandatory = dominatorsOfMatch();
     for (uint32_t pc = 0; pc < matchPc;) {
       if (!mandatory[pc]) {
         ++pc;
@@ -295,6 +275,133 @@ private:
       p_.required_.push_back(std::move(run));
       pc = end;
     }
+  }
+
+  // DFA eligibility (the byte classes are computed when a thread first runs the DFA).
+  void prepareDfa() {
+    for (const Pattern::Inst &in : p_.prog_)
+      if (in.op == Pattern::Op::NumRange || in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd ||
+          in.op == Pattern::Op::Star)
+        return; // ranges and variables read several characters or bind them: the VM
+    p_.dfa_ = true;
+    p_.id_ = nextPatternId++;
+  }
+
+  // Successors of `pc` in the program's control flow.
+  template <class F> void forEachSuccessor(uint32_t pc, F &&f) const {
+    const Pattern::Inst &in = p_.prog_[pc];
+    switch (in.op) {
+    case Pattern::Op::Match: break;
+    case Pattern::Op::Split: f(in.x); f(in.y); break;
+    case Pattern::Op::Jmp: f(in.x); break;
+    default: f(pc + 1); break;
+    }
+  }
+
+  // The instructions that dominate Match (every path from 0 to Match passes them), by the
+  // iterative algorithm of Cooper, Harvey and Kennedy on a reverse post-order: about linear in
+  // the program, so long alternations get their required literals too.
+  std::vector<bool> dominatorsOfMatch() const {
+    const uint32_t n = size(), none = UINT32_MAX;
+    std::vector<uint32_t> order, rank(n, none); // post-order; rank = post-order number
+    std::vector<std::pair<uint32_t, uint32_t>> stack{{0, 0}}; // pc, successors visited
+    std::vector<bool> seen(n, false);
+    seen[0] = true;
+    while (!stack.empty()) {
+      auto &[pc, k] = stack.back();
+      uint32_t next = none, idx = 0;
+      forEachSuccessor(pc, [&](uint32_t s) {
+        if (idx++ == k && next == none)
+          next = s;
+      });
+      if (next == none && k >= idx) {
+        rank[pc] = static_cast<uint32_t>(order.size());
+        order.push_back(pc);
+        stack.pop_back();
+        continue;
+      }
+      ++k;
+      if (next != none && !seen[next]) {
+        seen[next] = true;
+        stack.push_back({next, 0});
+      }
+    }
+    std::vector<bool> result(n, false);
+    const uint32_t matchPc = n - 1;
+    if (rank[matchPc] == none)
+      return result; // Match unreachable: the pattern matches nothing
+    std::vector<uint32_t> predStart(n + 1, 0), preds; // predecessors, by instruction (CSR)
+    for (uint32_t pc : order)
+      forEachSuccessor(pc, [&](uint32_t s) { ++predStart[s + 1]; });
+    for (uint32_t pc = 0; pc < n; ++pc)
+      predStart[pc + 1] += predStart[pc];
+    preds.resize(predStart[n]);
+    std::vector<uint32_t> fill(predStart.begin(), predStart.end() - 1);
+    for (uint32_t pc : order)
+      forEachSuccessor(pc, [&](uint32_t s) { preds[fill[s]++] = pc; });
+    std::vector<uint32_t> idom(n, none);
+    idom[0] = 0;
+    auto intersect = [&](uint32_t a, uint32_t b) {
+      while (a != b) {
+        while (rank[a] < rank[b])
+          a = idom[a];
+        while (rank[b] < rank[a])
+          b = idom[b];
+      }
+      return a;
+    };
+    for (bool changed = true; changed;) {
+      changed = false;
+      for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        uint32_t pc = *it, d = none;
+        if (pc == 0)
+          continue;
+        for (uint32_t k = predStart[pc]; k < predStart[pc + 1]; ++k)
+          if (uint32_t q = preds[k]; idom[q] != none)
+            d = d == none ? q : intersect(q, d);
+        if (d != idom[pc]) {
+          idom[pc] = d;
+          changed = true;
+        }
+      }
+    }
+    for (uint32_t pc = matchPc;; pc = idom[pc]) {
+      result[pc] = p_.prog_[pc].op == Pattern::Op::Char;
+      if (pc == 0)
+        break;
+    }
+    return result;
+  }
+
+  // The fewest characters any match has (a shortest path to Match, reading costs 1).
+  uint32_t shortestMatch() const {
+    const uint32_t n = size(), inf = UINT32_MAX;
+    std::vector<uint32_t> dist(n, inf);
+    std::vector<uint32_t> front{0}, nextFront;
+    dist[0] = 0;
+    // 0-1 breadth-first: Split, Jmp and captures cost nothing, everything else one character.
+    for (uint32_t d = 0; !front.empty(); ++d) {
+      for (size_t i = 0; i < front.size(); ++i) {
+        uint32_t pc = front[i];
+        if (dist[pc] != d)
+          continue;
+        const Pattern::Inst &in = p_.prog_[pc];
+        bool free = in.op == Pattern::Op::Split || in.op == Pattern::Op::Jmp ||
+                    in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd;
+        if (in.op == Pattern::Op::Match)
+          return d;
+        forEachSuccessor(pc, [&](uint32_t s) {
+          uint32_t nd = d + (free ? 0 : 1);
+          if (nd < dist[s]) {
+            dist[s] = nd;
+            (free ? front : nextFront).push_back(s);
+          }
+        });
+      }
+      front.swap(nextFront);
+      nextFront.clear();
+    }
+    return inf;
   }
 
   uint32_t size() const { return static_cast<uint32_t>(p_.prog_.size()); }
@@ -525,11 +632,173 @@ struct VmScratch {
 thread_local VmScratch tlsScratch;
 } // namespace
 
+bool Pattern::reads(const Inst &in, unsigned char c) const {
+  switch (in.op) {
+  case Op::Char: return static_cast<unsigned char>(in.ch) == c;
+  case Op::Any: return true;
+  case Op::Class: return classes_[in.cls][c] != in.negate;
+  case Op::CharRange: return c >= in.lo && c <= in.hi && c % in.step == in.y % in.step;
+  default: return false;
+  }
+}
+
+void Pattern::byteClasses(std::vector<uint8_t> &cls, std::vector<uint8_t> &classByte) const {
+  // Two bytes are in one class when every instruction reads both or neither: partition
+  // refinement, each distinct character set once.
+  cls.assign(256, 0);
+  std::vector<bool> seenChar(256, false), seenClass(classes_.size(), false);
+  int16_t next[256][2];
+  for (const Inst &in : prog_) {
+    if (in.op == Op::Char) {
+      if (seenChar[static_cast<unsigned char>(in.ch)])
+        continue;
+      seenChar[static_cast<unsigned char>(in.ch)] = true;
+    } else if (in.op == Op::Class) {
+      if (seenClass[in.cls])
+        continue;
+      seenClass[in.cls] = true;
+    } else if (in.op != Op::CharRange) {
+      continue;
+    }
+    std::fill(&next[0][0], &next[0][0] + 512, static_cast<int16_t>(-1));
+    int16_t count = 0;
+    for (unsigned c = 0; c < 256; ++c) {
+      int16_t &slot = next[cls[c]][reads(in, static_cast<unsigned char>(c)) ? 1 : 0];
+      if (slot < 0)
+        slot = count++;
+      cls[c] = static_cast<uint8_t>(slot); // at most 256 classes: ids 0..255
+    }
+  }
+  classByte.clear(); // ids are numbered in the order of their first byte
+  for (unsigned c = 0; c < 256; ++c)
+    if (cls[c] == classByte.size())
+      classByte.push_back(static_cast<uint8_t>(c));
+}
+
+namespace {
+// A lazily built DFA of one pattern: a state is the sorted set of program positions about to read
+// a character, and whether Match is reached; a transition is built the first time it is taken.
+struct DfaCache {
+  uint64_t owner = 0, lastUse = 0;
+  uint32_t classes = 0;
+  std::vector<uint8_t> byteClass, classByte; // byte -> class, class -> one of its bytes
+  std::vector<uint32_t> sets{}, begin{0}; // state s: sets[begin[s] .. begin[s + 1])
+  std::vector<uint8_t> accepting;
+  std::vector<int32_t> next; // s * classes + class -> state, -1 = not built yet
+  std::unordered_map<std::string, int32_t> index;
+  void reset(uint64_t id) {
+    owner = id;
+    sets.clear();
+    begin.assign(1, 0);
+    accepting.clear();
+    next.clear();
+    index.clear();
+  }
+};
+// Budgets per cache: past them the cache starts over and that one name goes to the VM, so a
+// (pattern, name) pair never costs more than O(instructions x length).
+constexpr size_t kDfaCaches = 4, kDfaMaxStates = 4096, kDfaMaxPositions = size_t(1) << 20;
+struct DfaScratch {
+  DfaCache caches[kDfaCaches];
+  uint64_t clock = 0;
+  std::vector<uint32_t> stamp, work, seeds, positions;
+  uint32_t generation = 0;
+  std::string key;
+};
+thread_local DfaScratch tlsDfa;
+} // namespace
+
+int Pattern::matchDfa(std::string_view name) const {
+  DfaScratch &d = tlsDfa;
+  DfaCache *c = &d.caches[0];
+  for (DfaCache &k : d.caches)
+    if (k.owner == id_ || (c->owner != id_ && k.lastUse < c->lastUse))
+      c = &k;
+  if (c->owner != id_) {
+    c->reset(id_);
+    byteClasses(c->byteClass, c->classByte);
+    c->classes = static_cast<uint32_t>(c->classByte.size());
+  }
+  c->lastUse = ++d.clock;
+  if (d.stamp.size() < prog_.size())
+    d.stamp.resize(prog_.size(), 0);
+  // The state reached from the positions in d.seeds (their closure over Split and Jmp); -1 when
+  // over budget.
+  auto stateOf = [&]() -> int32_t {
+    if (++d.generation == 0) {
+      std::fill(d.stamp.begin(), d.stamp.end(), 0);
+      d.generation = 1;
+    }
+    d.positions.clear();
+    d.work.assign(d.seeds.begin(), d.seeds.end());
+    bool accept = false;
+    while (!d.work.empty()) {
+      uint32_t pc = d.work.back();
+      d.work.pop_back();
+      if (d.stamp[pc] == d.generation)
+        continue;
+      d.stamp[pc] = d.generation;
+      const Inst &in = prog_[pc];
+      if (in.op == Op::Split) {
+        d.work.push_back(in.y);
+        d.work.push_back(in.x);
+      } else if (in.op == Op::Jmp) {
+        d.work.push_back(in.x);
+      } else if (in.op == Op::Match) {
+        accept = true;
+      } else {
+        d.positions.push_back(pc);
+      }
+    }
+    std::sort(d.positions.begin(), d.positions.end());
+    d.key.assign(reinterpret_cast<const char *>(d.positions.data()), d.positions.size() * 4);
+    d.key += accept ? '1' : '0';
+    auto it = c->index.find(d.key);
+    if (it != c->index.end())
+      return it->second;
+    if (c->accepting.size() >= kDfaMaxStates || c->sets.size() + d.positions.size() > kDfaMaxPositions)
+      return -1;
+    int32_t id = static_cast<int32_t>(c->accepting.size());
+    c->sets.insert(c->sets.end(), d.positions.begin(), d.positions.end());
+    c->begin.push_back(static_cast<uint32_t>(c->sets.size()));
+    c->accepting.push_back(accept);
+    c->next.resize(c->next.size() + c->classes, -1);
+    c->index.emplace(d.key, id);
+    return id;
+  };
+  if (c->accepting.empty()) {
+    d.seeds.assign(1, 0);
+    if (stateOf() < 0)
+      return -1;
+  }
+  int32_t s = 0;
+  for (size_t pos = 0; pos < name.size(); ++pos) {
+    if (c->begin[s] == c->begin[s + 1])
+      return 0; // nothing left to read with
+    uint8_t cls = c->byteClass[static_cast<unsigned char>(name[pos])];
+    int32_t t = c->next[static_cast<size_t>(s) * c->classes + cls];
+    if (t < 0) {
+      d.seeds.clear();
+      for (uint32_t i = c->begin[s]; i < c->begin[s + 1]; ++i)
+        if (reads(prog_[c->sets[i]], c->classByte[cls]))
+          d.seeds.push_back(c->sets[i] + 1);
+      t = stateOf();
+      if (t < 0) {
+        c->reset(id_); // over budget: start over next time (the byte classes stay)
+        return -1;
+      }
+      c->next[static_cast<size_t>(s) * c->classes + cls] = t;
+    }
+    s = t;
+  }
+  return c->accepting[s];
+}
+
 bool Pattern::matches(std::string_view name, std::vector<std::string_view> *captures) const {
   if (literal_)
     return name == literalText_ && (!captures || (captures->clear(), true));
   const size_t n = name.size(), np = prefix_.size(), ns = suffix_.size();
-  if (n < np + ns || name.compare(0, np, prefix_) != 0 ||
+  if (n < minLength_ || n < np + ns || name.compare(0, np, prefix_) != 0 ||
       name.compare(n - ns, ns, suffix_) != 0)
     return false;
 
@@ -541,6 +810,15 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
   for (size_t r = firstRun; r < endRun; ++r)
     if (name.find(required_[r], np) == std::string_view::npos)
       return false;
+
+  if (dfa_) {
+    int r = matchDfa(name);
+    if (r >= 0) {
+      if (r && captures)
+        captures->clear();
+      return r == 1;
+    }
+  }
 
   if (simple_) {
     // Glob with `*` backtracking to the last star only (exact for single-character items).

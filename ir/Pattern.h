@@ -75,6 +75,16 @@ private:
   std::vector<std::string> required_;
   std::vector<std::string> prefixes_;
   bool simple_ = false; // only Char, Any, Class and `*`: matched without the VM
+  uint32_t minLength_ = 0; // no shorter name matches
+  // Long programs of single-character steps only (no ranges, no variables) run as a lazily built
+  // DFA (one state per set of program positions, cached per thread), so a name costs one table
+  // step per character once its states exist.
+  bool dfa_ = false;
+  uint64_t id_ = 0; // identifies the program for the per-thread DFA cache
+  // byte -> class (bytes no instruction tells apart share one), class -> one of its bytes
+  void byteClasses(std::vector<uint8_t> &byteClass, std::vector<uint8_t> &classByte) const;
+  int matchDfa(std::string_view name) const; // 1 / 0, or -1 when the DFA outgrew its budget
+  bool reads(const Inst &in, unsigned char c) const; // a single-character instruction
   std::vector<std::string> vars_;
   std::vector<Inst> prog_;
   std::vector<std::vector<bool>> classes_; // 256 entries each

@@ -28,42 +28,115 @@ void segmentsOfRun(std::string_view run, bool atStart, bool atEnd,
     leftBounded = true;
   }
 }
-// The dot-separated pieces of `text` that match exactly one whole segment of a name but are not
-// literal: `5[0-4]` in `model.layers.*.mlp.experts.5[0-4].down_proj`. Such a piece lies between
-// two literal dots of the pattern (or an end) and can match no dot itself: it has classes but no
-// `*`, no `?` and only classes that cannot match '.'. Patterns with escapes or braces are left
-// alone.
-std::vector<std::string_view> classPieces(std::string_view text) {
-  std::vector<std::string_view> out;
-  if (text.find_first_of("\\{}") != std::string_view::npos)
-    return out;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t dot = text.find('.', start);
-    size_t end = dot == std::string_view::npos ? text.size() : dot;
-    std::string_view piece = text.substr(start, end - start);
-    bool usable = piece.find('[') != std::string_view::npos && piece.find_first_of("*?") == std::string_view::npos;
-    for (size_t i = 0; usable && i < piece.size(); ++i) {
-      if (piece[i] == ']') {
-        usable = false; // a ']' outside a class: leave such a pattern to the matcher
-      } else if (piece[i] == '[') {
-        // Only classes of letters, digits, '_' and ranges between them: none can match '.'
-        // (which sorts below '0'), unlike a negated class or a range such as `[+-/]`.
-        size_t close = piece.find(']', i + 1);
-        if (close == std::string_view::npos || close == i + 1) {
-          usable = false;
+// Is `body` (the text inside one pair of braces) a numeric or character range (Pattern.cpp
+// compileBrace), so that its dots are range syntax and not characters to match?
+bool isRangeBody(std::string_view body) {
+  auto number = [](std::string_view s, bool sign) {
+    if (sign && !s.empty() && (s[0] == '-' || s[0] == '+'))
+      s.remove_prefix(1);
+    return !s.empty() && s.size() <= 17 && s.find_first_not_of("0123456789") == std::string_view::npos;
+  };
+  size_t dots = body.find("..");
+  if (dots == std::string_view::npos || body.find_first_of(",{}") != std::string_view::npos)
+    return false;
+  std::string_view a = body.substr(0, dots), b = body.substr(dots + 2), step;
+  if (size_t d2 = b.find(".."); d2 != std::string_view::npos) {
+    step = b.substr(d2 + 2);
+    b = b.substr(0, d2);
+    if (!number(step, true) || step.find_first_not_of("+-0") == std::string_view::npos)
+      return false;
+  }
+  if (number(a, false) && number(b, false))
+    return true;
+  return a.size() == 1 && b.size() == 1 && std::isalnum(static_cast<unsigned char>(a[0])) &&
+         std::isalnum(static_cast<unsigned char>(b[0]));
+}
+
+// Skips the bracket expression opening at t[i] == '[' (as Pattern.cpp reads it); returns the
+// index of its ']', or npos when there is none (the '[' is then literal).
+size_t bracketEnd(std::string_view t, size_t i) {
+  size_t j = i + 1;
+  if (j < t.size() && (t[j] == '!' || t[j] == '^'))
+    ++j;
+  if (j < t.size() && t[j] == ']')
+    ++j;
+  j = t.find(']', j);
+  return j;
+}
+
+// Can `piece` (a part of a pattern between two literal dots) match a '.'? No when its classes
+// are of letters, digits, '_' and ranges between them only (none reaches '.', which sorts below
+// '0', unlike a negated class or `[+-/]`), and every brace group holding a dot is a range.
+bool pieceMatchesNoDot(std::string_view piece) {
+  for (size_t i = 0; i < piece.size(); ++i) {
+    if (piece[i] == ']' || piece[i] == '.')
+      return false; // a ']' outside a class, or a dot inside braces that may be literal
+    if (piece[i] == '[') {
+      size_t close = piece.find(']', i + 1);
+      if (close == std::string_view::npos || close == i + 1)
+        return false;
+      for (char c : piece.substr(i + 1, close - i - 1))
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'))
+          return false;
+      i = close;
+    } else if (piece[i] == '{') {
+      int depth = 0;
+      size_t close = i;
+      for (; close < piece.size(); ++close) {
+        if (piece[close] == '[' && (close = bracketEnd(piece, close)) == std::string_view::npos)
+          return false;
+        depth += piece[close] == '{' ? 1 : piece[close] == '}' ? -1 : 0;
+        if (depth == 0)
           break;
-        }
-        for (char c : piece.substr(i + 1, close - i - 1))
-          usable = usable && (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-');
-        i = close;
+      }
+      if (close >= piece.size())
+        return false;
+      std::string_view body = piece.substr(i + 1, close - i - 1);
+      if (body.find('.') != std::string_view::npos) {
+        if (!isRangeBody(body))
+          return false;
+        i = close; // the range's own dots
       }
     }
-    if (usable)
+  }
+  return true;
+}
+
+// The dot-separated pieces of `text` that match exactly one whole segment of a name but are not
+// literal: `5[0-4]` in `model.layers.*.mlp.experts.5[0-4].down_proj`, `{3,17}` and `{0..63}` in
+// `model.layers.{3,17}.mlp.experts.{0..63}.*`. Such a piece lies between two literal dots of the
+// pattern (dots inside braces do not split it), or an end, and can match no dot itself
+// (pieceMatchesNoDot); it has classes or braces but no `*` and no `?`. Patterns with escapes or
+// unbalanced braces are left alone.
+std::vector<std::string_view> classPieces(std::string_view text) {
+  std::vector<std::string_view> out;
+  if (text.find('\\') != std::string_view::npos)
+    return out;
+  std::vector<size_t> cuts; // depth-0 dots
+  int depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') {
+      size_t close = bracketEnd(text, i);
+      if (close != std::string_view::npos)
+        i = close;
+    } else if (text[i] == '{') {
+      ++depth;
+    } else if (text[i] == '}' && --depth < 0) {
+      return out;
+    } else if (text[i] == '.' && depth == 0) {
+      cuts.push_back(i);
+    }
+  }
+  if (depth != 0)
+    return out;
+  cuts.push_back(text.size());
+  size_t start = 0;
+  for (size_t end : cuts) {
+    std::string_view piece = text.substr(start, end - start);
+    if (piece.find_first_of("[{") != std::string_view::npos &&
+        piece.find_first_of("*?") == std::string_view::npos && pieceMatchesNoDot(piece))
       out.push_back(piece);
-    if (dot == std::string_view::npos)
-      break;
-    start = dot + 1;
+    start = end + 1;
   }
   return out;
 }
@@ -195,31 +268,38 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
       }
     }
   }
-  // Candidates 1c: a piece with classes that must be one whole segment (`5[0-4]`): the union of
-  // the posting lists of the distinct segments it matches, if that is fewer.
+  // Candidates 1c: pieces that must each be one whole segment (`5[0-4]`, `{3,17}`, `{0..63}`):
+  // for each, the union of the posting lists of the distinct segments it matches; the modules in
+  // every union and in the list above are the candidates (a subset of that list).
   std::vector<uint32_t> pieceCandidates;
   if (mods.size() > kSegmentIndexThreshold) {
+    std::vector<uint8_t> rounds; // per module: how many of the sets so far hold it
+    uint8_t round = 0;
     for (std::string_view piece : classPieces(p.text())) {
       std::string err;
       std::optional<Pattern> pp = Pattern::compile(piece, err);
-      if (!pp)
+      if (!pp || round == 254)
         continue;
       buildSegments();
-      std::vector<uint32_t> ids;
-      size_t total = 0;
+      if (rounds.empty())
+        rounds.assign(mods.size(), 0);
       for (const auto &[seg, id] : segmentIds_)
-        if (pp->matches(seg)) {
-          ids.push_back(id);
-          total += postings_[id].size();
-        }
-      if (best && total >= best->size())
-        continue;
-      pieceCandidates.clear();
-      pieceCandidates.reserve(total);
-      for (uint32_t id : ids)
-        pieceCandidates.insert(pieceCandidates.end(), postings_[id].begin(), postings_[id].end());
-      std::sort(pieceCandidates.begin(), pieceCandidates.end());
-      pieceCandidates.erase(std::unique(pieceCandidates.begin(), pieceCandidates.end()), pieceCandidates.end());
+        if (pp->matches(seg))
+          for (uint32_t i : postings_[id])
+            if (rounds[i] == round)
+              rounds[i] = static_cast<uint8_t>(round + 1);
+      ++round;
+    }
+    if (round > 0) {
+      if (best) {
+        for (uint32_t i : *best)
+          if (rounds[i] == round)
+            rounds[i] = static_cast<uint8_t>(round + 1);
+        ++round;
+      }
+      for (uint32_t i = 0; i < mods.size(); ++i)
+        if (rounds[i] == round)
+          pieceCandidates.push_back(i);
       best = &pieceCandidates;
     }
   }

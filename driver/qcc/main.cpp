@@ -342,15 +342,16 @@ int runQcc(int argc, char **argv) {
       return finish(0);
     if (o.emit.empty())
       return finish(0); // a check only
-    std::ostringstream os;
-    ir::printIRJSON(spec, sm, os);
-    times.phase("print IR");
-    if (o.output.empty()) {
-      std::cout << os.str();
+    if (o.output.empty()) { // streamed: standard output never holds the whole document
+      ir::printIRJSON(spec, sm, std::cout);
+      times.phase("print IR");
       return finish(0);
     }
+    std::string text;
+    ir::printIRJSON(spec, sm, text);
+    times.phase("print IR");
     std::string err;
-    if (!emit::writeFileAtomically(o.output, os.str(), err)) {
+    if (!emit::writeFileAtomically(o.output, text, err)) {
       diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
       return finish(1);
     }

@@ -353,7 +353,11 @@ bool Builder::run(OutputContext &out) {
     root["op_config"] = ops;
   }
   if (!nodes_.empty()) {
+    // nodes_ is sorted and its names are unique: append to the object's vector directly
+    // (ordered_json's `nodes[name] =` searches the vector first, quadratic in the node count).
     Json nodes = Json::object();
+    Json::object_t &entries = nodes.get_ref<Json::object_t &>();
+    entries.reserve(nodes_.size());
     for (const auto &[name, tier] : nodes_) {
       if (!hmct::isValidUtf8(name)) {
         diags_.report(DiagID::err_hmct_bad_node_name, target_.range, {sanitizeForTerminal(name)});
@@ -364,11 +368,11 @@ bool Builder::run(OutputContext &out) {
         diags_.report(DiagID::warn_hmct_comment_in_name, target_.range,
                       {name, name.find("//") != std::string::npos ? "//" : "/*"});
       if (tier == ir::Tier::DualInt16)
-        nodes[name] = Json{{"input0", "int16"}, {"input1", "int16"}};
+        entries.emplace_back(name, Json{{"input0", "int16"}, {"input1", "int16"}});
       else
-        nodes[name] = Json{{"qtype", hmct::qtypeForTier(tier)}};
+        entries.emplace_back(name, Json{{"qtype", hmct::qtypeForTier(tier)}});
     }
-    root["node_config"] = nodes;
+    root["node_config"] = std::move(nodes);
   }
   if (!ok_)
     return false;

@@ -10,11 +10,13 @@
 
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace qspec::readers {
 
@@ -60,6 +62,11 @@ public:
     return true;
   }
   bool tooMany() const { return tooMany_; }
+  void reserve(size_t n) {
+    seen_.reserve(n);
+    ranges_.reserve(n);
+    out_.entries.reserve(n);
+  }
 
 private:
   ir::Scores &out_;
@@ -260,7 +267,184 @@ bool yamlNumber(const std::string &s, double &v) {
   return parseNumber(s, v);
 }
 
+// ---- analysis_result.yaml, streamed ----------------------------------------------------
+//
+// The common case read from libyaml's events, without a document tree: a top-level mapping whose
+// `layer_scores` is a list of mappings with scalar `name` and `score`, every score a finite
+// number, every name non-empty and listed once. Anything else (an alias, a duplicate key, a
+// missing or non-scalar field, a bad value, a YAML error) answers "not the common case" before
+// anything is reported, and the yaml-cpp reader below reads the file instead, with its messages.
+
+struct StreamedScore {
+  std::string name;
+  double score;
+  uint32_t line, col, nameLen, scoreLine, scoreCol, scoreLen;
+};
+
+class YamlEvents {
+public:
+  explicit YamlEvents(std::string_view text) {
+    ok_ = yaml_parser_initialize(&parser_) != 0;
+    if (ok_)
+      yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char *>(text.data()), text.size());
+  }
+  ~YamlEvents() {
+    if (has_)
+      yaml_event_delete(&event_);
+    yaml_parser_delete(&parser_);
+  }
+  YamlEvents(const YamlEvents &) = delete;
+  YamlEvents &operator=(const YamlEvents &) = delete;
+  // The next event, or false at a YAML error (or an alias: the tree reader resolves those).
+  bool next() {
+    if (has_)
+      yaml_event_delete(&event_);
+    has_ = ok_ && yaml_parser_parse(&parser_, &event_) != 0;
+    ok_ = has_ && event_.type != YAML_ALIAS_EVENT;
+    return ok_;
+  }
+  yaml_event_type_t type() const { return event_.type; }
+  const yaml_event_t &event() const { return event_; }
+  std::string_view scalar() const {
+    return {reinterpret_cast<const char *>(event_.data.scalar.value), event_.data.scalar.length};
+  }
+  // A scalar yaml-cpp reads as a string, not as null.
+  bool isStringScalar() const {
+    if (type() != YAML_SCALAR_EVENT || event_.data.scalar.tag)
+      return false;
+    auto style = event_.data.scalar.style;
+    if (style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE)
+      return false;
+    std::string_view v = scalar();
+    return style != YAML_PLAIN_SCALAR_STYLE || !(v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL");
+  }
+  // Skips the value that starts with the current event (a scalar, or a whole collection).
+  bool skipValue() {
+    int depth = 0;
+    do {
+      yaml_event_type_t t = type();
+      if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT)
+        ++depth;
+      else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT)
+        --depth;
+      if (depth == 0)
+        return true;
+    } while (next());
+    return false;
+  }
+
+private:
+  yaml_parser_t parser_;
+  yaml_event_t event_;
+  bool ok_ = false, has_ = false;
+};
+
+// One `layer_scores` item (the current event is its MAPPING_START); false: not the common case.
+bool streamItem(YamlEvents &ev, std::vector<StreamedScore> &out) {
+  if (ev.type() != YAML_MAPPING_START_EVENT)
+    return false;
+  StreamedScore item{};
+  bool haveName = false, haveScore = false;
+  while (ev.next() && ev.type() != YAML_MAPPING_END_EVENT) {
+    if (!ev.isStringScalar())
+      return false;
+    std::string_view key = ev.scalar();
+    bool isName = key == "name", isScore = key == "score";
+    if (!ev.next())
+      return false;
+    if (!isName && !isScore) {
+      if (!ev.skipValue())
+        return false;
+      continue;
+    }
+    if ((isName && haveName) || (isScore && haveScore) || !ev.isStringScalar())
+      return false;
+    const yaml_mark_t &m = ev.event().start_mark;
+    if (isName) {
+      item.name = std::string(ev.scalar());
+      item.line = static_cast<uint32_t>(m.line + 1);
+      item.col = static_cast<uint32_t>(m.column + 1);
+      item.nameLen = static_cast<uint32_t>(item.name.size());
+      haveName = true;
+    } else {
+      if (!yamlNumber(std::string(ev.scalar()), item.score) || !std::isfinite(item.score))
+        return false;
+      item.scoreLine = static_cast<uint32_t>(m.line + 1);
+      item.scoreCol = static_cast<uint32_t>(m.column + 1);
+      item.scoreLen = static_cast<uint32_t>(ev.scalar().size());
+      haveScore = true;
+    }
+  }
+  if (ev.type() != YAML_MAPPING_END_EVENT || !haveName || !haveScore || item.name.empty())
+    return false;
+  out.push_back(std::move(item));
+  return true;
+}
+
+// The top-level mapping's `method` and `layer_scores`; false: not the common case.
+bool streamAnalysisYaml(std::string_view text, std::string &method, std::vector<StreamedScore> &out) {
+  YamlEvents ev(text);
+  if (!ev.next() || ev.type() != YAML_STREAM_START_EVENT || !ev.next() || ev.type() != YAML_DOCUMENT_START_EVENT ||
+      !ev.next() || ev.type() != YAML_MAPPING_START_EVENT)
+    return false;
+  std::unordered_set<std::string> keys;
+  bool sawList = false;
+  while (ev.next() && ev.type() != YAML_MAPPING_END_EVENT) {
+    if (!ev.isStringScalar() || !keys.emplace(ev.scalar()).second)
+      return false;
+    std::string key(ev.scalar());
+    if (!ev.next())
+      return false;
+    if (key == "method" && ev.type() == YAML_SCALAR_EVENT) {
+      if (!ev.isStringScalar())
+        return false; // null or a block scalar: as the tree reader reads it
+      method = std::string(ev.scalar());
+    } else if (key == "layer_scores") {
+      if (ev.type() != YAML_SEQUENCE_START_EVENT)
+        return false;
+      while (ev.next() && ev.type() != YAML_SEQUENCE_END_EVENT)
+        if (!streamItem(ev, out))
+          return false;
+      if (ev.type() != YAML_SEQUENCE_END_EVENT)
+        return false;
+      sawList = true;
+    } else if (!ev.skipValue()) {
+      return false;
+    }
+  }
+  return ev.type() == YAML_MAPPING_END_EVENT && sawList && !out.empty();
+}
+
+// The streamed entries if they are the common case and none repeats or exceeds the limit.
+bool readAnalysisYamlStreamed(Ctx &c) {
+  std::string method;
+  std::vector<StreamedScore> items;
+  if (!streamAnalysisYaml(c.sm().text(c.file), method, items) || items.size() > c.limits.maxScores)
+    return false;
+  std::unordered_set<std::string_view> names;
+  names.reserve(items.size());
+  for (StreamedScore &it : items) {
+    if (endsWith(it.name, ".*"))
+      it.name = stripLayerScope(it.name);
+    if (!names.insert(it.name).second)
+      return false;
+  }
+  c.out.format = "analysis-yaml";
+  c.out.higherIsMoreSensitive = true;
+  c.out.metric = method;
+  ScoresBuilder b(c.out, c.diags, c.limits);
+  b.reserve(items.size());
+  SourceManager &sm = c.sm();
+  for (StreamedScore &it : items) {
+    b.add(std::move(it.name), it.score, sm.lineRange(c.file, it.line, it.col, std::max<uint32_t>(it.nameLen, 1)),
+          sm.lineRange(c.file, it.scoreLine, it.scoreCol, std::max<uint32_t>(it.scoreLen, 1)), it.line);
+  }
+  return true;
+}
+
 bool readAnalysisYaml(Ctx &c) {
+  if (c.limits.streamAnalysisYaml && readAnalysisYamlStreamed(c))
+    return true;
   c.out.format = "analysis-yaml";
   c.out.higherIsMoreSensitive = true;
   SourceManager &sm = c.sm();

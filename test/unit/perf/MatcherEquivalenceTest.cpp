@@ -200,7 +200,12 @@ TEST(MatcherEquivalence, SelectorAgreesOnAnLlmInventory) {
       "model.layers.[!0]*.mlp.experts.1[_0-9].down_proj", "model[.]layers.*.mlp.gate",
       "model.layers.{5,6}.mlp.experts.1?.up_proj", "model.layers.{1,2}", "model.layers.{9,10}.mlp.gate",
       "*.{q,k}_proj", "model.layers.2.mlp.experts.*", "model.layers.{0..23}.mlp.experts.0.up_proj",
-      "*.down_proj", "*.gate", "*.lm_head", "*.7", "*.self_attn"};
+      "*.down_proj", "*.gate", "*.lm_head", "*.7", "*.self_attn",
+      // brace pieces that are whole segments (their posting lists are intersected)
+      "model.layers.{1,5,9}.mlp.experts.{0..3,7,60}.{gate,down}_proj", "*.experts.{1[0-2],3}.*",
+      "model.layers.{0..23..4}.mlp.experts.{5..9}.up_proj", "model.layers.{1,2.mlp}.*",
+      "model.layers.{a..c}.*", "model.layers.{1,{2,3}}.mlp.{gate,experts.{4,5}.up_proj}",
+      "{model,x}.layers.{i}.self_attn.{q,k}_proj", "model.layers.{2,}.mlp.gate"};
   for (const char *text : texts) {
     auto p = compile(text);
     ASSERT_TRUE(p) << text;
@@ -209,4 +214,122 @@ TEST(MatcherEquivalence, SelectorAgreesOnAnLlmInventory) {
     nonEmpty += !fast.empty();
   }
   EXPECT_GE(nonEmpty, 15u);
+}
+
+namespace {
+
+std::string repeatPiece(const std::string &piece, size_t times) {
+  std::string out;
+  for (size_t i = 0; i < times; ++i)
+    out += piece;
+  return out;
+}
+
+// A long pattern (the DFA path starts at 48 instructions): random glob items and brace lists of
+// random alternatives, some nested, no ranges and no variables.
+std::string randomLongPattern(std::mt19937 &rng) {
+  static const char *const kAtoms[] = {"a", "b", ".", "*", "?", "[ab]", "[!a]", "ab", "b.", "{a,b}",
+                                       "{,a}", "{a..c}", "\\*", "a*", "*b", "{*a,a*}", "{*?,?*}"};
+  std::uniform_int_distribution<int> atom(0, sizeof kAtoms / sizeof kAtoms[0] - 1), alts(2, 12),
+      len(1, 4), kind(0, 2), pieces(4, 14);
+  std::string out;
+  for (int i = pieces(rng); i > 0; --i) {
+    if (kind(rng) != 0) {
+      out += kAtoms[atom(rng)];
+      continue;
+    }
+    out += '{';
+    for (int k = alts(rng); k > 0; --k) {
+      for (int j = len(rng); j > 0; --j)
+        out += kAtoms[atom(rng)];
+      out += k > 1 ? "," : "";
+    }
+    out += '}';
+  }
+  return out;
+}
+
+std::string randomAbName(std::mt19937 &rng, size_t maxLen) {
+  std::uniform_int_distribution<size_t> len(0, maxLen);
+  std::uniform_int_distribution<int> ch(0, 3);
+  std::string name;
+  for (size_t i = len(rng); i > 0; --i)
+    name += "aab."[ch(rng)];
+  return name;
+}
+
+} // namespace
+
+TEST(MatcherEquivalence, LongAlternationsGetRequiredLiterals) {
+  // 300 alternatives: a program far over 512 instructions still learns the runs every match
+  // contains (the segment index can then narrow the candidates).
+  std::string list;
+  for (int e = 0; e < 300; ++e)
+    list += (e ? "," : "") + std::to_string(e);
+  auto p = compile("model.layers.{" + list + "}.mlp.experts.{" + list + "}.down_proj");
+  ASSERT_TRUE(p);
+  EXPECT_GT(p->size(), 1000u);
+  EXPECT_EQ(p->requiredLiterals(),
+            (std::vector<std::string>{"model.layers.", ".mlp.experts.", ".down_proj"}));
+  EXPECT_TRUE(p->matches("model.layers.299.mlp.experts.0.down_proj"));
+  EXPECT_FALSE(p->matches("model.layers.300.mlp.experts.0.down_proj"));
+}
+
+TEST(MatcherEquivalence, WorstCaseBraceStarPatternsAgree) {
+  // #20 item 7: braces mixing `*` far beyond the analysis limits, on long and short names.
+  auto starA = compile(repeatPiece("{*a,a*}", 200));
+  auto anyAny = compile(repeatPiece("{*?,?*}", 575));
+  ASSERT_TRUE(starA && anyAny);
+  std::mt19937 rng(2007);
+  size_t matched = 0;
+  for (int k = 0; k < 16; ++k) {
+    std::string name = randomAbName(rng, 650);
+    bool fast = starA->matches(name);
+    ASSERT_EQ(fast, starA->matchesReference(name)) << name.size();
+    matched += fast;
+    ASSERT_EQ(anyAny->matches(name), anyAny->matchesReference(name)) << name.size();
+  }
+  EXPECT_GT(matched, 0u);
+  EXPECT_TRUE(anyAny->matches(std::string(575, 'x')));
+  EXPECT_FALSE(anyAny->matches(std::string(574, 'x'))); // too short: rejected by length
+}
+
+TEST(MatcherEquivalence, LongPatternsAgreeWithReference) {
+  std::mt19937 rng(19);
+  size_t agreedTrue = 0, long_ = 0;
+  for (int round = 0; round < 700; ++round) {
+    std::string text = randomLongPattern(rng);
+    auto p = compile(text);
+    if (!p)
+      continue;
+    long_ += p->size() >= 48;
+    for (int k = 0; k < 30; ++k) {
+      std::string name = randomAbName(rng, k % 3 ? 12 : 40);
+      bool ref = p->matchesReference(name);
+      ASSERT_EQ(p->matches(name), ref) << "pattern '" << text << "' name '" << name << "'";
+      agreedTrue += ref;
+    }
+  }
+  EXPECT_GT(long_, 250u);
+  EXPECT_GT(agreedTrue, 500u);
+}
+
+TEST(MatcherEquivalence, ManyPatternsInterleavedOnOneThread) {
+  // More long patterns than the per-thread DFA caches, used in turn: answers stay right while
+  // the caches are reused for other patterns.
+  std::mt19937 rng(4);
+  std::vector<Pattern> pats;
+  std::vector<std::string> texts;
+  while (pats.size() < 9) {
+    std::string text = randomLongPattern(rng);
+    if (auto p = compile(text); p && p->size() >= 48) {
+      pats.push_back(*p);
+      texts.push_back(text);
+    }
+  }
+  for (int k = 0; k < 3000; ++k) {
+    std::string name = randomAbName(rng, 30);
+    size_t i = rng() % pats.size();
+    ASSERT_EQ(pats[i].matches(name), pats[i].matchesReference(name)) << texts[i] << " / " << name;
+  }
 }

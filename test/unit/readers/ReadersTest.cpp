@@ -460,6 +460,64 @@ TEST_F(ReadersTest, AnalysisYaml) {
   EXPECT_EQ(count("err_scores_malformed"), 4u);
 }
 
+// analysis_result.yaml is read from libyaml's events when it has the common shape, else by the
+// yaml-cpp tree reader: both give the same scores and the same diagnostics on every file.
+TEST_F(ReadersTest, AnalysisYamlStreamedEqualsTreeReader) {
+  const char *const docs[] = {
+      "method: std\nlayer_scores:\n- name: a.b\n  score: 1.5e-3\n- name: 'c.*'\n  score: \"-2\"\n",
+      "layer_scores:\n  - {name: model.layers.0, score: 12.5, extra: [1, {x: 2}]}\nmethod: m\npatterns: ['*']\n",
+      "\xEF\xBB\xBFlayer_scores: [{name: x, score: 1}, {name: y, score: +.inf}]\n",
+      "layer_scores:\n  - {name: a, score: .nan}\n",
+      "layer_scores:\n  - {name: a, score: 1}\n  - {name: a, score: 2}\n",
+      "layer_scores:\n  - {name: a.*, score: 1}\n  - {name: a, score: 2}\n",
+      "layer_scores:\n  - {name: a, score: [1]}\n  - {name: b}\n",
+      "layer_scores:\n  - {name: a, score: 1\n",
+      "layer_scores: 3\n",
+      "layer_scores: []\n",
+      "layer_scores:\n  - {name: '', score: 1}\n",
+      "layer_scores:\n  - {name: ~, score: 1}\n",
+      "layer_scores:\n  - {name: a, score: abc}\n",
+      "layer_scores:\n  - &x {name: a, score: 1}\n  - *x\n",
+      "layer_scores:\n  - {name: a, score: 1, name: b}\n",
+      "layer_scores:\n  - {name: a, score: 1}\nlayer_scores:\n  - {name: b, score: 1}\n",
+      "method: ~\nlayer_scores:\n  - {name: a, score: 1}\n",
+      "method: |\n  block\nlayer_scores:\n  - {name: a, score: 1}\n",
+      "layer_scores:\n  - name: >\n      folded\n    score: 2\n",
+      "layer_scores:\n  - {name: !!str 7, score: !!float 1}\n",
+      "layer_scores:\n  - 5\n",
+      "layer_scores:\n  - {name: a, score: 1}\n---\nother: 1\n",
+      "- layer_scores\n",
+      "\"layer_scores\": [{\"name\": \"q\", \"score\": 0.25}]\n",
+  };
+  auto describe = [&](const std::string &path, bool stream) {
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    ir::Scores out;
+    readers::ReaderLimits limits;
+    limits.streamAnalysisYaml = stream;
+    bool ok = readers::readScores(path, out, diags, {}, limits);
+    std::string d = std::string(ok ? "ok " : "failed ") + out.format + " " + out.metric + " " +
+                    (out.higherIsMoreSensitive ? "higher" : "lower") + "\n";
+    for (const ir::ScoreEntry &e : out.entries)
+      d += e.name + " " + std::to_string(e.score) + " line " + std::to_string(e.line) + "\n";
+    for (const Diagnostic &g : diags.diagnostics()) {
+      d += g.code + " " + std::to_string(g.range.begin.line) + ":" + std::to_string(g.range.begin.col) + " " +
+           g.message + "\n";
+      for (const Diagnostic &n : g.notes)
+        d += "  " + n.code + " " + std::to_string(n.range.begin.line) + ":" + std::to_string(n.range.begin.col) + "\n";
+    }
+    return d;
+  };
+  size_t good = 0, i = 0;
+  for (const char *doc : docs) {
+    std::string path = write("doc" + std::to_string(i++) + ".yaml", doc);
+    std::string streamed = describe(path, true), tree = describe(path, false);
+    EXPECT_EQ(streamed, tree) << doc;
+    good += streamed.rfind("ok ", 0) == 0;
+  }
+  EXPECT_GE(good, 5u);
+}
+
 TEST_F(ReadersTest, HmctJsonMetricAndDirection) {
   std::string p = write("s.json", "{\n \"/b/Conv\": {\"cosine-similarity\": \"0.98\", \"mse\": \"0.1\"},\n"
                                   " \"/a/Conv\": {\"cosine-similarity\": 0.999}\n}\n");
