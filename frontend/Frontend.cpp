@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <utility>
 
 namespace qspec::frontend {
 
@@ -52,6 +53,7 @@ struct IncludeState {
   size_t includedFiles = 0;        // include items read so far (the root file not counted)
   uint64_t includedBytes = 0;      // their sizes added up
   bool budgetSpent = false;        // reported once; later includes are skipped
+  const std::string *mainText = nullptr; // parseText: the top-level file's text, not read from disk
 };
 
 // Counts one more included file of `bytes` against the spec's include budget.
@@ -75,9 +77,16 @@ std::string canonical(const std::string &p) {
   return ec ? p : c.string();
 }
 
+std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path, IncludeState &st);
+
 std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange requestedAt,
                                         IncludeState &st) {
   SourceManager &sm = st.diags.sourceManager();
+  if (const std::string *text = std::exchange(st.mainText, nullptr)) {
+    // parse() checks the size limit.
+    auto root = parse(sm.addFile(path, *text), st.diags, st.opts.parseLimits);
+    return root ? spliceIncludes(std::move(root), path, st) : nullptr;
+  }
   // Say "too large" (with the sizes) rather than "cannot open" for an oversized file.
   std::error_code sizeEc;
   uintmax_t size = fs::is_regular_file(path, sizeEc) ? fs::file_size(path, sizeEc) : 0;
@@ -98,8 +107,11 @@ std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange req
     return nullptr;
   }
   auto root = parse(f, st.diags, st.opts.parseLimits);
-  if (!root)
-    return nullptr;
+  return root ? spliceIncludes(std::move(root), path, st) : nullptr;
+}
+
+// Replaces each `include` item of `root` (parsed from `path`) by the included file's items.
+std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path, IncludeState &st) {
   std::vector<std::unique_ptr<Node>> items;
   bool ok = true;
   for (auto &child : root->children) {
@@ -141,6 +153,12 @@ std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange req
 std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &diags,
                                      const FrontendOptions &opts) {
   IncludeState st{diags, opts, {canonical(path)}};
+  return parseWithIncludes(path, SourceRange{}, st);
+}
+
+std::unique_ptr<ast::Node> parseText(const std::string &path, const std::string &text, DiagnosticEngine &diags,
+                                     const FrontendOptions &opts) {
+  IncludeState st{diags, opts, {canonical(path)}, &text};
   return parseWithIncludes(path, SourceRange{}, st);
 }
 

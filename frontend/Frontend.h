@@ -31,6 +31,11 @@ struct FrontendOptions {
 std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &diags,
                                      const FrontendOptions &opts = {});
 
+// As parseFile, but the top-level file's text is `text` (qlint's standard input, shown as `path`)
+// instead of read from `path`; its includes are read from disk, relative to `path`.
+std::unique_ptr<ast::Node> parseText(const std::string &path, const std::string &text, DiagnosticEngine &diags,
+                                     const FrontendOptions &opts = {});
+
 // Checks the AST and builds the typed spec; loads inventory and scores. Returns false on errors.
 bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spec,
                DiagnosticEngine &diags, const FrontendOptions &opts = {});

@@ -2,6 +2,7 @@
 
 #include "ir/Version.h"
 
+#include <atomic>
 #include <cstdlib>
 #include <unistd.h>
 
@@ -19,5 +20,12 @@ bool useColor(const std::string &when, int fd) {
   const char *noColor = std::getenv("NO_COLOR");
   return isatty(fd) && !(noColor && *noColor);
 }
+
+namespace {
+std::atomic<bool> gColorAll{false};
+} // namespace
+
+void setColorAllDiagnostics(bool on) { gColorAll = on; }
+bool colorAllDiagnostics() { return gColorAll; }
 
 } // namespace qspec

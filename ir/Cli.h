@@ -13,4 +13,10 @@ std::string versionLine(const char *tool);
 // environment variable is unset or empty, as https://no-color.org asks).
 bool useColor(const std::string &when, int fd);
 
+// Colours every diagnostic this process renders (renderDiagnosticText, printText), whatever the
+// caller asked: for a tool whose diagnostics are printed inside a library (qtune), set once from
+// --color before any output. Off unless set.
+void setColorAllDiagnostics(bool on);
+bool colorAllDiagnostics();
+
 } // namespace qspec

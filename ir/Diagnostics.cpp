@@ -1,5 +1,6 @@
 #include "ir/Diagnostics.h"
 
+#include "ir/Cli.h"
 #include "ir/EditDistance.h"
 
 #include <nlohmann/json.hpp>
@@ -308,7 +309,7 @@ struct Palette {
 
 static Palette palette(bool color) {
   Palette p;
-  if (color) {
+  if (color || colorAllDiagnostics()) {
     p.on = true;
     p.bold = "\033[1m";
     p.reset = "\033[0m";

@@ -134,6 +134,42 @@ FileKind detectFileKind(const std::string &path, std::string_view text) {
   return FileKind::Unknown;
 }
 
+FileKind detectContentKind(std::string_view text) {
+  // The first significant character, past blank space and #, // and /* */ comments.
+  size_t i = 0;
+  while (i < text.size()) {
+    if (isspace(static_cast<unsigned char>(text[i]))) {
+      ++i;
+    } else if (text[i] == '#' || text.compare(i, 2, "//") == 0) {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (text.compare(i, 2, "/*") == 0) {
+      size_t e = text.find("*/", i + 2);
+      i = e == std::string_view::npos ? text.size() : e + 2;
+    } else {
+      break;
+    }
+  }
+  if (i == text.size())
+    return FileKind::Unknown;
+  if (text[i] == '{')
+    return detectFileKind("stdin.json", text);
+  size_t w = i;
+  while (w < text.size() && (isalnum(static_cast<unsigned char>(text[w])) || text[w] == '_'))
+    ++w;
+  std::string_view word = text.substr(i, w - i);
+  size_t next = text.find_first_not_of(" \t", w);
+  char after = next == std::string_view::npos ? '\0' : text[next];
+  for (const char *k : {"qspec", "include", "model", "defaults", "tiers", "protect", "group", "override",
+                        "target", "tune", "allow"})
+    if (word == k && after != ':')
+      return FileKind::QSpec;
+  if (text.find("apiversion") != std::string_view::npos)
+    return detectFileKind("stdin.yaml", text);
+  if (!word.empty() && (after == ':' || after == '{'))
+    return detectFileKind("stdin.cfg", text);
+  return FileKind::Unknown;
+}
+
 // ---- Suppressions ------------------------------------------------------------------------------
 
 namespace {
@@ -196,7 +232,8 @@ std::vector<Suppression> findSuppressions(const SourceManager &sm, FileID f, con
 
 std::mutex gFrontendMutex; // the ANTLR runtime's shared caches are not safe to fill concurrently
 
-void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts) {
+// `text`: the spec's text when it came from standard input (else read from ctx.path).
+void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std::string *text) {
   DiagnosticEngine diags(ctx.sm);
   diags.setErrorLimit(0);
   frontend::FrontendOptions fo;
@@ -205,7 +242,7 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts) {
   {
     std::lock_guard<std::mutex> lock(gFrontendMutex);
     emit::registerAllEmitters();
-    auto root = frontend::parseFile(ctx.path, diags, fo);
+    auto root = text ? frontend::parseText(ctx.path, *text, diags, fo) : frontend::parseFile(ctx.path, diags, fo);
     if (root && !diags.hasErrors())
       ctx.specBuilt = frontend::buildSpec(*root, ctx.path, spec, diags, fo) && !diags.hasErrors();
   }
@@ -227,8 +264,12 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts) {
 
 } // namespace
 
-FileResult lintFile(const std::string &path, const Options &opts) {
+FileResult lintFile(const std::string &given, const Options &opts) {
   FileResult res;
+  // Standard input is linted as --stdin-filename's file, or shown as <stdin> with its kind from
+  // its content and .qlint.yaml from the current folder.
+  const bool fromStdin = given == "-";
+  const std::string path = !fromStdin ? given : opts.stdinFilename.empty() ? kStdinName : opts.stdinFilename;
   res.path = path;
   res.sm = std::make_shared<SourceManager>();
   SourceManager &sm = *res.sm;
@@ -238,13 +279,23 @@ FileResult lintFile(const std::string &path, const Options &opts) {
   if (!effectiveRules(path, opts, rules, res.internalError))
     return res;
 
-  std::string err;
-  FileID f = sm.loadFile(path, err, 64u << 20);
+  const size_t maxBytes = 64u << 20;
+  std::string err, stdinText;
+  FileID f = 0;
+  if (fromStdin) {
+    SourceManager in; // registers it as <stdin>: re-added under the name it is shown as
+    if (FileID s = in.loadFile("-", err, maxBytes)) {
+      stdinText = in.text(s);
+      f = sm.addFile(path, stdinText);
+    }
+  } else {
+    f = sm.loadFile(path, err, maxBytes);
+  }
   if (!f) {
     res.internalError = "cannot read '" + path + "': " + err;
     return res;
   }
-  res.kind = detectFileKind(path, sm.text(f));
+  res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText) : detectFileKind(path, sm.text(f));
   if (res.kind == FileKind::Unknown) {
     res.skipped = true;
     res.file = f;
@@ -271,7 +322,7 @@ FileResult lintFile(const std::string &path, const Options &opts) {
     LintContext qctx(*res.sm, local);
     qctx.path = path;
     qctx.kind = res.kind;
-    loadQSpec(qctx, spec, local);
+    loadQSpec(qctx, spec, local, fromStdin ? &stdinText : nullptr);
     if (!qctx.file) {
       // Unreadable: the frontend said why.
       for (const Diagnostic &d : qctx.compilerDiags)

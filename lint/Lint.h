@@ -56,6 +56,8 @@ struct Options {
   std::string amctHardware;                // e.g. Ascend950PR, for amct-sparsity-unsupported-soc
   std::string inventory, scores;           // --inventory / --scores for .qspec files
   bool useConfig = true;                   // read .qlint.yaml
+  std::string stdinFilename;               // --stdin-filename: path `-` (standard input) is linted
+                                           // as this file (kind, .qlint.yaml, shown name)
   unsigned jobs = 0;                       // 0 = auto
   SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
 };
@@ -74,7 +76,13 @@ struct FileResult {
 // Detects the kind of `path` from its extension and, for .yaml/.json/.cfg, its content.
 FileKind detectFileKind(const std::string &path, std::string_view text);
 
-// Lints one file. Thread-safe with respect to other calls.
+// The kind of text without a file name (standard input without --stdin-filename), from the
+// content checks detectFileKind makes: HMCT keys in a JSON object, a .qspec's first keyword,
+// msModelSlim's apiversion, an AMCT `field:` or `message {`.
+FileKind detectContentKind(std::string_view text);
+
+// Lints one file; `-` is standard input (Options::stdinFilename). Thread-safe with respect to
+// other calls.
 FileResult lintFile(const std::string &path, const Options &opts);
 // Lints many files with a small thread pool; results in input order.
 std::vector<FileResult> lintFiles(const std::vector<std::string> &paths, const Options &opts);

@@ -1,7 +1,7 @@
 // qlint: lints .qspec files and the vendor configs themselves (msModelSlim practice YAML, AMCT
 // .cfg, HMCT quant_config JSON).
 //
-//   qlint [options] PATH...
+//   qlint [options] PATH...      (PATH `-`: standard input)
 //
 // Exit codes (like ruff): 0 no error-severity findings, 1 findings at error severity remain,
 // 2 usage error, unreadable input, invalid .qlint.yaml or internal error.
@@ -25,7 +25,8 @@ const char *kUsage = R"(usage: qlint [options] PATH...
 
 Lints .qspec files and vendor configs: msModelSlim practice YAML (.yaml/.yml with apiversion),
 AMCT .cfg (PTQ and QAT), HMCT quant_config JSON (.json/.jsonc, // and /* */ comments allowed).
-Directories are searched recursively.
+Directories are searched recursively. PATH '-' reads standard input: linted as the file
+--stdin-filename names, else shown as <stdin> with its kind told from its content.
 
   --format=F             text (default) | json | sarif | github
   --color=WHEN           auto (default: on a terminal, unless NO_COLOR is set) | always | never
@@ -41,6 +42,7 @@ Directories are searched recursively.
   --inventory=FILE       module inventory for .qspec files (overrides the spec's)
   --scores=FILE          sensitivity scores for .qspec files (overrides the spec's)
   --no-config            do not read .qlint.yaml files
+  --stdin-filename=NAME  lint standard input ('-') as file NAME: its kind, .qlint.yaml and name
   -j N                   lint N files at a time (default: up to 4)
   --list-rules           print the rule table
   --version, --help
@@ -66,6 +68,19 @@ bool lintable(const fs::path &p) {
   for (char &c : e)
     c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
   return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".cfg" || e == ".json" || e == ".jsonc";
+}
+
+// '-' at most once, --stdin-filename only with it, and no --fix (standard input cannot be
+// rewritten; --diff shows the fixes). Returns the usage error, or "".
+std::string checkStdinUse(const std::vector<std::string> &inputs, const Options &o, bool fix) {
+  auto dashes = std::count(inputs.begin(), inputs.end(), "-");
+  if (dashes > 1)
+    return "'-' (standard input) given more than once";
+  if (dashes == 0 && !o.stdinFilename.empty())
+    return "--stdin-filename names standard input: give '-' as the input";
+  if (dashes && fix)
+    return "--fix cannot rewrite standard input; use --diff to see the fixes";
+  return "";
 }
 
 } // namespace
@@ -132,7 +147,7 @@ int main(int argc, char **argv) {
       diff = true;
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
                value("--amct-hardware", o.amctHardware) || value("--inventory", o.inventory) ||
-               value("--scores", o.scores)) {
+               value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
     } else if (value("-j", v)) {
@@ -146,7 +161,7 @@ int main(int argc, char **argv) {
     } else if (a == "--") {
       for (++i; i < argc; ++i)
         inputs.push_back(argv[i]);
-    } else if (!a.empty() && a[0] == '-') {
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
       return usageError("unknown option '" + a + "'");
     } else {
       inputs.push_back(a);
@@ -160,12 +175,14 @@ int main(int argc, char **argv) {
     return usageError("no input files");
   if (fix && diff)
     return usageError("--fix and --diff cannot be combined");
+  if (std::string err = checkStdinUse(inputs, o, fix); !err.empty())
+    return usageError(err);
 
   // Expand directories (sorted, hidden entries skipped); explicit files are always linted.
   std::vector<std::string> paths;
   for (const std::string &in : inputs) {
     std::error_code ec;
-    if (fs::is_directory(in, ec)) {
+    if (in != "-" && fs::is_directory(in, ec)) {
       std::vector<std::string> found;
       fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end;
       for (; !ec && it != end; it.increment(ec)) {
@@ -234,7 +251,9 @@ int main(int argc, char **argv) {
   }
 
   for (const FileResult &r : results)
-    if (r.skipped && std::find(inputs.begin(), inputs.end(), r.path) != inputs.end())
+    if (r.skipped && (std::find(inputs.begin(), inputs.end(), r.path) != inputs.end() ||
+                      (r.path == (o.stdinFilename.empty() ? kStdinName : o.stdinFilename) &&
+                       std::find(inputs.begin(), inputs.end(), "-") != inputs.end())))
       std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(r.path)
                 << "': not a .qspec file or a recognised vendor config\n";
 

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <iostream>
 #include <string>
+#include <unistd.h>
 
 using namespace qspec;
 
@@ -23,6 +24,9 @@ const char *kUsage = R"(usage: qtune run SPEC --workdir DIR [options] -- EVALUAT
        qtune status DIR      progress and best result of a run
        qtune report DIR      write DIR/report.md and DIR/report.svg
        qtune apply DIR       write the best tuning state into the spec's tune block
+
+options of every command:
+  --color=WHEN             auto (default: on a terminal, unless NO_COLOR is set) | always | never
 
 run options:
   --workdir DIR            where configs, the history (cache) and the result live (required)
@@ -67,9 +71,42 @@ bool parseNumber(const std::string &s, double &out) {
   return !s.empty() && end && *end == '\0' && std::isfinite(out) && out >= 0;
 }
 
+// Takes --color=WHEN / --color WHEN out of argv (every command accepts it; arguments after '--'
+// are the evaluator's) and sets the colour of qtune's diagnostics on standard error.
+bool takeColorOption(int &argc, char **argv, std::string &error) {
+  std::string when = "auto";
+  int out = 1, i = 1;
+  for (; i < argc && std::string(argv[i]) != "--"; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--color=", 0) == 0) {
+      when = a.substr(8);
+    } else if (a == "--color") {
+      if (i + 1 >= argc) {
+        error = "option '--color' needs a value (--color=auto|always|never)";
+        return false;
+      }
+      when = argv[++i];
+    } else {
+      argv[out++] = argv[i];
+    }
+  }
+  for (; i < argc; ++i)
+    argv[out++] = argv[i];
+  argc = out;
+  if (when != "auto" && when != "always" && when != "never") {
+    error = "--color must be auto, always or never";
+    return false;
+  }
+  setColorAllDiagnostics(useColor(when, STDERR_FILENO));
+  return true;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
+  std::string colorError;
+  if (!takeColorOption(argc, argv, colorError))
+    return usageError(colorError);
   if (argc < 2)
     return usageError("no command; use run, status, report or apply");
   std::string cmd = argv[1];
@@ -194,6 +231,9 @@ int main(int argc, char **argv) {
       // Kept for old scripts: failures are never cached any more.
     } else if (a == "--no-progress") {
       o.progress = false;
+    } else if (a == "-") {
+      return usageError("the spec must be a file, not standard input ('-'): a run is resumed from it and "
+                        "'qtune apply' writes into it");
     } else if (!a.empty() && a[0] == '-') {
       if (!hasVal && (a == "--workdir" || a == "--strategy" || a == "--jobs" || a == "--devices" ||
                       a == "--timeout" || a == "--max-rounds" || a == "--executor"))

@@ -36,7 +36,9 @@ void checkText(LintContext &ctx, const LNode &n, bool isKey) {
 } // namespace
 
 void checkMsmodelslimInvalidCharacter(LintContext &ctx) {
-  for (unsigned char c : ctx.path)
+  // Standard input without --stdin-filename has no path for msModelSlim to refuse.
+  std::string_view path = ctx.path == kStdinName ? "" : std::string_view(ctx.path);
+  for (unsigned char c : path)
     if (!(isalnum(c) || c == '_' || c == '/' || c == '.' || c == '-')) {
       ctx.report(RuleID::MsmodelslimInvalidCharacter, SourceRange::point(ctx.file, 1, 1, 0),
                  "file path contains " + msmodelslim::describeByte(c) +
