@@ -50,10 +50,10 @@ struct IncludeState {
   DiagnosticEngine &diags;
   const FrontendOptions &opts;
   std::vector<std::string> stack; // canonical paths being parsed
+  const std::string *mainText = nullptr; // parseText: the top-level file's text, not read from disk
   size_t includedFiles = 0;        // include items read so far (the root file not counted)
   uint64_t includedBytes = 0;      // their sizes added up
   bool budgetSpent = false;        // reported once; later includes are skipped
-  const std::string *mainText = nullptr; // parseText: the top-level file's text, not read from disk
 };
 
 // Counts one more included file of `bytes` against the spec's include budget.
