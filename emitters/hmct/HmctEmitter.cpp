@@ -16,7 +16,7 @@
 //    point, floats with a '.', UTF-8 names escaped by the library.
 #include "emitters/hmct/HmctEmitter.h"
 
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctRules.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // The hmct backend's registration: what it can express (for the passes) and its factory.
 // The vendor facts behind canExpress live in HmctRules (shared with qlint).
 #include "emitters/hmct/HmctEmitter.h"
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctRules.h"
 
 namespace qspec::emit {
 

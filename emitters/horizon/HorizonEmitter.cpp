@@ -9,7 +9,7 @@
 //    tuning state) always, in a separate template with freeze=True, placed last.
 // 4. Every name goes through horizon::pythonStringLiteral; dtypes are identifiers.
 #include "emitters/horizon/HorizonEmitter.h"
-#include "emitters/horizon/HorizonRules.h"
+#include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
 
 #include <map>

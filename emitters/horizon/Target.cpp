@@ -1,6 +1,6 @@
 // The horizon backend's registration: what it can express (for the passes) and its factory.
 #include "emitters/horizon/HorizonEmitter.h"
-#include "emitters/horizon/HorizonRules.h"
+#include "vendors/horizon/HorizonRules.h"
 
 namespace qspec::emit {
 

@@ -1,7 +1,7 @@
 // HMCT emitter: round trip through nlohmann_json against the resolved IR (HMCT precedence
 // model < op < node), hostile names, determinism, rules, and the conformance verdicts.
 #include "emitters/Emitter.h"
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctRules.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
