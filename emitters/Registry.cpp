@@ -1,5 +1,6 @@
 #include "emitters/Emitter.h"
 #include "ir/Parallel.h"
+#include "vendors/Reading.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -37,6 +38,19 @@ void registerAllEmitters() {
 #undef EMITTER
 }
 
+// Translation validation: the written bytes read back through the vendor's model must mean what
+// the spec says. Kinds without a registered reader are not checked.
+static bool validateEmitted(const ir::Spec &spec, const ir::Target &target, const OutputContext &out,
+                            DiagnosticEngine &diags) {
+  vendors::ReadBack read = vendors::findReader(target.kind);
+  if (!read)
+    return true;
+  vendors::VendorReading reading;
+  reading.kind = target.kind;
+  return read(spec, target, out.buffer(), reading, diags) && vendors::validateReading(spec, target, reading, diags) &&
+         !diags.hasErrors();
+}
+
 std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
                                     DiagnosticEngine &diags, unsigned threads) {
   std::vector<EmitResult> results(targets.size());
@@ -56,7 +70,8 @@ std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<cons
       d.report(DiagID::err_tune_no_emitter, targets[i]->range, {targets[i]->kind});
       return;
     }
-    results[i].ok = emitter->emit(spec, *targets[i], results[i].out, d) && !d.hasErrors();
+    results[i].ok = emitter->emit(spec, *targets[i], results[i].out, d) && !d.hasErrors() &&
+                    validateEmitted(spec, *targets[i], results[i].out, d);
   };
   if (threads == 0)
     threads = spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(targets.size()) : 1;

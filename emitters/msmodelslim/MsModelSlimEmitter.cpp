@@ -18,7 +18,7 @@
 //    against the character whitelist; then yaml-cpp writes the document (strings double-quoted).
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
 
 #include <yaml-cpp/yaml.h>

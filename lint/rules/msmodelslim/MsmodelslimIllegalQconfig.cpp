@@ -3,7 +3,7 @@
 // refuses it with Code 301 (`No implementation found for ABC ... with dispatch key: ...`); the
 // table and wording are the emitter's (msmodelslim::checkQConfig). autoround_quant, which skips
 // the check, and other processors are left alone.
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
 namespace qspec::lint {

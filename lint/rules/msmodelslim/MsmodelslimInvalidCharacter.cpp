@@ -7,7 +7,7 @@
 // Like msModelSlim, the walk enters mappings and lists but not mappings inside lists (the items
 // of spec.process, spec.save, ...), so the verdict matches the vendor's. The whitelist is the
 // emitter's (msmodelslim::firstNonWhitelisted).
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/Context.h"
 
 #include <functional>

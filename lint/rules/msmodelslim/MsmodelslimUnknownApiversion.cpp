@@ -1,7 +1,7 @@
 // msmodelslim-unknown-apiversion: `apiversion` is missing or names no plugin (modelslim_v0,
 // modelslim_v1, multimodal_vlm_modelslim_v1, multimodal_sd_modelslim_v1, modelslim_convert).
 // msModelSlim: `No plugin found for type 'X' in group 'msmodelslim.quant_service.plugins'.`
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
 namespace qspec::lint {

@@ -2,7 +2,7 @@
 // `group`'s configs) has no `type` or an unknown one. msModelSlim: `spec.process.0.type / Input
 // tag 'X' found using 'type' does not match any of the expected tags` or `Unable to extract tag
 // using discriminator 'type'`. modelslim_v0 practices have no processors and are skipped.
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
 namespace qspec::lint {

@@ -2,7 +2,7 @@
 // apiversion (modelslim_v1: ascendv1_saver, mindie_format_saver, compressed_tensors; VLM/SD also
 // ascendv1_saver_distributed). msModelSlim: `spec.save.N.type / Input tag 'X' found using 'type'
 // does not match any of the expected tags: ...`.
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
 namespace qspec::lint {

@@ -2,7 +2,7 @@
 // (`anti_outlier`) or in a target block is not one the msModelSlim backend supports. The list
 // is the emitter's (msmodelslim::isAntiOutlierProcessor): iter_smooth, flex_smooth_quant,
 // flex_awq_ssz, smooth_quant, quarot.
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/Context.h"
 
 namespace qspec::lint {

@@ -1,7 +1,7 @@
 // msModelSlim emitter: round trip through yaml-cpp and ir::Pattern against the resolved IR,
 // hostile names, determinism, pattern compression, rules, and the conformance verdicts.
 #include "emitters/Emitter.h"
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "frontend/readers/Readers.h"
 #include "passes/Pass.h"

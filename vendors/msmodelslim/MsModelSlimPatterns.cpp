@@ -1,6 +1,6 @@
 // Pattern compression for include/exclude lists; see MsModelSlimRules.h (SelectionCompressor).
 // Patterns are checked with ir::Pattern, which implements msModelSlim's matching (reference 5).
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include <algorithm>
 #include <cctype>

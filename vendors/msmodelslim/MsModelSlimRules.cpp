@@ -1,6 +1,6 @@
 // msModelSlim vendor facts and checks; see MsModelSlimRules.h. Section numbers refer to
 // ../shared/reference/msmodelslim.md.
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include <yaml-cpp/yaml.h>
 
