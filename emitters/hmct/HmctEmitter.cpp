@@ -1,7 +1,7 @@
 // The hmct-json emitter: an HMCT PTQ `quant_config` (JSON), in steps: options (march and the
 // model_config settings, read once: readMarch, modelConfig), plan from the resolution (plan:
-// op and node tiers), lower to the document (lower, nodeConfig), verify (emitTargets reads the bytes back
-// through vendors/hmct).
+// op and node tiers), lower to the document (lower, nodeConfig), verify (emit: the recipes the
+// file cannot carry; emitTargets then reads the bytes back through vendors/hmct).
 //
 // 1. Target settings -> model_config: `all_node_type` from the default tier (dual-int16 as a
 //    default becomes int16 plus op-level dual-int16 on Conv/MatMul/Gemm/ConvTranspose),
@@ -20,6 +20,8 @@
 //    in a name spelt "\/" and "\u002a" so HMCT's comment stripper leaves the name intact.
 #include "emitters/hmct/HmctEmitter.h"
 
+#include "emitters/RecipeCarry.h"
+#include "vendors/hmct/HmctReader.h"
 #include "vendors/hmct/HmctRules.h"
 
 #include <nlohmann/json.hpp>
@@ -509,7 +511,18 @@ bool Builder::run(OutputContext &out) {
 bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
   Builder b(spec, target, diags);
-  return b.run(out);
+  if (!b.run(out))
+    return false;
+  // Verify: the activation recipe HMCT reads from the written model_config is model-wide, and
+  // weights have no keys at all; every rule's recipe field it does not apply is reported.
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, column = 0;
+  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column))
+    return true; // the reader reports it (err_hmct_vendor_refuses)
+  reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
+                         DiagID::warn_hmct_recipe_not_carried, diags);
+  return true;
 }
 
 } // namespace qspec::emit

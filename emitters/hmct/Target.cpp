@@ -12,7 +12,8 @@ void registerHmctEmitter() {
   info.fileExtension = ".json";
   info.optionKeys = {
       "march",          "calibration_type", "model_output_type", "num_bin",         "max_num_bin",
-      "max_percentile", "per_channel",      "asymmetric",        "bias_correction", "search"};
+      "max_percentile", "per_channel",      "asymmetric",        "bias_correction", "search",
+      "silence"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // HMCT qtypes: int8, int16, float16, float32 everywhere on nash; dual-int16 only on

@@ -10,8 +10,11 @@
 //    key of another module would reach gets its own entry (restorePrefixed).
 // 3. Lower: print the Python; every name goes through horizon::pythonStringLiteral; dtypes are
 //    identifiers.
-// 4. Verify: emitTargets reads the bytes back through vendors/horizon and compares each module.
+// 4. Verify: recipe fields the setter cannot carry are reported (warn_horizon_recipe_not_carried);
+//    emitTargets then reads the bytes back through vendors/horizon and compares each module.
 #include "emitters/horizon/HorizonEmitter.h"
+#include "emitters/RecipeCarry.h"
+#include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
 
@@ -550,7 +553,20 @@ bool HorizonWriter::printTail(PyPrinter &p) {
 bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                           DiagnosticEngine &diags) {
   HorizonWriter w(spec, target, diags);
-  return w.run(out.buffer());
+  if (!w.run(out.buffer()))
+    return false;
+  // Verify: the observer is the one recipe setting the setter carries, model-wide.
+  horizon::QconfigSetterDoc doc;
+  std::string error;
+  uint32_t line = 0, column = 0;
+  if (!horizon::parseQconfigSetter(out.buffer(), doc, error, line, column))
+    return true; // the reader reports it (err_horizon_vendor_refuses)
+  vendors::RoleReading act;
+  if (std::string m = horizon::SetterReading(doc).actMethod(); !m.empty())
+    act.method = m;
+  reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, act},
+                         DiagID::warn_horizon_recipe_not_carried, diags);
+  return true;
 }
 
 } // namespace qspec::emit
