@@ -1,6 +1,7 @@
 // The hmct backend's registration: what it can express (for the passes) and its factory.
 // The vendor facts behind canExpress live in HmctRules (shared with qlint).
 #include "emitters/hmct/HmctEmitter.h"
+#include "vendors/hmct/HmctReader.h"
 #include "vendors/hmct/HmctRules.h"
 
 namespace qspec::emit {
@@ -37,6 +38,7 @@ void registerHmctEmitter() {
     return true;
   };
   registerEmitter(std::move(info), [] { return std::make_unique<HmctEmitter>(); });
+  vendors::registerReader("hmct", &vendors::readHmct);
 }
 
 } // namespace qspec::emit

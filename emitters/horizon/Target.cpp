@@ -1,5 +1,6 @@
 // The horizon backend's registration: what it can express (for the passes) and its factory.
 #include "emitters/horizon/HorizonEmitter.h"
+#include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
 
 namespace qspec::emit {
@@ -26,6 +27,7 @@ void registerHorizonEmitter() {
     return true;
   };
   registerEmitter(std::move(info), [] { return std::make_unique<HorizonEmitter>(); });
+  vendors::registerReader("horizon", &vendors::readHorizon);
 }
 
 } // namespace qspec::emit
