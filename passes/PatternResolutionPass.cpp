@@ -6,9 +6,12 @@
 //    select the modules it names (ir::ModuleSelector: msModelSlim glob meaning, or a type).
 // 3. Record the selection by selector in the resolution, for later passes and for qlint.
 // 4. A selector that selects nothing is a warning (an error under -Werror): users of every peer
-//    tool lose hours to patterns that silently match nothing.
+//    tool lose hours to patterns that silently match nothing. A protect that selects nothing is
+//    an error (protect is a safety statement), with a did-you-mean (`lm_head.weight` ->
+//    `lm_head`) and, for a tied output head, a note naming the embedding it shares.
 // 5. A tuning level made only of patterns that select no module is an error.
 #include "ir/Parallel.h"
+#include "ir/Suggest.h"
 #include "passes/Pass.h"
 
 namespace qspec::passes {
@@ -17,6 +20,17 @@ namespace {
 class PatternResolutionPass : public Pass {
 public:
   const char *name() const override { return "select"; }
+
+  static void reportEmptyProtect(PassContext &ctx, const ir::Selector &s) {
+    const ir::Inventory &inv = ctx.spec.inventory;
+    Diagnostic &d = ctx.diags.report(DiagID::err_protect_selects_nothing, s.range, {s.text});
+    if (s.kind != ir::Selector::Name)
+      return;
+    if (const ir::Module *e = ir::tiedEmbedding(inv, s.text))
+      ctx.diags.note(d, DiagID::note_protect_tied_head, s.range, {e->name, s.text});
+    else if (const ir::Module *m = ir::suggestModule(inv, s.text))
+      ctx.diags.note(d, DiagID::note_did_you_mean, s.range, {m->name});
+  }
 
   bool run(PassContext &ctx) override {
     ir::Spec &spec = ctx.spec;
@@ -47,7 +61,9 @@ public:
     spec.resolution.selected.reserve(all.size());
     for (size_t i = 0; i < all.size(); ++i) {
       const ir::Selector &s = *all[i];
-      if (hits[i].empty())
+      if (hits[i].empty() && i < spec.protects.size())
+        reportEmptyProtect(ctx, s);
+      else if (hits[i].empty())
         ctx.diags.report(s.kind == ir::Selector::Type ? DiagID::warn_type_matches_nothing
                                                       : DiagID::warn_pattern_matches_nothing,
                          s.range, {s.text});

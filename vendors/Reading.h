@@ -63,6 +63,13 @@ using ReadBack = bool (*)(const ir::Spec &spec, const ir::Target &target, std::s
 void registerReader(std::string_view kind, ReadBack read);
 ReadBack findReader(std::string_view kind); // null when the kind has none
 
+// The weight dtype the spec gives a module, as every backend must carry it: the dtype a rule
+// names, unless the tier was decided by a more specific rule (then an integer dtype gives way to
+// the tier's width: `override name "x" { tier int4 }` over `defaults { tier int8; weight int8 }`
+// is int4, while `override type Linear { weight int4 }` under `defaults { tier int8 }` is W4A8);
+// no dtype: the tier's width (int4, int8), "" for other tiers.
+std::string effectiveWeightDtype(const ir::ResolvedModule &m);
+
 // Translation validation: compares `reading` with spec.resolution module by module, for the
 // fields the backend carries. Each difference is reported (err_emit_divergence: the module, the
 // field, what the spec says with a note at the deciding rule, what the vendor would apply);

@@ -6,7 +6,8 @@
 //    carries FieldTier.
 // 2. On a module both sides quantize, each recipe field the backend carries is compared when the
 //    spec sets it (a rule, not the built-in value) and the reading states it. A weight dtype no
-//    rule sets is the tier's integer width (int4, int8) where the tier has one.
+//    rule sets is the tier's integer width (int4, int8) where the tier has one, and an integer
+//    dtype set by a less specific rule than the tier gives way to it (effectiveWeightDtype).
 // 3. An activation dtype that is a float word on both sides (float, fp16, bf16...) is one
 //    reading: the activation stays unquantized.
 // 4. At most kMaxDivergences are reported per target, each with a note at the deciding rule;
@@ -43,29 +44,24 @@ bool sameWord(Field f, const std::string &spec, const std::string &vendor) {
   return f == FieldActDtype && isFloatWord(spec) && isFloatWord(vendor);
 }
 
-// The weight dtype a module gets when no rule names one: the integer width of its tier.
-std::optional<std::string> impliedWeightDtype(ir::Tier t) {
-  if (t == ir::Tier::Int4)
-    return std::string("int4");
-  if (t == ir::Tier::Int8)
-    return std::string("int8");
-  return std::nullopt;
-}
-
 // The recipe fields of one role: only those the spec sets (not built-in) and the vendor's reading
 // states are compared; an unset reading means the vendor's own default, which the reader fills in
-// where it is known. `implied` stands for an unset spec dtype (the tier's width).
+// where it is known. `weightDtype` (the weight role only) is the module's effective weight dtype,
+// compared instead of the rule's word.
 void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32_t fields, Field dtype,
-                 Field scope, Field symmetric, Field method, const std::optional<std::string> &implied,
+                 Field scope, Field symmetric, Field method, const std::string *weightDtype,
                  const ir::Decision &tierFrom, std::vector<Difference> &out) {
   auto word = [&](Field f, const ir::Decided<ir::Word> &spec, const std::optional<std::string> &v) {
     if ((fields & f) && spec.from.source != ir::Decision::BuiltIn && v && !sameWord(f, spec.value.str(), *v))
       out.push_back({f, spec.value.str(), *v, &spec.from});
   };
-  if (ir.dtype.from.source == ir::Decision::BuiltIn && implied && (fields & dtype) && vendor.dtype &&
-      *vendor.dtype != *implied)
-    out.push_back({dtype, *implied, *vendor.dtype, &tierFrom});
-  word(dtype, ir.dtype, vendor.dtype);
+  if (weightDtype) {
+    const ir::Decision &from = ir.dtype.value.str() == *weightDtype ? ir.dtype.from : tierFrom;
+    if ((fields & dtype) && !weightDtype->empty() && vendor.dtype && *vendor.dtype != *weightDtype)
+      out.push_back({dtype, *weightDtype, *vendor.dtype, &from});
+  } else {
+    word(dtype, ir.dtype, vendor.dtype);
+  }
   word(scope, ir.scope, vendor.scope);
   word(method, ir.method, vendor.method);
   if ((fields & symmetric) && ir.symmetric.from.source != ir::Decision::BuiltIn && vendor.symmetric &&
@@ -83,10 +79,11 @@ std::vector<Difference> compareModule(const ir::ResolvedModule &m, const ModuleR
   // A recipe only means something on a quantized module, on both sides.
   if (floatSpec || floatVendor)
     return out;
+  std::string weightDtype = effectiveWeightDtype(m);
   compareRole(m.weight, r.weight, fields, FieldWeightDtype, FieldWeightScope, FieldWeightSymmetric,
-              FieldWeightMethod, impliedWeightDtype(m.tier.value), m.tier.from, out);
-  compareRole(m.act, r.act, fields, FieldActDtype, FieldActScope, FieldActSymmetric, FieldActMethod,
-              std::nullopt, m.tier.from, out);
+              FieldWeightMethod, &weightDtype, m.tier.from, out);
+  compareRole(m.act, r.act, fields, FieldActDtype, FieldActScope, FieldActSymmetric, FieldActMethod, nullptr,
+              m.tier.from, out);
   return out;
 }
 
@@ -97,6 +94,17 @@ std::string where(const ModuleReading &r) {
 }
 
 } // namespace
+
+std::string effectiveWeightDtype(const ir::ResolvedModule &m) {
+  const auto &d = m.weight.dtype;
+  std::string width = m.tier.value == ir::Tier::Int4 ? "int4" : m.tier.value == ir::Tier::Int8 ? "int8" : "";
+  if (d.from.source == ir::Decision::BuiltIn)
+    return width;
+  bool integer = d.value == "int4" || d.value == "int8";
+  if (integer && !width.empty() && m.tier.from.source > d.from.source)
+    return width;
+  return d.value.str();
+}
 
 const char *fieldName(Field f) {
   switch (f) {

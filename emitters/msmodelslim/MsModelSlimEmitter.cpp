@@ -1,25 +1,35 @@
-// The msmodelslim-yaml emitter: a practice YAML for `msmodelslim quant`.
+// The msmodelslim-yaml emitter: a practice YAML for `msmodelslim quant`, in four steps.
 //
-// 1. Read the target settings (apiversion, config_id, metadata, save, dataset, runner,
-//    anti_outlier, default_text, include) and check each against msModelSlim's rules
-//    (MsModelSlimRules.h); the file name is `<config_id>.yaml`.
-// 2. With an inventory: group the quantized modules (tier int4/int8) by their resolved qconfig;
-//    one `linear_quant` per group. The excluded set is every module whose tier is float
-//    (protected ∪ tuning). Each group's `include` and the shared `exclude` are compressed into
-//    patterns (subtree `prefix.*`, numeric brace ranges) and verified with ir::Pattern, which has
-//    msModelSlim's matching: an include may select only its own modules, float modules (the
-//    exclude wins) or modules msModelSlim does not quantize (non-Linear); an exclude only float or
-//    non-Linear modules. A failed verification falls back to the verified exact names.
-// 3. Without an inventory: the rules as written. The default recipe becomes a `linear_quant` with
-//    include ["*"] (or the target's include); each name override with an int4/int8 recipe its own
-//    entry before it; the later entries exclude the earlier entries' patterns so no module is in
-//    two entries; float overrides, protects and tuning excludes go into every exclude.
-// 4. Every qconfig is checked against the registered-quantizer table, every written string
-//    against the character whitelist; then yaml-cpp writes the document (strings double-quoted).
+// 1. Options: the target settings (apiversion, config_id, metadata, save, dataset, runner,
+//    anti_outlier, default_text, include) are parsed once into PracticeOptions and checked
+//    against msModelSlim's rules (MsModelSlimOptions.h); the file name is `<config_id>.yaml`.
+// 2. Plan, from the resolution. With an inventory: group the quantized Linears (tier int4/int8)
+//    by their resolved qconfig (so one weight width per processor); one `linear_quant` per group.
+//    Each group's `include` and the shared `exclude` (every float Linear: protected ∪ tuning) are
+//    compressed into patterns (subtree `prefix.*`, numeric brace ranges, `*` over a large group)
+//    and verified with ir::Pattern, which has msModelSlim's matching: an include may select only
+//    its own modules, float modules (the exclude wins) or modules msModelSlim does not quantize
+//    (non-Linear); an exclude only float or non-Linear modules. A failed verification falls back
+//    to the verified exact names. Without an inventory: the rules as written. The default recipe
+//    becomes a `linear_quant` with include ["*"] (or the target's include); each name override
+//    with an int4/int8 recipe its own entry before it; the later entries exclude the earlier
+//    entries' patterns so no module is in two entries; float overrides, protects and tuning
+//    excludes go into every exclude.
+// 3. Lower to the vendor document: every list to what wcmatch accepts (entries split to 1,000
+//    brace expansions, entries over 200 characters shortened or refused), a tied output head
+//    excluded; every qconfig checked against the registered-quantizer table, every written
+//    string against the character whitelist; then yaml-cpp writes the document (strings
+//    double-quoted).
+// 4. Verify: emit::emitTargets reads the bytes back through vendors/msmodelslim and compares
+//    msModelSlim's reading with the IR (translation validation).
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
+#include "emitters/msmodelslim/MsModelSlimOptions.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
+#include "ir/Suggest.h"
+#include "vendors/Reading.h"
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -51,6 +61,7 @@ struct Entry {
   std::vector<uint32_t> members;         // with an inventory
   std::vector<std::string> include;      // patterns
   std::vector<std::string> extraExclude; // without inventory: earlier entries' includes
+  std::vector<Want> want;                // with an inventory: what `include` must select
   std::string key() const {
     std::string k = weight.dtype + "/" + weight.scope + "/" + (weight.symmetric ? "s" : "a") + "/" +
                     weight.method;
@@ -76,36 +87,14 @@ private:
   DiagnosticEngine &diags_;
   bool ok_ = true;
 
-  std::string apiversion_ = "modelslim_v1";
-  std::string configId_;
+  PracticeOptions options_;
   std::vector<Entry> entries_;
   std::vector<std::string> exclude_;
+  std::vector<Want> excludeWant_; // with an inventory: what `exclude` must select
+  std::unique_ptr<msmodelslim::SelectionCompressor> compressor_; // with an inventory
 
-  SourceRange at(const ir::Option *o) const { return o ? o->range : target_.range; }
-  SourceRange valueAt(const ir::Option *o) const {
-    return o && !o->values.empty() ? o->values.front().range : at(o);
-  }
-  void bad(const ir::Option *o, const std::string &why) {
-    diags_.report(DiagID::err_msmodelslim_bad_option, valueAt(o), {o ? o->key : "", why});
-    ok_ = false;
-  }
-  std::optional<std::string> single(const char *key) {
-    const ir::Option *o = target_.option(key);
-    if (!o)
-      return std::nullopt;
-    if (o->isBlock || o->values.size() != 1) {
-      bad(o, "expects one value");
-      return std::nullopt;
-    }
-    return o->values.front().text;
-  }
   void whitelist(const std::string &what, const std::string &text, SourceRange where) {
-    size_t bad = msmodelslim::firstNonWhitelisted(text);
-    if (bad == std::string::npos)
-      return;
-    diags_.report(DiagID::err_msmodelslim_not_whitelisted, where,
-                  {what, text, msmodelslim::describeByte(static_cast<unsigned char>(text[bad]))});
-    ok_ = false;
+    ok_ = checkWhitelisted(diags_, what, text, where) && ok_;
   }
 
   // The qconfig of module m (inventory) from its resolved recipe.
@@ -114,7 +103,31 @@ private:
                          const std::string &name, SourceRange where, Entry &e);
   bool checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar);
   void resolveWithInventory();
+  std::vector<bool> targetScope();
+  void groupEntries(const std::vector<bool> &inScope, std::vector<bool> &isFloat);
+  void orderEntries();
+  void compressLists(const std::vector<bool> &isFloat);
+  void checkWrittenNames();
+  // A pattern the user wrote, written as is: whitelisted, and no qspec variable (`{i}`), which
+  // msModelSlim would read as literal text.
+  void writtenPattern(const std::string &what, const std::string &text, SourceRange where);
+  // Lowers a list to what msModelSlim's matcher accepts: entries split to at most 1,000 brace
+  // expansions, entries over 200 characters shortened (with `want`, verified) or refused.
+  void fitPatterns(std::vector<std::string> &pats, const std::vector<Want> *want,
+                   const msmodelslim::SelectionCompressor *compressor);
+  // Without an inventory: the rules as written.
+  struct AsWritten {
+    ir::Tier tier;
+    ir::Recipe weight, act;
+  };
   void resolveAsWritten();
+  void addExclude(const ir::Selector &s);
+  std::vector<const ir::Override *> linearDefaults(AsWritten &base);
+  void pushAfter(Entry e, std::vector<std::string> &earlier);
+  void raiseEntries(const AsWritten &base, std::vector<std::string> &earlier);
+  void overrideEntry(const ir::Override &o, const AsWritten &base, std::vector<std::string> &earlier);
+  // Step 3: every list lowered to what msModelSlim's matcher accepts.
+  void lower();
   void writeYaml(OutputContext &out);
 };
 
@@ -127,9 +140,11 @@ const std::map<std::string, std::string> *extOf(const ir::Spec &spec, const ir::
   return nullptr;
 }
 
+// Without an inventory: a dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as
+// AMCT reads it: a processor of its own); otherwise the tier decides the integer width. (With
+// one, vendors::effectiveWeightDtype decides, from the rules behind both.)
 std::string weightDtypeFor(ir::Tier tier, const std::string &dtype) {
-  // The tier decides the integer width; a non-integer dtype (mxfp4, fp8_e4m3...) is kept.
-  if (!dtype.empty() && dtype != "int4" && dtype != "int8")
+  if (!dtype.empty())
     return dtype;
   return tier == ir::Tier::Int4 ? "int4" : "int8";
 }
@@ -172,7 +187,8 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
     ok_ = false;
     return false;
   }
-  e.weight.dtype = weightDtypeFor(rm.tier.value, wd);
+  std::string effective = vendors::effectiveWeightDtype(rm);
+  e.weight.dtype = effective.empty() ? weightDtypeFor(rm.tier.value, "") : effective;
   e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value.str();
   e.weight.symmetric =
       rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
@@ -217,11 +233,18 @@ bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Re
 bool quantizedByMsModelSlim(const ir::Module &m) { return m.type.empty() || m.type == "Linear"; }
 
 void Builder::resolveWithInventory() {
+  std::vector<bool> isFloat(spec_.inventory.modules.size(), false);
+  groupEntries(targetScope(), isFloat);
+  orderEntries();
+  compressLists(isFloat);
+  checkWrittenNames();
+}
+
+// The target's own include narrows the scope: modules it does not select stay unquantized.
+std::vector<bool> Builder::targetScope() {
   const ir::Inventory &inv = spec_.inventory;
-  const auto &res = spec_.resolution;
-  // The target's own include narrows the scope: modules it does not select stay unquantized.
   std::vector<bool> inScope(inv.modules.size(), true);
-  if (const ir::Option *inc = target_.option("include")) {
+  if (const ir::Option *inc = options_.include) {
     std::fill(inScope.begin(), inScope.end(), false);
     for (const ir::Value &v : inc->values) {
       std::string err;
@@ -235,14 +258,20 @@ void Builder::resolveWithInventory() {
         inScope[m] = inScope[m] || inv.modules[m].name == v.text || p->matches(inv.modules[m].name);
     }
   }
-  // Group modules by qconfig. Reports at most one illegal qconfig per distinct recipe.
+  return inScope;
+}
+
+// One entry per distinct qconfig of the quantized Linears in scope (so one weight width per
+// processor). Reports at most one illegal qconfig per distinct recipe.
+void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<bool> &isFloat) {
+  const ir::Inventory &inv = spec_.inventory;
+  const auto &res = spec_.resolution;
   std::map<std::string, size_t> byKey;
   std::set<std::string> reported;
-  std::vector<uint32_t> floats;
   for (uint32_t m = 0; m < inv.modules.size(); ++m) {
     const ir::ResolvedModule &rm = res.modules[m];
     if (rm.tier.value == ir::Tier::Float) {
-      floats.push_back(m);
+      isFloat[m] = true;
       continue;
     }
     if (!quantizedByMsModelSlim(inv.modules[m]) || !inScope[m])
@@ -264,7 +293,10 @@ void Builder::resolveWithInventory() {
     }
     entries_[byKey[k]].members.push_back(m);
   }
-  // Entry order: the default tier's largest entry first, then by tier and qconfig (stable).
+}
+
+// Entry order: the default tier's largest entry first, then by tier and qconfig (stable).
+void Builder::orderEntries() {
   std::sort(entries_.begin(), entries_.end(), [&](const Entry &a, const Entry &b) {
     bool da = a.tier == spec_.defaultTier(), db = b.tier == spec_.defaultTier();
     if (da != db)
@@ -275,14 +307,17 @@ void Builder::resolveWithInventory() {
       return a.members.size() > b.members.size();
     return a.key() < b.key();
   });
+}
+
+// Each entry's include and the shared exclude, compressed and verified on the inventory.
+void Builder::compressLists(const std::vector<bool> &isFloat) {
+  const ir::Inventory &inv = spec_.inventory;
   std::vector<int32_t> entryOf(inv.modules.size(), -1);
   for (size_t i = 0; i < entries_.size(); ++i)
     for (uint32_t m : entries_[i].members)
       entryOf[m] = static_cast<int32_t>(i);
-  std::vector<bool> isFloat(inv.modules.size(), false);
-  for (uint32_t m : floats)
-    isFloat[m] = true;
-  msmodelslim::SelectionCompressor compressor(inv, ir::sharedSelector(spec_));
+  compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(inv, ir::sharedSelector(spec_));
+  const msmodelslim::SelectionCompressor &compressor = *compressor_;
   // Includes.
   for (size_t i = 0; i < entries_.size(); ++i) {
     std::vector<Want> want(inv.modules.size(), Want::DontCare);
@@ -296,6 +331,7 @@ void Builder::resolveWithInventory() {
     }
     bool verified = false;
     entries_[i].include = compressor.compress(want, verified);
+    entries_[i].want = std::move(want);
     if (!verified) {
       diags_.report(DiagID::err_internal, target_.range,
                     {"msmodelslim include patterns failed verification"});
@@ -305,17 +341,23 @@ void Builder::resolveWithInventory() {
   // Exclude: protected ∪ tuning (every float module).
   std::vector<Want> want(inv.modules.size(), Want::DontCare);
   for (size_t m = 0; m < inv.modules.size(); ++m)
-    want[m] = isFloat[m]                               ? Want::Must
-              : quantizedByMsModelSlim(inv.modules[m]) ? Want::Forbid
-                                                       : Want::DontCare;
+    want[m] = !quantizedByMsModelSlim(inv.modules[m]) ? Want::DontCare // never tested by linear_quant
+              : isFloat[m]                            ? Want::Must
+                                                      : Want::Forbid;
   bool verified = false;
   exclude_ = compressor.compress(want, verified);
+  excludeWant_ = std::move(want);
   if (!verified) {
     diags_.report(DiagID::err_internal, target_.range,
                   {"msmodelslim exclude patterns failed verification"});
     ok_ = false;
   }
-  // Whitelist every written pattern; name a module it stands for.
+}
+
+// Whitelists every written pattern, naming a module it stands for.
+void Builder::checkWrittenNames() {
+  const ir::Inventory &inv = spec_.inventory;
+  const auto &res = spec_.resolution;
   auto checkList = [&](const std::vector<std::string> &pats) {
     for (const auto &p : pats) {
       size_t bad = msmodelslim::firstNonWhitelisted(p);
@@ -347,267 +389,235 @@ void Builder::resolveWithInventory() {
   checkList(exclude_);
 }
 
+// A tier set by a more specific rule decides the integer width (vendors::effectiveWeightDtype).
+void dropIntegerDtype(ir::Recipe &r) {
+  if (r.dtype && (*r.dtype == "int4" || *r.dtype == "int8"))
+    r.dtype.reset();
+}
+
+// Folds the fields `from` sets into `into`.
+void foldRecipe(ir::Recipe &into, const ir::Recipe &from) {
+  if (from.dtype)
+    into.dtype = from.dtype;
+  if (from.scope)
+    into.scope = from.scope;
+  if (from.symmetric)
+    into.symmetric = from.symmetric;
+  if (from.method)
+    into.method = from.method;
+  for (const auto &kv : from.ext)
+    into.ext[kv.first] = kv.second;
+  if (from.range.valid())
+    into.range = from.range;
+}
+
 void Builder::resolveAsWritten() {
   // Exclude: protects, float name overrides, tuning excludes and raises to float.
-  std::vector<std::string> excl;
-  std::set<std::string> seen;
-  auto addExcl = [&](const ir::Selector &s) {
-    if (s.kind == ir::Selector::Type) {
-      if (s.text != "Linear")
-        return; // msModelSlim quantizes only nn.Linear: other types are excluded already
-      diags_.report(DiagID::err_emit_needs_inventory, s.range, {"msmodelslim", "type " + s.text});
-      ok_ = false;
-      return;
-    }
-    whitelist("pattern", s.text, s.range);
-    if (seen.insert(s.text).second)
-      excl.push_back(s.text);
-  };
   for (const ir::Protect &p : spec_.protects)
-    addExcl(p.selector);
+    addExclude(p.selector);
   for (const ir::Selector &s : spec_.tune.excludes)
-    addExcl(s);
+    addExclude(s);
   for (const ir::TuningRaise &r : spec_.tune.raises)
     if (r.tier == ir::Tier::Float)
       for (const ir::Selector &s : r.selectors)
-        addExcl(s);
-  // Defaults, with a type override on Linear folded in (it applies to every quantized module).
-  ir::Tier dtier = spec_.defaultTier();
-  ir::Recipe w = spec_.defaults.weight, a = spec_.defaults.act;
-  auto fold = [](ir::Recipe &into, const ir::Recipe &from) {
-    if (from.dtype)
-      into.dtype = from.dtype;
-    if (from.scope)
-      into.scope = from.scope;
-    if (from.symmetric)
-      into.symmetric = from.symmetric;
-    if (from.method)
-      into.method = from.method;
-    for (const auto &kv : from.ext)
-      into.ext[kv.first] = kv.second;
-    if (from.range.valid())
-      into.range = from.range;
-  };
-  std::vector<const ir::Override *> names;
-  for (const ir::Override &o : spec_.overrides) {
-    if (o.level == ir::Override::Type) {
-      if (o.selectors.empty() || o.selectors.front().text != "Linear")
-        continue;
-      if (o.settings.tier)
-        dtier = *o.settings.tier;
-      fold(w, o.settings.weight);
-      fold(a, o.settings.act);
-    } else {
-      names.push_back(&o);
-    }
-  }
-  std::stable_sort(names.begin(), names.end(), [](const ir::Override *x, const ir::Override *y) {
-    return x->priority > y->priority;
-  });
+        addExclude(s);
+  AsWritten base{spec_.defaultTier(), spec_.defaults.weight, spec_.defaults.act};
+  std::vector<const ir::Override *> names = linearDefaults(base);
   std::vector<std::string> earlier; // includes of earlier (higher-precedence) entries
-  // Tuning raises to a quantized tier come first: the tuning state beats name overrides.
-  for (const ir::TuningRaise &r : spec_.tune.raises) {
-    if (r.tier == ir::Tier::Float)
-      continue;
-    Entry e;
-    std::string label = r.selectors.empty() ? "" : r.selectors.front().text;
-    ir::Recipe rw = w;
-    if (!rw.range.valid())
-      rw.range = r.range;
-    if (!qconfigOfSettings(r.tier, rw, a, label, r.range, e))
-      continue;
-    for (const ir::Selector &sel : r.selectors) {
-      whitelist("pattern", sel.text, sel.range);
-      e.include.push_back(sel.text);
-    }
-    e.extraExclude = earlier;
-    earlier.insert(earlier.end(), e.include.begin(), e.include.end());
-    entries_.push_back(std::move(e));
-  }
-  for (const ir::Override *o : names) {
-    ir::Tier t = o->settings.tier.value_or(dtier);
-    if (t == ir::Tier::Float) {
-      for (const ir::Selector &s : o->selectors)
-        addExcl(s);
-      continue;
-    }
-    if (o->settings.weight.empty() && o->settings.act.empty() && !o->settings.tier)
-      continue; // only target options: nothing for msModelSlim
-    ir::Recipe ow = w, oa = a;
-    fold(ow, o->settings.weight);
-    fold(oa, o->settings.act);
-    if (!o->settings.weight.range.valid())
-      ow.range = o->range;
-    Entry e;
-    std::string label = o->selectors.empty() ? "" : o->selectors.front().text;
-    if (!qconfigOfSettings(t, ow, oa, label, o->range, e))
-      continue;
-    for (const ir::Selector &s : o->selectors) {
-      if (s.kind == ir::Selector::Type)
-        continue;
-      whitelist("pattern", s.text, s.range);
-      e.include.push_back(s.text);
-    }
-    e.extraExclude = earlier;
-    earlier.insert(earlier.end(), e.include.begin(), e.include.end());
-    entries_.push_back(std::move(e));
-  }
+  raiseEntries(base, earlier);
+  for (const ir::Override *o : names)
+    overrideEntry(*o, base, earlier);
   Entry d;
-  if (dtier != ir::Tier::Float &&
-      qconfigOfSettings(dtier, w, a, "the default", spec_.defaultsRange, d)) {
-    if (const ir::Option *inc = target_.option("include")) {
+  if (base.tier != ir::Tier::Float && qconfigOfSettings(base.tier, base.weight, base.act, "the default", spec_.defaultsRange, d)) {
+    if (const ir::Option *inc = options_.include) {
       for (const ir::Value &v : inc->values) {
-        whitelist("pattern", v.text, v.range);
+        writtenPattern("pattern", v.text, v.range);
         d.include.push_back(v.text);
       }
     } else {
       d.include = {"*"};
     }
-    d.extraExclude = earlier;
-    entries_.push_back(std::move(d));
+    pushAfter(std::move(d), earlier);
   }
-  exclude_ = excl;
+}
+
+void Builder::addExclude(const ir::Selector &s) {
+  if (s.kind == ir::Selector::Type) {
+    if (s.text != "Linear")
+      return; // msModelSlim quantizes only nn.Linear: other types are excluded already
+    diags_.report(DiagID::err_emit_needs_inventory, s.range, {"msmodelslim", "type " + s.text});
+    ok_ = false;
+    return;
+  }
+  writtenPattern("pattern", s.text, s.range);
+  if (std::find(exclude_.begin(), exclude_.end(), s.text) == exclude_.end())
+    exclude_.push_back(s.text);
+}
+
+// The defaults with a type override on Linear folded in (it applies to every quantized module);
+// returns the name overrides, highest priority first.
+std::vector<const ir::Override *> Builder::linearDefaults(AsWritten &base) {
+  std::vector<const ir::Override *> names;
+  for (const ir::Override &o : spec_.overrides) {
+    if (o.level != ir::Override::Type) {
+      names.push_back(&o);
+      continue;
+    }
+    if (o.selectors.empty() || o.selectors.front().text != "Linear")
+      continue;
+    if (o.settings.tier) {
+      base.tier = *o.settings.tier;
+      dropIntegerDtype(base.weight);
+    }
+    foldRecipe(base.weight, o.settings.weight);
+    foldRecipe(base.act, o.settings.act);
+  }
+  std::stable_sort(names.begin(), names.end(),
+                   [](const ir::Override *x, const ir::Override *y) { return x->priority > y->priority; });
+  return names;
+}
+
+// An entry after the earlier ones: it excludes their includes, so no module is in two entries.
+void Builder::pushAfter(Entry e, std::vector<std::string> &earlier) {
+  e.extraExclude = earlier;
+  earlier.insert(earlier.end(), e.include.begin(), e.include.end());
+  entries_.push_back(std::move(e));
+}
+
+// Tuning raises to a quantized tier come first: the tuning state beats name overrides.
+void Builder::raiseEntries(const AsWritten &base, std::vector<std::string> &earlier) {
+  for (const ir::TuningRaise &r : spec_.tune.raises) {
+    if (r.tier == ir::Tier::Float)
+      continue;
+    Entry e;
+    std::string label = r.selectors.empty() ? "" : r.selectors.front().text;
+    ir::Recipe rw = base.weight;
+    dropIntegerDtype(rw); // the raise decides the width
+    if (!rw.range.valid())
+      rw.range = r.range;
+    if (!qconfigOfSettings(r.tier, rw, base.act, label, r.range, e))
+      continue;
+    for (const ir::Selector &sel : r.selectors) {
+      writtenPattern("pattern", sel.text, sel.range);
+      e.include.push_back(sel.text);
+    }
+    pushAfter(std::move(e), earlier);
+  }
+}
+
+void Builder::overrideEntry(const ir::Override &o, const AsWritten &base, std::vector<std::string> &earlier) {
+  ir::Tier t = o.settings.tier.value_or(base.tier);
+  if (t == ir::Tier::Float) {
+    for (const ir::Selector &s : o.selectors)
+      addExclude(s);
+    return;
+  }
+  if (o.settings.weight.empty() && o.settings.act.empty() && !o.settings.tier)
+    return; // only target options: nothing for msModelSlim
+  ir::Recipe ow = base.weight, oa = base.act;
+  if (o.settings.tier)
+    dropIntegerDtype(ow); // a more specific tier decides the width a less specific dtype named
+  foldRecipe(ow, o.settings.weight);
+  foldRecipe(oa, o.settings.act);
+  if (!o.settings.weight.range.valid())
+    ow.range = o.range;
+  Entry e;
+  std::string label = o.selectors.empty() ? "" : o.selectors.front().text;
+  if (!qconfigOfSettings(t, ow, oa, label, o.range, e))
+    return;
+  for (const ir::Selector &s : o.selectors) {
+    if (s.kind == ir::Selector::Type)
+      continue;
+    writtenPattern("pattern", s.text, s.range);
+    e.include.push_back(s.text);
+  }
+  pushAfter(std::move(e), earlier);
+}
+
+void Builder::lower() {
+  const ir::Inventory &inv = spec_.inventory;
+  const msmodelslim::SelectionCompressor *c = compressor_.get();
+  for (Entry &e : entries_) {
+    fitPatterns(e.include, e.want.empty() ? nullptr : &e.want, c);
+    fitPatterns(e.extraExclude, nullptr, nullptr);
+  }
+  fitPatterns(exclude_, excludeWant_.empty() ? nullptr : &excludeWant_, c);
+  // A tied output head is a Linear at run time that the index does not list: it reuses the
+  // embedding's weight, so it is never quantized.
+  if (inv.present() && ir::tiedEmbedding(inv, "lm_head") &&
+      std::find(exclude_.begin(), exclude_.end(), "lm_head") == exclude_.end())
+    exclude_.push_back("lm_head");
+}
+
+void Builder::writtenPattern(const std::string &what, const std::string &text, SourceRange where) {
+  whitelist(what, text, where);
+  std::string var = msmodelslim::literalBraceVariable(text);
+  if (!var.empty()) {
+    diags_.report(DiagID::err_msmodelslim_literal_variable, where, {text, var});
+    ok_ = false;
+  }
+}
+
+// An entry of more than 200 characters as `head*tail` (at most 200), kept only when the list
+// still selects what `want` asks; "" when there is none.
+std::string shortened(const std::string &p) {
+  if (p.find_first_of("{[") != std::string::npos)
+    return "";
+  size_t keep = (msmodelslim::kMaxPatternChars - 1) / 2;
+  std::string head = p.substr(0, keep), tail = p.substr(p.size() - keep);
+  if (!head.empty() && head.back() == '\\')
+    head.pop_back(); // never cut an escape in two
+  if (p.size() > keep && p[p.size() - keep - 1] == '\\')
+    tail.erase(0, 1);
+  return head + "*" + tail;
+}
+
+void Builder::fitPatterns(std::vector<std::string> &pats, const std::vector<Want> *want,
+                          const msmodelslim::SelectionCompressor *compressor) {
+  std::vector<std::string> out;
+  for (const std::string &p : pats) {
+    uint64_t n = msmodelslim::braceExpansions(p);
+    if (n > msmodelslim::kPatternLimit * 64) {
+      diags_.report(DiagID::err_msmodelslim_pattern_limit, target_.range,
+                    {p, n == UINT64_MAX ? std::string("more than 2^64") : std::to_string(n)});
+      ok_ = false;
+      continue;
+    }
+    for (std::string &piece : msmodelslim::splitBraces(p))
+      out.push_back(std::move(piece));
+  }
+  for (std::string &p : out) {
+    if (p.size() <= msmodelslim::kMaxPatternChars)
+      continue;
+    std::string shorter = shortened(p), original = p;
+    if (want && compressor && !shorter.empty()) {
+      p = shorter;
+      if (compressor->verify(out, *want))
+        continue;
+      p = original;
+    }
+    diags_.report(DiagID::err_msmodelslim_name_too_long, target_.range, {p, std::to_string(p.size())});
+    ok_ = false;
+  }
+  pats = std::move(out);
 }
 
 bool Builder::run(OutputContext &out) {
-  // 1. Target settings.
-  if (auto v = single("apiversion")) {
-    if (!msmodelslim::isEmittableApiVersion(*v)) {
-      diags_.report(DiagID::err_msmodelslim_bad_apiversion, valueAt(target_.option("apiversion")),
-                    {*v});
-      ok_ = false;
-    } else {
-      apiversion_ = *v;
-    }
-  }
-  bool vlm = apiversion_ == "multimodal_vlm_modelslim_v1";
-  configId_ = std::filesystem::path(spec_.path).stem().string();
-  SourceRange idAt = target_.range;
-  if (auto v = single("config_id")) {
-    configId_ = *v;
-    idAt = valueAt(target_.option("config_id"));
-  }
-  std::string why;
-  if (!msmodelslim::checkConfigId(configId_, why)) {
-    diags_.report(DiagID::err_msmodelslim_bad_config_id, idAt, {configId_, why});
-    ok_ = false;
-  }
-  if (const ir::Option *o = target_.option("score")) {
-    if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number || o->values[0].number < 0)
-      bad(o, "score is a number >= 0");
-  }
-  if (const ir::Option *o = target_.option("save")) {
-    if (o->values.size() != 1 || !msmodelslim::isKnownSaver(o->values[0].text, "modelslim_v1") ||
-        (!vlm && o->values[0].text == "mindie_format_saver" && false))
-      bad(o,
-          "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
-              "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
-              "compressed_tensors (distributed savers are not emitted)");
-  }
-  if (const ir::Option *o = target_.option("part_file_size")) {
-    if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
-        !o->values[0].isInteger || o->values[0].number < 0)
-      bad(o, "part_file_size is a whole number of GB >= 0 (0 = one file)");
-  }
-  if (const ir::Option *o = target_.option("runner")) {
-    if (o->values.size() != 1 || !msmodelslim::isKnownRunner(o->values[0].text))
-      bad(o, "runner is one of auto, model_wise, layer_wise, dp_layer_wise");
-    else if (vlm && o->values[0].text != "layer_wise")
-      bad(o, "multimodal_vlm_modelslim_v1 forces runner layer_wise");
-  }
-  if (const ir::Option *o = target_.option("dataset")) {
-    if (o->values.size() != 1 || o->values[0].text.empty() || o->values[0].text.size() > 4096)
-      bad(o, "dataset is one non-empty path of at most 4096 characters");
-    else
-      whitelist("dataset", o->values[0].text, o->values[0].range);
-  }
-  if (const ir::Option *o = target_.option("default_text")) {
-    if (!vlm)
-      bad(o, "default_text exists only under apiversion multimodal_vlm_modelslim_v1");
-    else if (o->values.size() != 1 ||
-             o->values[0].text.find_first_not_of(" \t") == std::string::npos)
-      bad(o, "default_text must not be blank");
-    else
-      whitelist("default_text", o->values[0].text, o->values[0].range);
-  }
-  if (const ir::Option *o = target_.option("verified_model_types"))
-    for (const ir::Value &v : o->values) {
-      if (v.text.size() > 200)
-        bad(o, "each model type has at most 200 characters");
-      whitelist("verified_model_types entry", v.text, v.range);
-    }
-  if (const ir::Option *o = target_.option("label")) {
-    static const std::set<std::string> kLabel = {"w_bit",    "a_bit",  "is_sparse",
-                                                 "kv_cache", "fa_bit", "fa_quant"};
-    if (!o->isBlock)
-      bad(o, "label is a block such as 'label { w_bit 8; a_bit 8 }'");
-    for (const ir::Option &c : o->children)
-      if (!kLabel.count(c.key) || c.values.size() != 1) {
-        diags_.report(
-            DiagID::err_msmodelslim_bad_option, c.range,
-            {"label." + c.key,
-             "label keys are w_bit, a_bit, is_sparse, kv_cache, fa_bit, fa_quant, one value each"});
-        ok_ = false;
-      }
-  }
-  if (const ir::Option *o = target_.option("anti_outlier")) {
-    for (const ir::Value &v : o->values)
-      if (!msmodelslim::isAntiOutlierProcessor(v.text)) {
-        diags_.report(DiagID::err_msmodelslim_unknown_processor, v.range,
-                      {v.text, msmodelslim::antiOutlierList()});
-        ok_ = false;
-      }
-    for (const ir::Option &c : o->children) {
-      if (!msmodelslim::isAntiOutlierProcessor(c.key)) {
-        diags_.report(DiagID::err_msmodelslim_unknown_processor, c.keyRange,
-                      {c.key, msmodelslim::antiOutlierList()});
-        ok_ = false;
-        continue;
-      }
-      for (const ir::Option &p : c.children) {
-        const ir::Value *v = p.values.size() == 1 ? &p.values[0] : nullptr;
-        bool numeric = v && v->kind == ir::Value::Number;
-        std::string k = c.key + "." + p.key;
-        if ((p.key == "alpha" || p.key == "beta") &&
-            (!numeric || !(v->number > 0 && v->number < 1))) {
-          diags_.report(DiagID::err_msmodelslim_bad_option, p.range,
-                        {k, p.key + " must be in the range (0, 1)"});
-          ok_ = false;
-        } else if (p.key == "scale_min" && (!numeric || !(v->number > 0 && v->number < 1))) {
-          diags_.report(DiagID::err_msmodelslim_bad_option, p.range,
-                        {k, "scale_min must be in the range (0, 1)"});
-          ok_ = false;
-        } else if (p.key == "block_size") {
-          long long x = numeric && v->isInteger ? static_cast<long long>(v->number) : 0;
-          if (x != -1 && (x <= 0 || (x & (x - 1)) != 0)) {
-            diags_.report(DiagID::err_msmodelslim_bad_option, p.range,
-                          {k, "block_size must be -1 or a positive power of 2, got " +
-                                  (v ? v->text : std::string("nothing"))});
-            ok_ = false;
-          }
-        } else if (p.key != "alpha" && p.key != "beta" && p.key != "scale_min" &&
-                   p.key != "block_size" && p.key != "symmetric" && p.key != "online" &&
-                   p.key != "max_tp_size") {
-          diags_.report(DiagID::err_msmodelslim_bad_option, p.keyRange,
-                        {k, "unknown processor setting; qspec writes alpha, beta, scale_min, "
-                            "symmetric, block_size, online, max_tp_size"});
-          ok_ = false;
-        }
-      }
-    }
-  }
-  if (!ok_)
+  // 1. Options.
+  if (!parsePracticeOptions(spec_, target_, options_, diags_))
     return false;
-
-  // 2./3. Entries and excludes.
+  // 2. Plan.
   if (spec_.resolution.done && spec_.inventory.present())
     resolveWithInventory();
   else
     resolveAsWritten();
+  // 3. Lower (step 4, verification, is emitTargets' translation validation).
+  if (ok_)
+    lower();
   if (!ok_)
     return false;
   writeYaml(out);
-  out.fileName = configId_ + ".yaml";
+  out.fileName = options_.configId + ".yaml";
   return ok_;
 }
 
@@ -681,115 +691,114 @@ int bitsOf(const std::string &dtype) {
   return 16;
 }
 
-void Builder::writeYaml(OutputContext &out) {
-  YAML::Emitter y;
-  y.SetIndent(2);
-  y << YAML::BeginMap;
-  y << YAML::Key << "apiversion" << YAML::Value << YAML::DoubleQuoted << apiversion_;
-  // metadata: config_id, score, label, verified_model_types (five keys at most, 1.2).
+// metadata: config_id, score, label, verified_model_types (five keys at most, 1.2). Unset w_bit
+// and a_bit come from `main`, the entry that stands for the practice.
+void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "config_id" << YAML::Value << YAML::DoubleQuoted << configId_;
-  if (const ir::Option *o = target_.option("score"))
-    y << YAML::Key << "score" << YAML::Value << yamlNumber(o->values[0]);
+  y << YAML::Key << "config_id" << YAML::Value << YAML::DoubleQuoted << o.configId;
+  if (o.score)
+    y << YAML::Key << "score" << YAML::Value << yamlNumber(*o.score);
   y << YAML::Key << "label" << YAML::Value << YAML::BeginMap;
-  const Entry *main = entries_.empty() ? nullptr : &entries_.front();
-  if (!spec_.resolution.done && !entries_.empty())
-    main = &entries_.back(); // as written: the default entry is last
-  std::map<std::string, const ir::Value *> given;
-  if (const ir::Option *o = target_.option("label"))
-    for (const ir::Option &c : o->children)
-      given[c.key] = &c.values[0];
-  auto labelKey = [&](const char *k, const std::string &dflt, bool isBool) {
+  auto labelKey = [&](const char *k, const std::string &dflt) {
     y << YAML::Key << k << YAML::Value;
-    if (auto it = given.find(k); it != given.end())
+    if (auto it = o.label.find(k); it != o.label.end())
       emitOptionValue(y, *it->second);
-    else if (isBool)
-      y << dflt;
     else
       y << dflt;
   };
-  labelKey("w_bit", std::to_string(main ? bitsOf(main->weight.dtype) : 16), false);
-  labelKey("a_bit", std::to_string(main && main->act ? bitsOf(main->act->dtype) : 16), false);
-  labelKey("is_sparse", "false", true);
-  labelKey("kv_cache", "false", true);
+  labelKey("w_bit", std::to_string(main ? bitsOf(main->weight.dtype) : 16));
+  labelKey("a_bit", std::to_string(main && main->act ? bitsOf(main->act->dtype) : 16));
+  labelKey("is_sparse", "false");
+  labelKey("kv_cache", "false");
   for (const char *k : {"fa_bit", "fa_quant"})
-    if (given.count(k)) {
+    if (auto it = o.label.find(k); it != o.label.end()) {
       y << YAML::Key << k << YAML::Value;
-      emitOptionValue(y, *given[k]);
+      emitOptionValue(y, *it->second);
     }
   y << YAML::EndMap;
-  std::vector<std::string> types;
-  if (const ir::Option *o = target_.option("verified_model_types"))
-    for (const ir::Value &v : o->values)
-      types.push_back(v.text);
-  emitStringList(y, "verified_model_types", types);
+  emitStringList(y, "verified_model_types", o.verifiedModelTypes);
   y << YAML::EndMap;
+}
 
-  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  if (const ir::Option *o = target_.option("runner"))
-    y << YAML::Key << "runner" << YAML::Value << YAML::DoubleQuoted << o->values[0].text;
-  y << YAML::Key << "process" << YAML::Value << YAML::BeginSeq;
-  // Suppression first (10.10), in the order written.
-  if (const ir::Option *o = target_.option("anti_outlier")) {
-    auto head = [&](const std::string &type) {
-      y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << type;
-      if (type == "flex_awq_ssz" && main) {
-        y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
-        if (main->act)
-          emitQConfig(y, "act", *main->act, nullptr);
-        emitQConfig(y, "weight", main->weight, &main->weightExt);
-        y << YAML::EndMap;
-      }
-    };
-    for (const ir::Value &v : o->values) {
-      head(v.text);
+// Suppression processors first (10.10), in the order written; flex_awq_ssz carries `main`'s qconfig.
+void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
+  if (!o.antiOutlier)
+    return;
+  auto head = [&](const std::string &type) {
+    y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << type;
+    if (type == "flex_awq_ssz" && main) {
+      y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
+      if (main->act)
+        emitQConfig(y, "act", *main->act, nullptr);
+      emitQConfig(y, "weight", main->weight, &main->weightExt);
       y << YAML::EndMap;
     }
-    for (const ir::Option &c : o->children) {
-      head(c.key);
-      for (const ir::Option &p : c.children) {
-        y << YAML::Key << p.key << YAML::Value;
-        emitOptionValue(y, p.values[0]);
-      }
-      y << YAML::EndMap;
+  };
+  for (const ir::Value &v : o.antiOutlier->values) {
+    head(v.text);
+    y << YAML::EndMap;
+  }
+  for (const ir::Option &c : o.antiOutlier->children) {
+    head(c.key);
+    for (const ir::Option &p : c.children) {
+      y << YAML::Key << p.key << YAML::Value;
+      emitOptionValue(y, p.values[0]);
     }
-  }
-  for (const Entry &e : entries_) {
-    y << YAML::BeginMap;
-    y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
-    y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
-    if (e.act)
-      emitQConfig(y, "act", *e.act, nullptr);
-    emitQConfig(y, "weight", e.weight, &e.weightExt);
-    y << YAML::EndMap;
-    emitStringList(y, "include", e.include);
-    std::vector<std::string> ex = exclude_;
-    for (const auto &p : e.extraExclude)
-      if (std::find(ex.begin(), ex.end(), p) == ex.end())
-        ex.push_back(p);
-    emitStringList(y, "exclude", ex);
     y << YAML::EndMap;
   }
-  y << YAML::EndSeq;
+}
+
+void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string> &exclude) {
+  y << YAML::BeginMap;
+  y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
+  y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
+  if (e.act)
+    emitQConfig(y, "act", *e.act, nullptr);
+  emitQConfig(y, "weight", e.weight, &e.weightExt);
+  y << YAML::EndMap;
+  emitStringList(y, "include", e.include);
+  std::vector<std::string> ex = exclude;
+  for (const auto &p : e.extraExclude)
+    if (std::find(ex.begin(), ex.end(), p) == ex.end())
+      ex.push_back(p);
+  emitStringList(y, "exclude", ex);
+  y << YAML::EndMap;
+}
+
+// spec.save (one saver), dataset, default_text.
+void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
   y << YAML::Key << "save" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
-  std::string saver = "ascendv1_saver";
-  if (const ir::Option *o = target_.option("save"))
-    saver = o->values[0].text;
-  y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << saver;
-  std::string pfs = "4";
-  if (const ir::Option *o = target_.option("part_file_size"))
-    pfs = yamlNumber(o->values[0]);
-  y << YAML::Key << "part_file_size" << YAML::Value << pfs;
+  y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << o.saver;
+  y << YAML::Key << "part_file_size" << YAML::Value << (o.partFileSize ? yamlNumber(*o.partFileSize) : "4");
   y << YAML::EndMap << YAML::EndSeq;
-  if (const ir::Option *o = target_.option("dataset"))
-    y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o->values[0].text;
-  if (const ir::Option *o = target_.option("default_text"))
-    y << YAML::Key << "default_text" << YAML::Value << YAML::DoubleQuoted << o->values[0].text;
+  if (o.dataset)
+    y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o.dataset->text;
+  if (o.defaultText)
+    y << YAML::Key << "default_text" << YAML::Value << YAML::DoubleQuoted << o.defaultText->text;
+}
+
+void Builder::writeYaml(OutputContext &out) {
+  const Entry *main = entries_.empty() ? nullptr : &entries_.front();
+  if (!spec_.resolution.done && !entries_.empty())
+    main = &entries_.back(); // as written: the default entry is last
+  YAML::Emitter y;
+  y.SetIndent(2);
+  y << YAML::BeginMap;
+  y << YAML::Key << "apiversion" << YAML::Value << YAML::DoubleQuoted << options_.apiversion;
+  writeMetadata(y, options_, main);
+  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  if (!options_.runner.empty())
+    y << YAML::Key << "runner" << YAML::Value << YAML::DoubleQuoted << options_.runner;
+  y << YAML::Key << "process" << YAML::Value << YAML::BeginSeq;
+  writeAntiOutlier(y, options_, main);
+  for (const Entry &e : entries_)
+    writeEntry(y, e, exclude_);
+  y << YAML::EndSeq;
+  writeSaveAndData(y, options_);
   y << YAML::EndMap;
   y << YAML::EndMap;
   if (!y.good()) {
-    diags_.report(DiagID::err_internal, target_.range,
-                  {std::string("yaml-cpp: ") + y.GetLastError()});
+    diags_.report(DiagID::err_internal, target_.range, {std::string("yaml-cpp: ") + y.GetLastError()});
     ok_ = false;
     return;
   }

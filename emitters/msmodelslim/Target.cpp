@@ -1,5 +1,6 @@
 // The msmodelslim backend's registration: what it can express (for the passes) and its factory.
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
+#include "vendors/msmodelslim/MsModelSlimReader.h"
 
 namespace qspec::emit {
 
@@ -23,6 +24,7 @@ void registerMsModelSlimEmitter() {
     return false;
   };
   registerEmitter(std::move(info), [] { return std::make_unique<MsModelSlimEmitter>(); });
+  vendors::registerReader("msmodelslim", &vendors::readMsModelSlim);
 }
 
 } // namespace qspec::emit

@@ -1,6 +1,7 @@
 // Pattern compression for include/exclude lists; see MsModelSlimRules.h (SelectionCompressor).
 // Patterns are checked with ir::Pattern, which implements msModelSlim's matching (reference 5).
 #include "vendors/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <algorithm>
 #include <cctype>
@@ -286,6 +287,48 @@ struct Collector {
 };
 } // namespace
 
+namespace {
+
+// A brace group with at least this many alternatives is replaced by `*` where that selects the
+// same modules: wcmatch expands and compiles every alternative (and caches only 256 compiled
+// patterns), so a `*` over a component the whole block agrees on costs one test instead of 128.
+constexpr uint64_t kStarAlternatives = 100;
+
+// The [open, close] spans of the top-level brace groups of `p`, last first.
+std::vector<std::pair<size_t, size_t>> braceGroups(const std::string &p) {
+  std::vector<std::pair<size_t, size_t>> out;
+  int depth = 0;
+  size_t open = 0;
+  for (size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == '\\')
+      ++i;
+    else if (p[i] == '{' && depth++ == 0)
+      open = i;
+    else if (p[i] == '}' && depth > 0 && --depth == 0)
+      out.emplace_back(open, i);
+  }
+  std::reverse(out.begin(), out.end());
+  return out;
+}
+
+} // namespace
+
+std::vector<std::string> SelectionCompressor::simplify(std::vector<std::string> pats,
+                                                       const std::vector<Want> &want) const {
+  for (std::string &p : pats)
+    for (auto [open, close] : braceGroups(p)) {
+      if (braceExpansions(std::string_view(p).substr(open, close - open + 1)) < kStarAlternatives)
+        continue;
+      std::string before = p;
+      p = p.substr(0, open) + "*" + p.substr(close + 1);
+      if (!verify(pats, want))
+        p = std::move(before);
+    }
+  std::sort(pats.begin(), pats.end(), naturalLess);
+  pats.erase(std::unique(pats.begin(), pats.end()), pats.end());
+  return pats;
+}
+
 SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector)
     : inv_(inv), selector_(selector), trie_(std::make_unique<Trie>()) {
   if (!selector_ || &selector_->inventory() != &inv) {
@@ -345,7 +388,7 @@ std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &
   std::vector<std::string> merged = mergeRanges(base);
   std::sort(merged.begin(), merged.end(), naturalLess);
   if (verify(merged, want))
-    return merged;
+    return simplify(std::move(merged), want);
   std::sort(base.begin(), base.end(), naturalLess);
   if (verify(base, want))
     return base;

@@ -2,6 +2,8 @@
 // ../shared/reference/msmodelslim.md.
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
+
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -513,6 +515,30 @@ struct Checker {
     }
   }
 
+  // include/exclude entries (5): at most 200 characters (pydantic), at most 1,000 brace
+  // expansions (wcmatch's PatternLimitException ends LinearQuantProcessor).
+  void patterns(const YamlValue &p, const std::string &where) {
+    for (const char *list : {"include", "exclude"}) {
+      const YamlValue *l = p.get(list);
+      if (!l || l->kind != YamlValue::Sequence)
+        continue;
+      for (size_t i = 0; i < l->items.size(); ++i) {
+        const YamlValue &e = l->items[i];
+        if (e.kind != YamlValue::Scalar)
+          continue;
+        std::string at = where + "." + list + "." + std::to_string(i);
+        if (e.text.size() > kMaxPatternChars)
+          add("pattern-length", true, &e, at + ": String should have at most 200 characters");
+        uint64_t n = braceExpansions(e.text);
+        if (n > kPatternLimit)
+          add("pattern-limit", true, &e,
+              at + ": PatternLimitException: pattern '" + e.text + "' expands to " +
+                  (n == UINT64_MAX ? std::string("more than 2^64") : std::to_string(n)) +
+                  " patterns, more than wcmatch's limit of 1000");
+      }
+    }
+  }
+
   void processor(const YamlValue &p, const std::string &path, const std::string &api) {
     if (p.kind != YamlValue::Mapping) {
       add("processor", true, &p, path + ": Unable to extract tag using discriminator 'type'");
@@ -530,6 +556,7 @@ struct Checker {
       return;
     }
     std::string where = path + "." + t->text;
+    patterns(p, where);
     if (t->text == "linear_quant")
       qconfig(p.get("qconfig"), where, false);
     else if (t->text == "group") {

@@ -56,6 +56,8 @@ std::vector<std::string> specKeys(std::string_view apiversion);
 size_t firstNonWhitelisted(std::string_view text);
 // Describes byte `c` for a message: "'#'", "newline", "non-ASCII byte 0xc3".
 std::string describeByte(unsigned char c);
+// An include/exclude entry has at most this many characters (pydantic, reference 4).
+constexpr size_t kMaxPatternChars = 200;
 // config_id: non-empty, <= 200 characters, only [_A-Za-z0-9.-] (it is also the file stem).
 bool checkConfigId(std::string_view id, std::string &why);
 
@@ -84,7 +86,8 @@ bool needsYamlQuotes(std::string_view text);
 enum class Want : uint8_t { DontCare, Must, Forbid };
 
 // Compresses the Must modules into few patterns (`prefix.*` for whole subtrees, numeric brace
-// ranges such as `model.layers.{0..3}.*`) that select no Forbid module under msModelSlim's
+// ranges such as `model.layers.{0..3}.*`, `*` for a brace group of 100 or more alternatives where
+// that selects the same modules) that select no Forbid module under msModelSlim's
 // matching (exact equality, then glob; ir::Pattern). Sorted naturally, independent of the
 // inventory's order. Falls back to escaped exact names; `verified` is false only if even those
 // fail verification (a bug). Must empty -> {}; Forbid empty -> {"*"}.
@@ -99,6 +102,9 @@ public:
   std::vector<std::string> compress(const std::vector<Want> &want, bool &verified) const;
   // True if `patterns` select every Must module and no Forbid module.
   bool verify(const std::vector<std::string> &patterns, const std::vector<Want> &want) const;
+  // Cheaper matching (#21.3): each brace group of 100 alternatives or more becomes `*` where the
+  // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees).
+  std::vector<std::string> simplify(std::vector<std::string> patterns, const std::vector<Want> &want) const;
 
 private:
   struct Trie;
@@ -142,7 +148,8 @@ bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc, Diagn
 // One finding of checkPractice. `check` is a stable short name (qlint maps it to a rule ID).
 struct Issue {
   std::string check; // whitelist, apiversion, not-a-target, metadata, spec-key, processor,
-                     // qconfig, saver, runner, duplicate-key, config-id, default-text
+                     // qconfig, saver, runner, duplicate-key, config-id, default-text,
+                     // pattern-length, pattern-limit
   bool error = true;
   uint32_t line = 0, col = 0;
   std::string message;

@@ -163,7 +163,7 @@ TEST(PrecedencePass, TuningRaiseMustRaiseAndIsReportedOncePerSelector) {
 }
 
 TEST(PatternResolutionPass, SelectingNothingWarnsAndWerrorMakesItAnError) {
-  PassRun r("protect \"LM_HEAD\"\noverride type Conv2d { tier int16 }\n", kLLM);
+  PassRun r("override name \"LM_HEAD\" { tier float }\noverride type Conv2d { tier int16 }\n", kLLM);
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.count("warn_pattern_matches_nothing"), 1u);
   EXPECT_EQ(r.count("warn_type_matches_nothing"), 1u);

@@ -1,0 +1,216 @@
+// The msmodelslim target's settings; see MsModelSlimOptions.h.
+#include "emitters/msmodelslim/MsModelSlimOptions.h"
+
+#include "vendors/msmodelslim/MsModelSlimRules.h"
+
+#include <filesystem>
+#include <optional>
+#include <set>
+
+namespace qspec::emit {
+
+namespace {
+
+class OptionParser {
+public:
+  OptionParser(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out, DiagnosticEngine &diags)
+      : spec_(spec), target_(target), out_(out), diags_(diags) {}
+
+  bool run() {
+    head();
+    metadata();
+    specSettings();
+    antiOutlier();
+    return ok_;
+  }
+
+private:
+  const ir::Spec &spec_;
+  const ir::Target &target_;
+  PracticeOptions &out_;
+  DiagnosticEngine &diags_;
+  bool ok_ = true;
+
+  SourceRange valueAt(const ir::Option *o) const {
+    return o && !o->values.empty() ? o->values.front().range : o ? o->range : target_.range;
+  }
+  void bad(const ir::Option *o, const std::string &why) {
+    diags_.report(DiagID::err_msmodelslim_bad_option, valueAt(o), {o ? o->key : "", why});
+    ok_ = false;
+  }
+  void badAt(SourceRange at, const std::string &key, const std::string &why) {
+    diags_.report(DiagID::err_msmodelslim_bad_option, at, {key, why});
+    ok_ = false;
+  }
+  std::optional<std::string> single(const char *key) {
+    const ir::Option *o = target_.option(key);
+    if (!o)
+      return std::nullopt;
+    if (o->isBlock || o->values.size() != 1) {
+      bad(o, "expects one value");
+      return std::nullopt;
+    }
+    return o->values.front().text;
+  }
+  void whitelist(const std::string &what, const std::string &text, SourceRange where) {
+    ok_ = checkWhitelisted(diags_, what, text, where) && ok_;
+  }
+  const ir::Value *oneValue(const char *key) {
+    const ir::Option *o = target_.option(key);
+    return o && o->values.size() == 1 ? &o->values[0] : nullptr;
+  }
+
+  // apiversion and config_id (the file name).
+  void head() {
+    if (auto v = single("apiversion")) {
+      if (!msmodelslim::isEmittableApiVersion(*v)) {
+        diags_.report(DiagID::err_msmodelslim_bad_apiversion, valueAt(target_.option("apiversion")), {*v});
+        ok_ = false;
+      } else {
+        out_.apiversion = *v;
+      }
+    }
+    out_.vlm = out_.apiversion == "multimodal_vlm_modelslim_v1";
+    out_.configId = std::filesystem::path(spec_.path).stem().string();
+    SourceRange idAt = target_.range;
+    if (auto v = single("config_id")) {
+      out_.configId = *v;
+      idAt = valueAt(target_.option("config_id"));
+    }
+    std::string why;
+    if (!msmodelslim::checkConfigId(out_.configId, why)) {
+      diags_.report(DiagID::err_msmodelslim_bad_config_id, idAt, {out_.configId, why});
+      ok_ = false;
+    }
+  }
+
+  // score, label, verified_model_types.
+  void metadata() {
+    if (const ir::Option *o = target_.option("score")) {
+      if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number || o->values[0].number < 0)
+        bad(o, "score is a number >= 0");
+      else
+        out_.score = &o->values[0];
+    }
+    if (const ir::Option *o = target_.option("verified_model_types"))
+      for (const ir::Value &v : o->values) {
+        if (v.text.size() > 200)
+          bad(o, "each model type has at most 200 characters");
+        whitelist("verified_model_types entry", v.text, v.range);
+        out_.verifiedModelTypes.push_back(v.text);
+      }
+    if (const ir::Option *o = target_.option("label")) {
+      static const std::set<std::string> kLabel = {"w_bit", "a_bit", "is_sparse", "kv_cache", "fa_bit", "fa_quant"};
+      if (!o->isBlock)
+        bad(o, "label is a block such as 'label { w_bit 8; a_bit 8 }'");
+      for (const ir::Option &c : o->children) {
+        if (!kLabel.count(c.key) || c.values.size() != 1)
+          badAt(c.range, "label." + c.key,
+                "label keys are w_bit, a_bit, is_sparse, kv_cache, fa_bit, fa_quant, one value each");
+        else
+          out_.label[c.key] = &c.values[0];
+      }
+    }
+  }
+
+  // save, part_file_size, runner, dataset, default_text, include.
+  void specSettings() {
+    if (const ir::Option *o = target_.option("save")) {
+      if (o->values.size() != 1 || !msmodelslim::isKnownSaver(o->values[0].text, "modelslim_v1"))
+        bad(o, "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
+                   "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
+                   "compressed_tensors (distributed savers are not emitted)");
+      else
+        out_.saver = o->values[0].text;
+    }
+    if (const ir::Option *o = target_.option("part_file_size")) {
+      if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number || !o->values[0].isInteger ||
+          o->values[0].number < 0)
+        bad(o, "part_file_size is a whole number of GB >= 0 (0 = one file)");
+      else
+        out_.partFileSize = &o->values[0];
+    }
+    if (const ir::Option *o = target_.option("runner")) {
+      if (o->values.size() != 1 || !msmodelslim::isKnownRunner(o->values[0].text))
+        bad(o, "runner is one of auto, model_wise, layer_wise, dp_layer_wise");
+      else if (out_.vlm && o->values[0].text != "layer_wise")
+        bad(o, "multimodal_vlm_modelslim_v1 forces runner layer_wise");
+      else
+        out_.runner = o->values[0].text;
+    }
+    if (const ir::Option *o = target_.option("dataset")) {
+      if (o->values.size() != 1 || o->values[0].text.empty() || o->values[0].text.size() > 4096)
+        bad(o, "dataset is one non-empty path of at most 4096 characters");
+      else
+        whitelist("dataset", o->values[0].text, o->values[0].range);
+      out_.dataset = oneValue("dataset");
+    }
+    if (const ir::Option *o = target_.option("default_text")) {
+      if (!out_.vlm)
+        bad(o, "default_text exists only under apiversion multimodal_vlm_modelslim_v1");
+      else if (o->values.size() != 1 || o->values[0].text.find_first_not_of(" \t") == std::string::npos)
+        bad(o, "default_text must not be blank");
+      else
+        whitelist("default_text", o->values[0].text, o->values[0].range);
+      out_.defaultText = oneValue("default_text");
+    }
+    out_.include = target_.option("include");
+  }
+
+  // One `name value` setting of an anti-outlier processor.
+  void processorSetting(const ir::Option &c, const ir::Option &p) {
+    const ir::Value *v = p.values.size() == 1 ? &p.values[0] : nullptr;
+    bool numeric = v && v->kind == ir::Value::Number;
+    std::string k = c.key + "." + p.key;
+    bool unit = numeric && v->number > 0 && v->number < 1;
+    if ((p.key == "alpha" || p.key == "beta" || p.key == "scale_min") && !unit) {
+      badAt(p.range, k, p.key + " must be in the range (0, 1)");
+    } else if (p.key == "block_size") {
+      long long x = numeric && v->isInteger ? static_cast<long long>(v->number) : 0;
+      if (x != -1 && (x <= 0 || (x & (x - 1)) != 0))
+        badAt(p.range, k, "block_size must be -1 or a positive power of 2, got " + (v ? v->text : std::string("nothing")));
+    } else if (p.key != "alpha" && p.key != "beta" && p.key != "scale_min" && p.key != "symmetric" &&
+               p.key != "online" && p.key != "max_tp_size") {
+      badAt(p.keyRange, k,
+            "unknown processor setting; qspec writes alpha, beta, scale_min, symmetric, block_size, online, max_tp_size");
+    }
+  }
+
+  void antiOutlier() {
+    const ir::Option *o = target_.option("anti_outlier");
+    if (!o)
+      return;
+    out_.antiOutlier = o;
+    auto unknown = [&](const std::string &name, SourceRange at) {
+      if (msmodelslim::isAntiOutlierProcessor(name))
+        return false;
+      diags_.report(DiagID::err_msmodelslim_unknown_processor, at, {name, msmodelslim::antiOutlierList()});
+      ok_ = false;
+      return true;
+    };
+    for (const ir::Value &v : o->values)
+      unknown(v.text, v.range);
+    for (const ir::Option &c : o->children)
+      if (!unknown(c.key, c.keyRange))
+        for (const ir::Option &p : c.children)
+          processorSetting(c, p);
+  }
+};
+
+} // namespace
+
+bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text, SourceRange where) {
+  size_t at = msmodelslim::firstNonWhitelisted(text);
+  if (at == std::string::npos)
+    return true;
+  diags.report(DiagID::err_msmodelslim_not_whitelisted, where,
+               {what, text, msmodelslim::describeByte(static_cast<unsigned char>(text[at]))});
+  return false;
+}
+
+bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,
+                          DiagnosticEngine &diags) {
+  return OptionParser(spec, target, out, diags).run();
+}
+
+} // namespace qspec::emit

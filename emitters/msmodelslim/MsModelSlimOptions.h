@@ -1,0 +1,37 @@
+// The msmodelslim target's settings, parsed and checked once (step 1 of the emitter): each against
+// msModelSlim's rules (vendors/msmodelslim/MsModelSlimRules.h), with the setting's location.
+#pragma once
+
+#include "ir/Diagnostics.h"
+#include "ir/IR.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace qspec::emit {
+
+struct PracticeOptions {
+  std::string apiversion = "modelslim_v1";
+  bool vlm = false;                         // multimodal_vlm_modelslim_v1
+  std::string configId;                     // default: the spec's stem; also the file name
+  const ir::Value *score = nullptr;         // null: msModelSlim's 100
+  std::map<std::string, const ir::Value *> label; // given label keys
+  std::vector<std::string> verifiedModelTypes;
+  std::string runner;                       // "" = not written
+  const ir::Option *antiOutlier = nullptr;  // processors ahead of linear_quant, as written
+  std::string saver = "ascendv1_saver";
+  const ir::Value *partFileSize = nullptr;  // null: 4
+  const ir::Value *dataset = nullptr, *defaultText = nullptr;
+  const ir::Option *include = nullptr;      // narrows what is quantized
+};
+
+// Reports err_msmodelslim_not_whitelisted when `text` (a `what` the emitter writes) has a byte
+// msModelSlim's character whitelist refuses; true when it has none.
+bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text, SourceRange where);
+
+// Reads the target's settings into `out`; false after reporting every bad one.
+bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,
+                          DiagnosticEngine &diags);
+
+} // namespace qspec::emit

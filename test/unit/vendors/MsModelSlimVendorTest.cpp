@@ -1,0 +1,239 @@
+// The msModelSlim vendor model: brace semantics, the reading of a practice, and translation
+// validation against a resolved spec.
+#include "vendors/Reading.h"
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
+#include "vendors/msmodelslim/MsModelSlimReader.h"
+
+#include "../emitters/EmitTestSupport.h"
+
+#include <gtest/gtest.h>
+
+namespace qspec {
+namespace {
+
+using msmodelslim::braceExpansions;
+using msmodelslim::splitBraces;
+using testsupport::Mods;
+
+TEST(MsModelSlimBraces, CountsLikeWcmatch) {
+  EXPECT_EQ(braceExpansions("model.layers.0.q_proj"), 1u);
+  EXPECT_EQ(braceExpansions("a.{0..11}.b.{0..99}.c"), 1200u);
+  EXPECT_EQ(braceExpansions("a.{x,y,{1..3}}"), 5u);
+  EXPECT_EQ(braceExpansions("a.{0..10..2}"), 6u);
+  EXPECT_EQ(braceExpansions("a.{i}.b"), 1u);   // literal for wcmatch
+  EXPECT_EQ(braceExpansions("[{]0..9}"), 1u);  // a bracket expression hides the brace
+  EXPECT_EQ(braceExpansions("a\\{0..9}"), 1u); // escaped
+  EXPECT_EQ(braceExpansions("{a..e}"), 5u);
+}
+
+TEST(MsModelSlimBraces, LiteralVariablesAreEscapedForThePatternMatcher) {
+  EXPECT_EQ(msmodelslim::vendorPatternText("model.layers.{i}.mlp.gate"), "model.layers.\\{i\\}.mlp.gate");
+  EXPECT_EQ(msmodelslim::literalBraceVariable("model.layers.{i}.x"), "i");
+  EXPECT_EQ(msmodelslim::literalBraceVariable("a.{b,{layer}}"), "layer");
+  EXPECT_EQ(msmodelslim::literalBraceVariable("model.layers.{0..3}.x"), "");
+  std::string err;
+  auto p = Pattern::compile(msmodelslim::vendorPatternText("model.layers.{i}.mlp.gate"), err);
+  ASSERT_TRUE(p);
+  EXPECT_FALSE(p->matches("model.layers.3.mlp.gate"));
+  EXPECT_TRUE(p->matches("model.layers.{i}.mlp.gate"));
+}
+
+// Every piece is within the limit and the pieces select exactly what the entry selects.
+void expectSameSelection(const std::string &entry, const std::vector<std::string> &pieces,
+                         const std::vector<std::string> &names) {
+  std::string err;
+  auto whole = Pattern::compile(entry, err);
+  ASSERT_TRUE(whole) << err;
+  std::vector<Pattern> parts;
+  for (const auto &p : pieces) {
+    EXPECT_LE(braceExpansions(p), msmodelslim::kPatternLimit) << p;
+    parts.push_back(*Pattern::compile(p, err));
+  }
+  for (const auto &n : names) {
+    bool any = false;
+    for (const auto &p : parts)
+      any = any || p.matches(n);
+    EXPECT_EQ(whole->matches(n), any) << n;
+  }
+}
+
+TEST(MsModelSlimBraces, SplitKeepsTheSelection) {
+  std::vector<std::string> names;
+  for (int l = 0; l < 14; ++l)
+    for (int e = 0; e < 105; e += 3)
+      names.push_back("a." + std::to_string(l) + ".b." + std::to_string(e) + ".c");
+  auto pieces = splitBraces("a.{0..11}.b.{0..99}.c");
+  EXPECT_EQ(pieces, (std::vector<std::string>{"a.{0..9}.b.{0..99}.c", "a.{10..11}.b.{0..99}.c"}));
+  expectSameSelection("a.{0..11}.b.{0..99}.c", pieces, names);
+  auto stepped = splitBraces("a.{0..13..1}.b.{0..102..3}.c", 100);
+  expectSameSelection("a.{0..13}.b.{0..102..3}.c", stepped, names);
+  auto list = splitBraces("a.{1,2,{4..13}}.b.{0..99}.c", 300);
+  expectSameSelection("a.{1,2,{4..13}}.b.{0..99}.c", list, names);
+  EXPECT_EQ(splitBraces("a.{00..1500}.x").size(), 2u);
+  EXPECT_EQ(splitBraces("a.{00..1500}.x")[1], "a.{1000..1500}.x");
+  EXPECT_EQ(splitBraces("a.{0000..1500}.x")[0], "a.{0000..0999}.x"); // zero padding kept
+  EXPECT_EQ(splitBraces("model.x"), std::vector<std::string>{"model.x"});
+}
+
+// A hand-written practice read over a small inventory.
+struct Reading {
+  ir::Spec spec;
+  vendors::VendorReading reading;
+  bool ok = false;
+  std::vector<std::string> ids;
+};
+
+const Mods kMods = {{"m.0.q", "Linear"}, {"m.0.k", "Linear"}, {"m.1.q", "Linear"},
+                    {"m.1.k", "Linear"}, {"m.norm", "RMSNorm"}, {"lm_head", "Linear"}};
+
+void read(Reading &r, const std::string &yaml, const std::string &specText = "qspec 1\ntarget msmodelslim { }\n") {
+  testsupport::compileAndEmit("msmodelslim", specText, kMods, r.spec);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  r.ok = vendors::readMsModelSlim(r.spec, *r.spec.target("msmodelslim"), yaml, r.reading, diags);
+  for (const auto &d : diags.diagnostics())
+    r.ids.push_back(d.code);
+}
+
+const char *kHead = "apiversion: modelslim_v1\nmetadata: {config_id: x}\nspec:\n  process:\n";
+std::string quant(const std::string &dtype, const std::string &include, const std::string &exclude) {
+  return "    - type: linear_quant\n      qconfig:\n        weight: {scope: per_channel, dtype: " + dtype +
+         ", symmetric: true, method: minmax}\n      include: " + include + "\n      exclude: " + exclude + "\n";
+}
+
+TEST(MsModelSlimReader, FirstProcessorWinsAndExcludeWins) {
+  Reading r;
+  read(r, std::string(kHead) + quant("int4", "[\"m.0.*\"]", "[\"m.0.k\"]") + quant("int8", "[\"*\"]", "[\"lm_head\"]"));
+  ASSERT_TRUE(r.ok);
+  const auto &m = r.reading.modules;
+  ASSERT_EQ(m.size(), kMods.size());
+  EXPECT_EQ(*m[0].weight.dtype, "int4"); // m.0.q: the first processor
+  EXPECT_EQ(*m[1].weight.dtype, "int8"); // m.0.k: excluded there, taken by the second
+  EXPECT_EQ(*m[2].weight.dtype, "int8");
+  EXPECT_FALSE(m[4].known);                // RMSNorm: linear_quant does not test it
+  EXPECT_EQ(m[5].tier, ir::Tier::Float);   // lm_head: excluded everywhere
+  EXPECT_EQ(*m[0].act.dtype, "float");     // no act: W4A16
+  EXPECT_GT(m[0].line, 0u);
+}
+
+TEST(MsModelSlimReader, BracesAndLiteralVariables) {
+  Reading r;
+  read(r, std::string(kHead) + quant("int8", "[\"m.{0..1}.q\", \"m.{i}.k\"]", "[]"));
+  ASSERT_TRUE(r.ok);
+  EXPECT_NE(r.reading.modules[0].tier, ir::Tier::Float);
+  EXPECT_NE(r.reading.modules[2].tier, ir::Tier::Float);
+  EXPECT_EQ(r.reading.modules[1].tier, ir::Tier::Float); // `{i}` is literal text for wcmatch
+  EXPECT_EQ(r.reading.modules[3].tier, ir::Tier::Float);
+}
+
+TEST(MsModelSlimReader, RefusesWhatMsModelSlimRefuses) {
+  Reading limit;
+  read(limit, std::string(kHead) + quant("int8", "[\"m.{0..11}.x.{0..99}\"]", "[]"));
+  EXPECT_FALSE(limit.ok);
+  ASSERT_EQ(limit.ids.size(), 1u);
+  EXPECT_EQ(limit.ids[0], "err_msmodelslim_refused");
+  Reading longName;
+  read(longName, std::string(kHead) + quant("int8", "[\"" + std::string(201, 'a') + "\"]", "[]"));
+  EXPECT_FALSE(longName.ok);
+}
+
+TEST(TranslationValidation, ReportsEachDivergenceWithTheRule) {
+  Reading r;
+  // The spec quantizes everything at int8 but protects lm_head; the practice quantizes lm_head
+  // at int4 and leaves m.1.k out.
+  read(r, std::string(kHead) + quant("int4", "[\"lm_head\"]", "[]") + quant("int8", "[\"*\"]", "[\"m.1.k\"]"),
+       "qspec 1\ndefaults { tier int8; weight int8 }\ntiers int8 < float\nprotect \"lm_head\"\ntarget msmodelslim { }\n");
+  ASSERT_TRUE(r.ok);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  EXPECT_FALSE(vendors::validateReading(r.spec, *r.spec.target("msmodelslim"), r.reading, diags));
+  std::vector<std::string> messages;
+  for (const auto &d : diags.diagnostics()) {
+    EXPECT_EQ(d.code, "err_emit_divergence");
+    messages.push_back(d.message);
+  }
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_NE(messages[0].find("module 'm.1.k' differently: the spec's tier is 'int8', the written file gives 'float'"),
+            std::string::npos)
+      << messages[0];
+  EXPECT_NE(messages[1].find("module 'lm_head' differently: the spec's tier is 'float'"), std::string::npos)
+      << messages[1];
+  EXPECT_EQ(diags.diagnostics()[1].notes.size(), 1u); // at the protect
+}
+
+TEST(TranslationValidation, ComparesTheWeightWidthAndCapsTheReport) {
+  Reading r;
+  read(r, std::string(kHead) + quant("int8", "[\"*\"]", "[]"),
+       "qspec 1\ndefaults { tier int8; weight int4 per_channel }\ntiers int8 < float\ntarget msmodelslim { }\n");
+  ASSERT_TRUE(r.ok);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  EXPECT_FALSE(vendors::validateReading(r.spec, *r.spec.target("msmodelslim"), r.reading, diags));
+  ASSERT_EQ(diags.diagnostics().size(), 5u); // the five Linears
+  EXPECT_NE(diags.diagnostics()[0].message.find("weight dtype is 'int4', the written file gives 'int8'"),
+            std::string::npos);
+  // The cap: one note counts what is not shown.
+  vendors::VendorReading many = r.reading;
+  ir::Spec &spec = r.spec;
+  for (int i = 0; i < 30; ++i) {
+    spec.inventory.modules.push_back({"extra." + std::to_string(i), "Linear", -1, 0});
+    spec.resolution.modules.push_back(spec.resolution.modules[0]);
+    many.modules.push_back(many.modules[0]);
+  }
+  DiagnosticEngine capped(sm);
+  EXPECT_FALSE(vendors::validateReading(spec, *spec.target("msmodelslim"), many, capped));
+  EXPECT_EQ(capped.diagnostics().size(), 20u);
+  EXPECT_NE(capped.diagnostics().back().notes.back().message.find("15 more differences"), std::string::npos);
+}
+
+} // namespace
+} // namespace qspec
+
+namespace qspec {
+namespace {
+
+// The vendor model on every real practice of ../shared/conformance/msmodelslim/: each v1 file
+// with a linear_quant reads (groups entered, anchors resolved) and quantizes some Linear of a
+// small DeepSeek/Qwen-shaped inventory.
+TEST(MsModelSlimReaderConformance, EveryRealPracticeReads) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "msmodelslim";
+  if (!fs::is_directory(dir))
+    GTEST_SKIP() << "no conformance corpus";
+  Mods mods;
+  for (const char *b : {"0", "1", "61"}) {
+    std::string p = std::string("model.layers.") + b + ".";
+    for (const char *a : {"self_attn.q_proj", "self_attn.q_a_proj", "self_attn.o_proj", "mlp.gate", "mlp.down_proj",
+                          "mlp.experts.0.up_proj", "mlp.shared_experts.down_proj", "attn.to_q", "ffn.0"})
+      mods.push_back({p + a, "Linear"});
+  }
+  mods.push_back({"language_model.model.layers.1.mlp.down_proj", "Linear"});
+  mods.push_back({"language_model.model.layers.1.self_attn.q_proj", "Linear"});
+  mods.push_back({"lm_head", "Linear"});
+  mods.push_back({"model.norm", "RMSNorm"});
+  size_t read = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (name.rfind("lab_practice__", 0) != 0)
+      continue;
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    if (text.find("linear_quant") == std::string::npos || text.find("modelslim_v0") != std::string::npos)
+      continue;
+    Reading r;
+    ir::Spec &spec = r.spec;
+    testsupport::compileAndEmit("msmodelslim", "qspec 1\ntarget msmodelslim { }\n", mods, spec);
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    EXPECT_TRUE(vendors::readMsModelSlim(spec, *spec.target("msmodelslim"), text, r.reading, diags)) << name;
+    size_t quantized = 0;
+    for (const auto &m : r.reading.modules)
+      quantized += m.known && m.tier != ir::Tier::Float;
+    EXPECT_GT(quantized, 0u) << name;
+    ++read;
+  }
+  EXPECT_GE(read, 15u);
+}
+
+} // namespace
+} // namespace qspec
