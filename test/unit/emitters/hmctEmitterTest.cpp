@@ -185,7 +185,7 @@ TEST(HmctEmitter, HostileNames) {
 TEST(HmctEmitter, UnknownNodeGetsDidYouMean) {
   ir::Spec spec;
   EmitRun r = compileHmct(
-      "qspec 1\ndefaults { tier int8 }\nprotect \"/blocks.0/attn/Softmx\"\ntarget hmct { }\n",
+      "qspec 1\ndefaults { tier int8 }\noverride name \"/blocks.0/attn/Softmx\" { tier int16 }\ntarget hmct { }\n",
       vit(), spec);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_hmct_unknown_node"), r.ids.end()) << r.out;
