@@ -519,7 +519,7 @@ bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputCon
   std::string error;
   uint32_t line = 0, column = 0;
   if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column))
-    return true; // the reader reports it (err_hmct_vendor_refuses)
+    return true; // the reader reports it (err_hmct_refused)
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
                          DiagID::warn_hmct_recipe_not_carried, diags);
   return true;

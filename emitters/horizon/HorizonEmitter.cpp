@@ -560,7 +560,7 @@ bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, Output
   std::string error;
   uint32_t line = 0, column = 0;
   if (!horizon::parseQconfigSetter(out.buffer(), doc, error, line, column))
-    return true; // the reader reports it (err_horizon_vendor_refuses)
+    return true; // the reader reports it (err_horizon_refused)
   vendors::RoleReading act;
   if (std::string m = horizon::SetterReading(doc).actMethod(); !m.empty())
     act.method = m;

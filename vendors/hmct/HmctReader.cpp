@@ -53,7 +53,7 @@ bool acceptedByHmct(const hmct::QuantConfigDoc &doc, const ir::Target &target,
     march = m->values[0].text;
   for (const hmct::Issue &i : hmct::checkQuantConfig(doc, march))
     if (i.error) {
-      diags.report(DiagID::err_hmct_vendor_refuses, target.range,
+      diags.report(DiagID::err_hmct_refused, target.range,
                    {std::to_string(i.line), std::to_string(i.column), i.message, i.check});
       return false;
     }
@@ -76,20 +76,33 @@ std::optional<ir::Tier> tierForQtype(std::string_view q) {
   return std::nullopt;
 }
 
+HmctNodes::HmctNodes(const hmct::QuantConfigDoc &doc) {
+  // A repeated key: json.loads keeps the last one.
+  if (const hmct::JsonValue *nodes = section(doc, "node_config"))
+    for (const auto &[name, e] : nodes->members)
+      nodes_[name] = &e;
+  if (const hmct::JsonValue *ops = section(doc, "op_config"))
+    for (const auto &[type, e] : ops->members)
+      ops_[type] = &e;
+  if (const hmct::JsonValue *mc = section(doc, "model_config"))
+    model_ = stringMember(*mc, "all_node_type");
+}
+
+HmctNodeQtype HmctNodes::qtype(std::string_view name, std::string_view opType) const {
+  if (auto it = nodes_.find(name); it != nodes_.end())
+    if (auto q = fromNodeEntry(*it->second))
+      return *q;
+  if (auto it = ops_.find(opType); !opType.empty() && it != ops_.end() && it->second->kind == hmct::JsonValue::Object)
+    if (const hmct::JsonValue *q = stringMember(*it->second, "qtype"))
+      return fromWord(*q);
+  if (model_)
+    return fromWord(*model_);
+  return {ir::Tier::Int8, "int8", 0, 0};
+}
+
 HmctNodeQtype hmctNodeQtype(const hmct::QuantConfigDoc &doc, std::string_view name,
                             std::string_view opType) {
-  if (const hmct::JsonValue *nodes = section(doc, "node_config"))
-    if (const hmct::JsonValue *e = nodes->get(name))
-      if (auto q = fromNodeEntry(*e))
-        return *q;
-  if (const hmct::JsonValue *ops = section(doc, "op_config"); ops && !opType.empty())
-    if (const hmct::JsonValue *e = ops->get(opType); e && e->kind == hmct::JsonValue::Object)
-      if (const hmct::JsonValue *q = stringMember(*e, "qtype"))
-        return fromWord(*q);
-  if (const hmct::JsonValue *mc = section(doc, "model_config"))
-    if (const hmct::JsonValue *q = stringMember(*mc, "all_node_type"))
-      return fromWord(*q);
-  return {ir::Tier::Int8, "int8", 0, 0};
+  return HmctNodes(doc).qtype(name, opType);
 }
 
 RoleReading hmctActivation(const hmct::QuantConfigDoc &doc) {
@@ -129,7 +142,7 @@ bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   std::string error;
   uint32_t line = 0, column = 0;
   if (!hmct::parseQuantConfigText(bytes, doc, error, line, column)) {
-    diags.report(DiagID::err_hmct_vendor_refuses, target.range,
+    diags.report(DiagID::err_hmct_refused, target.range,
                  {std::to_string(line), std::to_string(column), error, "json"});
     return false;
   }
@@ -139,9 +152,10 @@ bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   if (!spec.resolution.done || !inv.present())
     return true;
   RoleReading act = hmctActivation(doc);
+  HmctNodes nodes(doc);
   out.modules.resize(inv.modules.size());
   for (size_t i = 0; i < inv.modules.size(); ++i) {
-    HmctNodeQtype q = hmctNodeQtype(doc, inv.modules[i].name, inv.modules[i].type);
+    HmctNodeQtype q = nodes.qtype(inv.modules[i].name, inv.modules[i].type);
     ModuleReading &m = out.modules[i];
     m.known = q.tier.has_value();
     m.tier = q.tier.value_or(ir::Tier::Float);

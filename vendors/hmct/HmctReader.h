@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string_view>
+#include <unordered_map>
 
 namespace qspec::vendors {
 
@@ -21,6 +22,18 @@ struct HmctNodeQtype {
 };
 
 // The HMCT rule for one node: node_config[name] beats op_config[opType] beats all_node_type.
+// HmctNodes indexes the sections once (it points into `doc`, which must outlive it), so reading
+// a whole model is linear; hmctNodeQtype reads one node.
+class HmctNodes {
+public:
+  explicit HmctNodes(const hmct::QuantConfigDoc &doc);
+  explicit HmctNodes(hmct::QuantConfigDoc &&) = delete;
+  HmctNodeQtype qtype(std::string_view name, std::string_view opType) const;
+
+private:
+  std::unordered_map<std::string_view, const hmct::JsonValue *> nodes_, ops_;
+  const hmct::JsonValue *model_ = nullptr;
+};
 HmctNodeQtype hmctNodeQtype(const hmct::QuantConfigDoc &doc, std::string_view name,
                             std::string_view opType);
 // The model-wide activation recipe HMCT applies: calibration_type max -> minmax, kl -> histogram
@@ -31,7 +44,7 @@ RoleReading hmctActivation(const hmct::QuantConfigDoc &doc);
 std::optional<ir::Tier> tierForQtype(std::string_view qtype);
 
 // vendors::ReadBack for target kind "hmct": parses `bytes`, runs HMCT's checks (an error is
-// err_hmct_vendor_refuses), then reads every inventory module as an ONNX node.
+// err_hmct_refused), then reads every inventory module as an ONNX node.
 bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
               VendorReading &out, DiagnosticEngine &diags);
 

@@ -237,12 +237,12 @@ bool readHorizon(const ir::Spec &spec, const ir::Target &target, std::string_vie
   std::string error;
   uint32_t line = 0, column = 0;
   if (!horizon::parseQconfigSetter(bytes, doc, error, line, column)) {
-    diags.report(DiagID::err_horizon_vendor_refuses, target.range,
+    diags.report(DiagID::err_horizon_refused, target.range,
                  {std::to_string(line), std::to_string(column), error, "python"});
     return false;
   }
   for (const horizon::SetterIssue &i : horizon::checkQconfigSetter(doc)) {
-    diags.report(DiagID::err_horizon_vendor_refuses, target.range,
+    diags.report(DiagID::err_horizon_refused, target.range,
                  {std::to_string(i.line), std::to_string(i.column), i.message, i.check});
     return false;
   }

@@ -4,6 +4,8 @@
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/horizon/HorizonReader.h"
 
+#include "../emitters/EmitTestSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -215,4 +217,62 @@ TEST(HmctConformance, KnownReadings) {
   EXPECT_FALSE(act.method); // calibration_type is a list: a search
   EXPECT_EQ(act.scope, std::optional<std::string>("per_channel"));
   EXPECT_FALSE(act.symmetric); // asymmetric is a list
+}
+
+// Translation validation catches the issue-#11 cases in a file as qcc used to write them: the
+// `blk` key also reaching `blk.sub`, and nash-p's fp16 default under an int8 IR.
+TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
+  ir::Spec spec;
+  testsupport::Mods mods = {{"blk", "Block"}, {"blk.sub", "Linear"}, {"norm", "LayerNorm"}};
+  auto r = testsupport::compileAndEmit(
+      "horizon", "tiers int8 < int16 < fp16 < float\noverride name \"blk\" { tier int16 }\ntarget horizon { march \"nash-p\" }\n",
+      mods, spec);
+  ASSERT_TRUE(r.ok) << r.out;
+  const char *old = "MARCH = \"nash-p\"\ndef build_qconfig_setter():\n    set_march(MARCH)\n    return QconfigSetter(\n"
+                    "        reference_qconfig=get_qconfig(observer=HistogramObserver),\n        templates=[\n"
+                    "            ModuleNameTemplate({\"\": torch.float16}),\n"
+                    "            ConvDtypeTemplate(input_dtype=qint8, weight_dtype=qint8),\n"
+                    "            ModuleNameTemplate({\"blk\": qint16}),\n        ],\n    )\n";
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  vendors::VendorReading reading;
+  ASSERT_TRUE(vendors::readHorizon(spec, *spec.target("horizon"), old, reading, diags));
+  EXPECT_FALSE(vendors::validateReading(spec, *spec.target("horizon"), reading, diags));
+  std::string all;
+  for (const auto &d : diags.diagnostics())
+    all += d.code + ": " + d.message + "\n";
+  EXPECT_NE(all.find("module 'blk.sub'"), std::string::npos) << all;
+  EXPECT_NE(all.find("module 'norm'"), std::string::npos) << all;
+  // What qcc writes now reads back as the IR.
+  vendors::VendorReading now;
+  DiagnosticEngine d2(sm);
+  ASSERT_TRUE(vendors::readHorizon(spec, *spec.target("horizon"), r.out, now, d2));
+  EXPECT_TRUE(vendors::validateReading(spec, *spec.target("horizon"), now, d2));
+}
+
+// A quant_config HMCT would refuse is reported with its line and column, and a node entry that
+// disagrees with the IR is a divergence at the node.
+TEST(HmctValidation, RefusalAndDivergence) {
+  ir::Spec spec;
+  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
+  auto r = testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec,
+                                       {}, "onnx");
+  ASSERT_TRUE(r.ok) << r.out;
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  vendors::VendorReading reading;
+  EXPECT_FALSE(vendors::readHmct(spec, *spec.target("hmct"), "{\n  \"model_config\": {\"ON\": 1}\n}", reading, diags));
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_EQ(diags.diagnostics()[0].code, "err_hmct_refused");
+  EXPECT_NE(diags.diagnostics()[0].message.find("line 2, column 20"), std::string::npos)
+      << diags.diagnostics()[0].message;
+  DiagnosticEngine d2(sm);
+  ASSERT_TRUE(vendors::readHmct(spec, *spec.target("hmct"),
+                                R"({"model_config": {"all_node_type": "int8"}, "node_config": {"/a/Softmax": {"qtype": "int16"}}})",
+                                reading, d2));
+  EXPECT_FALSE(vendors::validateReading(spec, *spec.target("hmct"), reading, d2));
+  ASSERT_FALSE(d2.diagnostics().empty());
+  EXPECT_EQ(d2.diagnostics()[0].code, "err_emit_divergence");
+  EXPECT_NE(d2.diagnostics()[0].message.find("'/a/Softmax'"), std::string::npos) << d2.diagnostics()[0].message;
+  EXPECT_EQ(reading.modules[1].line, 1u);
 }
