@@ -1,4 +1,7 @@
-// The hmct-json emitter: an HMCT PTQ `quant_config` (JSON).
+// The hmct-json emitter: an HMCT PTQ `quant_config` (JSON), in steps: options (march and the
+// model_config settings, read once: readMarch, modelConfig), plan from the resolution (plan:
+// op and node tiers), lower to the document (lower, nodeConfig), verify (emit: the recipes the
+// file cannot carry; emitTargets then reads the bytes back through vendors/hmct).
 //
 // 1. Target settings -> model_config: `all_node_type` from the default tier (dual-int16 as a
 //    default becomes int16 plus op-level dual-int16 on Conv/MatMul/Gemm/ConvTranspose),
@@ -13,22 +16,49 @@
 // 3. Without one: type overrides -> op_config, exact names -> node_config (a glob needs the
 //    inventory), protect > tuning > name override, higher priority first.
 // 4. Strict JSON by nlohmann_json: sections in order, empty ones left out, keys sorted by code
-//    point, floats with a '.', UTF-8 names escaped by the library.
+//    point, floats with a '.', UTF-8 names escaped by the library; '/' and '*' of a `//` or `/*`
+//    in a name spelt "\/" and "\u002a" so HMCT's comment stripper leaves the name intact.
 #include "emitters/hmct/HmctEmitter.h"
 
-#include "emitters/hmct/HmctRules.h"
+#include "emitters/RecipeCarry.h"
 #include "ir/EditDistance.h"
+#include "vendors/hmct/HmctReader.h"
+#include "vendors/hmct/HmctRules.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace qspec::emit {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+// node_config entries: a vector with a hash index (one lookup per node, no search through the
+// JSON object), sorted by name (bytes = code points for UTF-8) once, when serialised.
+class NodeTable {
+public:
+  void set(const std::string &name, ir::Tier tier) {
+    auto [it, added] = index_.emplace(name, entries_.size());
+    if (added)
+      entries_.emplace_back(name, tier);
+    else
+      entries_[it->second].second = tier;
+  }
+  bool empty() const { return entries_.empty(); }
+  std::vector<std::pair<std::string, ir::Tier>> sorted() const {
+    std::vector<std::pair<std::string, ir::Tier>> out = entries_;
+    std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    return out;
+  }
+
+private:
+  std::vector<std::pair<std::string, ir::Tier>> entries_;
+  std::unordered_map<std::string, size_t> index_;
+};
 
 struct NodeRule {
   ir::Tier tier;
@@ -51,7 +81,7 @@ private:
   unsigned suggestions_ = 0; // did-you-mean searches so far (kMaxSuggestions)
   std::string march_;
   std::map<std::string, ir::Tier> ops_;   // op type -> tier
-  std::map<std::string, ir::Tier> nodes_; // node name -> tier
+  NodeTable nodes_;                       // node name -> tier
 
   void bad(const ir::Option *o, const std::string &why) {
     diags_.report(DiagID::err_hmct_bad_option,
@@ -61,6 +91,11 @@ private:
     ok_ = false;
   }
   Json modelConfig();
+  void readMarch();
+  void plan();
+  bool lower(const Json &mc, Json &root);
+  Json nodeConfig();
+  bool checkMarch(const Json &mc);
   void fromInventory();
   void asWritten();
   void checkLiteralNames();
@@ -259,7 +294,7 @@ void Builder::fromInventory() {
     if (auto it = ops_.find(mod.type); it != ops_.end())
       eff = it->second;
     if (rm.tier.value != eff || rm.isProtected || rm.tuned)
-      nodes_[mod.name] = rm.tier.value;
+      nodes_.set(mod.name, rm.tier.value);
   }
 }
 
@@ -321,10 +356,10 @@ void Builder::asWritten() {
       for (const ir::Selector &s : o.selectors)
         add(s, {*o.settings.tier, 1, o.priority, o.range});
   for (const auto &[name, r] : rules)
-    nodes_[name] = r.tier;
+    nodes_.set(name, r.tier);
 }
 
-bool Builder::run(OutputContext &out) {
+void Builder::readMarch() {
   if (const ir::Option *o = target_.option("march")) {
     if (o->values.size() != 1 || !hmct::isKnownMarch(o->values[0].text))
       bad(o, "unknown march; HMCT knows nash, nash-b, nash-b-lite, nash-b-plus, nash-e, nash-m, "
@@ -333,18 +368,60 @@ bool Builder::run(OutputContext &out) {
     else
       march_ = o->values[0].text;
   }
-  Json root = Json::object();
-  Json mc = modelConfig();
-  bool withInventory = spec_.resolution.done && spec_.inventory.present();
-  if (withInventory) {
+}
+
+// The plan from the resolution (with an inventory) or from the rules as written.
+void Builder::plan() {
+  if (spec_.resolution.done && spec_.inventory.present()) {
     checkLiteralNames();
     if (ok_)
       fromInventory();
   } else {
     asWritten();
   }
-  if (!ok_)
-    return false;
+}
+
+Json Builder::nodeConfig() {
+  Json nodes = Json::object();
+  // Names are unique in the table: append to the object's storage instead of operator[], whose
+  // lookup is a linear search through the ordered object (quadratic over a whole model).
+  auto &storage = static_cast<Json::object_t::Container &>(nodes.get_ref<Json::object_t &>());
+  for (const auto &[name, tier] : nodes_.sorted()) {
+    if (!hmct::isValidUtf8(name)) {
+      diags_.report(DiagID::err_hmct_bad_node_name, target_.range, {sanitizeForTerminal(name)});
+      ok_ = false;
+      continue;
+    }
+    if (tier == ir::Tier::DualInt16)
+      storage.emplace_back(name, Json{{"input0", "int16"}, {"input1", "int16"}});
+    else
+      storage.emplace_back(name, Json{{"qtype", hmct::qtypeForTier(tier)}});
+  }
+  return nodes;
+}
+
+// Every qtype against the march (also checked by the capability pass; this covers
+// op/all_node_type).
+bool Builder::checkMarch(const Json &mc) {
+  if (march_.empty())
+    return true;
+  auto check = [&](const std::string &q, const std::string &where) {
+    if (!hmct::qtypeAllowedOnMarch(march_, q)) {
+      diags_.report(DiagID::err_hmct_bad_option, target_.option("march")->values[0].range,
+                    {"march", "qtype '" + q + "' (" + where + ") is not available on march '" +
+                                  march_ + "'"});
+      ok_ = false;
+    }
+  };
+  check(mc["all_node_type"].get<std::string>(), "all_node_type");
+  for (const auto &[type, tier] : ops_)
+    check(hmct::qtypeForTier(tier), "op_config." + type);
+  return ok_;
+}
+
+// The plan as the vendor document: sections in order, empty ones left out.
+bool Builder::lower(const Json &mc, Json &root) {
+  root = Json::object();
   root["model_config"] = mc;
   if (!ops_.empty()) {
     Json ops = Json::object();
@@ -352,49 +429,50 @@ bool Builder::run(OutputContext &out) {
       ops[type] = Json{{"qtype", hmct::qtypeForTier(tier)}};
     root["op_config"] = ops;
   }
-  if (!nodes_.empty()) {
-    // nodes_ is sorted and its names are unique: append to the object's vector directly
-    // (ordered_json's `nodes[name] =` searches the vector first, quadratic in the node count).
-    Json nodes = Json::object();
-    Json::object_t &entries = nodes.get_ref<Json::object_t &>();
-    entries.reserve(nodes_.size());
-    for (const auto &[name, tier] : nodes_) {
-      if (!hmct::isValidUtf8(name)) {
-        diags_.report(DiagID::err_hmct_bad_node_name, target_.range, {sanitizeForTerminal(name)});
-        ok_ = false;
-        continue;
-      }
-      if (hmct::hasCommentMarker(name))
-        diags_.report(DiagID::warn_hmct_comment_in_name, target_.range,
-                      {name, name.find("//") != std::string::npos ? "//" : "/*"});
-      if (tier == ir::Tier::DualInt16)
-        entries.emplace_back(name, Json{{"input0", "int16"}, {"input1", "int16"}});
-      else
-        entries.emplace_back(name, Json{{"qtype", hmct::qtypeForTier(tier)}});
+  if (!nodes_.empty())
+    root["node_config"] = nodeConfig();
+  return ok_ && checkMarch(mc);
+}
+
+// HMCT strips `//...` and `/*...*/` from a quant_config file by regex, inside strings too. JSON
+// may spell '/' as "\/" and '*' as "\u002a", which the regex never matches and json.loads reads
+// back unchanged, so a name such as `/a//b` reaches HMCT intact.
+std::string protectCommentMarkers(const std::string &json) {
+  std::string out;
+  out.reserve(json.size());
+  bool inString = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    char prev = i > 0 ? json[i - 1] : '\0', next = i + 1 < json.size() ? json[i + 1] : '\0';
+    if (!inString) {
+      inString = c == '"';
+    } else if (c == '\\') {
+      out += c;
+      out += json[++i];
+      continue;
+    } else if (c == '"') {
+      inString = false;
+    } else if (c == '/' && (next == '/' || next == '*' || prev == '/')) {
+      out += "\\/";
+      continue;
+    } else if (c == '*' && prev == '/') {
+      out += "\\u002a";
+      continue;
     }
-    root["node_config"] = std::move(nodes);
+    out += c;
   }
-  if (!ok_)
+  return out;
+}
+
+bool Builder::run(OutputContext &out) {
+  readMarch();
+  Json mc = modelConfig();
+  plan();
+  Json root;
+  if (!ok_ || !lower(mc, root))
     return false;
-  // Every qtype against the march (also checked by the capability pass; this covers
-  // op/all_node_type).
-  if (!march_.empty()) {
-    auto check = [&](const std::string &q, const std::string &where) {
-      if (!hmct::qtypeAllowedOnMarch(march_, q)) {
-        diags_.report(DiagID::err_hmct_bad_option, target_.option("march")->values[0].range,
-                      {"march", "qtype '" + q + "' (" + where + ") is not available on march '" +
-                                    march_ + "'"});
-        ok_ = false;
-      }
-    };
-    check(mc["all_node_type"].get<std::string>(), "all_node_type");
-    for (const auto &[type, tier] : ops_)
-      check(hmct::qtypeForTier(tier), "op_config." + type);
-    if (!ok_)
-      return false;
-  }
   try {
-    out.buffer() = root.dump(2, ' ', false, Json::error_handler_t::strict) + "\n";
+    out.buffer() = protectCommentMarkers(root.dump(2, ' ', false, Json::error_handler_t::strict)) + "\n";
   } catch (const nlohmann::json::exception &e) {
     diags_.report(DiagID::err_internal, target_.range, {std::string("nlohmann_json: ") + e.what()});
     return false;
@@ -407,7 +485,18 @@ bool Builder::run(OutputContext &out) {
 bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
   Builder b(spec, target, diags);
-  return b.run(out);
+  if (!b.run(out))
+    return false;
+  // Verify: the activation recipe HMCT reads from the written model_config is model-wide, and
+  // weights have no keys at all; every rule's recipe field it does not apply is reported.
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, column = 0;
+  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column))
+    return true; // the reader reports it (err_hmct_refused)
+  reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
+                         DiagID::warn_hmct_recipe_not_carried, diags);
+  return true;
 }
 
 } // namespace qspec::emit

@@ -1,7 +1,8 @@
 // The hmct backend's registration: what it can express (for the passes) and its factory.
 // The vendor facts behind canExpress live in HmctRules (shared with qlint).
 #include "emitters/hmct/HmctEmitter.h"
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctReader.h"
+#include "vendors/hmct/HmctRules.h"
 
 namespace qspec::emit {
 
@@ -12,7 +13,8 @@ void registerHmctEmitter() {
   info.fileExtension = ".json";
   info.optionKeys = {
       "march",          "calibration_type", "model_output_type", "num_bin",         "max_num_bin",
-      "max_percentile", "per_channel",      "asymmetric",        "bias_correction", "search"};
+      "max_percentile", "per_channel",      "asymmetric",        "bias_correction", "search",
+      "silence"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // HMCT qtypes: int8, int16, float16, float32 everywhere on nash; dual-int16 only on
@@ -36,6 +38,7 @@ void registerHmctEmitter() {
     return true;
   };
   registerEmitter(std::move(info), [] { return std::make_unique<HmctEmitter>(); });
+  vendors::registerReader("hmct", &vendors::readHmct);
 }
 
 } // namespace qspec::emit

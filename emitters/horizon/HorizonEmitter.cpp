@@ -1,15 +1,21 @@
-// The Horizon QconfigSetter emitter (docs/emitters/horizon.md has the full mapping).
+// The Horizon QconfigSetter emitter (docs/emitters/horizon.md has the full mapping), in steps:
 //
-// 1. Read the target: march (set_march; its §3.5 defaults), observer, fix_scale, sensitivity.
-// 2. Global dtype: the spec's default tier, or the march default when the spec sets none
-//    (nash-p/nash-h: torch.float16 with Conv/Matmul qint8; others qint8). Conv/Matmul templates
-//    carry the GEMM dtype explicitly (the type override's, when it covers the whole family).
-// 3. ModuleNameTemplate entries: every module whose tier was decided by a rule (name or type
-//    override, group) and differs from what the templates give it; pinned modules (protected,
-//    tuning state) always, in a separate template with freeze=True, placed last.
-// 4. Every name goes through horizon::pythonStringLiteral; dtypes are identifiers.
+// 1. Options: march (set_march), observer (else the default act method), fix_scale,
+//    sensitivity..., read once into the writer's fields (readTarget).
+// 2. Plan from the resolution: the global template states the spec's default tier (the plugin's
+//    nash-p / nash-h fp16 default is never relied on); Conv/Matmul templates carry the GEMM pair
+//    explicitly (a type override's, when it covers the whole family); ModuleNameTemplate entries
+//    for every module the templates would give another tier, pinned modules (protected, tuning
+//    state) in a last template with freeze=True. Keys are prefixes for the plugin: every module a
+//    key of another module would reach gets its own entry (restorePrefixed).
+// 3. Lower: print the Python; every name goes through horizon::pythonStringLiteral; dtypes are
+//    identifiers.
+// 4. Verify: recipe fields the setter cannot carry are reported (warn_horizon_recipe_not_carried);
+//    emitTargets then reads the bytes back through vendors/horizon and compares each module.
 #include "emitters/horizon/HorizonEmitter.h"
-#include "emitters/horizon/HorizonRules.h"
+#include "emitters/RecipeCarry.h"
+#include "vendors/horizon/HorizonReader.h"
+#include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
 
 #include <map>
@@ -24,6 +30,15 @@ using horizon::PyPrinter;
 struct EntryValue {
   std::string dtype;              // identifier, or a port map expression
   std::optional<double> threshold;
+};
+
+// A Conv or Matmul template: the first operand's and the second operand's (weight's) dtype, and
+// the tier that pair means (vendors/horizon/HorizonReader.h: qint8/qint8 int8, qint16/qint8
+// int16, qint16/qint16 dual-int16). Empty: no template.
+struct Gemm {
+  std::string in, second;
+  std::optional<ir::Tier> tier;
+  bool set() const { return !in.empty(); }
 };
 
 class HorizonWriter {
@@ -45,6 +60,29 @@ private:
   bool topkIsInt_ = false;
   std::set<std::string> dtypesUsed_;
   bool torchUsed_ = false;
+
+  // The plan: what the templates give, in list order.
+  std::string globalDtype_;                   // ModuleNameTemplate({"": D})
+  std::optional<ir::Tier> globalTier_;
+  std::string gemmDtype_;                     // SensitivityTemplate's low precision
+  Gemm conv_, matmul_;                        // ConvDtypeTemplate / MatmulDtypeTemplate
+  std::map<std::string, EntryValue> entries_; // by name (byte order)
+  std::map<std::string, EntryValue> frozen_;  // pinned, freeze=True, last
+
+  bool planGlobal();
+  void planFromInventory();
+  void planAsWritten();
+  void planEntry(size_t module);
+  void restorePrefixed();
+  std::optional<ir::Tier> templateTier(const ir::Module &m) const;
+  void addEntry(std::map<std::string, EntryValue> &into, const std::string &name, EntryValue v,
+                SourceRange at);
+  std::optional<std::pair<std::string, std::string>> gemmDtypes(ir::Tier t);
+  void print(std::string &out);
+  void printImports(PyPrinter &p);
+  void printEntries(PyPrinter &p, const std::map<std::string, EntryValue> &m, bool freeze);
+  bool printSensitivity(PyPrinter &p);
+  bool printTail(PyPrinter &p);
 
   void error(DiagID id, SourceRange at, std::vector<std::string> args) {
     diags_.report(id, at.valid() ? at : target_.range, std::move(args));
@@ -133,6 +171,9 @@ private:
 };
 
 void HorizonWriter::readTarget() {
+  // The observer: the `observer` setting, else the default act method when it names one.
+  if (const auto &m = spec_.defaults.act.method; m && !horizon::observerClass(*m).empty())
+    observer_ = horizon::observerClass(*m);
   for (const ir::Option &o : target_.options) {
     std::string v;
     bool b;
@@ -195,182 +236,221 @@ std::optional<std::string> literalName(const ir::Selector &s) {
   return std::nullopt;
 }
 
-bool HorizonWriter::run(std::string &out) {
-  readTarget();
-  if (!ok_)
-    return false;
-
-  // Global and GEMM dtypes.
-  bool explicitDefault = spec_.defaults.tier.has_value();
-  SourceRange defaultsAt = spec_.defaults.tierRange.valid() ? spec_.defaults.tierRange : target_.range;
-  std::string globalDtype, gemmDtype;
-  if (explicitDefault) {
-    auto d = dtypeExpr(*spec_.defaults.tier, "", "the default tier", defaultsAt);
-    if (!d)
-      return false;
-    globalDtype = *d;
-    gemmDtype = horizon::negQuantMin(globalDtype) > 0 ? globalDtype : "";
-  } else {
-    globalDtype = horizon::marchDefaultsToFloat16(march_) ? "torch.float16" : "qint8";
-    gemmDtype = "qint8";
-    use(globalDtype);
-    use(gemmDtype);
+std::optional<std::pair<std::string, std::string>> HorizonWriter::gemmDtypes(ir::Tier t) {
+  switch (t) {
+  case ir::Tier::Int8:
+    use("qint8");
+    return std::make_pair(std::string("qint8"), std::string("qint8"));
+  case ir::Tier::Int16:
+    use("qint16");
+    use("qint8");
+    return std::make_pair(std::string("qint16"), std::string("qint8"));
+  case ir::Tier::DualInt16:
+    use("qint16");
+    return std::make_pair(std::string("qint16"), std::string("qint16"));
+  default:
+    return std::nullopt;
   }
-  std::string convIn = gemmDtype, convW = gemmDtype, matmulIn = gemmDtype;
+}
 
-  std::map<std::string, EntryValue> entries, frozen; // by name (byte order)
-  auto add = [&](std::map<std::string, EntryValue> &into, const std::string &name, EntryValue v, SourceRange at) {
-    if (!literal(name, at))
-      return;
-    into[name] = std::move(v);
-  };
+// The global template and the GEMM templates from the IR's default tier. The plugin's march
+// default (nash-p / nash-h: non-GEMM modules in torch.float16) is never relied on: the file
+// states the tier the spec resolves.
+bool HorizonWriter::planGlobal() {
+  SourceRange defaultsAt = spec_.defaults.tierRange.valid() ? spec_.defaults.tierRange : target_.range;
+  ir::Tier t = spec_.defaultTier();
+  auto d = dtypeExpr(t, "", "the default tier", defaultsAt);
+  if (!d)
+    return false;
+  globalDtype_ = *d;
+  globalTier_ = t;
+  gemmDtype_ = horizon::negQuantMin(globalDtype_) > 0 ? globalDtype_ : "";
+  if (auto g = gemmDtypes(t)) {
+    conv_ = Gemm{g->first, g->second, t};
+    matmul_ = conv_;
+  }
+  return true;
+}
 
-  if (spec_.resolution.done) {
-    const auto &mods = spec_.inventory.modules;
-    // Does one type-override tier cover a whole template family?
-    auto familyTier = [&](bool conv) -> std::optional<ir::Tier> {
-      std::optional<ir::Tier> tier;
-      bool any = false;
-      for (size_t i = 0; i < mods.size(); ++i) {
-        if (!(conv ? horizon::isConvLikeType(mods[i].type) : horizon::isMatmulLikeType(mods[i].type)))
-          continue;
-        const ir::ResolvedModule &rm = spec_.resolution.modules[i];
-        if (rm.isProtected || rm.tuned || rm.tier.from.source == ir::Decision::NameOverride ||
-            rm.tier.from.source == ir::Decision::Group)
-          continue;
-        if (rm.tier.from.source != ir::Decision::TypeOverride)
-          return std::nullopt;
-        if (any && tier != rm.tier.value)
-          return std::nullopt;
-        tier = rm.tier.value;
-        any = true;
-      }
-      return tier;
-    };
-    auto gemmExpr = [&](ir::Tier t, bool conv) -> std::optional<std::pair<std::string, std::string>> {
-      switch (t) {
-      case ir::Tier::Int8: use("qint8"); return std::make_pair(std::string("qint8"), std::string("qint8"));
-      case ir::Tier::Int16: use("qint16"); use("qint8"); return std::make_pair(std::string("qint16"), std::string(conv ? "qint8" : "qint16"));
-      case ir::Tier::DualInt16: use("qint16"); return std::make_pair(std::string("qint16"), std::string("qint16"));
-      default: return std::nullopt;
-      }
-    };
-    std::optional<ir::Tier> convTier = familyTier(true), matmulTier = familyTier(false);
-    if (convTier) {
-      if (auto e = gemmExpr(*convTier, true)) {
-        convIn = e->first;
-        convW = e->second;
-      } else {
-        convTier.reset();
-      }
-    }
-    if (matmulTier) {
-      if (auto e = gemmExpr(*matmulTier, false))
-        matmulIn = e->first;
-      else
-        matmulTier.reset();
-    }
+// The tier the global / Conv / Matmul templates give a module.
+std::optional<ir::Tier> HorizonWriter::templateTier(const ir::Module &m) const {
+  if (conv_.set() && horizon::isConvLikeType(m.type))
+    return conv_.tier;
+  if (matmul_.set() && horizon::isMatmulLikeType(m.type))
+    return matmul_.tier;
+  return globalTier_;
+}
+
+void HorizonWriter::addEntry(std::map<std::string, EntryValue> &into, const std::string &name,
+                             EntryValue v, SourceRange at) {
+  if (!literal(name, at))
+    return;
+  into[name] = std::move(v);
+}
+
+void HorizonWriter::planEntry(size_t i) {
+  const ir::Module &m = spec_.inventory.modules[i];
+  const ir::ResolvedModule &rm = spec_.resolution.modules[i];
+  SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
+  bool pinned = rm.isProtected || rm.tuned;
+  bool hasRuleBlock = false;
+  for (const ir::Option *b : rm.targetOptions)
+    hasRuleBlock = hasRuleBlock || b->key == "horizon";
+  if (!pinned && !hasRuleBlock && templateTier(m) == rm.tier.value)
+    return; // the global / Conv / Matmul templates give it its tier
+  auto d = dtypeExpr(rm.tier.value, m.type, m.name, at);
+  if (!d)
+    return;
+  EntryValue v{*d, fixedThreshold(rm.targetOptions, *d, m.name)};
+  addEntry(pinned ? frozen_ : entries_, m.name, std::move(v), at);
+}
+
+void HorizonWriter::planFromInventory() {
+  const auto &mods = spec_.inventory.modules;
+  // Does one type-override tier cover a whole template family?
+  auto familyTier = [&](bool conv) -> std::optional<ir::Tier> {
+    std::optional<ir::Tier> tier;
     for (size_t i = 0; i < mods.size(); ++i) {
-      const ir::Module &m = mods[i];
+      if (!(conv ? horizon::isConvLikeType(mods[i].type) : horizon::isMatmulLikeType(mods[i].type)))
+        continue;
       const ir::ResolvedModule &rm = spec_.resolution.modules[i];
-      SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
-      bool pinned = rm.isProtected || rm.tuned;
-      auto src = rm.tier.from.source;
-      bool coveredByTemplate = (src == ir::Decision::TypeOverride) &&
-                               ((convTier && horizon::isConvLikeType(m.type)) ||
-                                (matmulTier && horizon::isMatmulLikeType(m.type)));
-      bool hasRuleBlock = false;
-      for (const ir::Option *b : rm.targetOptions)
-        hasRuleBlock = hasRuleBlock || b->key == "horizon";
-      if (!pinned && !hasRuleBlock &&
-          (src == ir::Decision::BuiltIn || src == ir::Decision::Default || coveredByTemplate))
-        continue; // the global / Conv / Matmul templates give it its tier
-      auto d = dtypeExpr(rm.tier.value, m.type, m.name, at);
-      if (!d)
+      if (rm.isProtected || rm.tuned || rm.tier.from.source == ir::Decision::NameOverride ||
+          rm.tier.from.source == ir::Decision::Group)
         continue;
-      EntryValue v{*d, fixedThreshold(rm.targetOptions, *d, m.name)};
-      if (!pinned && !v.threshold) {
-        // Skip entries that restate what the templates already give.
-        std::string expected = horizon::isConvLikeType(m.type) && !convIn.empty() ? convIn
-                               : horizon::isMatmulLikeType(m.type) && !matmulIn.empty() ? matmulIn
-                                                                                        : globalDtype;
-        if (*d == expected)
-          continue;
-      }
-      add(pinned ? frozen : entries, m.name, std::move(v), at);
+      if (rm.tier.from.source != ir::Decision::TypeOverride || (tier && tier != rm.tier.value))
+        return std::nullopt;
+      tier = rm.tier.value;
     }
-  } else {
-    // No inventory: the rules as written.
-    auto needNames = [&](const ir::Selector &s) { error(DiagID::err_emit_needs_inventory, s.range, {"the Horizon QconfigSetter", s.text}); };
-    auto pin = [&](const ir::Selector &s, ir::Tier tier) {
-      auto name = literalName(s);
-      if (!name)
-        return needNames(s);
-      if (auto d = dtypeExpr(tier, "", *name, s.range))
-        add(frozen, *name, EntryValue{*d, std::nullopt}, s.range);
-    };
-    for (const ir::Protect &p : spec_.protects)
-      pin(p.selector, ir::Tier::Float);
-    for (const ir::Selector &s : spec_.tune.excludes)
-      pin(s, ir::Tier::Float);
-    for (const ir::TuningRaise &r : spec_.tune.raises)
-      for (const ir::Selector &s : r.selectors)
-        pin(s, r.tier);
-    bool convSet = false, matmulSet = false;
-    for (const ir::Override &o : spec_.overrides) {
-      if (!o.settings.tier)
-        continue;
-      std::vector<const ir::Option *> blocks;
-      for (const ir::Option &b : o.settings.targetOptions)
-        blocks.push_back(&b);
-      for (const ir::Selector &s : o.selectors) {
-        if (o.level == ir::Override::Type) {
-          bool conv = horizon::isConvLikeType(s.text), mm = horizon::isMatmulLikeType(s.text);
-          ir::Tier t = *o.settings.tier;
-          if ((conv || mm) && (t == ir::Tier::Int8 || t == ir::Tier::Int16 || t == ir::Tier::DualInt16)) {
-            std::string in = t == ir::Tier::Int8 ? "qint8" : "qint16";
-            std::string w = t == ir::Tier::Int16 && conv ? "qint8" : in;
-            use(in);
-            use(w);
-            if ((conv && convSet && convIn != in) || (mm && matmulSet && matmulIn != in)) {
-              error(DiagID::err_horizon_type_needs_inventory, s.range, {s.text});
-              continue;
-            }
-            if (conv) {
-              convIn = in;
-              convW = w;
-              convSet = true;
-            } else {
-              matmulIn = in;
-              matmulSet = true;
-            }
-            continue;
-          }
+    return tier;
+  };
+  for (bool conv : {true, false})
+    if (auto t = familyTier(conv))
+      if (auto g = gemmDtypes(*t))
+        (conv ? conv_ : matmul_) = Gemm{g->first, g->second, *t};
+  for (size_t i = 0; i < mods.size(); ++i)
+    planEntry(i);
+  restorePrefixed();
+}
+
+// ModuleNameTemplate keys are prefixes: an entry `blk` also applies to `blk.sub`. Every module
+// that a key of another module would cover (in the last template whose keys reach it) gets its
+// own entry there, at the tier the spec resolves for it.
+void HorizonWriter::restorePrefixed() {
+  const auto &mods = spec_.inventory.modules;
+  std::vector<std::pair<bool, size_t>> restore; // (frozen template, module)
+  for (size_t i = 0; i < mods.size(); ++i) {
+    const std::string &name = mods[i].name;
+    for (bool frozen : {true, false}) {
+      const auto &into = frozen ? frozen_ : entries_;
+      if (into.count(name))
+        break; // its own key decides in the last template that reaches it
+      bool covered = false;
+      for (size_t dot = name.rfind('.'); dot != std::string::npos && !covered;
+           dot = dot ? name.rfind('.', dot - 1) : std::string::npos)
+        covered = into.count(name.substr(0, dot)) > 0;
+      if (covered) {
+        restore.emplace_back(frozen, i);
+        break;
+      }
+    }
+  }
+  for (auto [frozen, i] : restore) {
+    const ir::ResolvedModule &rm = spec_.resolution.modules[i];
+    SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
+    if (auto d = dtypeExpr(rm.tier.value, mods[i].type, mods[i].name, at))
+      addEntry(frozen ? frozen_ : entries_, mods[i].name, EntryValue{*d, std::nullopt}, at);
+  }
+}
+
+// No inventory: the rules as written.
+void HorizonWriter::planAsWritten() {
+  auto needNames = [&](const ir::Selector &s) {
+    error(DiagID::err_emit_needs_inventory, s.range, {"the Horizon QconfigSetter", s.text});
+  };
+  auto pin = [&](const ir::Selector &s, ir::Tier tier) {
+    auto name = literalName(s);
+    if (!name)
+      return needNames(s);
+    if (auto d = dtypeExpr(tier, "", *name, s.range))
+      addEntry(frozen_, *name, EntryValue{*d, std::nullopt}, s.range);
+  };
+  for (const ir::Protect &p : spec_.protects)
+    pin(p.selector, ir::Tier::Float);
+  for (const ir::Selector &s : spec_.tune.excludes)
+    pin(s, ir::Tier::Float);
+  for (const ir::TuningRaise &r : spec_.tune.raises)
+    for (const ir::Selector &s : r.selectors)
+      pin(s, r.tier);
+  bool convSet = false, matmulSet = false;
+  for (const ir::Override &o : spec_.overrides) {
+    if (!o.settings.tier)
+      continue;
+    std::vector<const ir::Option *> blocks;
+    for (const ir::Option &b : o.settings.targetOptions)
+      blocks.push_back(&b);
+    for (const ir::Selector &s : o.selectors) {
+      if (o.level == ir::Override::Type) {
+        bool conv = horizon::isConvLikeType(s.text), mm = horizon::isMatmulLikeType(s.text);
+        auto g = conv || mm ? gemmDtypes(*o.settings.tier) : std::nullopt;
+        Gemm &family = conv ? conv_ : matmul_;
+        bool &familySet = conv ? convSet : matmulSet;
+        if (!g || (familySet && family.tier != *o.settings.tier)) {
           error(DiagID::err_horizon_type_needs_inventory, s.range, {s.text});
           continue;
         }
-        auto name = literalName(s);
-        if (!name) {
-          needNames(s);
-          continue;
-        }
-        if (frozen.count(*name))
-          continue; // protected or tuned: the pin wins
-        if (auto d = dtypeExpr(*o.settings.tier, "", *name, s.range))
-          add(entries, *name, EntryValue{*d, fixedThreshold(blocks, *d, *name)}, s.range);
+        family = Gemm{g->first, g->second, *o.settings.tier};
+        familySet = true;
+        continue;
       }
+      auto name = literalName(s);
+      if (!name) {
+        needNames(s);
+        continue;
+      }
+      if (frozen_.count(*name))
+        continue; // protected or tuned: the pin wins
+      if (auto d = dtypeExpr(*o.settings.tier, "", *name, s.range))
+        addEntry(entries_, *name, EntryValue{*d, fixedThreshold(blocks, *d, *name)}, s.range);
     }
   }
+}
+
+bool HorizonWriter::run(std::string &out) {
+  readTarget();
+  if (!ok_ || !planGlobal())
+    return false;
+  if (spec_.resolution.done)
+    planFromInventory();
+  else
+    planAsWritten();
   if (!ok_)
     return false;
-
   if (sensitivity_) {
-    use(gemmDtype.empty() ? "qint8" : gemmDtype);
+    use(gemmDtype_.empty() ? "qint8" : gemmDtype_);
     use("qint16");
   }
-
-  // Print.
   PyPrinter p;
+  printImports(p);
+  p.print("templates=[\n");
+  p.indent();
+  p.print("ModuleNameTemplate({\"\": $d$}),\n", {{"d", globalDtype_}});
+  if (conv_.set())
+    p.print("ConvDtypeTemplate(input_dtype=$in$, weight_dtype=$w$),\n", {{"in", conv_.in}, {"w", conv_.second}});
+  if (matmul_.set())
+    p.print("MatmulDtypeTemplate(input_dtypes=[$in$, $w$]),\n", {{"in", matmul_.in}, {"w", matmul_.second}});
+  printEntries(p, entries_, false);
+  if (!printSensitivity(p))
+    return false;
+  printEntries(p, frozen_, true);
+  p.outdent();
+  p.print("],\n");
+  if (!printTail(p))
+    return false;
+  out = p.str();
+  return true;
+}
+
+void HorizonWriter::printImports(PyPrinter &p) {
   std::string marchLit, why;
   horizon::pythonStringLiteral(march_, marchLit, why);
   p.print("# QconfigSetter for horizon_plugin_pytorch, generated by qcc; do not edit.\n"
@@ -389,9 +469,9 @@ bool HorizonWriter::run(std::string &out) {
           "from horizon_plugin_pytorch.quantization.qconfig_setter import (\n",
           {{"observer", observer_}});
   p.indent();
-  if (!convIn.empty())
+  if (conv_.set())
     p.print("ConvDtypeTemplate,\n");
-  if (!matmulIn.empty())
+  if (matmul_.set())
     p.print("MatmulDtypeTemplate,\n");
   p.print("ModuleNameTemplate,\nQconfigSetter,\n");
   if (sensitivity_)
@@ -405,60 +485,57 @@ bool HorizonWriter::run(std::string &out) {
   p.indent();
   p.print("reference_qconfig=get_qconfig(observer=$observer$$fix$),\n",
           {{"observer", observer_}, {"fix", fixScale_ ? std::string(", fix_scale=") + (*fixScale_ ? "True" : "False") : ""}});
-  p.print("templates=[\n");
+}
+
+void HorizonWriter::printEntries(PyPrinter &p, const std::map<std::string, EntryValue> &m, bool freeze) {
+  if (m.empty())
+    return;
+  p.print("ModuleNameTemplate(\n");
   p.indent();
-  p.print("ModuleNameTemplate({\"\": $d$}),\n", {{"d", globalDtype}});
-  if (!convIn.empty())
-    p.print("ConvDtypeTemplate(input_dtype=$in$, weight_dtype=$w$),\n", {{"in", convIn}, {"w", convW}});
-  if (!matmulIn.empty())
-    p.print("MatmulDtypeTemplate(input_dtypes=[$in$, $in$]),\n", {{"in", matmulIn}});
-  auto printEntries = [&](const std::map<std::string, EntryValue> &m, bool freeze) {
-    if (m.empty())
-      return;
-    p.print("ModuleNameTemplate(\n");
-    p.indent();
-    p.print("{\n");
-    p.indent();
-    for (auto &[name, v] : m) {
-      std::string lit, why2;
-      horizon::pythonStringLiteral(name, lit, why2); // checked when added
-      if (v.threshold)
-        p.print("$name$: {\"dtype\": $d$, \"threshold\": $t$},\n",
-                {{"name", lit}, {"d", v.dtype}, {"t", horizon::pythonFloat(*v.threshold)}});
-      else
-        p.print("$name$: $d$,\n", {{"name", lit}, {"d", v.dtype}});
-    }
-    p.outdent();
-    p.print(freeze ? "},\nfreeze=True,\n" : "},\n");
-    p.outdent();
-    p.print("),\n");
-  };
-  printEntries(entries, false);
-  if (sensitivity_) {
-    std::string tableLit;
-    if (!horizon::pythonStringLiteral(*sensitivity_, tableLit, why)) {
-      error(DiagID::err_horizon_option_value, target_.option("sensitivity")->range, {*sensitivity_, "sensitivity", why});
-      return false;
-    }
-    std::string typeLit;
-    horizon::pythonStringLiteral(sensitiveType_.value_or("activation"), typeLit, why);
-    std::string low = gemmDtype.empty() ? "qint8" : gemmDtype;
-    std::string topk = !topk_ ? "0.1" : topkIsInt_ ? std::to_string(static_cast<long long>(*topk_)) : horizon::pythonFloat(*topk_);
-    p.print("SensitivityTemplate(\n");
-    p.indent();
-    p.print("sensitive_table=torch.load($table$),\ntopk_or_ratio=$k$,\nsensitive_type=$type$,\n"
-            "low_precision_dtype=$low$,\nhigh_precision_dtype=qint16,\n",
-            {{"table", tableLit}, {"k", topk}, {"type", typeLit}, {"low", low}});
-    p.outdent();
-    p.print("),\n");
+  p.print("{\n");
+  p.indent();
+  for (auto &[name, v] : m) {
+    std::string lit, why;
+    horizon::pythonStringLiteral(name, lit, why); // checked when added
+    if (v.threshold)
+      p.print("$name$: {\"dtype\": $d$, \"threshold\": $t$},\n",
+              {{"name", lit}, {"d", v.dtype}, {"t", horizon::pythonFloat(*v.threshold)}});
+    else
+      p.print("$name$: $d$,\n", {{"name", lit}, {"d", v.dtype}});
   }
-  printEntries(frozen, true);
   p.outdent();
-  p.print("],\n");
+  p.print(freeze ? "},\nfreeze=True,\n" : "},\n");
+  p.outdent();
+  p.print("),\n");
+}
+
+bool HorizonWriter::printSensitivity(PyPrinter &p) {
+  if (!sensitivity_)
+    return true;
+  std::string tableLit, why;
+  if (!horizon::pythonStringLiteral(*sensitivity_, tableLit, why)) {
+    error(DiagID::err_horizon_option_value, target_.option("sensitivity")->range, {*sensitivity_, "sensitivity", why});
+    return false;
+  }
+  std::string typeLit;
+  horizon::pythonStringLiteral(sensitiveType_.value_or("activation"), typeLit, why);
+  std::string low = gemmDtype_.empty() ? "qint8" : gemmDtype_;
+  std::string topk = !topk_ ? "0.1" : topkIsInt_ ? std::to_string(static_cast<long long>(*topk_)) : horizon::pythonFloat(*topk_);
+  p.print("SensitivityTemplate(\n");
+  p.indent();
+  p.print("sensitive_table=torch.load($table$),\ntopk_or_ratio=$k$,\nsensitive_type=$type$,\n"
+          "low_precision_dtype=$low$,\nhigh_precision_dtype=qint16,\n",
+          {{"table", tableLit}, {"k", topk}, {"type", typeLit}, {"low", low}});
+  p.outdent();
+  p.print("),\n");
+  return true;
+}
+
+bool HorizonWriter::printTail(PyPrinter &p) {
   if (enableOptimize_)
     p.print("enable_optimize=$b$,\n", {{"b", *enableOptimize_ ? "True" : "False"}});
   if (saveDir_) {
-    std::string lit;
+    std::string lit, why;
     if (!horizon::pythonStringLiteral(*saveDir_, lit, why)) {
       error(DiagID::err_horizon_option_value, target_.option("save_dir")->range, {*saveDir_, "save_dir", why});
       return false;
@@ -468,8 +545,6 @@ bool HorizonWriter::run(std::string &out) {
   p.outdent();
   p.print(")\n");
   p.outdent();
-  std::string text = p.str();
-  out = std::move(text);
   return true;
 }
 
@@ -478,7 +553,20 @@ bool HorizonWriter::run(std::string &out) {
 bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                           DiagnosticEngine &diags) {
   HorizonWriter w(spec, target, diags);
-  return w.run(out.buffer());
+  if (!w.run(out.buffer()))
+    return false;
+  // Verify: the observer is the one recipe setting the setter carries, model-wide.
+  horizon::QconfigSetterDoc doc;
+  std::string error;
+  uint32_t line = 0, column = 0;
+  if (!horizon::parseQconfigSetter(out.buffer(), doc, error, line, column))
+    return true; // the reader reports it (err_horizon_refused)
+  vendors::RoleReading act;
+  if (std::string m = horizon::SetterReading(doc).actMethod(); !m.empty())
+    act.method = m;
+  reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, act},
+                         DiagID::warn_horizon_recipe_not_carried, diags);
+  return true;
 }
 
 } // namespace qspec::emit

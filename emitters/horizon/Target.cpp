@@ -1,6 +1,7 @@
 // The horizon backend's registration: what it can express (for the passes) and its factory.
 #include "emitters/horizon/HorizonEmitter.h"
-#include "emitters/horizon/HorizonRules.h"
+#include "vendors/horizon/HorizonReader.h"
+#include "vendors/horizon/HorizonRules.h"
 
 namespace qspec::emit {
 
@@ -9,7 +10,7 @@ void registerHorizonEmitter() {
   info.kind = "horizon";
   info.emitKind = "horizon-py";
   info.fileExtension = ".py";
-  info.optionKeys = {"march", "observer", "fix_scale", "sensitivity", "topk_or_ratio", "sensitive_type", "enable_optimize", "save_dir"};
+  info.optionKeys = {"march", "observer", "fix_scale", "sensitivity", "topk_or_ratio", "sensitive_type", "enable_optimize", "save_dir", "silence"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
     // horizon_plugin_pytorch dtypes: qint8, qint16, torch.float16, float; dual-int16 only on
     // Conv/Matmul (both operands qint16); no int4 activations.
@@ -26,6 +27,7 @@ void registerHorizonEmitter() {
     return true;
   };
   registerEmitter(std::move(info), [] { return std::make_unique<HorizonEmitter>(); });
+  vendors::registerReader("horizon", &vendors::readHorizon);
 }
 
 } // namespace qspec::emit

@@ -1,7 +1,7 @@
 // Helpers shared by the HMCT quant_config rules: the sections and their entries.
 #pragma once
 
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctRules.h"
 #include "lint/Context.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // HMCT emitter: round trip through nlohmann_json against the resolved IR (HMCT precedence
 // model < op < node), hostile names, determinism, rules, and the conformance verdicts.
 #include "emitters/Emitter.h"
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctRules.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
@@ -158,13 +158,19 @@ TEST(HmctEmitter, HostileNames) {
   // The output is ASCII-safe JSON: control characters escaped, nothing raw.
   EXPECT_EQ(r.out.find('\t'), std::string::npos);
 
-  // Comment markers: a warning; invalid UTF-8: refused.
-  Mods m2 = {{"/ok", "Add"}, {"/a//b", "Add"}};
+  // Comment markers: spelt "\/" and "\u002a" so HMCT's comment stripper leaves the names
+  // intact; invalid UTF-8: refused.
+  Mods m2 = {{"/ok", "Add"}, {"/a//b", "Add"}, {"/c/*d*/", "Add"}};
   ir::Spec s2;
-  EmitRun r2 =
-      compileHmct("qspec 1\ndefaults { tier int8 }\nprotect \"/a//b\"\ntarget hmct { }\n", m2, s2);
+  EmitRun r2 = compileHmct(
+      "qspec 1\ndefaults { tier int8 }\nprotect \"/a//b\"\nprotect \"/c/*d*/\"\ntarget hmct { }\n", m2, s2);
   ASSERT_TRUE(r2.ok) << r2.out;
-  EXPECT_NE(std::find(r2.ids.begin(), r2.ids.end(), "warn_hmct_comment_in_name"), r2.ids.end());
+  EXPECT_NE(r2.out.find("\"/a\\/\\/b\""), std::string::npos) << r2.out;
+  EXPECT_NE(r2.out.find("\"/c\\/\\u002ad*/\""), std::string::npos) << r2.out;
+  EXPECT_EQ(hmct::stripHmctComments(r2.out), r2.out);
+  nlohmann::json back = nlohmann::json::parse(r2.out);
+  EXPECT_TRUE(back["node_config"].contains("/a//b"));
+  EXPECT_TRUE(back["node_config"].contains("/c/*d*/"));
   Mods m3 = {{"/ok", "Add"}, {"bad\xff", "Add"}};
   ir::Spec s3;
   EmitRun r3 =
@@ -179,7 +185,7 @@ TEST(HmctEmitter, HostileNames) {
 TEST(HmctEmitter, UnknownNodeGetsDidYouMean) {
   ir::Spec spec;
   EmitRun r = compileHmct(
-      "qspec 1\ndefaults { tier int8 }\noverride name \"/blocks.0/attn/Softmx\" { tier float }\ntarget hmct { }\n",
+      "qspec 1\ndefaults { tier int8 }\noverride name \"/blocks.0/attn/Softmx\" { tier int16 }\ntarget hmct { }\n",
       vit(), spec);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_hmct_unknown_node"), r.ids.end()) << r.out;

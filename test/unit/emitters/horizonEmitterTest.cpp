@@ -2,7 +2,7 @@
 // stub plugin (test/Inputs/horizon_stub) with the recorded names and dtypes compared with the
 // resolved IR, including names a manifest cannot hold (newlines, tabs).
 #include "emitters/Emitter.h"
-#include "emitters/horizon/HorizonRules.h"
+#include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"

@@ -1,6 +1,6 @@
 // HMCT vendor facts and checks; see HmctRules.h. Section numbers refer to
 // ../shared/reference/horizon.md.
-#include "emitters/hmct/HmctRules.h"
+#include "vendors/hmct/HmctRules.h"
 
 #include <nlohmann/json.hpp>
 
@@ -30,6 +30,10 @@ const std::vector<std::string> kModelConfigKeys = {
 const std::vector<std::string> kActivationKeys = {"calibration_type", "num_bin",     "max_num_bin",
                                                   "max_percentile",   "per_channel", "asymmetric"};
 const std::vector<std::string> kEntryKeys = {"qtype", "input0", "input1"};
+const std::vector<std::string> kCheckIDs = {
+    "top-level-key",  "config-key",  "qtype",       "dual-int16-op",     "model-output-type",
+    "calibration-type", "value-type", "legacy-key", "clamped-value",     "comment-in-name",
+    "lowercase-op-type", "missing-calibration-type"};
 const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0",
                                                    "InputType1", "ON"};
 
@@ -156,20 +160,23 @@ struct Converter {
   std::vector<size_t> lineStarts;
   size_t cursor = 0; // scan position: keys appear in file order
 
-  uint32_t lineOf(size_t offset) const {
+  std::pair<uint32_t, uint32_t> lineOf(size_t offset) const {
     auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
-    return static_cast<uint32_t>(it - lineStarts.begin());
+    size_t line = static_cast<size_t>(it - lineStarts.begin());
+    return {static_cast<uint32_t>(line), static_cast<uint32_t>(offset - lineStarts[line - 1] + 1)};
   }
-  uint32_t findKey(const std::string &key) {
+  std::pair<uint32_t, uint32_t> findKey(const std::string &key) {
     std::string quoted = nlohmann::json(key).dump();
     size_t at = text.find(quoted, cursor);
     if (at == std::string::npos)
-      return lineOf(cursor);
+      return lineOf(std::min(cursor, text.size()));
     cursor = at + quoted.size();
     return lineOf(at);
   }
-  void convert(const nlohmann::ordered_json &j, JsonValue &out, uint32_t line, int depth) {
-    out.line = line;
+  void convert(const nlohmann::ordered_json &j, JsonValue &out, std::pair<uint32_t, uint32_t> at,
+               int depth) {
+    out.line = at.first;
+    out.column = at.second;
     if (depth > 200)
       return;
     switch (j.type()) {
@@ -197,15 +204,15 @@ struct Converter {
       out.kind = JsonValue::Array;
       for (const auto &item : j) {
         out.items.emplace_back();
-        convert(item, out.items.back(), line, depth + 1);
+        convert(item, out.items.back(), at, depth + 1);
       }
       break;
     case nlohmann::ordered_json::value_t::object:
       out.kind = JsonValue::Object;
       for (auto it = j.begin(); it != j.end(); ++it) {
-        uint32_t l = findKey(it.key());
+        auto where = findKey(it.key());
         out.members.emplace_back(it.key(), JsonValue{});
-        convert(it.value(), out.members.back().second, l, depth + 1);
+        convert(it.value(), out.members.back().second, where, depth + 1);
       }
       break;
     default:
@@ -216,39 +223,49 @@ struct Converter {
 
 } // namespace
 
-bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
-                      DiagnosticEngine &diags) {
+bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
+                          uint32_t &line, uint32_t &column) {
   doc = QuantConfigDoc{};
-  doc.file = file;
   std::string stripped = stripHmctComments(text);
   doc.hadComments = stripped != text;
-  SourceManager &sm = diags.sourceManager();
   nlohmann::ordered_json j;
   try {
     j = nlohmann::ordered_json::parse(stripped);
   } catch (const nlohmann::json::parse_error &e) {
     size_t off = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, stripped.size());
-    uint32_t line = 1, col = 1;
+    line = 1;
+    column = 1;
     for (size_t i = 0; i < off; ++i) {
       if (stripped[i] == '\n') {
         ++line;
-        col = 1;
+        column = 1;
       } else {
-        ++col;
+        ++column;
       }
     }
-    std::string what = e.what();
-    if (auto p = what.find("parse error"); p != std::string::npos)
-      what = what.substr(p);
-    diags.report(DiagID::err_hmct_json_syntax, sm.lineRange(file, line, col), {what});
+    error = e.what();
+    if (auto p = error.find("parse error"); p != std::string::npos)
+      error = error.substr(p);
     return false;
   }
   Converter c{stripped, {0}, 0};
   for (size_t i = 0; i < stripped.size(); ++i)
     if (stripped[i] == '\n')
       c.lineStarts.push_back(i + 1);
-  c.convert(j, doc.root, 1, 0);
+  c.convert(j, doc.root, {1, 1}, 0);
   return true;
+}
+
+bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
+                      DiagnosticEngine &diags) {
+  std::string error;
+  uint32_t line = 0, col = 0;
+  bool ok = parseQuantConfigText(text, doc, error, line, col);
+  doc.file = file;
+  if (!ok)
+    diags.report(DiagID::err_hmct_json_syntax, diags.sourceManager().lineRange(file, line, col),
+                 {error});
+  return ok;
 }
 
 // ---- Checks
@@ -259,17 +276,17 @@ namespace {
 struct Checker {
   std::string_view march;
   std::vector<Issue> issues;
-  void add(const char *check, bool error, uint32_t line, std::string msg) {
-    issues.push_back({check, error, line, std::move(msg)});
+  void add(const char *check, bool error, const JsonValue &at, std::string msg) {
+    issues.push_back({check, error, at.line, at.column, std::move(msg)});
   }
 
   void qtype(const JsonValue &v, const std::string &where, std::string_view opType) {
     if (v.kind != JsonValue::String) {
-      add("value-type", true, v.line, where + ": a qtype is a string");
+      add("value-type", true, v, where + ": a qtype is a string");
       return;
     }
     if (!isQtype(v.text)) {
-      add("qtype", true, v.line,
+      add("qtype", true, v,
           where + ": '" + v.text +
               "' is not an HMCT qtype (int8, int16, float16, float32, "
               "dual-int16, int16-ec)");
@@ -277,17 +294,17 @@ struct Checker {
     }
     if ((v.text == "dual-int16" || v.text == "int16-ec") && !opType.empty() &&
         !isDualInt16OpType(opType))
-      add("dual-int16-op", true, v.line,
+      add("dual-int16-op", true, v,
           where + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
     if (!march.empty() && !qtypeAllowedOnMarch(march, v.text))
-      add("qtype", true, v.line,
+      add("qtype", true, v,
           where + ": qtype '" + v.text + "' is not available on march '" + std::string(march) +
               "'");
   }
 
   void entry(const JsonValue &e, const std::string &where, std::string_view opType, bool node) {
     if (e.kind != JsonValue::Object) {
-      add("value-type", true, e.line,
+      add("value-type", true, e,
           where + ": an entry is an object such as {\"qtype\": \"int16\"}");
       return;
     }
@@ -300,30 +317,30 @@ struct Checker {
       } else if (k == "input0" || k == "input1") {
         hasNew = true;
         if (!node)
-          add("config-key", true, v.line, w + ": input0/input1 are node-level keys");
+          add("config-key", true, v, w + ": input0/input1 are node-level keys");
         qtype(v, w, "");
       } else if (std::find(kLegacyEntryKeys.begin(), kLegacyEntryKeys.end(), k) !=
                  kLegacyEntryKeys.end()) {
         hasLegacy = true;
         if (k == "ON") {
           if (v.kind != JsonValue::String || (v.text != "BPU" && v.text != "CPU"))
-            add("value-type", true, v.line,
+            add("value-type", true, v,
                 w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
           else
-            add("legacy-key", false, v.line, w + ": legacy placement key; use \"qtype\"");
+            add("legacy-key", false, v, w + ": legacy placement key; use \"qtype\"");
         } else {
-          add("legacy-key", false, v.line,
+          add("legacy-key", false, v,
               w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
           qtype(v, w, "");
         }
       } else {
-        add("config-key", true, v.line,
+        add("config-key", true, v,
             "Unsupported config key in " + std::string(node ? "node_config" : "op_config") + ": " +
                 k);
       }
     }
     if (hasNew && hasLegacy)
-      add("legacy-key", false, e.line, where + ": legacy keys mixed with qtype/input0/input1");
+      add("legacy-key", false, e, where + ": legacy keys mixed with qtype/input0/input1");
   }
 
   void numberList(const JsonValue &v, const std::string &w, bool wantFloat, double minClamp,
@@ -331,16 +348,16 @@ struct Checker {
     auto one = [&](const JsonValue &x) {
       bool ok = wantFloat ? x.kind == JsonValue::Float : x.kind == JsonValue::Integer;
       if (!ok) {
-        add("value-type", true, x.line,
+        add("value-type", true, x,
             w + ": expects " + (wantFloat ? "a float (with '.')" : "an integer"));
         return;
       }
       double d = std::stod(x.text);
       if (d < minClamp)
-        add("clamped-value", false, x.line,
+        add("clamped-value", false, x,
             w + " = " + x.text + " is raised by HMCT to " + clampTo);
       if (wantFloat && d > 1.0)
-        add("value-type", true, x.line, w + " = " + x.text + " is above 1.0");
+        add("value-type", true, x, w + " = " + x.text + " is above 1.0");
     };
     if (v.kind == JsonValue::Array)
       for (const auto &x : v.items)
@@ -352,7 +369,7 @@ struct Checker {
   void boolList(const JsonValue &v, const std::string &w) {
     auto one = [&](const JsonValue &x) {
       if (x.kind != JsonValue::Bool)
-        add("value-type", true, x.line, w + ": expects true or false");
+        add("value-type", true, x, w + ": expects true or false");
     };
     if (v.kind == JsonValue::Array)
       for (const auto &x : v.items)
@@ -363,38 +380,38 @@ struct Checker {
 
   void modelConfig(const JsonValue &mc) {
     if (mc.kind != JsonValue::Object) {
-      add("value-type", true, mc.line, "model_config: expects an object");
+      add("value-type", true, mc, "model_config: expects an object");
       return;
     }
     for (const auto &[k, v] : mc.members) {
       std::string w = "model_config." + k;
       if (std::find(kModelConfigKeys.begin(), kModelConfigKeys.end(), k) ==
           kModelConfigKeys.end()) {
-        add("config-key", true, v.line, "Unsupported config key in model_config: " + k);
+        add("config-key", true, v, "Unsupported config key in model_config: " + k);
       } else if (k == "all_node_type") {
         qtype(v, w, "");
         if (v.text == "dual-int16" || v.text == "int16-ec")
-          add("dual-int16-op", true, v.line,
+          add("dual-int16-op", true, v,
               w + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
       } else if (k == "model_output_type") {
         if (v.kind != JsonValue::String || !isModelOutputType(v.text))
-          add("model-output-type", true, v.line,
+          add("model-output-type", true, v,
               "Unsupported datatype settings for model_output_type: " + v.text);
       } else if (k == "activation") {
         if (v.kind != JsonValue::Object) {
-          add("value-type", true, v.line, w + ": expects an object");
+          add("value-type", true, v, w + ": expects an object");
           continue;
         }
         for (const auto &[ak, av] : v.members) {
           std::string aw = w + "." + ak;
           if (std::find(kActivationKeys.begin(), kActivationKeys.end(), ak) ==
               kActivationKeys.end())
-            add("config-key", true, av.line,
+            add("config-key", true, av,
                 "Unsupported config key in model_config.activation: " + ak);
           else if (ak == "calibration_type") {
             auto one = [&](const JsonValue &x) {
               if (x.kind != JsonValue::String || !isCalibrationType(x.text))
-                add("calibration-type", true, x.line,
+                add("calibration-type", true, x,
                     aw + ": '" + x.text + "' is not a calibration type");
             };
             if (av.kind == JsonValue::Array)
@@ -415,19 +432,19 @@ struct Checker {
         const JsonValue *bc = v.get("bias_correction");
         for (const auto &[wk, wv] : v.members)
           if (wk != "bias_correction")
-            add("config-key", true, wv.line,
+            add("config-key", true, wv,
                 "Unsupported config key in model_config.weight: " + wk);
         if (bc) {
           if (const JsonValue *m = bc->get("metric");
               m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
-            add("value-type", true, m->line,
+            add("value-type", true, *m,
                 w + ".bias_correction.metric: '" + m->text + "' is not a metric");
           if (const JsonValue *n = bc->get("num_sample");
               n && (n->kind != JsonValue::Integer || std::stol(n->text) < 1))
-            add("value-type", true, n->line, w + ".bias_correction.num_sample: an integer >= 1");
+            add("value-type", true, *n, w + ".bias_correction.num_sample: an integer >= 1");
         }
       } else if (k == "search") {
-        add("config-key", false, v.line,
+        add("config-key", false, v,
             "model_config.search exists only in hmct 2.8.3; gate it on the version");
       }
     }
@@ -437,37 +454,37 @@ struct Checker {
     if (const JsonValue *mc = doc.root.get("model_config"); mc && mc->kind == JsonValue::Object) {
       const JsonValue *act = mc->get("activation");
       if ((!act || !act->get("calibration_type")) && !mc->get("layerwise_search"))
-        add("missing-calibration-type", false, act ? act->line : mc->line,
+        add("missing-calibration-type", false, act ? *act : *mc,
             "model_config has no activation.calibration_type: HMCT runs its slow default search");
     }
     const JsonValue &root = doc.root;
     if (root.kind != JsonValue::Object) {
-      add("value-type", true, root.line, "quant_config must be a JSON object");
+      add("value-type", true, root, "quant_config must be a JSON object");
       return;
     }
     for (const auto &[k, v] : root.members) {
       if (std::find(kTopLevelKeys.begin(), kTopLevelKeys.end(), k) == kTopLevelKeys.end()) {
-        add("top-level-key", true, v.line, "Unsupported first-level title in quant_config: " + k);
+        add("top-level-key", true, v, "Unsupported first-level title in quant_config: " + k);
         continue;
       }
       if (k == "model_config")
         modelConfig(v);
       else if (k == "op_config" || k == "node_config") {
         if (v.kind != JsonValue::Object) {
-          add("value-type", true, v.line, k + ": expects an object");
+          add("value-type", true, v, k + ": expects an object");
           continue;
         }
         for (const auto &[name, e] : v.members) {
           if (k == "op_config") {
             if (!name.empty() && std::islower(static_cast<unsigned char>(name[0])))
-              add("lowercase-op-type", false, e.line,
+              add("lowercase-op-type", false, e,
                   "op_config." + name + ": ONNX op types are case-sensitive ('" +
                       std::string(1, static_cast<char>(std::toupper(name[0]))) + name.substr(1) +
                       "'?)");
             entry(e, "op_config." + name, name, false);
           } else {
             if (hasCommentMarker(name) && doc.hadComments)
-              add("comment-in-name", false, e.line,
+              add("comment-in-name", false, e,
                   "node_config." + name +
                       ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
             entry(e, "node_config." + name, "", true);

@@ -61,13 +61,14 @@ bool isValidUtf8(std::string_view name);
 // string boundaries ignored). Newlines are kept so line numbers stay valid.
 std::string stripHmctComments(std::string_view text);
 
-// A JSON value with the line its key (or itself) starts on.
+// A JSON value with the line and column its key (or itself) starts on (1-based, in the text as
+// written: HMCT's comment stripping keeps every line and, before a comment, every column).
 struct JsonValue {
   enum Kind { Null, Bool, Integer, Float, String, Array, Object } kind = Null;
   std::string text; // String: the value; Integer/Float: the number as written; Bool: true/false
   std::vector<JsonValue> items;
   std::vector<std::pair<std::string, JsonValue>> members; // Object, in file order
-  uint32_t line = 0;
+  uint32_t line = 0, column = 0;
   const JsonValue *get(std::string_view key) const;
 };
 
@@ -81,15 +82,22 @@ struct QuantConfigDoc {
 // err_hmct_json_syntax at the line and returns false.
 bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
                       DiagnosticEngine &diags);
+// The same without a source file (a buffer qcc just wrote): on a syntax error returns false with
+// nlohmann_json's message and the 1-based line and column.
+bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
+                          uint32_t &line, uint32_t &column);
 
 struct Issue {
+  // The check's stable ID (kCheckIDs); qlint maps each to a rule, the reader to a diagnostic.
   std::string check; // top-level-key, config-key, qtype, dual-int16-op, model-output-type,
                      // calibration-type, value-type, legacy-key, clamped-value, comment-in-name,
                      // lowercase-op-type, missing-calibration-type
   bool error = true;
-  uint32_t line = 0;
+  uint32_t line = 0, column = 0;
   std::string message;
 };
+// Every check ID checkQuantConfig can give, in one list (HMCT's own load-time refusals first).
+extern const std::vector<std::string> kCheckIDs;
 // HMCT's load rules (strict keys, vocabularies, value types) plus qspec's warnings (legacy keys,
 // clamped values, `//` in names, missing calibration_type). `march` = "" skips the march check.
 std::vector<Issue> checkQuantConfig(const QuantConfigDoc &doc, std::string_view march = "");

@@ -1,5 +1,5 @@
 // horizon_plugin_pytorch facts and the Python string escaper; see HorizonRules.h.
-#include "emitters/horizon/HorizonRules.h"
+#include "vendors/horizon/HorizonRules.h"
 
 #include <cctype>
 #include <charconv>

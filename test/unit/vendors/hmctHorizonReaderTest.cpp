@@ -1,0 +1,278 @@
+// The HMCT and Horizon vendor models (vendors/hmct, vendors/horizon): the document models with
+// locations, HMCT's node > op > model reading, the QconfigSetter's template order with prefix
+// keys and march defaults, and the HMCT model against the real files in ../shared/conformance.
+#include "vendors/hmct/HmctReader.h"
+#include "vendors/horizon/HorizonReader.h"
+
+#include "../emitters/EmitTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+using namespace qspec;
+namespace fs = std::filesystem;
+
+namespace {
+
+hmct::QuantConfigDoc hmctDoc(const std::string &text) {
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  EXPECT_TRUE(hmct::parseQuantConfigText(text, doc, error, line, col)) << error;
+  return doc;
+}
+
+horizon::QconfigSetterDoc setterDoc(const std::string &text) {
+  horizon::QconfigSetterDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  EXPECT_TRUE(horizon::parseQconfigSetter(text, doc, error, line, col)) << error << " at " << line << ":" << col;
+  return doc;
+}
+
+// ../shared/conformance next to the source tree (as lit's %conformance), or $QSPEC_CONFORMANCE.
+fs::path conformanceDir() {
+  if (const char *env = std::getenv("QSPEC_CONFORMANCE"); env && *env)
+    return env;
+  return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance";
+}
+
+const char *kSetter = R"(# generated
+from horizon_plugin_pytorch.quantization.qconfig_setter import (
+    ConvDtypeTemplate,
+    ModuleNameTemplate,
+    QconfigSetter,
+)
+
+MARCH = "nash-p"
+
+
+def build_qconfig_setter():
+    """Sets the march."""
+    set_march(MARCH)
+    return QconfigSetter(
+        reference_qconfig=get_qconfig(observer=MSEObserver),
+        templates=[
+            ModuleNameTemplate({"": qint8}),
+            ConvDtypeTemplate(input_dtype=qint16, weight_dtype=qint8),
+            ModuleNameTemplate(
+                {
+                    "blk": qint16,
+                    "blk.sub": {"dtype": qint8, "threshold": 6.4},
+                    "mm": {"input": [qint16, qint16]},
+                    "caf\u00e9": torch.float16,
+                },
+            ),
+            ModuleNameTemplate(
+                {
+                    "blk.sub.x": torch.float32,
+                },
+                freeze=True,
+            ),
+        ],
+    )
+)";
+
+} // namespace
+
+TEST(HmctReading, NodeBeatsOpBeatsModel) {
+  auto doc = hmctDoc("{\n  \"model_config\": {\"all_node_type\": \"int16\"},\n"
+                     "  \"op_config\": {\"Softmax\": {\"qtype\": \"float16\"}},\n"
+                     "  // HMCT strips comments\n"
+                     "  \"node_config\": {\"/a/Softmax\": {\"qtype\": \"int8\"},\n"
+                     "                  \"/a/MatMul\": {\"input0\": \"int16\", \"input1\": \"int16\"}}\n}");
+  auto node = vendors::hmctNodeQtype(doc, "/a/Softmax", "Softmax");
+  EXPECT_EQ(node.tier, ir::Tier::Int8);
+  EXPECT_EQ(node.line, 5u);
+  EXPECT_EQ(node.column, 34u);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/b/Softmax", "Softmax").tier, ir::Tier::FP16);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/b/Add", "Add").tier, ir::Tier::Int16);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/a/MatMul", "MatMul").tier, ir::Tier::DualInt16);
+  auto none = hmctDoc("{}");
+  auto builtIn = vendors::hmctNodeQtype(none, "/x", "Conv");
+  EXPECT_EQ(builtIn.tier, ir::Tier::Int8);
+  EXPECT_EQ(builtIn.line, 0u);
+}
+
+TEST(HmctReading, ModelWideActivation) {
+  auto act = vendors::hmctActivation(hmctDoc(
+      R"({"model_config": {"activation": {"calibration_type": "kl", "per_channel": true, "asymmetric": false}}})"));
+  EXPECT_EQ(act.method, std::optional<std::string>("histogram"));
+  EXPECT_EQ(act.scope, std::optional<std::string>("per_channel"));
+  EXPECT_EQ(act.symmetric, std::optional<bool>(true));
+  auto search = vendors::hmctActivation(hmctDoc(R"({"model_config": {"activation": {"per_channel": [true, false]}}})"));
+  EXPECT_FALSE(search.method);
+  EXPECT_FALSE(search.scope); // a list: HMCT searches
+  EXPECT_EQ(search.symmetric, std::optional<bool>(true));
+}
+
+TEST(HorizonDocument, ParsesTheGeneratedSubsetWithLocations) {
+  auto doc = setterDoc(kSetter);
+  EXPECT_TRUE(doc.marchSet);
+  EXPECT_EQ(doc.march, "nash-p");
+  ASSERT_EQ(doc.templates().size(), 4u);
+  const auto &names = doc.templates()[2];
+  EXPECT_EQ(names.text, "ModuleNameTemplate");
+  ASSERT_EQ(names.items.size(), 1u);
+  ASSERT_EQ(names.items[0].entries.size(), 4u);
+  EXPECT_EQ(names.items[0].entries[3].first.text, "caf\xc3\xa9"); // \u00e9 decoded
+  EXPECT_EQ(names.items[0].entries[0].first.line, 21u);
+  EXPECT_EQ(names.items[0].entries[0].first.column, 21u);
+  EXPECT_TRUE(horizon::checkQconfigSetter(doc).empty());
+}
+
+TEST(HorizonDocument, RefusesWhatItDoesNotKnow) {
+  horizon::QconfigSetterDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  EXPECT_FALSE(horizon::parseQconfigSetter("x = 1\n", doc, error, line, col));
+  EXPECT_FALSE(horizon::parseQconfigSetter("QconfigSetter(templates=[ModuleNameTemplate({\"\": qint8}) + 1])", doc,
+                                           error, line, col));
+  EXPECT_EQ(line, 1u);
+  ASSERT_TRUE(horizon::parseQconfigSetter(
+      "QconfigSetter(march=\"nash-e\", reference_qconfig=get_qconfig(observer=X), templates=[ConvDtypeTemplate()])",
+      doc, error, line, col));
+  std::vector<std::string> checks;
+  for (const auto &i : horizon::checkQconfigSetter(doc))
+    checks.push_back(i.check);
+  EXPECT_EQ(checks, (std::vector<std::string>{"no-set-march", "march-kwarg", "observer", "global-template-first",
+                                              "template-arguments", "template-arguments"}));
+}
+
+TEST(HorizonReading, TemplateOrderPrefixKeysAndFreeze) {
+  horizon::QconfigSetterDoc doc = setterDoc(kSetter);
+  horizon::SetterReading r(doc);
+  EXPECT_EQ(r.actMethod(), "mse");
+  EXPECT_EQ(r.module("other", "LayerNorm").tier, ir::Tier::Int8);       // the global template
+  EXPECT_EQ(r.module("conv", "Conv2d").tier, ir::Tier::Int16);          // ConvDtypeTemplate
+  EXPECT_EQ(r.module("blk", "Block").tier, ir::Tier::Int16);            // its key
+  EXPECT_EQ(r.module("blk.other", "Conv2d").tier, ir::Tier::Int16);     // prefix `blk`
+  EXPECT_EQ(r.module("blk.sub", "Linear").tier, ir::Tier::Int8);        // longest key wins
+  EXPECT_EQ(r.module("blk.sub.y", "Linear").tier, ir::Tier::Int8);      // prefix `blk.sub`
+  EXPECT_EQ(r.module("blk.sub.x", "Linear").tier, ir::Tier::Float);     // the frozen template
+  EXPECT_EQ(r.module("blk2", "Linear").tier, ir::Tier::Int16);          // not under `blk`: Conv
+  EXPECT_EQ(r.module("mm", "MatMul").tier, ir::Tier::DualInt16);        // port map
+  EXPECT_EQ(r.module("caf\xc3\xa9", "Add").tier, ir::Tier::FP16);
+  auto at = r.module("blk.sub", "Linear");
+  EXPECT_EQ(at.line, 22u);
+}
+
+TEST(HorizonReading, MarchDefaultsBeforeAnyTemplate) {
+  auto doc = setterDoc("set_march(\"nash-p\")\nQconfigSetter(reference_qconfig=get_qconfig(observer=HistogramObserver), "
+                       "templates=[])");
+  horizon::SetterReading r(doc);
+  EXPECT_EQ(r.module("norm", "LayerNorm").tier, ir::Tier::FP16);
+  EXPECT_EQ(r.module("fc", "Linear").tier, ir::Tier::Int8);
+  auto e = setterDoc("set_march(\"nash-e\")\nQconfigSetter(templates=[])");
+  EXPECT_EQ(horizon::SetterReading(e).module("norm", "LayerNorm").tier, ir::Tier::Int8);
+}
+
+// Every real quant_config in ../shared/conformance/hmct parses through the vendor model, passes
+// HMCT's load checks, and reads: each node entry decides its node, op entries their op type.
+TEST(HmctConformance, VendorModelReadsEveryRealFile) {
+  fs::path dir = conformanceDir() / "hmct";
+  if (!fs::is_directory(dir))
+    GTEST_SKIP() << "no conformance corpus";
+  size_t files = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), {});
+    SCOPED_TRACE(entry.path().filename().string());
+    hmct::QuantConfigDoc doc = hmctDoc(text);
+    for (const hmct::Issue &i : hmct::checkQuantConfig(doc, "nash-m"))
+      EXPECT_FALSE(i.error) << i.check << ": " << i.message;
+    ++files;
+    const hmct::JsonValue *nodes = doc.root.get("node_config");
+    const hmct::JsonValue *ops = doc.root.get("op_config");
+    ASSERT_TRUE(nodes && ops);
+    for (const auto &[name, e] : nodes->members) {
+      auto q = vendors::hmctNodeQtype(doc, name, "Unlisted");
+      EXPECT_EQ(q.line, e.members.front().second.line) << name;
+      EXPECT_GT(q.column, 1u) << name;
+    }
+    for (const auto &[type, e] : ops->members) {
+      auto q = vendors::hmctNodeQtype(doc, "/not/a/node", type);
+      EXPECT_EQ(q.tier, vendors::tierForQtype(e.get("qtype")->text)) << type;
+    }
+  }
+  EXPECT_GE(files, 2u);
+}
+
+TEST(HmctConformance, KnownReadings) {
+  fs::path file = conformanceDir() / "hmct" / "07_rdt_dit_nash_m_quant_config_EXCERPT.json";
+  if (!fs::exists(file))
+    GTEST_SKIP() << "no conformance corpus";
+  std::ifstream in(file);
+  std::string text((std::istreambuf_iterator<char>(in)), {});
+  auto doc = hmctDoc(text);
+  // Legacy InputType0/InputType1 both int16: node-level dual-int16.
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/blocks.0/attn/MatMul", "MatMul").tier, ir::Tier::DualInt16);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/t_embedder/Cos", "Cos").tier, ir::Tier::Float);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/x/Softmax", "Softmax").tier, ir::Tier::Int16);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/x/Conv", "Conv").tier, ir::Tier::Int16); // all_node_type
+  auto act = vendors::hmctActivation(doc);
+  EXPECT_FALSE(act.method); // calibration_type is a list: a search
+  EXPECT_EQ(act.scope, std::optional<std::string>("per_channel"));
+  EXPECT_FALSE(act.symmetric); // asymmetric is a list
+}
+
+// Translation validation catches the issue-#11 cases in a file as qcc used to write them: the
+// `blk` key also reaching `blk.sub`, and nash-p's fp16 default under an int8 IR.
+TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
+  ir::Spec spec;
+  testsupport::Mods mods = {{"blk", "Block"}, {"blk.sub", "Linear"}, {"norm", "LayerNorm"}};
+  auto r = testsupport::compileAndEmit(
+      "horizon", "tiers int8 < int16 < fp16 < float\noverride name \"blk\" { tier int16 }\ntarget horizon { march \"nash-p\" }\n",
+      mods, spec);
+  ASSERT_TRUE(r.ok) << r.out;
+  const char *old = "MARCH = \"nash-p\"\ndef build_qconfig_setter():\n    set_march(MARCH)\n    return QconfigSetter(\n"
+                    "        reference_qconfig=get_qconfig(observer=HistogramObserver),\n        templates=[\n"
+                    "            ModuleNameTemplate({\"\": torch.float16}),\n"
+                    "            ConvDtypeTemplate(input_dtype=qint8, weight_dtype=qint8),\n"
+                    "            ModuleNameTemplate({\"blk\": qint16}),\n        ],\n    )\n";
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  vendors::VendorReading reading;
+  ASSERT_TRUE(vendors::readHorizon(spec, *spec.target("horizon"), old, reading, diags));
+  EXPECT_FALSE(vendors::validateReading(spec, *spec.target("horizon"), reading, diags));
+  std::string all;
+  for (const auto &d : diags.diagnostics())
+    all += d.code + ": " + d.message + "\n";
+  EXPECT_NE(all.find("module 'blk.sub'"), std::string::npos) << all;
+  EXPECT_NE(all.find("module 'norm'"), std::string::npos) << all;
+  // What qcc writes now reads back as the IR.
+  vendors::VendorReading now;
+  DiagnosticEngine d2(sm);
+  ASSERT_TRUE(vendors::readHorizon(spec, *spec.target("horizon"), r.out, now, d2));
+  EXPECT_TRUE(vendors::validateReading(spec, *spec.target("horizon"), now, d2));
+}
+
+// A quant_config HMCT would refuse is reported with its line and column, and a node entry that
+// disagrees with the IR is a divergence at the node.
+TEST(HmctValidation, RefusalAndDivergence) {
+  ir::Spec spec;
+  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
+  auto r = testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec,
+                                       {}, "onnx");
+  ASSERT_TRUE(r.ok) << r.out;
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  vendors::VendorReading reading;
+  EXPECT_FALSE(vendors::readHmct(spec, *spec.target("hmct"), "{\n  \"model_config\": {\"ON\": 1}\n}", reading, diags));
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_EQ(diags.diagnostics()[0].code, "err_hmct_refused");
+  EXPECT_NE(diags.diagnostics()[0].message.find("line 2, column 20"), std::string::npos)
+      << diags.diagnostics()[0].message;
+  DiagnosticEngine d2(sm);
+  ASSERT_TRUE(vendors::readHmct(spec, *spec.target("hmct"),
+                                R"({"model_config": {"all_node_type": "int8"}, "node_config": {"/a/Softmax": {"qtype": "int16"}}})",
+                                reading, d2));
+  EXPECT_FALSE(vendors::validateReading(spec, *spec.target("hmct"), reading, d2));
+  ASSERT_FALSE(d2.diagnostics().empty());
+  EXPECT_EQ(d2.diagnostics()[0].code, "err_emit_divergence");
+  EXPECT_NE(d2.diagnostics()[0].message.find("'/a/Softmax'"), std::string::npos) << d2.diagnostics()[0].message;
+  EXPECT_EQ(reading.modules[1].line, 1u);
+}

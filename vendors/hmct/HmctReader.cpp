@@ -1,0 +1,169 @@
+// HMCT's reading of a quant_config; see HmctReader.h.
+#include "vendors/hmct/HmctReader.h"
+
+namespace qspec::vendors {
+
+namespace {
+
+const hmct::JsonValue *section(const hmct::QuantConfigDoc &doc, const char *name) {
+  const hmct::JsonValue *s = doc.root.get(name);
+  return s && s->kind == hmct::JsonValue::Object ? s : nullptr;
+}
+
+const hmct::JsonValue *stringMember(const hmct::JsonValue &entry, const char *key) {
+  const hmct::JsonValue *v = entry.get(key);
+  return v && v->kind == hmct::JsonValue::String ? v : nullptr;
+}
+
+HmctNodeQtype fromWord(const hmct::JsonValue &v) {
+  return {tierForQtype(v.text), v.text, v.line, v.column};
+}
+
+// A node entry: "qtype", or per-operand input0/input1 (legacy InputType0/InputType1, InputType);
+// both operands int16 is node-level dual-int16 (OE >= 3.2.0).
+std::optional<HmctNodeQtype> fromNodeEntry(const hmct::JsonValue &e) {
+  if (e.kind != hmct::JsonValue::Object)
+    return std::nullopt;
+  if (const hmct::JsonValue *q = stringMember(e, "qtype"))
+    return fromWord(*q);
+  const hmct::JsonValue *in0 = stringMember(e, "input0"), *in1 = stringMember(e, "input1");
+  if (!in0 && !in1) {
+    in0 = stringMember(e, "InputType0");
+    in1 = stringMember(e, "InputType1");
+  }
+  if (in0 || in1) {
+    const hmct::JsonValue &at = in0 ? *in0 : *in1;
+    std::string a = in0 ? in0->text : "", b = in1 ? in1->text : "";
+    if (a == "int16" && b == "int16")
+      return HmctNodeQtype{ir::Tier::DualInt16, "dual-int16", at.line, at.column};
+    if (a == b)
+      return HmctNodeQtype{tierForQtype(a), a, at.line, at.column};
+    return HmctNodeQtype{std::nullopt, "input0=" + a + ",input1=" + b, at.line, at.column};
+  }
+  if (const hmct::JsonValue *q = stringMember(e, "InputType"))
+    return fromWord(*q);
+  return std::nullopt;
+}
+
+// The first error HMCT's load checks find, as a diagnostic; false when there is one.
+bool acceptedByHmct(const hmct::QuantConfigDoc &doc, const ir::Target &target,
+                    DiagnosticEngine &diags) {
+  std::string march;
+  if (const ir::Option *m = target.option("march"); m && m->values.size() == 1)
+    march = m->values[0].text;
+  for (const hmct::Issue &i : hmct::checkQuantConfig(doc, march))
+    if (i.error) {
+      diags.report(DiagID::err_hmct_refused, target.range,
+                   {std::to_string(i.line), std::to_string(i.column), i.message, i.check});
+      return false;
+    }
+  return true;
+}
+
+} // namespace
+
+std::optional<ir::Tier> tierForQtype(std::string_view q) {
+  if (q == "int8")
+    return ir::Tier::Int8;
+  if (q == "int16")
+    return ir::Tier::Int16;
+  if (q == "dual-int16")
+    return ir::Tier::DualInt16;
+  if (q == "float16")
+    return ir::Tier::FP16;
+  if (q == "float32" || q == "float")
+    return ir::Tier::Float;
+  return std::nullopt;
+}
+
+HmctNodes::HmctNodes(const hmct::QuantConfigDoc &doc) {
+  // A repeated key: json.loads keeps the last one.
+  if (const hmct::JsonValue *nodes = section(doc, "node_config"))
+    for (const auto &[name, e] : nodes->members)
+      nodes_[name] = &e;
+  if (const hmct::JsonValue *ops = section(doc, "op_config"))
+    for (const auto &[type, e] : ops->members)
+      ops_[type] = &e;
+  if (const hmct::JsonValue *mc = section(doc, "model_config"))
+    model_ = stringMember(*mc, "all_node_type");
+}
+
+HmctNodeQtype HmctNodes::qtype(std::string_view name, std::string_view opType) const {
+  if (auto it = nodes_.find(name); it != nodes_.end())
+    if (auto q = fromNodeEntry(*it->second))
+      return *q;
+  if (auto it = ops_.find(opType); !opType.empty() && it != ops_.end() && it->second->kind == hmct::JsonValue::Object)
+    if (const hmct::JsonValue *q = stringMember(*it->second, "qtype"))
+      return fromWord(*q);
+  if (model_)
+    return fromWord(*model_);
+  return {ir::Tier::Int8, "int8", 0, 0};
+}
+
+HmctNodeQtype hmctNodeQtype(const hmct::QuantConfigDoc &doc, std::string_view name,
+                            std::string_view opType) {
+  return HmctNodes(doc).qtype(name, opType);
+}
+
+RoleReading hmctActivation(const hmct::QuantConfigDoc &doc) {
+  RoleReading r;
+  const hmct::JsonValue *mc = section(doc, "model_config");
+  const hmct::JsonValue *act = mc ? mc->get("activation") : nullptr;
+  if (act && act->kind != hmct::JsonValue::Object)
+    act = nullptr;
+  if (const hmct::JsonValue *c = act ? stringMember(*act, "calibration_type") : nullptr) {
+    if (c->text == "max")
+      r.method = "minmax";
+    else if (c->text == "kl")
+      r.method = "histogram";
+  }
+  auto flag = [&](const char *key) -> std::optional<bool> {
+    const hmct::JsonValue *v = act ? act->get(key) : nullptr;
+    if (!v)
+      return false; // HMCT's default
+    if (v->kind == hmct::JsonValue::Bool)
+      return v->text == "true";
+    return std::nullopt; // a list: HMCT searches these
+  };
+  if (auto pc = flag("per_channel"))
+    r.scope = *pc ? "per_channel" : "per_tensor";
+  if (auto asym = flag("asymmetric"))
+    r.symmetric = !*asym;
+  return r;
+}
+
+bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
+              VendorReading &out, DiagnosticEngine &diags) {
+  out.kind = "hmct";
+  // Carried per node: the qtype. The activation recipe is model-wide only; the emitter reports
+  // every rule's recipe the file cannot carry (warn_hmct_recipe_not_carried).
+  out.fields = FieldTier;
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, column = 0;
+  if (!hmct::parseQuantConfigText(bytes, doc, error, line, column)) {
+    diags.report(DiagID::err_hmct_refused, target.range,
+                 {std::to_string(line), std::to_string(column), error, "json"});
+    return false;
+  }
+  if (!acceptedByHmct(doc, target, diags))
+    return false;
+  const ir::Inventory &inv = spec.inventory;
+  if (!spec.resolution.done || !inv.present())
+    return true;
+  RoleReading act = hmctActivation(doc);
+  HmctNodes nodes(doc);
+  out.modules.resize(inv.modules.size());
+  for (size_t i = 0; i < inv.modules.size(); ++i) {
+    HmctNodeQtype q = nodes.qtype(inv.modules[i].name, inv.modules[i].type);
+    ModuleReading &m = out.modules[i];
+    m.known = q.tier.has_value();
+    m.tier = q.tier.value_or(ir::Tier::Float);
+    m.act = act;
+    m.line = q.line;
+    m.column = q.column;
+  }
+  return true;
+}
+
+} // namespace qspec::vendors

@@ -1,0 +1,51 @@
+// HMCT's reading of a quant_config (reference: ../shared/reference/horizon.md §1): each ONNX node's
+// effective qtype as HMCT applies it, finest level first (node_config > op_config >
+// model_config.all_node_type > the built-in int8), and the model-wide activation recipe
+// (calibration_type, per_channel, asymmetric) in IR words. The file goes through HMCT's own load
+// checks first (checkQuantConfig); a file HMCT would refuse is reported, not read.
+#pragma once
+
+#include "vendors/Reading.h"
+#include "vendors/hmct/HmctRules.h"
+
+#include <optional>
+#include <string_view>
+#include <unordered_map>
+
+namespace qspec::vendors {
+
+// One node's qtype as HMCT decides it, and where in the file (line 0: the built-in default).
+struct HmctNodeQtype {
+  std::optional<ir::Tier> tier; // nullopt: a qtype with no IR tier (int16-ec, mixed operands)
+  std::string qtype;            // as written ("int8", "dual-int16", "input0=int16,input1=int8")
+  uint32_t line = 0, column = 0;
+};
+
+// The HMCT rule for one node: node_config[name] beats op_config[opType] beats all_node_type.
+// HmctNodes indexes the sections once (it points into `doc`, which must outlive it), so reading
+// a whole model is linear; hmctNodeQtype reads one node.
+class HmctNodes {
+public:
+  explicit HmctNodes(const hmct::QuantConfigDoc &doc);
+  explicit HmctNodes(hmct::QuantConfigDoc &&) = delete;
+  HmctNodeQtype qtype(std::string_view name, std::string_view opType) const;
+
+private:
+  std::unordered_map<std::string_view, const hmct::JsonValue *> nodes_, ops_;
+  const hmct::JsonValue *model_ = nullptr;
+};
+HmctNodeQtype hmctNodeQtype(const hmct::QuantConfigDoc &doc, std::string_view name,
+                            std::string_view opType);
+// The model-wide activation recipe HMCT applies: calibration_type max -> minmax, kl -> histogram
+// (other values, lists and a search leave the method unset), per_channel -> per_channel or
+// per_tensor (HMCT's default false), asymmetric -> symmetric (default false: symmetric).
+RoleReading hmctActivation(const hmct::QuantConfigDoc &doc);
+// qtype word -> tier: int8 int16 dual-int16 float16 float32/float; nullopt otherwise.
+std::optional<ir::Tier> tierForQtype(std::string_view qtype);
+
+// vendors::ReadBack for target kind "hmct": parses `bytes`, runs HMCT's checks (an error is
+// err_hmct_refused), then reads every inventory module as an ONNX node.
+bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
+              VendorReading &out, DiagnosticEngine &diags);
+
+} // namespace qspec::vendors

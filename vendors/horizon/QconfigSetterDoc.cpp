@@ -1,0 +1,354 @@
+// A parser of the generated QconfigSetter subset; see QconfigSetterDoc.h.
+#include "vendors/horizon/QconfigSetterDoc.h"
+
+#include <cctype>
+
+namespace qspec::horizon {
+
+const PyValue *PyValue::kwarg(std::string_view name) const {
+  for (const auto &[k, v] : kwargs)
+    if (k == name)
+      return &v;
+  return nullptr;
+}
+
+const PyValue *PyValue::dictGet(std::string_view key) const {
+  const PyValue *found = nullptr;
+  for (const auto &[k, v] : entries)
+    if (k.kind == String && k.text == key)
+      found = &v;
+  return found;
+}
+
+const std::vector<PyValue> &QconfigSetterDoc::templates() const {
+  static const std::vector<PyValue> none;
+  const PyValue *t = setter.kwarg("templates");
+  return t && t->kind == PyValue::List ? t->items : none;
+}
+
+namespace {
+
+struct Token {
+  enum Kind { Name, String, Number, Punct, End } kind = End;
+  std::string text;
+  uint32_t line = 0, column = 0;
+};
+
+void appendUtf8(std::string &out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xc0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xe0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  } else {
+    out += static_cast<char>(0xf0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
+    out += static_cast<char>(0x80 | (cp & 0x3f));
+  }
+}
+
+class Lexer {
+public:
+  explicit Lexer(std::string_view t) : t_(t) {}
+  std::string error;
+  uint32_t errLine = 0, errColumn = 0;
+
+  bool run(std::vector<Token> &out) {
+    while (true) {
+      skipSpace();
+      Token tok;
+      tok.line = line_;
+      tok.column = col();
+      if (i_ >= t_.size()) {
+        out.push_back(tok);
+        return true;
+      }
+      char c = t_[i_];
+      if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+        tok.kind = Token::Name;
+        while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
+          tok.text += t_[i_++];
+      } else if (std::isdigit(static_cast<unsigned char>(c))) {
+        tok.kind = Token::Number;
+        while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '.' ||
+                                  ((t_[i_] == '-' || t_[i_] == '+') && (t_[i_ - 1] == 'e' || t_[i_ - 1] == 'E'))))
+          tok.text += t_[i_++];
+      } else if (c == '"') {
+        tok.kind = Token::String;
+        if (!string(tok.text))
+          return false;
+      } else if (std::string_view("()[]{},:=.-").find(c) != std::string_view::npos) {
+        tok.kind = Token::Punct;
+        tok.text = std::string(1, c);
+        ++i_;
+      } else {
+        return fail("unexpected character in the generated Python");
+      }
+      out.push_back(std::move(tok));
+    }
+  }
+
+private:
+  std::string_view t_;
+  size_t i_ = 0, lineStart_ = 0;
+  uint32_t line_ = 1;
+
+  uint32_t col() const { return static_cast<uint32_t>(i_ - lineStart_ + 1); }
+  bool fail(const std::string &why) {
+    error = why;
+    errLine = line_;
+    errColumn = col();
+    return false;
+  }
+  void newline() {
+    ++line_;
+    lineStart_ = i_ + 1;
+  }
+  void skipSpace() {
+    while (i_ < t_.size()) {
+      char c = t_[i_];
+      if (c == '\n') {
+        newline();
+        ++i_;
+      } else if (c == ' ' || c == '\t' || c == '\r' || c == '\\') {
+        ++i_;
+      } else if (c == '#') {
+        while (i_ < t_.size() && t_[i_] != '\n')
+          ++i_;
+      } else {
+        return;
+      }
+    }
+  }
+  bool hex(size_t n, uint32_t &cp) {
+    cp = 0;
+    for (size_t k = 0; k < n; ++k) {
+      if (i_ >= t_.size() || !std::isxdigit(static_cast<unsigned char>(t_[i_])))
+        return fail("bad escape in a string literal");
+      char h = t_[i_++];
+      cp = cp * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+    }
+    return true;
+  }
+  bool escape(std::string &out) {
+    if (i_ >= t_.size())
+      return fail("unterminated string literal");
+    char e = t_[i_++];
+    uint32_t cp = 0;
+    switch (e) {
+    case '\\': out += '\\'; return true;
+    case '"': out += '"'; return true;
+    case 'n': out += '\n'; return true;
+    case 'r': out += '\r'; return true;
+    case 't': out += '\t'; return true;
+    case 'x': if (!hex(2, cp)) return false; break;
+    case 'u': if (!hex(4, cp)) return false; break;
+    case 'U': if (!hex(8, cp)) return false; break;
+    default: return fail("escape the generated Python does not use");
+    }
+    if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return fail("bad code point in a string literal");
+    appendUtf8(out, cp);
+    return true;
+  }
+  // "..." with escapes, or a """docstring""" (kept as is).
+  bool string(std::string &out) {
+    if (t_.compare(i_, 3, "\"\"\"") == 0) {
+      size_t end = t_.find("\"\"\"", i_ + 3);
+      if (end == std::string_view::npos)
+        return fail("unterminated docstring");
+      size_t start = i_ + 3;
+      for (size_t k = i_; k < end; ++k)
+        if (t_[k] == '\n') {
+          ++line_;
+          lineStart_ = k + 1;
+        }
+      out = std::string(t_.substr(start, end - start));
+      i_ = end + 3;
+      return true;
+    }
+    ++i_;
+    while (i_ < t_.size() && t_[i_] != '"') {
+      char c = t_[i_++];
+      if (c == '\n')
+        return fail("unterminated string literal");
+      if (c == '\\') {
+        if (!escape(out))
+          return false;
+      } else {
+        out += c;
+      }
+    }
+    if (i_ >= t_.size())
+      return fail("unterminated string literal");
+    ++i_;
+    return true;
+  }
+};
+
+class Parser {
+public:
+  explicit Parser(std::vector<Token> toks) : t_(std::move(toks)) {}
+  std::string error;
+  uint32_t errLine = 0, errColumn = 0;
+
+  bool run(QconfigSetterDoc &doc) {
+    std::string marchVar;
+    for (size_t k = 0; k + 2 < t_.size(); ++k) {
+      if (isName(k, "MARCH") && isPunct(k + 1, "=") && t_[k + 2].kind == Token::String && k + 3 < t_.size() &&
+          (k == 0 || t_[k - 1].line != t_[k].line))
+        marchVar = t_[k + 2].text;
+      if (isName(k, "set_march") && isPunct(k + 1, "(")) {
+        doc.marchSet = true;
+        if (isName(k + 2, "MARCH"))
+          doc.march = marchVar;
+        else if (t_[k + 2].kind == Token::String)
+          doc.march = t_[k + 2].text;
+      }
+      if (isName(k, "QconfigSetter") && isPunct(k + 1, "(")) {
+        i_ = k;
+        return value(doc.setter, 0);
+      }
+    }
+    return fail(t_.back(), "no QconfigSetter(...) call");
+  }
+
+private:
+  std::vector<Token> t_;
+  size_t i_ = 0;
+
+  bool isName(size_t k, const char *s) const { return t_[k].kind == Token::Name && t_[k].text == s; }
+  bool isPunct(size_t k, const char *s) const { return t_[k].kind == Token::Punct && t_[k].text == s; }
+  bool fail(const Token &at, const std::string &why) {
+    if (error.empty()) {
+      error = why;
+      errLine = at.line;
+      errColumn = at.column;
+    }
+    return false;
+  }
+  bool expect(const char *p) {
+    if (!isPunct(i_, p))
+      return fail(t_[i_], std::string("expected '") + p + "'");
+    ++i_;
+    return true;
+  }
+  // Items up to `close`, separated by commas, a trailing comma allowed.
+  template <typename F> bool sequence(const char *close, F item) {
+    while (!isPunct(i_, close)) {
+      if (t_[i_].kind == Token::End)
+        return fail(t_[i_], std::string("expected '") + close + "'");
+      if (!item())
+        return false;
+      if (!isPunct(i_, ","))
+        break;
+      ++i_;
+    }
+    return expect(close);
+  }
+  bool call(PyValue &v, int depth) {
+    v.kind = PyValue::Call;
+    ++i_;
+    return sequence(")", [&] {
+      if (t_[i_].kind == Token::Name && isPunct(i_ + 1, "=")) {
+        v.kwargs.emplace_back(t_[i_].text, PyValue{});
+        i_ += 2;
+        return value(v.kwargs.back().second, depth + 1);
+      }
+      v.items.emplace_back();
+      return value(v.items.back(), depth + 1);
+    });
+  }
+  bool name(PyValue &v, int depth) {
+    v.text = t_[i_++].text;
+    while (isPunct(i_, ".") && t_[i_ + 1].kind == Token::Name) {
+      v.text += "." + t_[i_ + 1].text;
+      i_ += 2;
+    }
+    if (v.text == "True" || v.text == "False") {
+      v.kind = PyValue::Bool;
+      return true;
+    }
+    v.kind = v.text == "None" ? PyValue::None : PyValue::Name;
+    return isPunct(i_, "(") ? call(v, depth) : true;
+  }
+  bool value(PyValue &v, int depth) {
+    const Token &tok = t_[i_];
+    v.line = tok.line;
+    v.column = tok.column;
+    if (depth > 64)
+      return fail(tok, "nested too deeply");
+    switch (tok.kind) {
+    case Token::Name:
+      return name(v, depth);
+    case Token::String:
+      v.kind = PyValue::String;
+      v.text = tok.text;
+      ++i_;
+      return true;
+    case Token::Number:
+      v.kind = PyValue::Number;
+      v.text = tok.text;
+      ++i_;
+      return true;
+    case Token::End:
+      return fail(tok, "unexpected end of the file");
+    case Token::Punct:
+      break;
+    }
+    if (isPunct(i_, "-") && t_[i_ + 1].kind == Token::Number) {
+      v.kind = PyValue::Number;
+      v.text = "-" + t_[i_ + 1].text;
+      i_ += 2;
+      return true;
+    }
+    if (isPunct(i_, "[")) {
+      v.kind = PyValue::List;
+      ++i_;
+      return sequence("]", [&] {
+        v.items.emplace_back();
+        return value(v.items.back(), depth + 1);
+      });
+    }
+    if (isPunct(i_, "{")) {
+      v.kind = PyValue::Dict;
+      ++i_;
+      return sequence("}", [&] {
+        v.entries.emplace_back();
+        return value(v.entries.back().first, depth + 1) && expect(":") &&
+               value(v.entries.back().second, depth + 1);
+      });
+    }
+    return fail(tok, "unexpected '" + tok.text + "'");
+  }
+};
+
+} // namespace
+
+bool parseQconfigSetter(std::string_view text, QconfigSetterDoc &doc, std::string &error,
+                        uint32_t &line, uint32_t &column) {
+  doc = QconfigSetterDoc{};
+  Lexer lex(text);
+  std::vector<Token> toks;
+  if (!lex.run(toks)) {
+    error = lex.error;
+    line = lex.errLine;
+    column = lex.errColumn;
+    return false;
+  }
+  Parser p(std::move(toks));
+  if (!p.run(doc)) {
+    error = p.error;
+    line = p.errLine;
+    column = p.errColumn;
+    return false;
+  }
+  return true;
+}
+
+} // namespace qspec::horizon
