@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <atomic>
 #include <cstddef>
+#include <exception>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -23,6 +25,9 @@ inline unsigned parallelism(size_t n) {
 }
 
 // Calls fn(i) for every i in [0, n), on up to `threads` threads (the calling one included).
+// An exception thrown by fn (std::bad_alloc on a large input) stops the handing out of items
+// and is rethrown on the calling thread after every thread has finished, so a caller's catch
+// sees it as it would in a serial loop; a worker thread never terminates the process.
 template <typename Fn> void parallelFor(size_t n, unsigned threads, Fn &&fn) {
   if (threads <= 1 || n <= 1) {
     for (size_t i = 0; i < n; ++i)
@@ -30,9 +35,18 @@ template <typename Fn> void parallelFor(size_t n, unsigned threads, Fn &&fn) {
     return;
   }
   std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::mutex failureLock;
   auto worker = [&] {
-    for (size_t i = next++; i < n; i = next++)
-      fn(i);
+    try {
+      for (size_t i = next++; i < n; i = next++)
+        fn(i);
+    } catch (...) {
+      std::lock_guard<std::mutex> hold(failureLock);
+      if (!failure)
+        failure = std::current_exception();
+      next = n;
+    }
   };
   std::vector<std::thread> pool;
   for (unsigned t = 1; t < threads && t < n; ++t)
@@ -40,6 +54,8 @@ template <typename Fn> void parallelFor(size_t n, unsigned threads, Fn &&fn) {
   worker();
   for (std::thread &t : pool)
     t.join();
+  if (failure)
+    std::rethrow_exception(failure);
 }
 
 } // namespace qspec::ir
