@@ -16,7 +16,7 @@
 #include "driver/qtune/Run.h"
 
 #include "emitters/Emitter.h"
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 

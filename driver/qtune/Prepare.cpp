@@ -10,7 +10,7 @@
 #include "driver/qtune/Run.h"
 
 #include "emitters/Emitter.h"
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/IRPrinter.h"
 #include "passes/Pass.h"
 

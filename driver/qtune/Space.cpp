@@ -16,7 +16,7 @@
 //    groups stay whole. Tiers missing from the ladder round up to the next tier in it.
 #include "driver/qtune/Space.h"
 
-#include "emitters/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Pattern.h"
 #include "ir/TargetInfo.h"
 
