@@ -30,11 +30,14 @@ def specs(root):
 
 
 def mirror(root, dest):
-    """dest/ mirrors root/: real directories, every file a symbolic link."""
+    """dest/ mirrors root/: real directories, every file a symbolic link; a node_modules folder
+    (an example's model and runtime from npm) is linked whole, since a spec may name a file in it."""
     for d, dirs, files in os.walk(root):
-        dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not x.startswith("build")]
         out = os.path.join(dest, os.path.relpath(d, root))
         os.makedirs(out, exist_ok=True)
+        if "node_modules" in dirs and not os.path.lexists(os.path.join(out, "node_modules")):
+            os.symlink(os.path.join(d, "node_modules"), os.path.join(out, "node_modules"))
+        dirs[:] = [x for x in dirs if x not in SKIP_DIRS and not x.startswith("build")]
         for f in files:
             link = os.path.join(out, f)
             if not os.path.lexists(link):
