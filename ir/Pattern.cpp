@@ -308,7 +308,9 @@ private:
     std::vector<bool> seen(n, false);
     seen[0] = true;
     while (!stack.empty()) {
-      auto &[pc, k] = stack.back();
+      // Not a structured binding: C++17 lambdas cannot capture one (clang refuses it).
+      const uint32_t pc = stack.back().first;
+      uint32_t &k = stack.back().second;
       uint32_t next = none, idx = 0;
       forEachSuccessor(pc, [&](uint32_t s) {
         if (idx++ == k && next == none)
