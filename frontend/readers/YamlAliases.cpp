@@ -76,7 +76,10 @@ bool checkYamlAliases(const std::string &text, size_t limit, uint32_t &line, uin
   AliasCounter counter(limit);
   try {
     YAML::Parser parser(in);
-    while (parser.HandleNextDocument(counter)) {
+    // yaml-cpp 0.7 reports a document without consuming anything for some malformed input (a
+    // leading ',' at block level), so "until the last document" never ends. Every real document
+    // takes at least one byte, which bounds the loop.
+    for (size_t docs = 0; docs <= text.size() && parser.HandleNextDocument(counter); ++docs) {
     }
   } catch (const LimitReached &l) {
     line = l.mark.line >= 0 ? static_cast<uint32_t>(l.mark.line) + 1 : 1;
