@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 
 namespace qspec::lint {
 namespace fs = std::filesystem;
@@ -146,6 +147,19 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
   return true;
 }
 
+// An empty config (or one of comments only) reads as null and means "the defaults"; yaml-cpp also
+// reads some malformed text as null (a leading ','), which must not pass as empty.
+bool onlyCommentsOrBlank(const std::string &text) {
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first != std::string::npos && line[first] != '#' && line.compare(first, 3, "---") != 0)
+      return false;
+  }
+  return true;
+}
+
 std::shared_ptr<ProjectConfig> loadConfig(const fs::path &file) {
   auto cfg = std::make_shared<ProjectConfig>();
   cfg->path = file.string();
@@ -160,6 +174,8 @@ std::shared_ptr<ProjectConfig> loadConfig(const fs::path &file) {
   }
   try {
     YAML::Node root = YAML::Load(text);
+    if (root.IsNull() && !onlyCommentsOrBlank(text))
+      cfg->error = cfg->path + ":1:1: the config must be a YAML mapping (keys: select, ignore, ...)";
     if (root.IsNull())
       return cfg;
     std::string err;
