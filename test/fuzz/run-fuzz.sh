@@ -7,11 +7,13 @@
 # New corpus entries go to BUILD_DIR/fuzz/work/<target>/ (the seed folder in the source tree is
 # only read); a crash is written to BUILD_DIR/fuzz/artifacts/<target>-crash-* and fails the run.
 # Copy a crash into test/fuzz/corpus/<target>/ once fixed: it is then replayed by every build.
+# The smoke run uses a fixed seed (FUZZ_SEED, default 1), so CI explores a prefix of the same
+# mutation sequence a longer local run with that seed has explored; `make fuzz` seeds at random.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
 run_one() {
-  local build=$1 target=$2 seconds=$3
+  local build=$1 target=$2 seconds=$3 seed=${4:-}
   local exe=$build/fuzz/${target}_fuzzer
   if [ ! -x "$exe" ]; then
     echo "fuzz: no such target '$target' (built: $(tr '\n' ' ' <"$build/fuzz/targets.txt"))" >&2
@@ -24,7 +26,7 @@ run_one() {
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
     "$exe" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-      -max_len=65536 -print_final_stats=1 -artifact_prefix="$arts/$target-" \
+      -max_len=65536 ${seed:+-seed=$seed} -print_final_stats=1 -artifact_prefix="$arts/$target-" \
       "$work" "$here/corpus/$target" >"$log" 2>&1
   local rc=$?
   local execs
@@ -44,7 +46,7 @@ if [ "${1:-}" = "--smoke" ]; then
   while read -r t; do
     [ -n "$t" ] || continue
     n=$((n + 1))
-    run_one "$build" "$t" "$seconds" || { rc=1; bad=$((bad + 1)); }
+    run_one "$build" "$t" "$seconds" "${FUZZ_SEED:-1}" || { rc=1; bad=$((bad + 1)); }
   done <"$build/fuzz/targets.txt"
   echo "fuzz-smoke: $n targets, $bad failed (${seconds}s each)" | tee "$build/fuzz/smoke.log"
   exit $rc
