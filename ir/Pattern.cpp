@@ -1,4 +1,5 @@
 #include "ir/Pattern.h"
+#include "ir/GlobSyntax.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,83 +19,9 @@ std::atomic<uint64_t> nextPatternId{1};
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
 bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// Finds the '}' closing the brace opened at text[open], honouring nesting and escapes.
-size_t findClose(std::string_view t, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < t.size(); ++i) {
-    if (t[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (t[i] == '[') { // skip a bracket expression: braces inside it are literal
-      size_t j = i + 1;
-      if (j < t.size() && (t[j] == '!' || t[j] == '^'))
-        ++j;
-      if (j < t.size() && t[j] == ']')
-        ++j;
-      while (j < t.size() && t[j] != ']')
-        ++j;
-      if (j < t.size())
-        i = j;
-      continue;
-    }
-    if (t[i] == '{')
-      ++depth;
-    else if (t[i] == '}' && --depth == 0)
-      return i;
-  }
-  return std::string_view::npos;
-}
-
-// Splits brace content at top-level commas.
-std::vector<std::string_view> splitTopLevel(std::string_view t) {
-  std::vector<std::string_view> parts;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '\\') {
-      ++i;
-      continue;
-    }
-    if (t[i] == '{')
-      ++depth;
-    else if (t[i] == '}')
-      --depth;
-    else if (t[i] == ',' && depth == 0) {
-      parts.push_back(t.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  parts.push_back(t.substr(start));
-  return parts;
-}
-
-bool parseInt(std::string_view s, int64_t &out) {
-  if (s.empty() || s.size() > 18)
-    return false;
-  size_t i = 0;
-  bool neg = false;
-  if (s[0] == '-' || s[0] == '+') {
-    neg = s[0] == '-';
-    i = 1;
-  }
-  if (i == s.size())
-    return false;
-  int64_t v = 0;
-  for (; i < s.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(s[i])))
-      return false;
-    v = v * 10 + (s[i] - '0');
-  }
-  out = neg ? -v : v;
-  return true;
-}
-
-bool hasLeadingZero(std::string_view s) {
-  if (!s.empty() && (s[0] == '-' || s[0] == '+'))
-    s.remove_prefix(1);
-  return s.size() > 1 && s[0] == '0';
-}
+using glob::hasLeadingZero;
+using glob::parseInt;
+using glob::splitTopLevel;
 } // namespace
 
 class PatternCompiler {
@@ -134,7 +61,7 @@ public:
         else
           i += used - 1;
       } else if (c == '{') {
-        size_t close = findClose(t, i);
+        size_t close = glob::braceClose(t, i);
         if (close == std::string_view::npos) {
           emitChar('{');
           continue;

@@ -1,4 +1,5 @@
 #include "ir/Select.h"
+#include "ir/GlobSyntax.h"
 
 #include <algorithm>
 #include <cctype>
@@ -52,17 +53,7 @@ bool isRangeBody(std::string_view body) {
          std::isalnum(static_cast<unsigned char>(b[0]));
 }
 
-// Skips the bracket expression opening at t[i] == '[' (as Pattern.cpp reads it); returns the
-// index of its ']', or npos when there is none (the '[' is then literal).
-size_t bracketEnd(std::string_view t, size_t i) {
-  size_t j = i + 1;
-  if (j < t.size() && (t[j] == '!' || t[j] == '^'))
-    ++j;
-  if (j < t.size() && t[j] == ']')
-    ++j;
-  j = t.find(']', j);
-  return j;
-}
+using glob::bracketEnd;
 
 // Can `piece` (a part of a pattern between two literal dots) match a '.'? No when its classes
 // are of letters, digits, '_' and ranges between them only (none reaches '.', which sorts below

@@ -2,6 +2,7 @@
 // escapes, bracket expressions hide braces, `{a..b[..s]}` is a range of non-negative numbers or
 // of single characters, `{x,y}` a list (items parsed again), anything else in braces literal.
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
+#include "ir/GlobSyntax.h"
 
 #include <algorithm>
 #include <cctype>
@@ -56,74 +57,7 @@ bool isIdent(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-// End of the bracket expression opened at t[i] (the index of its ']'), or i when there is none.
-size_t bracketEnd(std::string_view t, size_t i) {
-  size_t j = i + 1;
-  if (j < t.size() && (t[j] == '!' || t[j] == '^'))
-    ++j;
-  if (j < t.size() && t[j] == ']')
-    ++j;
-  while (j < t.size() && t[j] != ']')
-    ++j;
-  return j < t.size() ? j : i;
-}
-
-size_t findClose(std::string_view t, size_t open) {
-  int depth = 0;
-  for (size_t i = open; i < t.size(); ++i) {
-    if (t[i] == '\\')
-      ++i;
-    else if (t[i] == '[')
-      i = bracketEnd(t, i);
-    else if (t[i] == '{')
-      ++depth;
-    else if (t[i] == '}' && --depth == 0)
-      return i;
-  }
-  return std::string_view::npos;
-}
-
-std::vector<std::string_view> splitTopLevel(std::string_view t) {
-  std::vector<std::string_view> parts;
-  int depth = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < t.size(); ++i) {
-    if (t[i] == '\\')
-      ++i;
-    else if (t[i] == '{')
-      ++depth;
-    else if (t[i] == '}')
-      --depth;
-    else if (t[i] == ',' && depth == 0) {
-      parts.push_back(t.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  parts.push_back(t.substr(start));
-  return parts;
-}
-
-bool parseNumber(std::string_view s, int64_t &out) {
-  if (s.empty() || s.size() > 18)
-    return false;
-  size_t i = s[0] == '+' || s[0] == '-' ? 1 : 0;
-  if (i == s.size())
-    return false;
-  int64_t v = 0;
-  for (size_t k = i; k < s.size(); ++k) {
-    if (!std::isdigit(static_cast<unsigned char>(s[k])))
-      return false;
-    v = v * 10 + (s[k] - '0');
-  }
-  out = s[0] == '-' ? -v : v;
-  return true;
-}
-
-bool leadingZero(std::string_view s) {
-  if (!s.empty() && (s[0] == '-' || s[0] == '+'))
-    s.remove_prefix(1);
-  return s.size() > 1 && s[0] == '0';
-}
+using glob::splitTopLevel;
 
 // `{a..b}` / `{a..b..s}` as a Range part (normalized to lo <= hi), or false.
 bool parseRange(std::string_view body, Part &r) {
@@ -136,14 +70,15 @@ bool parseRange(std::string_view body, Part &r) {
     stepText = rest.substr(d2 + 2);
   }
   int64_t step = 1;
-  if (!stepText.empty() && (!parseNumber(stepText, step) || step == 0))
+  if (!stepText.empty() && (!glob::parseInt(stepText, step) || step == 0))
     return false;
   step = step < 0 ? -step : step;
   int64_t x, y;
   r.kind = Part::Range;
   r.text = std::string(body);
-  if (parseNumber(a, x) && parseNumber(b, y) && x >= 0 && y >= 0) {
-    r.width = leadingZero(a) || leadingZero(b) ? static_cast<uint32_t>(std::max(a.size(), b.size())) : 0;
+  if (glob::parseInt(a, x) && glob::parseInt(b, y) && x >= 0 && y >= 0) {
+    bool padded = glob::hasLeadingZero(a) || glob::hasLeadingZero(b);
+    r.width = padded ? static_cast<uint32_t>(std::max(a.size(), b.size())) : 0;
   } else if (a.size() == 1 && b.size() == 1) {
     x = static_cast<unsigned char>(a[0]);
     y = static_cast<unsigned char>(b[0]);
@@ -198,11 +133,13 @@ void parseSeq(std::string_view t, size_t depth, Seq &out) {
       appendText(out, t.substr(i, std::min<size_t>(2, t.size() - i)));
       ++i;
     } else if (t[i] == '[') {
-      size_t end = bracketEnd(t, i);
+      size_t end = glob::bracketEnd(t, i);
+      if (end == std::string_view::npos)
+        end = i; // no ']': the '[' is literal
       appendText(out, t.substr(i, end - i + 1));
       i = end;
     } else if (t[i] == '{') {
-      size_t close = findClose(t, i);
+      size_t close = glob::braceClose(t, i);
       if (close == std::string_view::npos) {
         appendText(out, "{");
         continue;
