@@ -2,6 +2,7 @@
 // including its spacing and typos.
 #include "vendors/amct/AmctRules.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/CheckHelpers.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -71,12 +72,7 @@ const char *dataTypeName(DataType t) {
   return "?";
 }
 
-static bool oneOf(std::string_view type, std::initializer_list<const char *> list) {
-  for (const char *t : list)
-    if (type == t)
-      return true;
-  return false;
-}
+using vendors::isOneOf;
 
 // AMCT for ONNX names layers by ONNX op type; the capacity tables are the PyTorch ones, so an
 // op type is looked up as its PyTorch counterpart (amct.md §3: Conv, Gemm, MatMul, ConvTranspose,
@@ -91,15 +87,15 @@ std::string_view pytorchEquivalent(std::string_view type) {
 
 bool isPtqType(std::string_view type, Version v) {
   type = pytorchEquivalent(type);
-  if (oneOf(type, {"Conv2d", "Conv3d", "Linear", "ConvTranspose2d", "AvgPool2d"}))
+  if (isOneOf(type, {"Conv2d", "Conv3d", "Linear", "ConvTranspose2d", "AvgPool2d"}))
     return true;
-  return v.atLeast(9, 1) && oneOf(type, {"Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
+  return v.atLeast(9, 1) && isOneOf(type, {"Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
 }
 
 bool isQatType(std::string_view type, Version v) {
   type = pytorchEquivalent(type);
   if (!v.atLeast(9, 1))
-    return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"});
+    return isOneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"});
   return type != "AvgPool2d" && isPtqType(type, v);
 }
 
@@ -114,21 +110,21 @@ bool isQuantizableType(std::string_view type, ConfigKind k, Version v) {
 
 bool isChannelWiseType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return oneOf(type, {"Conv2d", "Conv3d", "ConvTranspose2d", "Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
+  return isOneOf(type, {"Conv2d", "Conv3d", "ConvTranspose2d", "Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
 }
 
 bool isInt16Type(std::string_view type, Version v) {
   type = pytorchEquivalent(type);
-  if (oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}))
+  if (isOneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}))
     return true;
-  if (v.atLeast(9, 1) && oneOf(type, {"Conv1d", "ConvTranspose1d"}))
+  if (v.atLeast(9, 1) && isOneOf(type, {"Conv1d", "ConvTranspose1d"}))
     return true;
-  return v.atLeast(9, 2) && oneOf(type, {"GRU", "LSTM"});
+  return v.atLeast(9, 2) && isOneOf(type, {"GRU", "LSTM"});
 }
 
 bool isAdaType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return oneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"}); }
+  return isOneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"}); }
 bool isSixSevenBitType(std::string_view type) {
   type = pytorchEquivalent(type);
   return type == "Conv2d"; }
@@ -137,19 +133,19 @@ bool isSymmetricOnlyType(std::string_view type) {
   return type == "Conv3d"; }
 bool isDmqType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return !oneOf(type, {"AvgPool2d", "LSTM", "GRU"}); }
+  return !isOneOf(type, {"AvgPool2d", "LSTM", "GRU"}); }
 bool isFuseType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return oneOf(type, {"Conv1d", "Conv2d", "Conv3d"}); }
+  return isOneOf(type, {"Conv1d", "Conv2d", "Conv3d"}); }
 bool isFilterPruneType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return oneOf(type, {"Conv2d", "Linear"}); }
+  return isOneOf(type, {"Conv2d", "Linear"}); }
 bool isSelectivePruneType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return oneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}); }
+  return isOneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}); }
 
 bool isGlobalParameterName(std::string_view name) {
-  return oneOf(name, {"version", "batch_num", "activation_offset", "do_fusion", "fakequant_precision_mode",
+  return isOneOf(name, {"version", "batch_num", "activation_offset", "do_fusion", "fakequant_precision_mode",
                       "skip_fusion_layers", "joint_quant"});
 }
 

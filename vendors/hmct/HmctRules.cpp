@@ -1,6 +1,7 @@
 // HMCT vendor facts and checks; see HmctRules.h. Section numbers refer to
 // ../shared/reference/horizon.md.
 #include "vendors/hmct/HmctRules.h"
+#include "vendors/CheckHelpers.h"
 
 #include <nlohmann/json.hpp>
 
@@ -11,12 +12,7 @@ namespace qspec::hmct {
 
 namespace {
 
-bool inList(std::string_view v, std::initializer_list<const char *> list) {
-  for (const char *s : list)
-    if (v == s)
-      return true;
-  return false;
-}
+using vendors::isOneOf;
 
 bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
 
@@ -38,7 +34,7 @@ const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "I
                                                    "InputType1", "ON"};
 
 bool isQtype(std::string_view q) {
-  return inList(q, {"int8", "int16", "float16", "float32", "float", "dual-int16", "int16-ec"});
+  return isOneOf(q, {"int8", "int16", "float16", "float32", "float", "dual-int16", "int16-ec"});
 }
 
 std::string qtypeForTier(ir::Tier t) {
@@ -60,11 +56,11 @@ std::string qtypeForTier(ir::Tier t) {
 }
 
 bool isDualInt16OpType(std::string_view t) {
-  return inList(t, {"Conv", "MatMul", "Gemm", "ConvTranspose"});
+  return isOneOf(t, {"Conv", "MatMul", "Gemm", "ConvTranspose"});
 }
 
 bool isKnownMarch(std::string_view m) {
-  return inList(m, {"nash", "nash-b", "nash-b-lite", "nash-b-plus", "nash-e", "nash-m", "nash-h",
+  return isOneOf(m, {"nash", "nash-b", "nash-b-lite", "nash-b-plus", "nash-e", "nash-m", "nash-h",
                     "nash-p", "expt"}) ||
          startsWith(m, "bayes") || startsWith(m, "bernoulli");
 }
@@ -77,14 +73,14 @@ bool qtypeAllowedOnMarch(std::string_view march, std::string_view q) {
   return true;
 }
 
-bool isModelOutputType(std::string_view q) { return inList(q, {"int8", "int16", "float32"}); }
+bool isModelOutputType(std::string_view q) { return isOneOf(q, {"int8", "int16", "float32"}); }
 
 bool isCalibrationType(std::string_view c) {
-  return inList(c, {"max", "kl", "load", "fixed", "default", "mix", "min-max", "percentile"});
+  return isOneOf(c, {"max", "kl", "load", "fixed", "default", "mix", "min-max", "percentile"});
 }
 
 bool isBiasMetric(std::string_view m) {
-  return inList(m, {"cosine-similarity", "mse", "mae", "mre", "sqnr", "chebyshev"});
+  return isOneOf(m, {"cosine-similarity", "mse", "mae", "mre", "sqnr", "chebyshev"});
 }
 
 bool hasCommentMarker(std::string_view name) {

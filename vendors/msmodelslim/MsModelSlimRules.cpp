@@ -1,6 +1,7 @@
 // msModelSlim vendor facts and checks; see MsModelSlimRules.h. Section numbers refer to
 // ../shared/reference/msmodelslim.md.
 #include "vendors/msmodelslim/MsModelSlimRules.h"
+#include "vendors/CheckHelpers.h"
 
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 
@@ -15,12 +16,7 @@ namespace qspec::msmodelslim {
 
 namespace {
 
-bool inList(std::string_view v, std::initializer_list<const char *> list) {
-  for (const char *s : list)
-    if (v == s)
-      return true;
-  return false;
-}
+using vendors::isOneOf;
 
 std::string joinQuoted(const std::vector<std::string> &v) {
   std::string out;
@@ -45,7 +41,7 @@ const std::vector<std::string> kMetadataKeys = {"config_id", "score", "label",
                                                 "verified_model_types", "verified_tags"};
 
 bool isKnownApiVersion(std::string_view v) {
-  return inList(v, {"modelslim_v0", "modelslim_v1", "multimodal_vlm_modelslim_v1",
+  return isOneOf(v, {"modelslim_v0", "modelslim_v1", "multimodal_vlm_modelslim_v1",
                     "multimodal_sd_modelslim_v1", "modelslim_convert"});
 }
 
@@ -54,7 +50,7 @@ bool isEmittableApiVersion(std::string_view v) {
 }
 
 bool isKnownProcessor(std::string_view t) {
-  return inList(t, {"linear_quant",
+  return isOneOf(t, {"linear_quant",
                     "autoround_quant",
                     "dynamic_cache",
                     "fa3_quant",
@@ -78,7 +74,7 @@ bool isKnownProcessor(std::string_view t) {
 }
 
 bool isAntiOutlierProcessor(std::string_view t) {
-  return inList(t, {"iter_smooth", "flex_smooth_quant", "flex_awq_ssz", "smooth_quant", "quarot"});
+  return isOneOf(t, {"iter_smooth", "flex_smooth_quant", "flex_awq_ssz", "smooth_quant", "quarot"});
 }
 
 std::string antiOutlierList() {
@@ -87,12 +83,12 @@ std::string antiOutlierList() {
 
 bool isKnownSaver(std::string_view t, std::string_view api) {
   if (api == "modelslim_v1")
-    return inList(t, {"ascendv1_saver", "mindie_format_saver", "compressed_tensors"});
-  return inList(t, {"ascendv1_saver", "ascendv1_saver_distributed", "mindie_format_saver"});
+    return isOneOf(t, {"ascendv1_saver", "mindie_format_saver", "compressed_tensors"});
+  return isOneOf(t, {"ascendv1_saver", "ascendv1_saver_distributed", "mindie_format_saver"});
 }
 
 bool isKnownRunner(std::string_view r) {
-  return inList(r, {"auto", "model_wise", "layer_wise", "dp_layer_wise"});
+  return isOneOf(r, {"auto", "model_wise", "layer_wise", "dp_layer_wise"});
 }
 
 std::vector<std::string> specKeys(std::string_view api) {

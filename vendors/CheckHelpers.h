@@ -1,0 +1,17 @@
+// Small helpers the vendors' checks share (vendors/<vendor>/*Rules.cpp).
+#pragma once
+
+#include <initializer_list>
+#include <string_view>
+
+namespace qspec::vendors {
+
+// True when `v` is one of the listed words (a vendor's enum or type list).
+inline bool isOneOf(std::string_view v, std::initializer_list<const char *> list) {
+  for (const char *s : list)
+    if (v == s)
+      return true;
+  return false;
+}
+
+} // namespace qspec::vendors
