@@ -41,6 +41,16 @@ const std::string &Word::str() const {
 
 std::ostream &operator<<(std::ostream &os, const Word &w) { return os << w.str(); }
 
+std::optional<std::string> literalName(const Selector &s) {
+  if (s.kind != Selector::Name)
+    return std::nullopt;
+  if (s.pattern && s.pattern->isLiteral())
+    return s.pattern->literal();
+  if (!s.pattern && !hasGlobSyntax(s.text))
+    return s.text;
+  return std::nullopt;
+}
+
 const char *decisionSourceName(Decision::Source s) {
   switch (s) {
   case Decision::BuiltIn: return "built-in default";

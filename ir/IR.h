@@ -59,6 +59,8 @@ struct Selector {
   std::optional<Pattern> pattern; // compiled (Name only)
   SourceRange range;
 };
+// The one module name a selector names, or nullopt (a glob, or a type selector).
+std::optional<std::string> literalName(const Selector &s);
 
 // ---- Quantization recipes ----------------------------------------------------------------
 

@@ -222,16 +222,7 @@ struct Plan {
   std::string_view keep(std::string s) { return ownedNames.emplace_back(std::move(s)); }
 };
 
-// Which literal name a selector is, or nullopt (a glob, or a type selector).
-std::optional<std::string> literalName(const ir::Selector &s) {
-  if (s.kind != ir::Selector::Name)
-    return std::nullopt;
-  if (s.pattern && s.pattern->isLiteral())
-    return s.pattern->literal();
-  if (!s.pattern && !hasGlobSyntax(s.text))
-    return s.text;
-  return std::nullopt;
-}
+using ir::literalName;
 
 // The modules of the inventory by type, as planFromResolution collects them.
 struct TypeInfo {

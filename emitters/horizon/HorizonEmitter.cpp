@@ -226,15 +226,7 @@ void HorizonWriter::readTarget() {
     error(DiagID::err_horizon_option_value, target_.range, {"", "sensitivity", "topk_or_ratio and sensitive_type need 'sensitivity \"TABLE.pt\"'"});
 }
 
-std::optional<std::string> literalName(const ir::Selector &s) {
-  if (s.kind != ir::Selector::Name)
-    return std::nullopt;
-  if (s.pattern && s.pattern->isLiteral())
-    return s.pattern->literal();
-  if (!s.pattern && !hasGlobSyntax(s.text))
-    return s.text;
-  return std::nullopt;
-}
+using ir::literalName;
 
 std::optional<std::pair<std::string, std::string>> HorizonWriter::gemmDtypes(ir::Tier t) {
   switch (t) {
