@@ -8,6 +8,9 @@
   node_sensitivity.json   what HMCT's get_sensitivity_of_nodes returns for the Conv and Gemm
                           nodes: {node: {"cosine-similarity": "0.99xxx"}}, most sensitive first
                           (made-up values, 5 decimals as HMCT prints them, so some tie)
+  resnet50.modules.txt    the same network as PyTorch-side tools see it (AMCT for PyTorch, the
+                          Horizon plugin): torchvision's leaf modules in named_modules() order,
+                          NAME TYPE per line (conv1 Conv2d, layer1.0.bn1 BatchNorm2d, fc Linear)
 
 usage: gen_inputs.py [OUT_DIR]   (default: the directory of this script)
 """
@@ -98,6 +101,22 @@ def sensitivity(model):
     return json.dumps(doc, indent=4) + "\n"
 
 
+def modules():
+    """torchvision resnet50's leaf modules, in named_modules() order, as a manifest."""
+    rows = [("conv1", "Conv2d"), ("bn1", "BatchNorm2d"), ("relu", "ReLU"), ("maxpool", "MaxPool2d")]
+    for layer, blocks, _ in STAGES:
+        for i in range(blocks):
+            s = "layer%d.%d." % (layer, i)
+            for k in (1, 2, 3):
+                rows += [(s + "conv%d" % k, "Conv2d"), (s + "bn%d" % k, "BatchNorm2d")]
+            rows.append((s + "relu", "ReLU"))
+            if i == 0:
+                rows += [(s + "downsample.0", "Conv2d"), (s + "downsample.1", "BatchNorm2d")]
+    rows += [("avgpool", "AdaptiveAvgPool2d"), ("fc", "Linear")]
+    header = "# torchvision.models.resnet50(): leaf modules of named_modules(), NAME TYPE\n"
+    return header + "".join("%s %s\n" % r for r in rows)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     os.makedirs(out, exist_ok=True)
@@ -106,6 +125,8 @@ def main():
         f.write(model.SerializeToString())
     with open(os.path.join(out, "node_sensitivity.json"), "w", newline="\n") as f:
         f.write(sensitivity(model))
+    with open(os.path.join(out, "resnet50.modules.txt"), "w", newline="\n") as f:
+        f.write(modules())
 
 
 if __name__ == "__main__":
