@@ -357,12 +357,35 @@ private:
         o.range = c->range;
         o.isBlock = true;
         o.children = options(*c, "a target block");
+        checkRuleBlock(o);
         s.targetOptions.push_back(std::move(o));
         break;
       }
       default:
         break;
       }
+    }
+  }
+
+  // A rule's `KIND { ... }` block: KIND must be a backend and every key one it reads for a rule.
+  void checkRuleBlock(const ir::Option &block) {
+    const ir::TargetInfo *info = ir::findTarget(block.key);
+    if (!info) {
+      diags_.report(DiagID::err_unknown_setting, block.keyRange.valid() ? block.keyRange : block.range,
+                    {block.key, "a rule (a block there is named after a target: " + ir::knownTargetList() + ")"});
+      return;
+    }
+    const std::vector<std::string> &keys = info->ruleOptionKeys;
+    for (const ir::Option &o : block.children) {
+      if (std::find(keys.begin(), keys.end(), o.key) != keys.end())
+        continue;
+      std::string known;
+      for (const std::string &k : keys)
+        known += (known.empty() ? "" : ", ") + k;
+      diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+                    {o.key, "a rule's " + block.key + " block (" +
+                                (known.empty() ? "target " + block.key + " reads no per-rule settings"
+                                               : "known: " + known) + ")"});
     }
   }
 

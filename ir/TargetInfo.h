@@ -18,6 +18,9 @@ struct TargetInfo {
   std::string defaultVariant;
   // Keys accepted in the target block (nested keys are the emitter's to check); empty = any.
   std::vector<std::string> optionKeys;
+  // Keys accepted in a rule's `KIND { ... }` block (per-module settings); empty = the backend
+  // reads no rule block, so any key there is an error rather than a silent drop.
+  std::vector<std::string> ruleOptionKeys;
   // Can `target` express `tier` on a module of `moduleType` ("" = unknown type)? If not, `why`
   // may name the rule (it is appended to the diagnostic).
   std::function<bool(const Target &target, Tier tier, const std::string &moduleType, std::string &why)>
