@@ -78,7 +78,7 @@ TEST(LspInputCache, DoesNotKeepARecentFileOrAReadWithDiagnostics) {
   ASSERT_TRUE(cache.readInventory(inv, a, diags, {}, {}));
   ASSERT_TRUE(cache.readInventory(inv, a, diags, {}, {}));
   EXPECT_EQ(cache.reads(), 2u);
-  writeOld(inv, "model.layers.0.mlp\n", 100); // no type: an error
+  writeOld(inv, std::string("lm_head Linear\n\0\n", 16), 100); // a NUL byte: an error
   size_t before = diags.diagnostics().size();
   cache.readInventory(inv, a, diags, {}, {});
   cache.readInventory(inv, a, diags, {}, {});
