@@ -824,7 +824,10 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
   }
   if (spec.inventory.present()) {
     std::string path = spec.inventory.path;
-    if (!readers::readInventory(path, spec.inventory, diags, spec.inventoryRange, opts.readerLimits))
+    if (!(opts.inputReader ? opts.inputReader->readInventory(path, spec.inventory, diags, spec.inventoryRange,
+                                                             opts.readerLimits)
+                           : readers::readInventory(path, spec.inventory, diags, spec.inventoryRange,
+                                                    opts.readerLimits)))
       return false;
     spec.inventory.path = path;
     if (spec.blockPattern)
@@ -836,7 +839,9 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
     return false;
   spec.scores.path.clear();
   if (!scoresPath.empty()) {
-    if (!readers::readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits))
+    if (!(opts.inputReader
+              ? opts.inputReader->readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits)
+              : readers::readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits)))
       return false;
     spec.scores.path = scoresPath;
   }

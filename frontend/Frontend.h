@@ -13,6 +13,18 @@
 
 namespace qspec::frontend {
 
+// Reads the inventory and scores files buildSpec loads. Without one, buildSpec calls
+// readers::readInventory / readScores each time; a long-lived tool passes one that keeps what it
+// read between runs (qspec-lsp: driver/lsp/InputCache.h).
+class InputReader {
+public:
+  virtual ~InputReader() = default;
+  virtual bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
+                             SourceRange requestedAt, const readers::ReaderLimits &limits) = 0;
+  virtual bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diags,
+                          SourceRange requestedAt, const readers::ReaderLimits &limits) = 0;
+};
+
 struct FrontendOptions {
   std::string inventoryOverride; // --inventory
   std::string scoresOverride;    // --scores
@@ -25,6 +37,7 @@ struct FrontendOptions {
   size_t maxRules = 100000;      // overrides + protects + groups, per spec
   ParseLimits parseLimits;
   readers::ReaderLimits readerLimits;
+  std::shared_ptr<InputReader> inputReader; // null: read the files each time
 };
 
 // Reads and parses `path`, splicing included files in place of `include` items.

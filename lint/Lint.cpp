@@ -239,6 +239,7 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
   frontend::FrontendOptions fo;
   fo.inventoryOverride = opts.inventory;
   fo.scoresOverride = opts.scores;
+  fo.inputReader = opts.inputReader;
   {
     std::lock_guard<std::mutex> lock(gFrontendMutex);
     emit::registerAllEmitters();

@@ -15,6 +15,10 @@
 #include <string_view>
 #include <vector>
 
+namespace qspec::frontend {
+class InputReader;
+}
+
 namespace qspec::lint {
 
 enum class FileKind : uint8_t { QSpec, MsModelSlim, Amct, Hmct, Any, Unknown };
@@ -60,6 +64,8 @@ struct Options {
                                            // as this file (kind, .qlint.yaml, shown name)
   unsigned jobs = 0;                       // 0 = auto
   SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
+  std::shared_ptr<frontend::InputReader> inputReader; // reads inventory and scores (null: the
+                                                       // readers, each time; qspec-lsp: a cache)
 };
 
 // What linting one file produced.

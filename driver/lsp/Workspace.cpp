@@ -4,6 +4,8 @@
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
+#include <set>
+
 namespace qspec::lsp {
 
 Document &Workspace::open(const std::string &uri, const std::string &path, std::string text,
@@ -30,8 +32,12 @@ void Workspace::close(const std::string &uri) { docs_.erase(uri); }
 
 SourceManager::Overlay Workspace::overlay() const {
   auto files = std::make_shared<std::unordered_map<std::string, std::string>>();
-  for (const auto &[uri, d] : docs_)
+  std::set<std::string> paths;
+  for (const auto &[uri, d] : docs_) {
     (*files)[d.path] = d.text;
+    paths.insert(d.path);
+  }
+  inputs_->setOpenPaths(std::move(paths));
   return files;
 }
 
@@ -41,6 +47,7 @@ const lint::FileResult &Workspace::check(Document &doc) {
   lo.scores = opts_.scores;
   lo.jobs = 1;
   lo.overlay = overlay();
+  lo.inputReader = inputs_;
   doc.lastCheck = lint::lintFile(doc.path, lo);
   return doc.lastCheck;
 }
@@ -55,6 +62,7 @@ const Model &Workspace::model(Document &doc) {
   frontend::FrontendOptions fo;
   fo.inventoryOverride = opts_.inventory;
   fo.scoresOverride = opts_.scores;
+  fo.inputReader = inputs_;
   m->ast = frontend::parseFile(doc.path, diags, fo);
   m->file = m->sm.find(doc.path);
   if (m->ast && !diags.hasErrors())

@@ -5,6 +5,7 @@
 // per document version.
 #pragma once
 
+#include "driver/lsp/InputCache.h"
 #include "frontend/AST.h"
 #include "ir/IR.h"
 #include "lint/Lint.h"
@@ -67,6 +68,8 @@ private:
   SourceManager::Overlay overlay() const;
 
   ServerOptions opts_;
+  // The inventory and scores read by earlier checks (re-read when a file changes on disk).
+  std::shared_ptr<InputCache> inputs_ = std::make_shared<InputCache>();
   std::map<std::string, Document> docs_;
 };
 
