@@ -17,10 +17,11 @@ import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-EVALUATOR = """import json, os, time
-t = time.time()
+EVALUATOR = """import json, os, sys
 ok = os.environ["QSPEC_ROUND"] != "1"
 json.dump({"accuracy": 0.9 if ok else 0.1}, open(os.environ["QSPEC_RESULT"], "w"))
+t = os.times()
+open(sys.argv[1], "a").write("%f\\n" % (t.user + t.system))
 """
 
 
@@ -34,10 +35,10 @@ def du(path):
 
 def timed(cmd):
     start = time.monotonic()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    r = subprocess.run(["/usr/bin/time", "-f", "%M %U %S"] + cmd, capture_output=True, text=True)
     wall = time.monotonic() - start
-    rss_kb = int(r.stderr.strip().splitlines()[-1])
-    return r, wall, rss_kb
+    rss_kb, user, sys_ = r.stderr.strip().splitlines()[-1].split()
+    return r, wall, int(rss_kb), float(user) + float(sys_)
 
 
 def main():
@@ -65,14 +66,17 @@ def main():
         open(ev, "w").write(EVALUATOR)
         qcc = os.path.join(args.build, "bin", "qcc")
         qtune = os.path.join(args.build, "bin", "qtune")
-        qcc_walls = []
+        qcc_walls, qcc_cpus = [], []
         for i in range(3):
-            _, wall, qcc_rss = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
+            _, wall, qcc_rss, qcc_cpu = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
                                       os.path.join(work, "qcc-out")])
             qcc_walls.append(wall)
+            qcc_cpus.append(qcc_cpu)
         wd = os.path.join(work, "w")
-        r, wall, rss_kb = timed([qtune, "run", spec, "--inventory", manifest, "--workdir", wd, "--no-progress",
-                                 "--no-report", "--max-rounds", str(args.rounds), "--", sys.executable, ev])
+        evcpu = os.path.join(work, "eval-cpu.txt")
+        r, wall, rss_kb, cpu = timed([qtune, "run", spec, "--inventory", manifest, "--workdir", wd, "--no-progress",
+                                      "--no-report", "--max-rounds", str(args.rounds), "--", sys.executable, ev,
+                                      evcpu])
         if r.returncode not in (0, 1):
             sys.exit("qtune failed: " + r.stderr)
         hist = [json.loads(l) for l in open(os.path.join(wd, "history.jsonl"))]
@@ -80,6 +84,10 @@ def main():
         # Per round: the run's wall time minus the evaluators', minus the one-time load (one qcc
         # run's worth of loading is part of every qcc measurement too, so it is not subtracted).
         per_round = (wall - eval_secs) / len(hist)
+        # The same in CPU time (user + system), which the load of a shared machine does not inflate:
+        # qtune's own and its evaluators' (waited-for children), minus what the evaluators report.
+        cpu_round = (cpu - sum(float(l) for l in open(evcpu))) / len(hist)
+        qcc_cpu = statistics.median(qcc_cpus)
         extra = []
         for d in os.listdir(os.path.join(wd, "evals")):
             full = os.path.join(wd, "evals", d)
@@ -87,12 +95,12 @@ def main():
         config = du(os.path.join(wd, "evals", os.listdir(os.path.join(wd, "evals"))[0], "config"))
         qcc_med = statistics.median(qcc_walls)
         print("| inventory | modules | levels | rounds | qtune peak RSS | overhead per round | "
-              "one qcc --emit=all | ratio | disk per evaluation beyond configs | configs |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+              "one qcc --emit=all | ratio | CPU per round | qcc CPU | CPU ratio | disk per evaluation beyond configs | configs |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         state = json.load(open(os.path.join(wd, "state.json")))
-        print("| deepseek-v3%s | %d | %d | %d | %.0f MB | %.2f s | %.2f s | %.2fx | %.1f KB | %.1f MB |" % (
+        print("| deepseek-v3%s | %d | %d | %d | %.0f MB | %.2f s | %.2f s | %.2fx | %.2f s | %.2f s | %.2fx | %.1f KB | %.1f MB |" % (
             " without " + args.without if drop else "", modules, state["levels"], len(hist), rss_kb / 1024, per_round, qcc_med, per_round / qcc_med,
-            statistics.median(extra) / 1024, config / 1e6))
+            cpu_round, qcc_cpu, cpu_round / qcc_cpu, statistics.median(extra) / 1024, config / 1e6))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

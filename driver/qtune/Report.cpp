@@ -10,8 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 namespace qspec::tune {
@@ -64,26 +67,99 @@ std::string mdCell(const std::string &s) {
   return out;
 }
 
-// One panel of the chart: metric (y) against `xKey` of every evaluated probe.
-void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *title, const char *xLabel,
-              bool byRound) {
-  const double w = 340, h = 240, padL = 50, padB = 35, padT = 25;
-  struct Pt {
-    double x, y;
-    bool pass;
-  };
-  std::vector<Pt> pts;
-  double thr = st.value("threshold", 0.0);
+// The HMCT ladder's phase of a probe ("phase 3: ..." -> 3), 0 for other strategies.
+int phaseOf(const json &probe) {
+  std::string why = probe.value("why", "");
+  return why.rfind("phase ", 0) == 0 && why.size() > 6 && std::isdigit(static_cast<unsigned char>(why[6]))
+             ? why[6] - '0'
+             : 0;
+}
+
+const char *phaseColor(int phase) {
+  static const char *kColors[] = {"#555", "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+  return kColors[std::clamp(phase, 0, 7)];
+}
+
+// Axis ticks: about five round values covering [lo, hi].
+std::vector<double> ticks(double lo, double hi, bool integral) {
+  double span = hi - lo, raw = span / 4, mag = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw) {
+      step = m * mag;
+      break;
+    }
+  if (integral)
+    step = std::max(1.0, std::round(step));
+  std::vector<double> out;
+  for (double t = std::ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9 && out.size() < 12; t += step)
+    out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
+  return out;
+}
+
+struct ChartPoint {
+  double x, y;
+  bool pass, failed, best;
+  int phase;
+};
+
+// The HMCT phases a run went through, ascending.
+std::vector<int> phasesOf(const json &st) {
+  std::set<int> phases;
   for (const json &r : st["rounds"])
     for (const json &p : r["probes"])
-      if (p["metric"].is_number())
-        pts.push_back({byRound ? r["round"].get<double>() : p.value("modules", 0.0), p["metric"].get<double>(),
-                       p.value("pass", false)});
+      if (int ph = phaseOf(p))
+        phases.insert(ph);
+  return {phases.begin(), phases.end()};
+}
+
+// On the size axis of an HMCT ladder every phase has its own band (its position among the
+// phases run), and a probe sits in it by its level: phases raise different tiers, so their
+// module counts are not comparable on one scale.
+double bandX(const std::vector<int> &phases, int phase, double level, double levels) {
+  size_t band = static_cast<size_t>(std::find(phases.begin(), phases.end(), phase) - phases.begin());
+  return static_cast<double>(band) + 0.15 + 0.7 * (levels > 0 ? level / levels : 0);
+}
+
+std::vector<ChartPoint> chartPoints(const json &st, bool byRound) {
+  std::string bestKey = st["best"].is_object() ? st["best"].value("key", "") : "";
+  std::vector<int> phases = phasesOf(st);
+  double levels = st.value("levels", 0.0);
+  std::vector<ChartPoint> pts;
+  std::set<std::string> seen; // a cached repeat of a probe is drawn once on the size axis
+  for (const json &r : st["rounds"])
+    for (const json &p : r["probes"]) {
+      std::string key = p.value("key", "");
+      if (!byRound && !seen.insert(key).second)
+        continue;
+      bool failed = !p["metric"].is_number();
+      double x = byRound ? r["round"].get<double>()
+                 : phases.empty() ? p.value("modules", 0.0)
+                                  : bandX(phases, phaseOf(p), p.value("level", 0.0), levels);
+      pts.push_back({x,
+                     failed ? 0 : p["metric"].get<double>(), p.value("pass", false), failed,
+                     !bestKey.empty() && key == bestKey, phaseOf(p)});
+    }
+  return pts;
+}
+
+// One panel of the chart: metric (y) against the round or the modules moved (x) of every probe.
+// Passing probes are filled, failing ones hollow, failed evaluations (no metric) crosses on the
+// bottom edge; the best configuration is ringed and labelled; the target is the dashed line.
+// With the HMCT ladder each phase has its colour and its points are joined in order of size, so
+// phases stay apart on the size axis.
+void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *title, const char *xLabel,
+              bool byRound) {
+  const double w = 380, h = 270, padL = 55, padB = 45, padT = 25;
+  std::vector<ChartPoint> pts = chartPoints(st, byRound);
+  double thr = st.value("threshold", 0.0);
   double xmin = 0, xmax = 1, ymin = thr, ymax = thr;
-  for (const Pt &p : pts) {
+  for (const ChartPoint &p : pts) {
     xmax = std::max(xmax, p.x);
-    ymin = std::min(ymin, p.y);
-    ymax = std::max(ymax, p.y);
+    if (!p.failed) {
+      ymin = std::min(ymin, p.y);
+      ymax = std::max(ymax, p.y);
+    }
   }
   if (byRound)
     xmin = std::min(1.0, xmax);
@@ -91,44 +167,122 @@ void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *ti
     ymin -= 0.01;
     ymax += 0.01;
   }
-  double ypad = (ymax - ymin) * 0.1;
+  double ypad = (ymax - ymin) * 0.12;
   ymin -= ypad;
   ymax += ypad;
-  auto X = [&](double x) { return x0 + padL + (xmax > xmin ? (x - xmin) / (xmax - xmin) : 0.5) * (w - padL - 10); };
-  auto Y = [&](double y) { return padT + (ymax - y) / (ymax - ymin) * (h - padT - padB); };
-  char buf[256];
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"15\" font-size=\"12\">%s</text>\n", x0 + padL, title);
-  svg << buf;
-  snprintf(buf, sizeof buf,
-           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0 + padL,
-           padT, w - padL - 10, h - padT - padB);
-  svg << buf;
-  snprintf(buf, sizeof buf,
-           "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" stroke-dasharray=\"4 3\"/>\n",
-           x0 + padL, Y(thr), x0 + w - 10, Y(thr));
-  svg << buf;
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n",
-           x0 + padL - 4, Y(ymax) + 4, ymax);
-  svg << buf;
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n",
-           x0 + padL - 4, Y(ymin), ymin);
-  svg << buf;
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n",
-           x0 + padL - 4, Y(thr) + 3, thr);
-  svg << buf;
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%g</text>\n", x0 + padL, h - padB + 14,
-           xmin);
-  svg << buf;
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%g</text>\n",
-           x0 + w - 10, h - padB + 14, xmax);
-  svg << buf;
-  snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
-           x0 + padL + (w - padL - 10) / 2, h - 6, xLabel);
-  svg << buf;
-  for (const Pt &p : pts) {
-    snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X(p.x), Y(p.y),
-             p.pass ? "#2a2" : "#c22");
+  const double plotW = w - padL - 15, plotH = h - padT - padB;
+  auto X = [&](double x) { return x0 + padL + (xmax > xmin ? (x - xmin) / (xmax - xmin) : 0.5) * plotW; };
+  auto Y = [&](double y) { return padT + (ymax - y) / (ymax - ymin) * plotH; };
+  char buf[320];
+  auto put = [&](const char *fmt, auto... args) {
+    snprintf(buf, sizeof buf, fmt, args...);
     svg << buf;
+  };
+  put("<text x=\"%.1f\" y=\"15\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", x0 + padL, title);
+  put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0 + padL, padT,
+      plotW, plotH);
+  for (double t : ticks(ymin, ymax, false)) {
+    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", x0 + padL + 1, Y(t),
+        x0 + padL + plotW - 1, Y(t));
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", x0 + padL - 4, Y(t) + 3, t);
+  }
+  std::vector<int> phases = byRound ? std::vector<int>{} : phasesOf(st);
+  if (!phases.empty()) { // one band per phase, labelled, separated by a line
+    xmin = 0;
+    xmax = static_cast<double>(phases.size());
+    for (size_t b = 0; b < phases.size(); ++b) {
+      if (b > 0)
+        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>\n", X(b), padT, X(b),
+            padT + plotH);
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"%s\">phase %d</text>\n",
+          X(b + 0.5), padT + plotH + 15, phaseColor(phases[b]), phases[b]);
+    }
+    xLabel = "phase, then level within it (left: none, right: all)";
+  } else {
+    for (double t : ticks(xmin, xmax, true)) {
+      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", X(t), padT + plotH, X(t),
+          padT + plotH + 4);
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%g</text>\n", X(t),
+          padT + plotH + 15, t);
+    }
+  }
+  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x0 + padL + plotW / 2,
+      padT + plotH + 30, xLabel);
+  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">%s"
+      "</text>\n",
+      x0 + 14, padT + plotH / 2, x0 + 14, padT + plotH / 2, xmlEscape(st.value("metric", "metric")).c_str());
+  put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" stroke-dasharray=\"4 3\"/>\n", x0 + padL,
+      Y(thr), x0 + padL + plotW, Y(thr));
+  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#06c\">target %.4g</text>\n", x0 + padL + 3, Y(thr) - 3,
+      thr);
+  if (!byRound) // each phase's probes joined in order of size
+    for (int ph = 1; ph <= 7; ++ph) {
+      std::vector<std::pair<double, double>> line;
+      for (const ChartPoint &p : pts)
+        if (p.phase == ph && !p.failed)
+          line.emplace_back(X(p.x), Y(p.y));
+      std::sort(line.begin(), line.end());
+      if (line.size() < 2)
+        continue;
+      svg << "<polyline fill=\"none\" stroke=\"" << phaseColor(ph) << "\" stroke-opacity=\"0.6\" points=\"";
+      for (const auto &[px, py] : line) {
+        put("%.1f,%.1f ", px, py);
+      }
+      svg << "\"/>\n";
+    }
+  for (const ChartPoint &p : pts) {
+    const char *color = p.phase > 0 ? phaseColor(p.phase) : p.pass ? "#2a2" : "#c22";
+    if (p.failed) {
+      double cx = X(p.x), cy = padT + plotH - 5;
+      put("<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" stroke-width=\"2\"/>\n", cx - 4,
+          cy - 4, cx + 4, cy + 4, cx - 4, cy + 4, cx + 4, cy - 4);
+      continue;
+    }
+    if (p.pass || p.phase == 0)
+      put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X(p.x), Y(p.y), color);
+    else
+      put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", X(p.x),
+          Y(p.y), color);
+    if (p.best) {
+      put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", X(p.x),
+          Y(p.y));
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"bold\"%s>best</text>\n",
+          X(p.x) + (X(p.x) > x0 + padL + plotW - 30 ? -10.0 : 10.0), Y(p.y) - 8,
+          X(p.x) > x0 + padL + plotW - 30 ? " text-anchor=\"end\"" : "");
+    }
+  }
+}
+
+// The legend under the panels: the markers, and the HMCT phases that occur.
+void svgLegend(std::ostringstream &svg, const json &st, double y) {
+  std::vector<int> phases = phasesOf(st);
+  double x = 55;
+  auto item = [&](const std::string &marker, const std::string &text) {
+    svg << marker;
+    char buf[200];
+    snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n", x + 9, y + 3,
+             xmlEscape(text).c_str());
+    svg << buf;
+    x += 16 + 6.0 * static_cast<double>(text.size());
+  };
+  char m[200];
+  bool ladder = !phases.empty();
+  snprintf(m, sizeof m, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y, ladder ? "#555" : "#2a2");
+  item(m, "passes");
+  snprintf(m, sizeof m, ladder ? "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"#555\"/>\n"
+                               : "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#c22\"/>\n",
+           x, y);
+  item(m, "fails");
+  snprintf(m, sizeof m, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" stroke-width=\"2\"/>\n",
+           x - 4, y - 4, x + 4, y + 4, x - 4, y + 4, x + 4, y - 4);
+  item(m, "evaluation failed (no metric)");
+  snprintf(m, sizeof m, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n",
+           x, y);
+  item(m, "best");
+  for (int ph : phases) {
+    snprintf(m, sizeof m, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n", x - 4, y - 4,
+             phaseColor(ph));
+    item(m, "phase " + std::to_string(ph));
   }
 }
 
@@ -165,6 +319,64 @@ int statusCommand(const std::string &dir) {
   return 0;
 }
 
+namespace {
+
+// The HMCT workflow's own outputs for a hmct-ladder run: DIR/final_quant_config.json (the hmct
+// target's quant_config of the best configuration) and DIR/tuning_report.md (the table of
+// HMCT's script: # | Phase | Configuration | Output Cosine Similarity | Threshold Met).
+bool writeHmctOutputs(const std::string &dir, const json &st, std::string &err) {
+  fs::path finalConfig;
+  std::error_code ec;
+  for (const fs::directory_entry &e : fs::directory_iterator(fs::path(dir) / "best" / "config", ec))
+    if (e.path().extension() == ".json")
+      finalConfig = e.path();
+  bool ok = true;
+  std::string finalText;
+  if (!finalConfig.empty())
+    finalText = readWholeFile(finalConfig.string(), ok);
+  std::ostringstream md;
+  md << "# PTQ Precision Tuning Report\n\n## Background & Goals\n\n";
+  md << "- Model: `" << mdCell(st.value("spec", "")) << "`\n";
+  md << "- Metric / threshold: " << st.value("metric", "") << " " << st.value("op", "") << " "
+     << formatNumber(st.value("threshold", 0.0)) << "\n";
+  md << "- Strategy: hmct-ladder, " << st.value("levels", 0) << " levels over " << st.value("units", 0)
+     << " units\n\n## Tuning Process & Results\n\n";
+  md << "| # | Phase | Configuration | Output Cosine Similarity | Threshold Met |\n|---:|---|---|---|---|\n";
+  int n = 0;
+  std::set<std::string> seen;
+  for (const json &r : st["rounds"])
+    for (const json &p : r["probes"]) {
+      if (!seen.insert(p.value("key", "")).second)
+        continue;
+      std::string why = p.value("why", ""), phase = why.substr(0, why.find(':'));
+      char metric[64];
+      if (p["metric"].is_number())
+        snprintf(metric, sizeof metric, "out=%.6f", p["metric"].get<double>());
+      else
+        snprintf(metric, sizeof metric, "failed (%s)", p.value("status", "").c_str());
+      md << "| " << ++n << " | " << mdCell(phase) << " | " << mdCell(why.size() > phase.size() + 2 ? why.substr(phase.size() + 2) : why)
+         << ", " << p.value("modules", 0) << " modules moved | " << metric << " | "
+         << (!p["metric"].is_number() ? "-" : p.value("pass", false) ? "YES" : "NO") << " |\n";
+    }
+  md << "\n## Final quant_config\n\n";
+  if (!finalText.empty())
+    md << "```json\n" << finalText << (finalText.back() == '\n' ? "" : "\n") << "```\n";
+  else if (st["best"].is_object())
+    md << "The spec has no hmct target: no quant_config was emitted.\n";
+  else
+    md << "No configuration met the threshold (" << mdCell(st.value("message", "")) << ").\n";
+  md << "\n## Output Directories\n\n- `best/`: the best configuration's emitted files and its tuning statements\n"
+        "- `evals/KEY/`: one folder per evaluation (config/, result.json, stdout.txt)\n"
+        "- `final_quant_config.json`, `report.md`, `report.svg`\n";
+  if (finalText.empty())
+    fs::remove(fs::path(dir) / "final_quant_config.json", ec);
+  else if (!emit::writeFileAtomically((fs::path(dir) / "final_quant_config.json").string(), finalText, err))
+    return false;
+  return emit::writeFileAtomically((fs::path(dir) / "tuning_report.md").string(), md.str(), err);
+}
+
+} // namespace
+
 bool writeReportFiles(const std::string &dir, std::string &err) {
   json st;
   if (!loadState(dir, st)) {
@@ -192,10 +404,13 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   md << "\n## Rounds\n\n";
   md << "| round | change | level | units | modules | anti-outlier | metric | result | cached |\n";
   md << "|---:|---|---|---:|---:|---|---:|---|---|\n";
+  std::string bestKey = st["best"].is_object() ? st["best"].value("key", "") : "";
   for (const json &r : st["rounds"])
     for (const json &p : r["probes"]) {
       std::string status = p.value("status", "");
       std::string result = status != "ok" ? "failed (" + status + ")" : p.value("pass", false) ? "pass" : "fail";
+      if (!bestKey.empty() && p.value("key", "") == bestKey)
+        result = "**" + result + ", best**";
       md << "| " << r.value("round", 0) << " | " << mdCell(p.value("why", "")) << " | " << p.value("level", 0)
          << " (" << mdCell(p.value("level_text", "")) << ") | " << p.value("units", 0) << " | "
          << p.value("modules", 0) << " | " << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", ""))
@@ -229,14 +444,16 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   md << "\n## Chart\n\n![metric against round and fallback size](report.svg)\n";
 
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"700\" height=\"250\" viewBox=\"0 0 700 250\" "
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"300\" viewBox=\"0 0 780 300\" "
          "font-family=\"sans-serif\">\n";
-  svg << "<rect width=\"700\" height=\"250\" fill=\"white\"/>\n";
-  svgPanel(svg, st, 0, xmlEscape("metric by round").c_str(), "round", true);
-  svgPanel(svg, st, 350, xmlEscape("metric by fallback size").c_str(), "modules moved", false);
+  svg << "<rect width=\"780\" height=\"300\" fill=\"white\"/>\n";
+  svgPanel(svg, st, 0, "metric by round", "round", true);
+  svgPanel(svg, st, 390, "metric by fallback size", "modules moved", false);
+  svgLegend(svg, st, 288);
   svg << "</svg>\n";
   return emit::writeFileAtomically((fs::path(dir) / "report.md").string(), md.str(), err) &&
-         emit::writeFileAtomically((fs::path(dir) / "report.svg").string(), svg.str(), err);
+         emit::writeFileAtomically((fs::path(dir) / "report.svg").string(), svg.str(), err) &&
+         (st.value("strategy", "") != "hmct-ladder" || writeHmctOutputs(dir, st, err));
 }
 
 int reportCommand(const std::string &dir) {

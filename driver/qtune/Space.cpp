@@ -250,23 +250,43 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
         t = std::max(t, liftToLadder(base, levelTier));
       target = std::max(target, t);
     }
+    // The unit goes to the highest tier of the ladder, up to `target`, that every target of the
+    // spec can express on each module it raises (dual-int16 refused on Conv: int16 instead);
+    // what could not go to `target` is reported.
     std::vector<std::string> names;
-    bool expressible = true;
-    for (uint32_t m : unit.modules)
-      if (space.baseTier[m] < target) {
-        names.push_back(mods[m].name);
-        expressible = expressible && canExpress(target, mods[m].type);
+    ir::Tier wanted = target;
+    for (int v = static_cast<int>(wanted); v > static_cast<int>(ir::Tier::Int4); --v) {
+      ir::Tier t = static_cast<ir::Tier>(v);
+      if (liftToLadder(base, t) != t)
+        continue;
+      names.clear();
+      bool expressible = true;
+      for (uint32_t m : unit.modules)
+        if (space.baseTier[m] < t) {
+          names.push_back(mods[m].name);
+          expressible = expressible && canExpress(t, mods[m].type);
+        }
+      if (expressible || names.empty()) {
+        target = t;
+        break;
       }
+      names.clear();
+    }
+    if (target != wanted || names.empty()) {
+      size_t count = 0;
+      std::set<std::string> types;
+      for (uint32_t m : unit.modules)
+        if (space.baseTier[m] < wanted && !canExpress(wanted, mods[m].type)) {
+          ++count;
+          types.insert(mods[m].type.empty() ? "unknown type" : mods[m].type);
+        }
+      if (count > 0) {
+        skipped[wanted].first += count;
+        skipped[wanted].second.insert(types.begin(), types.end());
+      }
+    }
     if (names.empty())
       continue;
-    if (!expressible) {
-      auto &[count, types] = skipped[target];
-      count += names.size();
-      for (uint32_t m : unit.modules)
-        if (!canExpress(target, mods[m].type))
-          types.insert(mods[m].type.empty() ? "unknown type" : mods[m].type);
-      continue;
-    }
     ++st.units;
     st.modules += names.size();
     if (target == ir::Tier::Float) {
@@ -282,8 +302,9 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
     std::string types;
     for (const std::string &t : what.second)
       types += (types.empty() ? "" : ", ") + t;
-    st.skipped.push_back(std::to_string(what.first) + " module(s) stay at their tier: no target of the spec can express " +
-                         ir::tierName(tier) + " on " + types);
+    st.skipped.push_back(std::to_string(what.first) + " module(s) not raised to " + ir::tierName(tier) +
+                         " (no target of the spec can express it on " + types +
+                         "): their units take the highest lower tier every target can express, or stay");
   }
   return st;
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <deque>
 #include <map>
 #include <set>
 
@@ -267,13 +268,59 @@ private:
 //    failing with r > 1 resets r to 1; with r = 1 the descent stops.
 // 4. The best level is proposed once more (a cache hit unless it was never evaluated: then a
 //    failure means the target is unreachable).
-// Every proposal is one round; the cap is max_rounds, default 30 (msModelSlim's MAX_ITERATION).
+// The cap is max_rounds, default 30 (msModelSlim's MAX_ITERATION), counted in steps of this
+// sequence. With k > 1 slots a round evaluates the sequence ahead: the next probe, then the next
+// probes after a pass and after a failure of it, and so on breadth-first until k distinct probes
+// (speculation over copies of the state). observe() replays the sequence over the round's
+// outcomes as far as they reach, so the probes it settles on are exactly those of one slot.
 class StandingHigh : public Strategy {
 public:
   using Strategy::Strategy;
   const char *name() const override { return "standing-high"; }
 
-  std::vector<Probe> next(unsigned) override {
+  std::vector<Probe> next(unsigned slots) override {
+    slots = std::max(1u, slots);
+    std::vector<Probe> out;
+    std::set<std::string> seen;
+    std::deque<StandingHigh> frontier{*this};
+    // Branches that only repeat known probes (the final check) end the look-ahead too.
+    for (size_t popped = 0; !frontier.empty() && out.size() < slots && popped < 64u * slots; ++popped) {
+      StandingHigh s = std::move(frontier.front());
+      frontier.pop_front();
+      std::optional<Probe> p = s.step();
+      if (!p)
+        continue;
+      if (seen.insert(p->id()).second)
+        out.push_back(*p);
+      for (bool pass : {true, false}) {
+        StandingHigh t = s;
+        t.learn(*p, Outcome{true, pass, 0});
+        frontier.push_back(std::move(t));
+      }
+    }
+    if (out.empty())
+      step(); // sets the verdict (cap reached or search over)
+    return out;
+  }
+
+  void observe(const std::vector<std::pair<Probe, Outcome>> &results) override {
+    while (verdict_.kind == Verdict::Running) {
+      StandingHigh t = *this;
+      std::optional<Probe> p = t.step();
+      if (!p)
+        return;
+      auto it = std::find_if(results.begin(), results.end(),
+                             [&](const std::pair<Probe, Outcome> &r) { return r.first.sameAs(*p); });
+      if (it == results.end())
+        return;
+      *this = std::move(t);
+      learn(*p, it->second);
+    }
+  }
+
+private:
+  // The next probe of the sequence (one step), or none when the search is over.
+  std::optional<Probe> step() {
     if (verdict_.kind != Verdict::Running)
       return {};
     int cap = space_.maxRounds > 0 ? space_.maxRounds : 30;
@@ -305,13 +352,11 @@ public:
       p.why = "final";
       break;
     }
-    return {p};
+    return p;
   }
 
-  void observe(const std::vector<std::pair<Probe, Outcome>> &results) override {
-    assert(results.size() == 1);
-    const Probe &p = results[0].first;
-    const Outcome &o = results[0].second;
+  // One step's outcome.
+  void learn(const Probe &p, const Outcome &o) {
     trackUnknown(p, o);
     bool pass = o.evaluated && o.pass;
     switch (phase_) {

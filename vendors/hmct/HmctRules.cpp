@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace qspec::hmct {
 
@@ -149,13 +150,33 @@ const JsonValue *JsonValue::get(std::string_view key) const {
 
 namespace {
 
-// Converts nlohmann's value; lines come from a scan of the stripped text for each key's first
-// occurrence at or after the parent's line (good enough for diagnostics).
-struct Converter {
+// Builds the JsonValue tree straight from nlohmann's SAX events, in one linear pass (parsing
+// into an ordered_json first made every object insertion a linear key search: quadratic in a
+// node_config of 45k nodes). Lines come from a scan of the stripped text for each key's first
+// occurrence after the previous key (keys appear in file order); a value takes its key's line, an
+// array item its array's. A repeated key keeps its first place and takes the last value, as
+// nlohmann's DOM does. Values nested deeper than 200 keep their line and nothing else.
+struct Builder : nlohmann::json_sax<nlohmann::json> {
   const std::string &text;
-  std::vector<size_t> lineStarts;
-  size_t cursor = 0; // scan position: keys appear in file order
+  JsonValue &root;
+  std::vector<size_t> lineStarts{0};
+  size_t cursor = 0; // scan position
+  struct Frame {
+    JsonValue *value;
+    std::unordered_map<std::string, size_t> index; // objects: key -> member
+  };
+  std::vector<Frame> stack;
+  std::pair<uint32_t, uint32_t> keyAt{1, 1};
+  JsonValue *keyed = nullptr; // the member slot key() chose
+  int skipped = 0;            // open containers below the depth limit
+  size_t errorAt = 0;
+  std::string error;
 
+  Builder(const std::string &t, JsonValue &r) : text(t), root(r) {
+    for (size_t i = 0; i < text.size(); ++i)
+      if (text[i] == '\n')
+        lineStarts.push_back(i + 1);
+  }
   std::pair<uint32_t, uint32_t> lineOf(size_t offset) const {
     auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
     size_t line = static_cast<size_t>(it - lineStarts.begin());
@@ -169,51 +190,83 @@ struct Converter {
     cursor = at + quoted.size();
     return lineOf(at);
   }
-  void convert(const nlohmann::ordered_json &j, JsonValue &out, std::pair<uint32_t, uint32_t> at,
-               int depth) {
-    out.line = at.first;
-    out.column = at.second;
-    if (depth > 200)
-      return;
-    switch (j.type()) {
-    case nlohmann::ordered_json::value_t::null:
-      out.kind = JsonValue::Null;
-      break;
-    case nlohmann::ordered_json::value_t::boolean:
-      out.kind = JsonValue::Bool;
-      out.text = j.get<bool>() ? "true" : "false";
-      break;
-    case nlohmann::ordered_json::value_t::number_integer:
-    case nlohmann::ordered_json::value_t::number_unsigned:
-      out.kind = JsonValue::Integer;
-      out.text = j.dump();
-      break;
-    case nlohmann::ordered_json::value_t::number_float:
-      out.kind = JsonValue::Float;
-      out.text = j.dump();
-      break;
-    case nlohmann::ordered_json::value_t::string:
-      out.kind = JsonValue::String;
-      out.text = j.get<std::string>();
-      break;
-    case nlohmann::ordered_json::value_t::array:
-      out.kind = JsonValue::Array;
-      for (const auto &item : j) {
-        out.items.emplace_back();
-        convert(item, out.items.back(), at, depth + 1);
+  // The slot of the next value, with its line set; nullptr below the depth limit.
+  JsonValue *slot() {
+    if (skipped > 0)
+      return nullptr;
+    JsonValue *v = &root;
+    std::pair<uint32_t, uint32_t> at{1, 1};
+    if (!stack.empty()) {
+      JsonValue *parent = stack.back().value;
+      if (parent->kind == JsonValue::Array) {
+        parent->items.emplace_back();
+        v = &parent->items.back();
+        at = {parent->line, parent->column};
+      } else {
+        v = keyed;
+        at = keyAt;
       }
-      break;
-    case nlohmann::ordered_json::value_t::object:
-      out.kind = JsonValue::Object;
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        auto where = findKey(it.key());
-        out.members.emplace_back(it.key(), JsonValue{});
-        convert(it.value(), out.members.back().second, where, depth + 1);
-      }
-      break;
-    default:
-      break;
     }
+    *v = JsonValue{};
+    v->line = at.first;
+    v->column = at.second;
+    return stack.size() > 200 ? nullptr : v;
+  }
+  bool scalar(JsonValue::Kind kind, std::string text) {
+    if (JsonValue *v = slot()) {
+      v->kind = kind;
+      v->text = std::move(text);
+    }
+    return true;
+  }
+  bool open(JsonValue::Kind kind) {
+    JsonValue *v = slot();
+    if (!v) {
+      ++skipped;
+      return true;
+    }
+    v->kind = kind;
+    stack.push_back({v, {}});
+    return true;
+  }
+  bool close() {
+    if (skipped > 0)
+      --skipped;
+    else
+      stack.pop_back();
+    return true;
+  }
+  bool null() override { return scalar(JsonValue::Null, ""); }
+  bool boolean(bool b) override { return scalar(JsonValue::Bool, b ? "true" : "false"); }
+  bool number_integer(number_integer_t n) override { return scalar(JsonValue::Integer, std::to_string(n)); }
+  bool number_unsigned(number_unsigned_t n) override { return scalar(JsonValue::Integer, std::to_string(n)); }
+  bool number_float(number_float_t x, const string_t &) override {
+    return scalar(JsonValue::Float, nlohmann::json(x).dump());
+  }
+  bool string(string_t &s) override { return scalar(JsonValue::String, s); }
+  bool binary(binary_t &) override { return scalar(JsonValue::Null, ""); }
+  bool start_object(std::size_t) override { return open(JsonValue::Object); }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(JsonValue::Array); }
+  bool end_array() override { return close(); }
+  bool key(string_t &k) override {
+    if (skipped > 0)
+      return true;
+    Frame &f = stack.back();
+    auto [it, fresh] = f.index.emplace(k, f.value->members.size());
+    if (fresh) {
+      keyAt = findKey(k);
+      f.value->members.emplace_back(k, JsonValue{});
+    } else {
+      keyAt = {f.value->members[it->second].second.line, f.value->members[it->second].second.column};
+    }
+    keyed = &f.value->members[it->second].second;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex) override {
+    errorAt = position;
+    error = ex.what();
+    return false;
   }
 };
 
@@ -224,32 +277,25 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
   doc = QuantConfigDoc{};
   std::string stripped = stripHmctComments(text);
   doc.hadComments = stripped != text;
-  nlohmann::ordered_json j;
-  try {
-    j = nlohmann::ordered_json::parse(stripped);
-  } catch (const nlohmann::json::parse_error &e) {
-    size_t off = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, stripped.size());
-    line = 1;
-    column = 1;
-    for (size_t i = 0; i < off; ++i) {
-      if (stripped[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
+  Builder b(stripped, doc.root);
+  if (nlohmann::json::sax_parse(stripped, &b))
+    return true;
+  size_t off = std::min<size_t>(b.errorAt > 0 ? b.errorAt - 1 : 0, stripped.size());
+  line = 1;
+  column = 1;
+  for (size_t i = 0; i < off; ++i) {
+    if (stripped[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
     }
-    error = e.what();
-    if (auto p = error.find("parse error"); p != std::string::npos)
-      error = error.substr(p);
-    return false;
   }
-  Converter c{stripped, {0}, 0};
-  for (size_t i = 0; i < stripped.size(); ++i)
-    if (stripped[i] == '\n')
-      c.lineStarts.push_back(i + 1);
-  c.convert(j, doc.root, {1, 1}, 0);
-  return true;
+  error = b.error;
+  if (auto p = error.find("parse error"); p != std::string::npos)
+    error = error.substr(p);
+  doc.root = JsonValue{};
+  return false;
 }
 
 bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,

@@ -134,6 +134,36 @@ TEST(QTuneStrategy, StandingHighChainRescuesLevel) {
   EXPECT_EQ(r.verdict.best->chain, 1);
 }
 
+// With k slots standing-high evaluates its own sequence ahead (both outcomes of the next probe,
+// breadth-first): the same answer as one slot, every slot used while the sequence is long
+// enough, and fewer rounds.
+TEST(QTuneStrategy, StandingHighUsesEverySlot) {
+  for (int G : {8, 16, 64})
+    for (int p = 0; p <= G + 1; ++p)
+      for (int chains : {0, 2}) {
+        SimResult one = run("standing-high", G, p, 1, chains);
+        SimResult four = run("standing-high", G, p, 4, chains);
+        ASSERT_EQ(four.verdict.kind, one.verdict.kind) << "G=" << G << " p=" << p;
+        if (one.verdict.best) {
+          ASSERT_TRUE(four.verdict.best);
+          EXPECT_EQ(four.verdict.best->level, one.verdict.best->level) << "G=" << G << " p=" << p;
+          EXPECT_EQ(four.verdict.best->chain, one.verdict.best->chain) << "G=" << G << " p=" << p;
+        }
+        EXPECT_LE(four.rounds, one.rounds) << "G=" << G << " p=" << p;
+        if (p > 0 && G >= 16)
+          EXPECT_LT(four.rounds, one.rounds) << "G=" << G << " p=" << p;
+      }
+  // The first round of a long search fills all four slots with distinct probes.
+  SearchSpace sp;
+  sp.levels = 64;
+  auto s = createStrategy("standing-high", sp);
+  std::vector<Probe> first = s->next(4);
+  ASSERT_EQ(first.size(), 4u);
+  for (size_t i = 0; i < first.size(); ++i)
+    for (size_t j = i + 1; j < first.size(); ++j)
+      EXPECT_FALSE(first[i].sameAs(first[j]));
+}
+
 TEST(QTuneStrategy, HmctLadderPhases) {
   SearchSpace sp;
   sp.levels = 8;
