@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <unordered_map>
 
 namespace qspec::hmct {
 
@@ -153,9 +154,108 @@ const JsonValue *JsonValue::get(std::string_view key) const {
 
 namespace {
 
-// Converts nlohmann's value; lines come from a scan of the stripped text for each key's first
-// occurrence at or after the parent's line (good enough for diagnostics).
-struct Converter {
+// Builds JsonValue directly from nlohmann's SAX events, in file order. A repeated key keeps its
+// first position and takes the last value, as nlohmann::ordered_json (and Python's dict) do;
+// objects with many members find repeats through a hash index, so a node_config of n entries is
+// read in O(n) (ordered_json's insert searches its vector: O(n^2)).
+struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
+  struct Open {
+    JsonValue *value;
+    std::unordered_map<std::string, size_t> index; // filled past kIndexFrom members
+  };
+  static constexpr size_t kIndexFrom = 16;
+  JsonValue &root;
+  std::vector<Open> stack;
+  JsonValue *pending = nullptr; // the slot the next value fills (a member's value)
+  std::string error;
+  size_t errorByte = 0;
+
+  explicit TreeBuilder(JsonValue &r) : root(r) {}
+
+  JsonValue &slot() {
+    if (pending) {
+      JsonValue *p = pending;
+      pending = nullptr;
+      return *p;
+    }
+    if (stack.empty()) {
+      return root;
+    }
+    JsonValue *parent = stack.back().value;
+    parent->items.emplace_back();
+    return parent->items.back();
+  }
+  bool scalar(JsonValue::Kind kind, std::string text) {
+    JsonValue &v = slot();
+    v.kind = kind;
+    v.text = std::move(text);
+    return true;
+  }
+  bool null() override { return scalar(JsonValue::Null, {}); }
+  bool boolean(bool b) override { return scalar(JsonValue::Bool, b ? "true" : "false"); }
+  bool number_integer(number_integer_t n) override {
+    return scalar(JsonValue::Integer, std::to_string(n));
+  }
+  bool number_unsigned(number_unsigned_t n) override {
+    return scalar(JsonValue::Integer, std::to_string(n));
+  }
+  bool number_float(number_float_t x, const string_t &) override {
+    return scalar(JsonValue::Float, nlohmann::json(x).dump());
+  }
+  bool string(string_t &s) override { return scalar(JsonValue::String, std::move(s)); }
+  bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
+  bool open(JsonValue::Kind kind) {
+    JsonValue &v = slot();
+    v.kind = kind;
+    stack.push_back({&v, {}});
+    return true;
+  }
+  bool start_object(std::size_t) override { return open(JsonValue::Object); }
+  bool start_array(std::size_t) override { return open(JsonValue::Array); }
+  bool end_object() override {
+    stack.pop_back();
+    return true;
+  }
+  bool end_array() override {
+    stack.pop_back();
+    return true;
+  }
+  bool key(string_t &k) override {
+    Open &o = stack.back();
+    auto &members = o.value->members;
+    size_t found = members.size();
+    if (members.size() <= kIndexFrom) {
+      for (size_t i = 0; i < members.size(); ++i)
+        if (members[i].first == k)
+          found = i;
+      if (members.size() == kIndexFrom && found == members.size())
+        for (size_t i = 0; i < members.size(); ++i)
+          o.index.emplace(members[i].first, i);
+    } else if (auto it = o.index.find(k); it != o.index.end()) {
+      found = it->second;
+    }
+    if (found < members.size()) {
+      members[found].second = JsonValue{};
+      pending = &members[found].second;
+      return true;
+    }
+    if (members.size() >= kIndexFrom)
+      o.index.emplace(k, members.size());
+    members.emplace_back(std::move(k), JsonValue{});
+    pending = &members.back().second;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string &,
+                   const nlohmann::detail::exception &ex) override {
+    error = ex.what();
+    errorByte = position;
+    return false;
+  }
+};
+
+// Lines come from a scan of the stripped text for each key's first occurrence at or after the
+// parent's line (good enough for diagnostics); nothing below depth 200 is kept.
+struct Locator {
   const std::string &text;
   std::vector<size_t> lineStarts;
   size_t cursor = 0; // scan position: keys appear in file order
@@ -173,51 +273,20 @@ struct Converter {
     cursor = at + quoted.size();
     return lineOf(at);
   }
-  void convert(const nlohmann::ordered_json &j, JsonValue &out, std::pair<uint32_t, uint32_t> at,
-               int depth) {
-    out.line = at.first;
-    out.column = at.second;
-    if (depth > 200)
+  void locate(JsonValue &v, std::pair<uint32_t, uint32_t> at, int depth) {
+    v.line = at.first;
+    v.column = at.second;
+    if (depth > 200) {
+      v.kind = JsonValue::Null;
+      v.text.clear();
+      v.items.clear();
+      v.members.clear();
       return;
-    switch (j.type()) {
-    case nlohmann::ordered_json::value_t::null:
-      out.kind = JsonValue::Null;
-      break;
-    case nlohmann::ordered_json::value_t::boolean:
-      out.kind = JsonValue::Bool;
-      out.text = j.get<bool>() ? "true" : "false";
-      break;
-    case nlohmann::ordered_json::value_t::number_integer:
-    case nlohmann::ordered_json::value_t::number_unsigned:
-      out.kind = JsonValue::Integer;
-      out.text = j.dump();
-      break;
-    case nlohmann::ordered_json::value_t::number_float:
-      out.kind = JsonValue::Float;
-      out.text = j.dump();
-      break;
-    case nlohmann::ordered_json::value_t::string:
-      out.kind = JsonValue::String;
-      out.text = j.get<std::string>();
-      break;
-    case nlohmann::ordered_json::value_t::array:
-      out.kind = JsonValue::Array;
-      for (const auto &item : j) {
-        out.items.emplace_back();
-        convert(item, out.items.back(), at, depth + 1);
-      }
-      break;
-    case nlohmann::ordered_json::value_t::object:
-      out.kind = JsonValue::Object;
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        auto where = findKey(it.key());
-        out.members.emplace_back(it.key(), JsonValue{});
-        convert(it.value(), out.members.back().second, where, depth + 1);
-      }
-      break;
-    default:
-      break;
     }
+    for (auto &item : v.items)
+      locate(item, at, depth + 1);
+    for (auto &m : v.members)
+      locate(m.second, findKey(m.first), depth + 1);
   }
 };
 
@@ -228,11 +297,10 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
   doc = QuantConfigDoc{};
   std::string stripped = stripHmctComments(text);
   doc.hadComments = stripped != text;
-  nlohmann::ordered_json j;
-  try {
-    j = nlohmann::ordered_json::parse(stripped);
-  } catch (const nlohmann::json::parse_error &e) {
-    size_t off = std::min<size_t>(e.byte > 0 ? e.byte - 1 : 0, stripped.size());
+  TreeBuilder builder(doc.root);
+  if (!nlohmann::json::sax_parse(stripped, &builder)) {
+    size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
+                                  stripped.size());
     line = 1;
     column = 1;
     for (size_t i = 0; i < off; ++i) {
@@ -243,16 +311,17 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
         ++column;
       }
     }
-    error = e.what();
+    error = builder.error;
     if (auto p = error.find("parse error"); p != std::string::npos)
       error = error.substr(p);
+    doc.root = JsonValue{};
     return false;
   }
-  Converter c{stripped, {0}, 0};
+  Locator c{stripped, {0}, 0};
   for (size_t i = 0; i < stripped.size(); ++i)
     if (stripped[i] == '\n')
       c.lineStarts.push_back(i + 1);
-  c.convert(j, doc.root, {1, 1}, 0);
+  c.locate(doc.root, {1, 1}, 0);
   return true;
 }
 
