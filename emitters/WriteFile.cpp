@@ -3,6 +3,7 @@
 // A rewritten regular file keeps its mode and owner, and a symlink is written through (the file
 // it names is replaced, the link stays a link).
 #include "emitters/Emitter.h"
+#include "emitters/WriteFile.h"
 
 #include <cerrno>
 #include <climits>
@@ -10,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <functional>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -66,10 +68,31 @@ void keepIdentity(int fd, const struct stat *old) {
   (void)::fchmod(fd, old->st_mode & 07777);
 }
 
+using Produce = std::function<bool(const ChunkSink &)>;
+
+// Every chunk `produce` makes, written to `fd`; false (with `error`) if a write or `produce`
+// failed.
+bool writeProduced(int fd, const Produce &produce, std::string &error) {
+  bool written = true;
+  bool made = produce([&](std::string_view chunk) {
+    written = written && writeBytes(fd, chunk, error);
+    return written;
+  });
+  if (written && !made)
+    error = "the output could not be made";
+  return written && made;
+}
+
 // Writes, gives the old identity and fsyncs the temporary file behind `fd`.
-bool fillTemporary(int fd, const std::string &data, const struct stat *old, std::string &error) {
+bool fillTemporary(int fd, const Produce &produce, const struct stat *old, std::string &error) {
   keepIdentity(fd, old);
-  return writeAll(fd, data, error);
+  if (!writeProduced(fd, produce, error))
+    return false;
+  if (::fsync(fd) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  return true;
 }
 
 bool renameOver(const std::string &tmp, const std::string &path, std::string &error) {
@@ -83,7 +106,7 @@ bool renameOver(const std::string &tmp, const std::string &path, std::string &er
 
 // The atomic path: `path` is absent or a regular file (`old` its stat, or null) and names no
 // symlink. The temporary file lives in the same directory so the rename cannot cross devices.
-bool replaceAtomically(const std::string &path, const std::string &data, const struct stat *old,
+bool replaceAtomically(const std::string &path, const Produce &data, const struct stat *old,
                        std::string &error) {
   std::string tmp = path + ".tmp." + std::to_string(::getpid());
 #ifdef O_TMPFILE
@@ -126,8 +149,8 @@ bool replaceAtomically(const std::string &path, const std::string &data, const s
 
 // A device, FIFO or stdout: opened (no O_CREAT, no O_TRUNC) and written in place. fsync is
 // refused by pipes and character devices (EINVAL); that is not an error here.
-bool writeDirectly(int fd, const std::string &data, std::string &error) {
-  if (!writeBytes(fd, data, error))
+bool writeDirectly(int fd, const Produce &data, std::string &error) {
+  if (!writeProduced(fd, data, error))
     return false;
   if (::fsync(fd) != 0 && errno != EINVAL && errno != ENOTSUP && errno != EROFS) {
     error = std::strerror(errno);
@@ -171,6 +194,10 @@ bool writeAll(int fd, std::string_view data, std::string &error) {
 }
 
 bool writeFileAtomically(const std::string &path, const std::string &data, std::string &error) {
+  return writeFileStreamed(path, [&](const ChunkSink &sink) { return sink(data); }, error);
+}
+
+bool writeFileStreamed(const std::string &path, const Produce &data, std::string &error) {
   if (path == "-")
     return writeDirectly(STDOUT_FILENO, data, error);
   struct stat st;

@@ -272,14 +272,23 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
 }
 } // namespace
 
-void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
+bool printIRJSON(const Spec &spec, const SourceManager &sm, const std::function<bool(std::string_view)> &sink) {
   std::string chunk;
+  bool ok = true;
   auto flush = [&](std::string &buf) {
-    os.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+    ok = ok && sink(buf);
     buf.clear();
   };
   appendIR(spec, sm, chunk, flush);
   flush(chunk);
+  return ok;
+}
+
+void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os) {
+  printIRJSON(spec, sm, [&](std::string_view chunk) {
+    os.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    return true;
+  });
 }
 
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out) {

@@ -3,8 +3,10 @@
 
 #include "ir/IR.h"
 
+#include <functional>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 namespace qspec::ir {
 
@@ -13,6 +15,9 @@ namespace qspec::ir {
 // order, modules in inventory order.
 // Written in chunks of about 1 MB as it is produced.
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os);
+// The same chunks given to `sink` in order; once it returns false the rest is not given to it.
+// Returns what the last call returned (true if every chunk was taken).
+bool printIRJSON(const Spec &spec, const SourceManager &sm, const std::function<bool(std::string_view)> &sink);
 // The same bytes appended to `out` (one copy of the document in memory, for an atomic write).
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out);
 

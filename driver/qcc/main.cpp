@@ -10,6 +10,7 @@
 #include "driver/Compile.h"
 #include "driver/qcc/Fmt.h"
 #include "emitters/Emitter.h"
+#include "emitters/WriteFile.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
 #include "ir/DiagnosticVerifier.h"
@@ -347,11 +348,12 @@ int runQcc(int argc, char **argv) {
       times.phase("print IR");
       return finish(0);
     }
-    std::string text;
-    ir::printIRJSON(spec, sm, text);
-    times.phase("print IR");
+    // Streamed into the temporary file that is renamed over the output: one chunk in memory.
     std::string err;
-    if (!emit::writeFileAtomically(o.output, text, err)) {
+    bool written = emit::writeFileStreamed(
+        o.output, [&](const emit::ChunkSink &sink) { return ir::printIRJSON(spec, sm, sink); }, err);
+    times.phase("print and write IR");
+    if (!written) {
       diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
       return finish(1);
     }

@@ -62,11 +62,6 @@ public:
     return true;
   }
   bool tooMany() const { return tooMany_; }
-  void reserve(size_t n) {
-    seen_.reserve(n);
-    ranges_.reserve(n);
-    out_.entries.reserve(n);
-  }
 
 private:
   ir::Scores &out_;
@@ -278,7 +273,7 @@ bool yamlNumber(const std::string &s, double &v) {
 struct StreamedScore {
   std::string name;
   double score;
-  uint32_t line, col, nameLen, scoreLine, scoreCol, scoreLen;
+  uint32_t line; // of the name
 };
 
 class YamlEvents {
@@ -363,15 +358,10 @@ bool streamItem(YamlEvents &ev, std::vector<StreamedScore> &out) {
     if (isName) {
       item.name = std::string(ev.scalar());
       item.line = static_cast<uint32_t>(m.line + 1);
-      item.col = static_cast<uint32_t>(m.column + 1);
-      item.nameLen = static_cast<uint32_t>(item.name.size());
       haveName = true;
     } else {
       if (!yamlNumber(std::string(ev.scalar()), item.score) || !std::isfinite(item.score))
         return false;
-      item.scoreLine = static_cast<uint32_t>(m.line + 1);
-      item.scoreCol = static_cast<uint32_t>(m.column + 1);
-      item.scoreLen = static_cast<uint32_t>(ev.scalar().size());
       haveScore = true;
     }
   }
@@ -415,11 +405,134 @@ bool streamAnalysisYaml(std::string_view text, std::string &method, std::vector<
   return ev.type() == YAML_MAPPING_END_EVENT && sawList && !out.empty();
 }
 
-// The streamed entries if they are the common case and none repeats or exceeds the limit.
+// ---- analysis_result.yaml, the plain layout --------------------------------------------
+//
+// The layout msModelSlim and qspec's tools write, read line by line before any YAML parser:
+//
+//   method: std
+//   layer_scores:
+//   - name: model.layers.0.mlp.down_proj
+//     score: 1.25e-03
+//
+// (items at any one indentation, an item's two keys in either order, blank lines). Every value is
+// a plain scalar of a small alphabet, so its text is its value; anything else (quotes, comments,
+// other keys, flow style, tabs, CR, a null-like name, a number YAML might read otherwise) answers
+// "not this layout" and the event reader above reads the file.
+
+bool plainName(std::string_view v) {
+  if (v.empty() || v == "null" || v == "Null" || v == "NULL" || v == "~")
+    return false;
+  auto ok = [](char ch, bool first) {
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
+        ch == '/')
+      return true;
+    return !first && (ch == '.' || ch == '-' || ch == '*' || ch == '+');
+  };
+  for (size_t i = 0; i < v.size(); ++i)
+    if (!ok(v[i], i == 0))
+      return false;
+  return true;
+}
+
+bool plainNumber(std::string_view v) {
+  if (v.empty() || !(std::isdigit(static_cast<unsigned char>(v[0])) || v[0] == '-' || v[0] == '+'))
+    return false;
+  return v.find_first_not_of("0123456789.eE+-") == std::string_view::npos;
+}
+
+// `KEY: VALUE` at the start of `t`: the key and the value's offset in `t`.
+bool plainKeyValue(std::string_view t, std::string_view &key, size_t &valueAt) {
+  size_t colon = t.find(':');
+  if (colon == std::string_view::npos || colon == 0 || colon + 2 > t.size() || t[colon + 1] != ' ')
+    return false;
+  key = t.substr(0, colon);
+  valueAt = t.find_first_not_of(' ', colon + 1);
+  return valueAt != std::string_view::npos;
+}
+
+// One `KEY: VALUE` of an item starting at column `at` of line `l`.
+bool plainItemField(const Line &l, size_t at, StreamedScore &item, bool &haveName, bool &haveScore) {
+  std::string_view key;
+  size_t v;
+  if (!plainKeyValue(l.text.substr(at), key, v))
+    return false;
+  std::string_view value = l.text.substr(at + v);
+  if (key == "name" && !haveName && plainName(value)) {
+    item.name = std::string(value);
+    item.line = l.number;
+    return haveName = true;
+  }
+  if (key == "score" && !haveScore && plainNumber(value) && yamlNumber(std::string(value), item.score) &&
+      std::isfinite(item.score))
+    return haveScore = true;
+  return false;
+}
+
+// The items of `layer_scores`, from line i (after the key) on; i ends at the first line that is
+// not an item. False: not this layout.
+bool plainItems(const std::vector<Line> &lines, size_t &i, std::vector<StreamedScore> &out) {
+  size_t indent = std::string_view::npos;
+  while (i < lines.size()) {
+    std::string_view t = lines[i].text;
+    if (t.empty()) {
+      ++i;
+      continue;
+    }
+    size_t dash = t.find_first_not_of(' ');
+    if (dash == std::string_view::npos)
+      return false;
+    if (indent == std::string_view::npos && dash != std::string_view::npos && t[dash] == '-')
+      indent = dash;
+    if (dash != indent || t.compare(dash, 2, "- ") != 0)
+      return dash == 0 && t[0] != '-'; // the next top-level key
+    if (i + 1 >= lines.size() || lines[i + 1].text.size() < indent + 2 ||
+        lines[i + 1].text.find_first_not_of(' ') != indent + 2)
+      return false;
+    StreamedScore item{};
+    bool haveName = false, haveScore = false;
+    if (!plainItemField(lines[i], indent + 2, item, haveName, haveScore) ||
+        !plainItemField(lines[i + 1], indent + 2, item, haveName, haveScore))
+      return false;
+    out.push_back(std::move(item));
+    i += 2;
+  }
+  return true;
+}
+
+bool scanAnalysisYaml(const std::vector<Line> &lines, std::string &method, std::vector<StreamedScore> &out) {
+  bool sawMethod = false, sawList = false;
+  size_t i = 0;
+  while (i < lines.size()) {
+    std::string_view t = lines[i].text, key;
+    size_t v;
+    if (t.empty()) {
+      ++i;
+    } else if (t == "layer_scores:" && !sawList) {
+      sawList = true;
+      if (!plainItems(lines, ++i, out))
+        return false;
+    } else if (plainKeyValue(t, key, v) && key == "method" && !sawMethod && plainName(t.substr(v))) {
+      sawMethod = true;
+      method = std::string(t.substr(v));
+      ++i;
+    } else {
+      return false;
+    }
+  }
+  return sawList && !out.empty();
+}
+
+// The entries if they are the common case and none repeats or exceeds the limit: the plain
+// layout first, then libyaml's events.
 bool readAnalysisYamlStreamed(Ctx &c) {
   std::string method;
   std::vector<StreamedScore> items;
-  if (!streamAnalysisYaml(c.sm().text(c.file), method, items) || items.size() > c.limits.maxScores)
+  bool plain = scanAnalysisYaml(c.lines, method, items);
+  if (!plain) {
+    method.clear();
+    items.clear();
+  }
+  if ((!plain && !streamAnalysisYaml(c.sm().text(c.file), method, items)) || items.size() > c.limits.maxScores)
     return false;
   std::unordered_set<std::string_view> names;
   names.reserve(items.size());
@@ -432,13 +545,11 @@ bool readAnalysisYamlStreamed(Ctx &c) {
   c.out.format = "analysis-yaml";
   c.out.higherIsMoreSensitive = true;
   c.out.metric = method;
-  ScoresBuilder b(c.out, c.diags, c.limits);
-  b.reserve(items.size());
-  SourceManager &sm = c.sm();
-  for (StreamedScore &it : items) {
-    b.add(std::move(it.name), it.score, sm.lineRange(c.file, it.line, it.col, std::max<uint32_t>(it.nameLen, 1)),
-          sm.lineRange(c.file, it.scoreLine, it.scoreCol, std::max<uint32_t>(it.scoreLen, 1)), it.line);
-  }
+  // Every score finite, every name new, within the limit (checked above): nothing to report, so
+  // the entries go straight in, without ScoresBuilder's index of names.
+  c.out.entries.reserve(items.size());
+  for (StreamedScore &it : items)
+    c.out.entries.push_back({std::move(it.name), it.score, it.line});
   return true;
 }
 

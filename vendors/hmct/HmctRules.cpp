@@ -150,33 +150,112 @@ const JsonValue *JsonValue::get(std::string_view key) const {
 
 namespace {
 
-// Builds the JsonValue tree straight from nlohmann's SAX events, in one linear pass (parsing
-// into an ordered_json first made every object insertion a linear key search: quadratic in a
-// node_config of 45k nodes). Lines come from a scan of the stripped text for each key's first
-// occurrence after the previous key (keys appear in file order); a value takes its key's line, an
-// array item its array's. A repeated key keeps its first place and takes the last value, as
-// nlohmann's DOM does. Values nested deeper than 200 keep their line and nothing else.
-struct Builder : nlohmann::json_sax<nlohmann::json> {
-  const std::string &text;
-  JsonValue &root;
-  std::vector<size_t> lineStarts{0};
-  size_t cursor = 0; // scan position
-  struct Frame {
+// Builds JsonValue directly from nlohmann's SAX events, in file order. A repeated key keeps its
+// first position and takes the last value, as nlohmann::ordered_json (and Python's dict) do;
+// objects with many members find repeats through a hash index, so a node_config of n entries is
+// read in O(n) (ordered_json's insert searches its vector: O(n^2)).
+struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
+  struct Open {
     JsonValue *value;
-    std::unordered_map<std::string, size_t> index; // objects: key -> member
+    std::unordered_map<std::string, size_t> index; // filled past kIndexFrom members
   };
-  std::vector<Frame> stack;
-  std::pair<uint32_t, uint32_t> keyAt{1, 1};
-  JsonValue *keyed = nullptr; // the member slot key() chose
-  int skipped = 0;            // open containers below the depth limit
-  size_t errorAt = 0;
+  static constexpr size_t kIndexFrom = 16;
+  JsonValue &root;
+  std::vector<Open> stack;
+  JsonValue *pending = nullptr; // the slot the next value fills (a member's value)
   std::string error;
+  size_t errorByte = 0;
 
-  Builder(const std::string &t, JsonValue &r) : text(t), root(r) {
-    for (size_t i = 0; i < text.size(); ++i)
-      if (text[i] == '\n')
-        lineStarts.push_back(i + 1);
+  explicit TreeBuilder(JsonValue &r) : root(r) {}
+
+  JsonValue &slot() {
+    if (pending) {
+      JsonValue *p = pending;
+      pending = nullptr;
+      return *p;
+    }
+    if (stack.empty()) {
+      return root;
+    }
+    JsonValue *parent = stack.back().value;
+    parent->items.emplace_back();
+    return parent->items.back();
   }
+  bool scalar(JsonValue::Kind kind, std::string text) {
+    JsonValue &v = slot();
+    v.kind = kind;
+    v.text = std::move(text);
+    return true;
+  }
+  bool null() override { return scalar(JsonValue::Null, {}); }
+  bool boolean(bool b) override { return scalar(JsonValue::Bool, b ? "true" : "false"); }
+  bool number_integer(number_integer_t n) override {
+    return scalar(JsonValue::Integer, std::to_string(n));
+  }
+  bool number_unsigned(number_unsigned_t n) override {
+    return scalar(JsonValue::Integer, std::to_string(n));
+  }
+  bool number_float(number_float_t x, const string_t &) override {
+    return scalar(JsonValue::Float, nlohmann::json(x).dump());
+  }
+  bool string(string_t &s) override { return scalar(JsonValue::String, std::move(s)); }
+  bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
+  bool open(JsonValue::Kind kind) {
+    JsonValue &v = slot();
+    v.kind = kind;
+    stack.push_back({&v, {}});
+    return true;
+  }
+  bool start_object(std::size_t) override { return open(JsonValue::Object); }
+  bool start_array(std::size_t) override { return open(JsonValue::Array); }
+  bool end_object() override {
+    stack.pop_back();
+    return true;
+  }
+  bool end_array() override {
+    stack.pop_back();
+    return true;
+  }
+  bool key(string_t &k) override {
+    Open &o = stack.back();
+    auto &members = o.value->members;
+    size_t found = members.size();
+    if (members.size() <= kIndexFrom) {
+      for (size_t i = 0; i < members.size(); ++i)
+        if (members[i].first == k)
+          found = i;
+      if (members.size() == kIndexFrom && found == members.size())
+        for (size_t i = 0; i < members.size(); ++i)
+          o.index.emplace(members[i].first, i);
+    } else if (auto it = o.index.find(k); it != o.index.end()) {
+      found = it->second;
+    }
+    if (found < members.size()) {
+      members[found].second = JsonValue{};
+      pending = &members[found].second;
+      return true;
+    }
+    if (members.size() >= kIndexFrom)
+      o.index.emplace(k, members.size());
+    members.emplace_back(std::move(k), JsonValue{});
+    pending = &members.back().second;
+    return true;
+  }
+  bool parse_error(std::size_t position, const std::string &,
+                   const nlohmann::detail::exception &ex) override {
+    error = ex.what();
+    errorByte = position;
+    return false;
+  }
+};
+
+// Lines come from a scan of the stripped text for each key's first occurrence at or after the
+// parent's line (good enough for diagnostics); nothing below depth 200 is kept.
+struct Locator {
+  const std::string &text;
+  std::vector<size_t> lineStarts;
+  size_t cursor = 0; // scan position: keys appear in file order
+
   std::pair<uint32_t, uint32_t> lineOf(size_t offset) const {
     auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
     size_t line = static_cast<size_t>(it - lineStarts.begin());
@@ -190,83 +269,20 @@ struct Builder : nlohmann::json_sax<nlohmann::json> {
     cursor = at + quoted.size();
     return lineOf(at);
   }
-  // The slot of the next value, with its line set; nullptr below the depth limit.
-  JsonValue *slot() {
-    if (skipped > 0)
-      return nullptr;
-    JsonValue *v = &root;
-    std::pair<uint32_t, uint32_t> at{1, 1};
-    if (!stack.empty()) {
-      JsonValue *parent = stack.back().value;
-      if (parent->kind == JsonValue::Array) {
-        parent->items.emplace_back();
-        v = &parent->items.back();
-        at = {parent->line, parent->column};
-      } else {
-        v = keyed;
-        at = keyAt;
-      }
+  void locate(JsonValue &v, std::pair<uint32_t, uint32_t> at, int depth) {
+    v.line = at.first;
+    v.column = at.second;
+    if (depth > 200) {
+      v.kind = JsonValue::Null;
+      v.text.clear();
+      v.items.clear();
+      v.members.clear();
+      return;
     }
-    *v = JsonValue{};
-    v->line = at.first;
-    v->column = at.second;
-    return stack.size() > 200 ? nullptr : v;
-  }
-  bool scalar(JsonValue::Kind kind, std::string text) {
-    if (JsonValue *v = slot()) {
-      v->kind = kind;
-      v->text = std::move(text);
-    }
-    return true;
-  }
-  bool open(JsonValue::Kind kind) {
-    JsonValue *v = slot();
-    if (!v) {
-      ++skipped;
-      return true;
-    }
-    v->kind = kind;
-    stack.push_back({v, {}});
-    return true;
-  }
-  bool close() {
-    if (skipped > 0)
-      --skipped;
-    else
-      stack.pop_back();
-    return true;
-  }
-  bool null() override { return scalar(JsonValue::Null, ""); }
-  bool boolean(bool b) override { return scalar(JsonValue::Bool, b ? "true" : "false"); }
-  bool number_integer(number_integer_t n) override { return scalar(JsonValue::Integer, std::to_string(n)); }
-  bool number_unsigned(number_unsigned_t n) override { return scalar(JsonValue::Integer, std::to_string(n)); }
-  bool number_float(number_float_t x, const string_t &) override {
-    return scalar(JsonValue::Float, nlohmann::json(x).dump());
-  }
-  bool string(string_t &s) override { return scalar(JsonValue::String, s); }
-  bool binary(binary_t &) override { return scalar(JsonValue::Null, ""); }
-  bool start_object(std::size_t) override { return open(JsonValue::Object); }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(JsonValue::Array); }
-  bool end_array() override { return close(); }
-  bool key(string_t &k) override {
-    if (skipped > 0)
-      return true;
-    Frame &f = stack.back();
-    auto [it, fresh] = f.index.emplace(k, f.value->members.size());
-    if (fresh) {
-      keyAt = findKey(k);
-      f.value->members.emplace_back(k, JsonValue{});
-    } else {
-      keyAt = {f.value->members[it->second].second.line, f.value->members[it->second].second.column};
-    }
-    keyed = &f.value->members[it->second].second;
-    return true;
-  }
-  bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex) override {
-    errorAt = position;
-    error = ex.what();
-    return false;
+    for (auto &item : v.items)
+      locate(item, at, depth + 1);
+    for (auto &m : v.members)
+      locate(m.second, findKey(m.first), depth + 1);
   }
 };
 
@@ -277,25 +293,32 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
   doc = QuantConfigDoc{};
   std::string stripped = stripHmctComments(text);
   doc.hadComments = stripped != text;
-  Builder b(stripped, doc.root);
-  if (nlohmann::json::sax_parse(stripped, &b))
-    return true;
-  size_t off = std::min<size_t>(b.errorAt > 0 ? b.errorAt - 1 : 0, stripped.size());
-  line = 1;
-  column = 1;
-  for (size_t i = 0; i < off; ++i) {
-    if (stripped[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
+  TreeBuilder builder(doc.root);
+  if (!nlohmann::json::sax_parse(stripped, &builder)) {
+    size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
+                                  stripped.size());
+    line = 1;
+    column = 1;
+    for (size_t i = 0; i < off; ++i) {
+      if (stripped[i] == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
     }
+    error = builder.error;
+    if (auto p = error.find("parse error"); p != std::string::npos)
+      error = error.substr(p);
+    doc.root = JsonValue{};
+    return false;
   }
-  error = b.error;
-  if (auto p = error.find("parse error"); p != std::string::npos)
-    error = error.substr(p);
-  doc.root = JsonValue{};
-  return false;
+  Locator c{stripped, {0}, 0};
+  for (size_t i = 0; i < stripped.size(); ++i)
+    if (stripped[i] == '\n')
+      c.lineStarts.push_back(i + 1);
+  c.locate(doc.root, {1, 1}, 0);
+  return true;
 }
 
 bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,

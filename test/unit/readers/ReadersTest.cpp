@@ -488,6 +488,23 @@ TEST_F(ReadersTest, AnalysisYamlStreamedEqualsTreeReader) {
       "layer_scores:\n  - {name: a, score: 1}\n---\nother: 1\n",
       "- layer_scores\n",
       "\"layer_scores\": [{\"name\": \"q\", \"score\": 0.25}]\n",
+      // The plain layout (read line by line) and its near misses (read from events or the tree).
+      "method: std\nlayer_scores:\n- name: m.l.0.mlp.*\n  score: 1.5e-03\n- score: -2\n  name: /b/Conv_1\n",
+      "layer_scores:\n  - name: a\n    score: 1\n\n  - name: b\n    score: 2\nmethod: kurtosis\n",
+      "layer_scores:\n- name: a\n  score: 1\n- name: a\n  score: 2\n",
+      "layer_scores:\n- name: a.*\n  score: 1\n- name: a\n  score: 2\n",
+      "layer_scores:\n- name: a\n  score: 1\n  rank: 3\n",
+      "layer_scores:\n- name: a\n  score: 1 # c\n",
+      "layer_scores:\n- name: null\n  score: 1\n",
+      "layer_scores:\n- name: a\n  score: 1e400\n",
+      "layer_scores:\n- name: a\n  score: 0x1F\n",
+      "layer_scores:\n- name: a\n  score: 1\n- name: b\n",
+      "layer_scores:\n- name: a\n  score: 1\n   \n- name: b\n  score: 2\n",
+      "layer_scores:\n- name: a\n  score: 1\nlayer_scores:\n- name: b\n  score: 2\n",
+      "method: std\nmethod: x\nlayer_scores:\n- name: a\n  score: 1\n",
+      "layer_scores:\n- name: a\r\n  score: 1\r\n- name: b\r\n  score: 2\r\n",
+      "layer_scores:\n- name: a\n  score: 1\n---\n",
+      "layer_scores:\n- name:  spaced\n  score:   3\n",
   };
   auto describe = [&](const std::string &path, bool stream) {
     SourceManager sm;

@@ -276,3 +276,46 @@ TEST(HmctValidation, RefusalAndDivergence) {
   EXPECT_NE(d2.diagnostics()[0].message.find("'/a/Softmax'"), std::string::npos) << d2.diagnostics()[0].message;
   EXPECT_EQ(reading.modules[1].line, 1u);
 }
+
+// The document model is built from nlohmann's SAX events with a hash index per large object: a
+// repeated key keeps its first position and takes its last value (as nlohmann::ordered_json and
+// HMCT's Python json.load do), in small and in large objects; keys keep their lines.
+TEST(HmctDocumentModel, RepeatedKeysFirstPositionLastValue) {
+  for (int members : {3, 40}) {
+    std::string text = "{\n \"node_config\": {\n";
+    for (int i = 0; i < members; ++i)
+      text += "  \"n" + std::to_string(i) + "\": {\"qtype\": \"int8\"},\n";
+    text += "  \"n1\": {\"qtype\": \"int16\", \"input0\": \"float16\"}\n }\n}\n";
+    hmct::QuantConfigDoc doc = hmctDoc(text);
+    const hmct::JsonValue *nodes = doc.root.get("node_config");
+    ASSERT_NE(nodes, nullptr);
+    ASSERT_EQ(nodes->members.size(), static_cast<size_t>(members)) << members;
+    EXPECT_EQ(nodes->members[1].first, "n1");
+    const hmct::JsonValue &n1 = nodes->members[1].second;
+    EXPECT_EQ(n1.line, 4u); // the first occurrence's line
+    ASSERT_EQ(n1.members.size(), 2u);
+    EXPECT_EQ(n1.get("qtype")->text, "int16");
+    EXPECT_EQ(n1.get("input0")->text, "float16");
+    EXPECT_EQ(nodes->members[0].second.line, 3u);
+    EXPECT_EQ(nodes->members[0].second.column, 3u);
+  }
+  hmct::QuantConfigDoc doc = hmctDoc("{\"a\": [1, -2, 18446744073709551615, 1.5e3, true, null, \"s\"]}");
+  const hmct::JsonValue *a = doc.root.get("a");
+  ASSERT_NE(a, nullptr);
+  std::string texts;
+  for (const hmct::JsonValue &v : a->items)
+    texts += std::to_string(v.kind) + ":" + v.text + " ";
+  EXPECT_EQ(texts, "2:1 2:-2 2:18446744073709551615 3:1500.0 1:true 0: 4:s ");
+}
+
+TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  EXPECT_FALSE(hmct::parseQuantConfigText("{\n  \"a\": 1,\n  \"b\" 2\n}\n", doc, error, line, col));
+  EXPECT_EQ(line, 3u);
+  EXPECT_EQ(col, 7u);
+  EXPECT_EQ(error.rfind("parse error at line 3, column 0: syntax error while parsing object separator - unexpected number literal; expected ':'", 0), 0u)
+      << error;
+  EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
+}

@@ -1,0 +1,20 @@
+// Writing an output file whose bytes are made while they are written (`qcc --emit=ir -o`): the
+// same safety as emit::writeFileAtomically (emitters/Emitter.h, docs/limits.md "Output safety").
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace qspec::emit {
+
+// `produce` calls its argument with each chunk in order (the call returns false once a write
+// failed; `produce` then stops and returns false, as it does for an error of its own). Only one
+// chunk is held at a time. Where `path` is absent or a regular file the chunks go to a temporary
+// file that is fsynced and renamed over it, so a failure anywhere leaves nothing behind (the old
+// file stays); a device, a FIFO and `-` (stdout) are written directly.
+using ChunkSink = std::function<bool(std::string_view)>;
+bool writeFileStreamed(const std::string &path, const std::function<bool(const ChunkSink &)> &produce,
+                       std::string &error);
+
+} // namespace qspec::emit

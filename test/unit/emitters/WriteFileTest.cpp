@@ -1,0 +1,60 @@
+// emit::writeFileStreamed (emitters/WriteFile.h): the chunks land in order, and a failure while
+// they are made leaves the old file as it was and no temporary file behind.
+#include "emitters/WriteFile.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace qspec;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream os;
+  os << in.rdbuf();
+  return os.str();
+}
+
+fs::path freshDir(const char *name) {
+  fs::path d = fs::temp_directory_path() / (std::string("qspec-writefile-") + name + "-" +
+                                            std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  return d;
+}
+
+} // namespace
+
+TEST(WriteFileStreamed, ChunksInOrder) {
+  fs::path d = freshDir("order"), out = d / "out.json";
+  std::string err;
+  ASSERT_TRUE(emit::writeFileStreamed(
+      out.string(),
+      [](const emit::ChunkSink &sink) { return sink("{\"a\": ") && sink("") && sink("[1, 2]}\n"); }, err))
+      << err;
+  EXPECT_EQ(slurp(out), "{\"a\": [1, 2]}\n");
+  fs::remove_all(d);
+}
+
+TEST(WriteFileStreamed, FailureMidwayKeepsTheOldFile) {
+  fs::path d = freshDir("fail"), out = d / "out.json";
+  std::ofstream(out) << "old\n";
+  std::string err;
+  EXPECT_FALSE(emit::writeFileStreamed(
+      out.string(), [](const emit::ChunkSink &sink) { return sink("partial") && false; }, err));
+  EXPECT_FALSE(err.empty());
+  EXPECT_EQ(slurp(out), "old\n");
+  size_t files = 0;
+  for (const auto &e : fs::directory_iterator(d))
+    files += e.is_regular_file();
+  EXPECT_EQ(files, 1u); // no temporary file left
+  EXPECT_FALSE(emit::writeFileStreamed(
+      (d / "absent.json").string(), [](const emit::ChunkSink &sink) { return sink("x") && false; }, err));
+  EXPECT_FALSE(fs::exists(d / "absent.json"));
+  fs::remove_all(d);
+}
