@@ -14,6 +14,9 @@
 namespace qspec::amct {
 struct AmctDocument;
 }
+namespace qspec::msmodelslim {
+struct Issue;
+}
 
 namespace qspec::lint {
 
@@ -35,6 +38,10 @@ struct LintContext {
   // says why).
   const LNode *tree = nullptr;
   std::optional<ParseError> parseError;
+
+  // msModelSlim practices: the vendor model's findings (msmodelslim::checkPractice), nullptr
+  // when the file did not parse. Rules pick theirs by check name (PracticeUtil.h).
+  const std::vector<msmodelslim::Issue> *practiceIssues = nullptr;
 
   // AMCT files: the strict parse (document valid only when `amctParsed`).
   const amct::AmctDocument *amctDoc = nullptr;

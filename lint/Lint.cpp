@@ -2,6 +2,7 @@
 // project config and suppression comments, sort. Files are linted in parallel by lintFiles.
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "lint/Config.h"
 #include "lint/Context.h"
@@ -263,6 +264,18 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
       ctx.compilerDiags.push_back(d);
 }
 
+// msModelSlim practices: the vendor model's own reading and checks (vendors/msmodelslim/); the
+// rules report its findings. A YAML error leaves `ctx.practiceIssues` null (invalid-yaml says why).
+void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &issues,
+                  LintContext &ctx) {
+  DiagnosticEngine diags(sm);
+  msmodelslim::PracticeDoc doc;
+  if (!msmodelslim::parsePractice(sm.text(f), f, doc, diags))
+    return;
+  issues = msmodelslim::checkPractice(doc);
+  ctx.practiceIssues = &issues;
+}
+
 } // namespace
 
 FileResult lintFile(const std::string &given, const Options &opts) {
@@ -313,6 +326,7 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   ir::Spec spec;
   LNode tree;
   amct::AmctDocument amctDoc;
+  std::vector<msmodelslim::Issue> practiceIssues;
   std::string stripped;
   switch (res.kind) {
   case FileKind::QSpec: {
@@ -349,6 +363,7 @@ FileResult lintFile(const std::string &given, const Options &opts) {
       ctx.tree = &tree;
     else
       ctx.parseError = pe;
+    readPractice(sm, f, practiceIssues, ctx);
     break;
   }
   case FileKind::Hmct: {

@@ -7,6 +7,9 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <cstdlib>
+#include <memory>
+
 namespace qspec::amct {
 
 namespace pb = google::protobuf;
@@ -67,6 +70,18 @@ DataType fromProto(P::DataType t) {
   return t == P::INT4 ? DataType::Int4 : t == P::INT16 ? DataType::Int16 : DataType::Int8;
 }
 
+// The IFMR search fields as written (PTQ and KV-cache share the field names).
+template <typename Q> void readIfmr(const Q &q, Recipe &r) {
+  if (q.has_search_range_start())
+    r.searchStart = q.search_range_start();
+  if (q.has_search_range_end())
+    r.searchEnd = q.search_range_end();
+  if (q.has_search_step())
+    r.searchStep = q.search_step();
+  if (q.has_max_percentile())
+    r.maxPercentile = q.max_percentile();
+}
+
 void readPtqRecipe(const P::CalibrationConfig &c, Recipe &r) {
   r.present = true;
   if (c.has_arq_quantize()) {
@@ -76,13 +91,23 @@ void readPtqRecipe(const P::CalibrationConfig &c, Recipe &r) {
     if (c.arq_quantize().has_quant_bits())
       r.quantBits = c.arq_quantize().quant_bits();
   } else if (c.has_ada_quantize()) {
+    const auto &q = c.ada_quantize();
     r.wtsAlgo = "ada";
-    if (c.ada_quantize().has_channel_wise())
-      r.channelWise = c.ada_quantize().channel_wise();
+    if (q.has_channel_wise())
+      r.channelWise = q.channel_wise();
+    if (q.has_beta_range_start())
+      r.adaBetaStart = q.beta_range_start();
+    if (q.has_beta_range_end())
+      r.adaBetaEnd = q.beta_range_end();
+    if (q.has_warm_start())
+      r.adaWarmStart = q.warm_start();
+    if (q.has_reg_param())
+      r.adaRegParam = q.reg_param();
   }
   if (c.has_ifmr_quantize()) {
     const auto &q = c.ifmr_quantize();
     r.actAlgo = "ifmr";
+    readIfmr(q, r);
     if (q.has_asymmetric())
       r.asymmetric = q.asymmetric();
     if (q.has_dst_type())
@@ -163,6 +188,63 @@ template <typename M> void readQatRecipe(const M &m, Recipe &r) {
     readPrune(m.prune_config(), r);
 }
 
+// Where the first field of a libprotobuf "missing required fields: a.b[0].c, ..." list would go:
+// the deepest part of the path that was written (the enclosing block), walked through a partial
+// parse's location tree. Fills line/col (1-based); leaves them 0 when nothing of the path exists.
+void locateMissing(const pb::Message &root, const pb::TextFormat::ParseInfoTree *tree,
+                   const std::string &fields, ParseError &e) {
+  std::string path = fields.substr(0, fields.find(','));
+  const pb::Message *m = &root;
+  size_t start = 0;
+  while (m && tree && start < path.size()) {
+    size_t dot = path.find('.', start);
+    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    start = dot == std::string::npos ? path.size() : dot + 1;
+    int index = -1;
+    if (size_t br = part.find('['); br != std::string::npos) {
+      index = std::atoi(part.c_str() + br + 1);
+      part.resize(br);
+    }
+    const pb::FieldDescriptor *f = m->GetDescriptor()->FindFieldByName(part);
+    if (!f)
+      return;
+    const pb::Reflection *r = m->GetReflection();
+    bool present = f->is_repeated() ? index >= 0 && index < r->FieldSize(*m, f) : r->HasField(*m, f);
+    if (!present)
+      return;
+    pb::TextFormat::ParseLocation l = tree->GetLocation(f, index);
+    if (l.line >= 0) {
+      e.line = static_cast<uint32_t>(l.line) + 1;
+      e.col = static_cast<uint32_t>(l.column) + 1;
+    }
+    if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE)
+      return;
+    tree = tree->GetTreeForNested(f, index);
+    m = f->is_repeated() ? &r->GetRepeatedMessage(*m, f, index) : &r->GetMessage(*m, f);
+  }
+}
+
+// A strict parse that failed only on missing required fields has no position; a partial
+// re-parse finds the block that lacks them.
+void placeMissingRequired(const std::string &text, const pb::Message &prototype,
+                          std::vector<ParseError> &errors) {
+  static const std::string kMissing = "missing required fields: ";
+  for (ParseError &e : errors) {
+    size_t at = e.message.find(kMissing);
+    if (e.line != 0 || at == std::string::npos)
+      continue;
+    std::unique_ptr<pb::Message> partial(prototype.New());
+    pb::TextFormat::Parser parser;
+    Collector quiet;
+    parser.RecordErrorsTo(&quiet);
+    parser.AllowPartialMessage(true);
+    pb::TextFormat::ParseInfoTree tree;
+    parser.WriteLocationsTo(&tree);
+    if (parser.ParseFromString(text, partial.get()))
+      locateMissing(*partial, &tree, e.message.substr(at + kMissing.size()), e);
+  }
+}
+
 bool parseInto(const std::string &text, pb::Message &msg, pb::TextFormat::ParseInfoTree *tree,
                std::vector<ParseError> &errors) {
   pb::TextFormat::Parser parser;
@@ -175,6 +257,8 @@ bool parseInto(const std::string &text, pb::Message &msg, pb::TextFormat::ParseI
   errors = std::move(collector.errors);
   if (!ok && errors.empty())
     errors.push_back(ParseError{0, 0, "the text does not parse as " + msg.GetTypeName()});
+  if (!ok)
+    placeMissingRequired(text, msg, errors);
   return ok;
 }
 
@@ -184,8 +268,11 @@ void documentFromPtq(const P::AMCTConfig &m, AmctDocument &doc, const void *tree
   Loc loc{static_cast<const pb::TextFormat::ParseInfoTree *>(treeP)};
   doc = AmctDocument{};
   doc.kind = ConfigKind::PTQ;
-  if (m.has_batch_num())
+  if (m.has_batch_num()) {
     doc.batchNum = m.batch_num();
+    doc.batchNumLine = loc.line(m, "batch_num");
+    doc.batchNumCol = loc.col(m, "batch_num");
+  }
   if (m.has_activation_offset())
     doc.activationOffset = m.activation_offset();
   if (m.has_do_fusion())
@@ -225,8 +312,11 @@ void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const voi
   Loc loc{static_cast<const pb::TextFormat::ParseInfoTree *>(treeP)};
   doc = AmctDocument{};
   doc.kind = ConfigKind::QAT;
-  if (m.has_batch_num())
+  if (m.has_batch_num()) {
     doc.batchNum = m.batch_num();
+    doc.batchNumLine = loc.line(m, "batch_num");
+    doc.batchNumCol = loc.col(m, "batch_num");
+  }
   doc.forceFp16 = m.has_fakequant_precision_mode();
   doc.skipLayers = entries(m.skip_layers(), m, "skip_layers", loc);
   doc.skipLayerTypes = entries(m.skip_layer_types(), m, "skip_layer_types", loc);
@@ -262,8 +352,11 @@ void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const voi
 static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, const Loc &loc) {
   doc = AmctDocument{};
   doc.kind = ConfigKind::KVCache;
-  if (m.has_batch_num())
+  if (m.has_batch_num()) {
     doc.batchNum = m.batch_num();
+    doc.batchNumLine = loc.line(m, "batch_num");
+    doc.batchNumCol = loc.col(m, "batch_num");
+  }
   if (m.has_activation_offset())
     doc.activationOffset = m.activation_offset();
   if (m.has_kv_cache_quant_config()) {
@@ -271,10 +364,22 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
     doc.kvQuantLayers =
         entries(m.kv_cache_quant_config().quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);
   }
+  if (m.has_kv_cache_quant_config() && m.kv_cache_quant_config().calibration_config().has_ifmr_quantize()) {
+    doc.global.present = true;
+    doc.global.actAlgo = "ifmr";
+    readIfmr(m.kv_cache_quant_config().calibration_config().ifmr_quantize(), doc.global);
+    doc.global.line = loc.line(m, "kv_cache_quant_config");
+  }
   for (int i = 0; i < m.override_layers_configs_size(); ++i) {
     Override ov;
     ov.key = m.override_layers_configs(i).layer_name();
     ov.line = loc.line(m, "override_layers_configs", i);
+    if (m.override_layers_configs(i).kv_data_quant_config().has_ifmr_quantize()) {
+      ov.recipe.present = true;
+      ov.recipe.actAlgo = "ifmr";
+      ov.recipe.line = ov.line;
+      readIfmr(m.override_layers_configs(i).kv_data_quant_config().ifmr_quantize(), ov.recipe);
+    }
     doc.nameOverrides.push_back(std::move(ov));
   }
 }
@@ -331,8 +436,9 @@ bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<Par
     if (tried)
       tried->push_back(std::string(rootMessageName(k)) + ": " +
                        (e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message);
-    // A missing-required error (no position) means the whole text parsed: the furthest.
-    uint64_t pos = e.line == 0 ? UINT64_MAX : (static_cast<uint64_t>(e.line) << 32) | e.col;
+    // A missing-required error means the whole text parsed: the furthest.
+    bool missing = e.message.find("missing required fields") != std::string::npos;
+    uint64_t pos = e.line == 0 || missing ? UINT64_MAX : (static_cast<uint64_t>(e.line) << 32) | e.col;
     if (first || pos > bestPos) {
       best = std::move(errs);
       bestPos = pos;

@@ -30,6 +30,8 @@ struct Recipe {
   std::optional<DataType> actType;    // dst_type
   std::optional<bool> asymmetric;     // PTQ
   std::optional<uint32_t> numOfBins;  // hfmg
+  // ifmr (written values; checks apply AMCT's defaults 0.7, 1.3, 0.01, 0.999999).
+  std::optional<double> searchStart, searchEnd, searchStep, maxPercentile;
   std::optional<double> clipMax, clipMin;
   std::optional<bool> fixedMin;
   bool hasClip = false;               // clip_max_min block present
@@ -39,6 +41,8 @@ struct Recipe {
   std::optional<uint32_t> quantBits;  // PTQ quant_bits
   std::optional<bool> channelWise;
   std::optional<double> dmqStrength;  // dmq_balancer present (PTQ)
+  // ada_quantize (written values; defaults beta 20 -> 2, warm_start 0.2, reg_param 0.01).
+  std::optional<double> adaBetaStart, adaBetaEnd, adaWarmStart, adaRegParam;
   bool hasDmq = false;
   // Prune (QAT / compressed).
   bool hasPrune = false;
@@ -62,6 +66,7 @@ struct AmctDocument {
   // is both PTQ and QAT); `kind` is then the first in detection order (PTQ, QAT, KV-cache).
   bool ambiguous = false;
   std::optional<uint32_t> batchNum;
+  uint32_t batchNumLine = 0, batchNumCol = 0; // where batch_num is written
   std::optional<bool> activationOffset; // PTQ / KV
   std::optional<bool> doFusion;         // PTQ
   bool forceFp16 = false;               // fakequant_precision_mode: FORCE_FP16_QUANT

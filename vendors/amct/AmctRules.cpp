@@ -256,6 +256,48 @@ bool checkDmqStrength(double s, std::string_view layer, std::string &msg) {
   return false;
 }
 
+bool checkIfmrSearch(ConfigKind k, double start, double end, double step, std::string_view layer,
+                     std::string &msg) {
+  std::string in = " in layer " + std::string(layer);
+  msg.clear();
+  if (k == ConfigKind::KVCache) {
+    if (!(start < end))
+      msg = "Search range start must smaller than search range end";
+    else if (!(step > 0))
+      msg = "Search step must be greater than zero";
+    return msg.empty();
+  }
+  if (!(start > 0))
+    msg = "search_range[0] must be greater than zero" + in;
+  else if (!(start < end))
+    msg = "search_range[0] must be less than search_range[1]" + in;
+  else if (!(step > 0))
+    msg = "The search_step must be greater than zero";
+  else if (step > end - start + 1e-6)
+    msg = "The search_step must be less than or equal to (search_range[1] - search_range[0])" + in;
+  return msg.empty();
+}
+
+bool checkMaxPercentile(double p, std::string_view layer, std::string &msg) {
+  if (p > 0.5 && p <= 1.0)
+    return true;
+  msg = "The max_percentile must be greater than 0.5 and less than or equal to 1.0 in layer " + std::string(layer);
+  return false;
+}
+
+bool checkAda(double betaStart, double betaEnd, double warmStart, double regParam, std::string_view layer,
+              std::string &msg) {
+  if (!(betaStart > betaEnd))
+    msg = "beta_range beta_range_start must large than beta_range_end in layer " + std::string(layer);
+  else if (!(warmStart > 0 && warmStart < 1))
+    msg = "warm_start must be less than 1 and larger than 0";
+  else if (!(regParam > 0 && regParam < 1))
+    msg = "reg_param must be less than 1 and larger than 0";
+  else
+    return true;
+  return false;
+}
+
 bool checkPruneRatio(double r, std::string_view layer, std::string &msg) {
   if (r > 0 && r < 1)
     return true;
@@ -420,10 +462,43 @@ struct Checker {
     duplicates(ovs, [](const Override &o) -> std::string_view { return o.key; }, field, false);
   }
 
-  // The recipe a layer of `type` named `name` gets, for checks that need the resolved value.
-  void recipe(const Recipe &r, std::string_view type, std::string_view name, uint32_t line) {
+  // IFMR's search range and percentile (reference §4.4, KV-cache §4.7), with AMCT's defaults
+  // for what the recipe does not write (an override replaces, never merges: §4.2).
+  void ifmr(const Recipe &r, const std::string &layer, uint32_t line) {
     std::string msg;
-    std::string_view layer = name.empty() ? type : name;
+    if (!checkIfmrSearch(doc.kind, r.searchStart.value_or(0.7), r.searchEnd.value_or(1.3),
+                         r.searchStep.value_or(0.01), layer, msg))
+      add(Finding::Error, "amct-search-range", line, 0, msg);
+    if (doc.kind == ConfigKind::PTQ && r.maxPercentile && !checkMaxPercentile(*r.maxPercentile, layer, msg))
+      add(Finding::Error, "amct-percentile", line, 0, msg);
+  }
+
+  // The recipe a layer of `type` named `name` gets, for checks that need the resolved value.
+  // PTQ features a layer type does not support (§4.4). In `common_config` AMCT silently rewrites
+  // them (§4.6), so only an override (of a known type) is an error.
+  void typeFeatures(const Recipe &r, std::string_view type, std::string_view name, uint32_t line) {
+    std::string t(type), n(name);
+    if (r.asymmetric == true && isSymmetricOnlyType(type))
+      add(Finding::Error, "amct-conv3d-asymmetric", line, 0,
+          n.empty() ? "Layer type " + t + " can only set asymmetric be False "
+                    : "Layer " + n + " can only set asymmetric be False ");
+    if (r.hasDmq && !isDmqType(type))
+      add(Finding::Error, "amct-dmq-type", line, 0,
+          n.empty() ? "dmq_balancer not support for " + t + " type" : "dmq_balancer not support for " + n + " layer");
+    if (r.wtsAlgo == "ada" && !isAdaType(type))
+      add(Finding::Error, "amct-ada-type", line, 0, "ada_quantizable not support for " + (n.empty() ? t : n) + " layer");
+  }
+
+  void recipe(const Recipe &r, std::string_view type, std::string_view name, uint32_t line, bool isOverride) {
+    std::string msg;
+    // AMCT checks resolved values per layer and names it ("for layer conv1"); without a name
+    // (the global recipe, a type override) the message says which layers it stands for.
+    std::string layer(name);
+    if (layer.empty())
+      layer = type.empty() ? std::string("(every layer ") +
+                                 (doc.kind == ConfigKind::QAT ? "the retrain configs apply" : "common_config applies") +
+                                 " to)"
+                           : "(every " + std::string(type) + " layer)";
     if (doc.kind == ConfigKind::QAT) {
       if (r.hasClip && !checkClip(r.clipMax, r.clipMin, layer, msg))
         add(Finding::Error, "amct-clip", line, 0, msg);
@@ -441,9 +516,19 @@ struct Checker {
         add(Finding::Error, "amct-prune-ratio", line, 0, msg);
       if (r.pruner == "n_out_of_m" && !opts.hardware.empty() && !checkNOutOfMHardware(opts.hardware, msg))
         add(Finding::Error, "amct-hardware-sparsity", line, 0, msg);
-    } else if (doc.kind == ConfigKind::PTQ) {
+    }
+    if (doc.kind != ConfigKind::QAT && r.actAlgo == "ifmr")
+      ifmr(r, layer, line);
+    if (doc.kind == ConfigKind::PTQ && r.wtsAlgo == "ada" &&
+        !checkAda(r.adaBetaStart.value_or(20), r.adaBetaEnd.value_or(2), r.adaWarmStart.value_or(0.2),
+                  r.adaRegParam.value_or(0.01), layer, msg))
+      add(Finding::Error, "amct-ada", line, 0, msg);
+    if (doc.kind == ConfigKind::PTQ && isOverride && !type.empty())
+      typeFeatures(r, type, name, line);
+    if (doc.kind == ConfigKind::PTQ) {
       if (r.quantBits && !checkQuantBits(*r.quantBits, type, name, msg))
-        add(Finding::Error, "amct-quant-bits", line, 0, msg);
+        add(Finding::Error, "amct-quant-bits", line, 0,
+            msg.size() > 9 && msg.compare(msg.size() - 9, 9, "in layer ") == 0 ? msg + layer : msg);
       if (r.numOfBins && !checkNumOfBins(*r.numOfBins, layer, msg))
         add(Finding::Error, "amct-num-of-bins", line, 0, msg);
       if (r.dmqStrength && !checkDmqStrength(*r.dmqStrength, layer, msg))
@@ -496,7 +581,7 @@ struct Checker {
     }
     std::string msg;
     if (doc.batchNum && !checkBatchNum(doc.kind, *doc.batchNum, msg))
-      add(Finding::Error, "amct-batch-num", 0, 0, msg);
+      add(Finding::Error, "amct-batch-num", doc.batchNumLine, doc.batchNumCol, msg);
     duplicates(doc.skipLayers, "skip_layers", qat);
     duplicates(doc.skipLayerTypes, "skip_layer_types", qat);
     duplicates(doc.skipFusionLayers, "skip_fusion_layers", false);
@@ -574,14 +659,14 @@ struct Checker {
     std::sort(firsts.begin(), firsts.end(), [](const FirstOfType &a, const FirstOfType &b) { return a.name < b.name; });
     for (const FirstOfType &f : firsts)
       if (isQuantizableType(f.type, doc.kind, opts.version))
-        recipe(doc.global, f.type, "", doc.global.line);
+        recipe(doc.global, f.type, "", doc.global.line, false);
     if (!anyKnown)
-      recipe(doc.global, "", "", doc.global.line);
+      recipe(doc.global, "", "", doc.global.line, false);
     for (const Override &o : doc.typeOverrides)
-      recipe(o.recipe, o.key, "", o.line);
+      recipe(o.recipe, o.key, "", o.line, true);
     for (const Override &o : doc.nameOverrides) {
       auto it = typeOf.find(o.key);
-      recipe(o.recipe, it == typeOf.end() ? "" : it->second, o.key, o.line);
+      recipe(o.recipe, it == typeOf.end() ? "" : it->second, o.key, o.line, true);
     }
 
     // QAT: an override (name, or type of a known layer) re-enables a skipped layer.

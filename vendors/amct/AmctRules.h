@@ -73,6 +73,15 @@ bool checkBatchNum(ConfigKind k, int64_t n, std::string &amctMessage);
 bool checkNumOfBins(int64_t bins, std::string_view layer, std::string &amctMessage);
 bool checkDmqStrength(double s, std::string_view layer, std::string &amctMessage);
 bool checkPruneRatio(double r, std::string_view layer, std::string &amctMessage);
+// IFMR: 0 < search_range_start < search_range_end, 0 < search_step <= end - start (PTQ, §4.4);
+// KV-cache: start < end, step > 0 (§4.7).
+bool checkIfmrSearch(ConfigKind k, double start, double end, double step, std::string_view layer,
+                     std::string &amctMessage);
+// IFMR max_percentile in (0.5, 1].
+bool checkMaxPercentile(double p, std::string_view layer, std::string &amctMessage);
+// ada_quantize: beta_range_start > beta_range_end, warm_start and reg_param in (0, 1).
+bool checkAda(double betaStart, double betaEnd, double warmStart, double regParam, std::string_view layer,
+              std::string &amctMessage);
 // 4:2 structured sparsity (n_out_of_m_pruner) on a hardware name such as "Ascend950PR".
 bool checkNOutOfMHardware(std::string_view hardware, std::string &amctMessage);
 // A layer name AMCT can carry: valid UTF-8, no NUL, not a global key (PTQ).

@@ -3,6 +3,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "vendors/CheckHelpers.h"
 
+#include "ir/EditDistance.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <yaml-cpp/yaml.h>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <regex>
+#include <optional>
 #include <set>
 
 namespace qspec::msmodelslim {
@@ -49,28 +51,73 @@ bool isEmittableApiVersion(std::string_view v) {
   return v == "modelslim_v1" || v == "multimodal_vlm_modelslim_v1";
 }
 
+const std::vector<std::string> &processorTypes() {
+  static const std::vector<std::string> k = {
+      "linear_quant", "autoround_quant", "dynamic_cache",     "fa3_quant",
+      "float_sparse", "svd_res",         "flatquant",         "iter_smooth",
+      "flex_smooth_quant", "flex_awq_ssz", "smooth_quant",    "awq",
+      "kv_smooth",    "quarot",          "online_quarot",     "adapt_rotation",
+      "group",        "load",            "ascendv1_saver",    "ascendv1_saver_distributed",
+      "mindie_format_saver"};
+  return k;
+}
+
 bool isKnownProcessor(std::string_view t) {
-  return isOneOf(t, {"linear_quant",
-                    "autoround_quant",
-                    "dynamic_cache",
-                    "fa3_quant",
-                    "float_sparse",
-                    "svd_res",
-                    "flatquant",
-                    "iter_smooth",
-                    "flex_smooth_quant",
-                    "flex_awq_ssz",
-                    "smooth_quant",
-                    "awq",
-                    "kv_smooth",
-                    "quarot",
-                    "online_quarot",
-                    "adapt_rotation",
-                    "group",
-                    "load",
-                    "ascendv1_saver",
-                    "ascendv1_saver_distributed",
-                    "mindie_format_saver"});
+  const auto &k = processorTypes();
+  return std::find(k.begin(), k.end(), t) != k.end();
+}
+
+const std::vector<std::string> *processorKeys(std::string_view t) {
+  // Reference 4 (processors) and 2 (savers); `type` is the union's tag. Processors whose
+  // fields the reference does not list (flatquant's fixed fields, load) are not checked.
+  using Keys = std::vector<std::string>;
+  static const std::vector<std::pair<std::string, Keys>> table = {
+      {"linear_quant", {"type", "qconfig", "include", "exclude"}},
+      {"autoround_quant",
+       {"type", "iters", "enable_minmax_tuning", "enable_round_tuning", "strategies"}},
+      {"dynamic_cache", {"type", "qconfig", "include", "exclude"}},
+      {"fa3_quant", {"type", "qconfig", "details", "include", "exclude"}},
+      {"float_sparse", {"type", "sparse_ratio", "include", "exclude"}},
+      {"svd_res", {"type", "rank", "include", "exclude"}},
+      {"iter_smooth",
+       {"type", "alpha", "scale_min", "symmetric", "enable_subgraph_type", "include", "exclude"}},
+      {"flex_smooth_quant", {"type", "alpha", "beta", "enable_subgraph_type", "include", "exclude"}},
+      {"flex_awq_ssz",
+       {"type", "alpha", "beta", "enable_subgraph_type", "include", "exclude", "qconfig"}},
+      {"smooth_quant", {"type", "alpha", "symmetric", "include", "exclude"}},
+      {"awq", {"type", "weight_qconfig", "enable_subgraph_type", "n_grid", "include", "exclude"}},
+      {"kv_smooth", {"type", "smooth_factor", "include", "exclude"}},
+      {"quarot",
+       {"type", "online", "block_size", "down_proj_online_layers", "max_tp_size",
+        "export_extra_info"}},
+      {"online_quarot", {"type", "include", "exclude", "block_size"}},
+      {"adapt_rotation",
+       {"type", "stage", "steps", "quant_dtype", "layer_type", "block_size", "max_samples",
+        "online", "down_proj_online_layers", "max_tp_size"}},
+      {"group", {"type", "configs"}},
+      {"ascendv1_saver", {"type", "part_file_size", "ext"}},
+      {"ascendv1_saver_distributed", {"type", "part_file_size", "ext"}},
+      {"mindie_format_saver", {"type", "part_file_size", "ext"}},
+      {"compressed_tensors", {"type", "part_file_size"}},
+  };
+  for (const auto &[type, keys] : table)
+    if (type == t)
+      return &keys;
+  return nullptr;
+}
+
+std::string didYouMean(std::string_view word, const std::vector<std::string> &options) {
+  size_t limit = word.size() < 4 ? 1 : word.size() < 8 ? 2 : 3;
+  size_t best = limit + 1;
+  const std::string *pick = nullptr;
+  for (const std::string &o : options) {
+    size_t d = editDistanceAtMost(word, o, limit);
+    if (d < best) {
+      best = d;
+      pick = &o;
+    }
+  }
+  return pick ? " (did you mean '" + *pick + "'?)" : "";
 }
 
 bool isAntiOutlierProcessor(std::string_view t) {
@@ -342,7 +389,7 @@ struct Converter {
       std::set<std::string> seen;
       bool reported = false;
       uint32_t firstKeyLine = 0;
-      auto add = [&](std::string key, YamlValue v, uint32_t keyLine) {
+      auto add = [&](std::string key, YamlValue v, uint32_t keyLine, uint32_t keyCol) {
         if (!firstKeyLine)
           firstKeyLine = keyLine;
         if (!seen.insert(key).second && !reported) {
@@ -350,11 +397,13 @@ struct Converter {
           reported = true;
         }
         v.keyLine = keyLine;
+        v.keyCol = keyCol;
         out.map.emplace_back(std::move(key), std::move(v));
       };
       for (const auto &kv : n) {
         std::string key = kv.first.IsScalar() ? kv.first.Scalar() : "";
         uint32_t keyLine = static_cast<uint32_t>(kv.first.Mark().line + 1);
+        uint32_t keyCol = static_cast<uint32_t>(kv.first.Mark().column + 1);
         YamlValue v;
         if (!convert(kv.second, v, depth + 1, error))
           return false;
@@ -372,12 +421,13 @@ struct Converter {
               take(item);
           continue;
         }
-        add(std::move(key), std::move(v), keyLine);
+        add(std::move(key), std::move(v), keyLine, keyCol);
       }
       // Merged keys come after explicit ones; an explicit key that overrides a merged one is a
       // duplicate to msModelSlim's loader (1).
       for (auto &p : merged)
-        add(p.first, p.second, p.second.keyLine ? p.second.keyLine : firstKeyLine);
+        add(p.first, p.second, p.second.keyLine ? p.second.keyLine : firstKeyLine,
+            p.second.keyLine ? p.second.keyCol : 1);
       return true;
     }
     }
@@ -457,57 +507,80 @@ struct Checker {
     }
   }
 
-  void qconfig(const YamlValue *qc, const std::string &path, bool allowInt4Act) {
-    if (!qc || qc->kind != YamlValue::Mapping) {
-      add("qconfig", true, qc, path + ".qconfig: Field required");
+  // A key outside `allowed` (pydantic `extra=forbid`, reference 1.4), reported at the key.
+  void extraKeys(const YamlValue &m, const std::vector<std::string> &allowed,
+                 const std::string &path) {
+    for (const auto &kv : m.map)
+      if (std::find(allowed.begin(), allowed.end(), kv.first) == allowed.end())
+        issues.push_back({"extra-key", true, kv.second.keyLine, kv.second.keyCol,
+                          path + "." + kv.first + ": Extra inputs are not permitted" +
+                              didYouMean(kv.first, allowed)});
+  }
+
+  // `field` of mapping `m` is required; reported at the mapping (its first key).
+  const YamlValue *required(const YamlValue &m, const char *field, const std::string &path) {
+    const YamlValue *v = m.get(field);
+    if (!v || v->kind == YamlValue::Null)
+      add("missing-field", true, &m, path + "." + field + ": Field required");
+    return v && v->kind != YamlValue::Null ? v : nullptr;
+  }
+
+  // One qconfig (3): dtype, scope, method and symmetric required, ext optional. Fills `q`.
+  bool role(const YamlValue &r, const std::string &path, QConfig &q) {
+    if (r.kind != YamlValue::Mapping) {
+      add("qconfig", true, &r, path + ": Input should be a valid dictionary");
+      return false;
+    }
+    static const std::vector<std::string> keys = {"dtype", "scope", "symmetric", "method", "ext"};
+    extraKeys(r, keys, path);
+    bool complete = true;
+    for (const char *f : {"dtype", "scope", "method", "symmetric"}) {
+      const YamlValue *fv = required(r, f, path);
+      if (!fv || fv->kind != YamlValue::Scalar) {
+        if (fv)
+          add("qconfig", true, fv, path + "." + f + ": Input should be a valid string");
+        complete = false;
+        continue;
+      }
+      std::string name = f;
+      if (name == "symmetric") {
+        if (fv->scalarType() != "bool") {
+          add("qconfig", true, fv, path + ".symmetric: Input should be a valid boolean");
+          complete = false;
+        }
+        q.symmetric = fv->text[0] == 't' || fv->text[0] == 'T' || fv->text[0] == 'y' ||
+                      fv->text[0] == 'Y' || fv->text == "on" || fv->text == "On" ||
+                      fv->text == "ON";
+      } else {
+        (name == "dtype" ? q.dtype : name == "scope" ? q.scope : q.method) = fv->text;
+      }
+    }
+    return complete;
+  }
+
+  // linear_quant's qconfig (3): `act` optional, `weight` required; the pair must be registered
+  // unless `allowInt4Act` (autoround_quant skips the quantizer registry). `owner` is the
+  // processor, where a missing qconfig is reported.
+  void qconfig(const YamlValue &owner, const std::string &path, bool allowInt4Act) {
+    const YamlValue *qc = required(owner, "qconfig", path);
+    if (!qc)
+      return;
+    if (qc->kind != YamlValue::Mapping) {
+      add("qconfig", true, qc, path + ".qconfig: Input should be a valid dictionary");
       return;
     }
-    for (const auto &kv : qc->map)
-      if (kv.first != "act" && kv.first != "weight")
-        add("qconfig", true, &kv.second,
-            path + ".qconfig." + kv.first + ": Extra inputs are not permitted");
-    for (Role role : {Role::Act, Role::Weight}) {
-      const char *name = role == Role::Act ? "act" : "weight";
-      const YamlValue *r = qc->get(name);
-      if (!r) {
-        if (role == Role::Weight)
-          add("qconfig", true, qc, path + ".qconfig.weight: Field required");
-        continue;
-      }
+    static const std::vector<std::string> keys = {"act", "weight"};
+    extraKeys(*qc, keys, path + ".qconfig");
+    required(*qc, "weight", path + ".qconfig");
+    for (Role r : {Role::Act, Role::Weight}) {
+      const char *name = r == Role::Act ? "act" : "weight";
+      const YamlValue *rv = qc->get(name);
       QConfig q;
-      bool complete = true;
-      for (const char *f : {"dtype", "scope", "method", "symmetric"}) {
-        const YamlValue *fv = r->get(f);
-        if (!fv || fv->kind != YamlValue::Scalar) {
-          add("qconfig", true, r, path + ".qconfig." + name + "." + f + ": Field required");
-          complete = false;
-          continue;
-        }
-        if (std::string(f) == "symmetric") {
-          std::string t = fv->scalarType();
-          if (t != "bool") {
-            add("qconfig", true, fv,
-                path + ".qconfig." + name + ".symmetric: Input should be a valid boolean");
-            complete = false;
-          }
-          q.symmetric = fv->text[0] == 't' || fv->text[0] == 'T' || fv->text[0] == 'y' ||
-                        fv->text[0] == 'Y' || fv->text == "on" || fv->text == "On" ||
-                        fv->text == "ON";
-        } else if (std::string(f) == "dtype") {
-          q.dtype = fv->text;
-        } else if (std::string(f) == "scope") {
-          q.scope = fv->text;
-        } else {
-          q.method = fv->text;
-        }
-      }
-      if (!complete)
+      if (!rv || !role(*rv, path + ".qconfig." + name, q) || allowInt4Act)
         continue;
-      if (allowInt4Act)
-        continue; // autoround_quant skips the quantizer registry (3)
       std::string why;
-      if (!checkQConfig(role, q, why))
-        add("qconfig", true, r, path + ".qconfig." + name + ": " + why);
+      if (!checkQConfig(r, q, why))
+        add("qconfig", true, rv, path + ".qconfig." + name + ": " + why);
     }
   }
 
@@ -535,12 +608,128 @@ struct Checker {
     }
   }
 
-  void processor(const YamlValue &p, const std::string &path, const std::string &api) {
-    if (p.kind != YamlValue::Mapping) {
-      add("processor", true, &p, path + ": Unable to extract tag using discriminator 'type'");
+  // A number for a range check (pydantic lax float: "1e-5" and "95" count); nullopt, with a
+  // type error, for anything else; nullopt silently for null.
+  std::optional<double> number(const YamlValue &v, const std::string &path, const char *check) {
+    if (v.kind == YamlValue::Null || (v.kind == YamlValue::Scalar && v.scalarType() == "null"))
+      return std::nullopt;
+    if (v.kind == YamlValue::Scalar && v.scalarType() != "bool") {
+      try {
+        size_t used = 0;
+        double x = std::stod(v.text, &used);
+        if (used == v.text.size())
+          return x;
+      } catch (...) {
+      }
+    }
+    add(check, true, &v, path + ": Input should be a valid number");
+    return std::nullopt;
+  }
+
+  // Numeric fields of processor `p` (4) against the ranges the reference states.
+  void ranges(const YamlValue &p, const std::string &type, const std::string &where) {
+    auto check = [&](const char *key, bool (*ok)(double), const std::string &rule) {
+      const YamlValue *v = p.get(key);
+      if (!v)
+        return;
+      std::optional<double> x = number(*v, where + "." + key, "processor-range");
+      if (x && !ok(*x))
+        add("processor-range", true, v, where + "." + key + ": " + key + rule + ", got " + v->text);
+    };
+    auto openUnit = [](double x) { return x > 0 && x < 1; };
+    auto closedUnit = [](double x) { return x >= 0 && x <= 1; };
+    auto positive = [](double x) { return x > 0; };
+    auto pow2 = [](double x) {
+      auto n = static_cast<long long>(x);
+      return n == x && n > 0 && (n & (n - 1)) == 0;
+    };
+    auto pow2OrMinusOne = [](double x) {
+      auto n = static_cast<long long>(x);
+      return n == x && (n == -1 || (n > 0 && (n & (n - 1)) == 0));
+    };
+    const char *inUnit = " must be in the range (0, 1)";
+    if (type == "iter_smooth" || type == "smooth_quant" || type == "flex_smooth_quant" ||
+        type == "flex_awq_ssz")
+      check("alpha", openUnit, inUnit);
+    if (type == "flex_smooth_quant" || type == "flex_awq_ssz")
+      check("beta", openUnit, inUnit);
+    if (type == "iter_smooth")
+      check("scale_min", openUnit, inUnit);
+    if (type == "float_sparse")
+      check("sparse_ratio", closedUnit, " must be in the range [0, 1]");
+    if (type == "svd_res")
+      check("rank", positive, " must be greater than 0");
+    if (type == "autoround_quant")
+      check("iters", positive, " must be greater than 0");
+    if (type == "kv_smooth")
+      check("smooth_factor", positive, " must be greater than 0");
+    if (type == "quarot" || type == "online_quarot")
+      check("block_size", pow2OrMinusOne, " must be -1 or a positive power of 2");
+    if (type == "quarot")
+      check("max_tp_size", pow2, " must be a positive power of 2");
+    if (type == "adapt_rotation")
+      check("stage", [](double x) { return x == 1 || x == 2; }, " must be 1 or 2");
+  }
+
+  // The fields a processor requires and the qconfigs it holds (3, 4).
+  void fields(const YamlValue &p, const std::string &type, const std::string &where,
+              const std::string &api) {
+    QConfig unused;
+    if (type == "linear_quant") {
+      qconfig(p, where, false);
+    } else if (type == "flex_awq_ssz") {
+      if (p.get("qconfig"))
+        qconfig(p, where, false);
+      else
+        add("missing-field", true, &p, "qconfig is a required parameter for flex_awq_ssz processor");
+    } else if (type == "dynamic_cache") {
+      if (const YamlValue *qc = required(p, "qconfig", where))
+        role(*qc, where + ".qconfig", unused);
+    } else if (type == "awq") {
+      if (const YamlValue *qc = required(p, "weight_qconfig", where))
+        role(*qc, where + ".weight_qconfig", unused);
+    } else if (type == "fa3_quant") {
+      if (const YamlValue *qc = p.get("qconfig"))
+        role(*qc, where + ".qconfig", unused);
+      if (const YamlValue *d = p.get("details"); d && d->kind == YamlValue::Mapping) {
+        static const std::vector<std::string> keys = {"fa_q", "fa_k", "fa_v"};
+        extraKeys(*d, keys, where + ".details");
+        for (const auto &kv : d->map)
+          role(kv.second, where + ".details." + kv.first, unused);
+      }
+    } else if (type == "adapt_rotation") {
+      required(p, "stage", where);
+    } else if (type == "group") {
+      const YamlValue *cfgs = required(p, "configs", where);
+      if (cfgs && cfgs->kind != YamlValue::Sequence)
+        add("processor", true, cfgs, where + ".configs: Input should be a valid list");
+      else if (cfgs)
+        for (size_t i = 0; i < cfgs->items.size(); ++i)
+          processor(cfgs->items[i], where + ".configs." + std::to_string(i), api);
+    } else if (type == "autoround_quant") {
+      strategies(p, where);
+    }
+  }
+
+  // autoround_quant: a non-empty `strategies` list of {qconfig, include, exclude}; int4
+  // activations allowed, the quantizer table not consulted (3).
+  void strategies(const YamlValue &p, const std::string &where) {
+    const YamlValue *s = p.get("strategies");
+    if (!s || s->kind != YamlValue::Sequence || s->items.empty()) {
+      add("missing-field", true, s ? s : &p, where + ".strategies: must not be empty");
       return;
     }
-    const YamlValue *t = p.get("type");
+    static const std::vector<std::string> keys = {"qconfig", "include", "exclude"};
+    for (size_t j = 0; j < s->items.size(); ++j) {
+      std::string at = where + ".strategies." + std::to_string(j);
+      extraKeys(s->items[j], keys, at);
+      patterns(s->items[j], at);
+      qconfig(s->items[j], at, true);
+    }
+  }
+
+  void processor(const YamlValue &p, const std::string &path, const std::string &api) {
+    const YamlValue *t = p.kind == YamlValue::Mapping ? p.get("type") : nullptr;
     if (!t || t->kind != YamlValue::Scalar) {
       add("processor", true, &p, path + ": Unable to extract tag using discriminator 'type'");
       return;
@@ -548,49 +737,144 @@ struct Checker {
     if (!isKnownProcessor(t->text)) {
       add("processor", true, t,
           path + ".type: Input tag '" + t->text +
-              "' found using 'type' does not match any of the expected tags");
+              "' found using 'type' does not match any of the expected tags" +
+              didYouMean(t->text, processorTypes()));
       return;
     }
     std::string where = path + "." + t->text;
+    if (const std::vector<std::string> *keys = processorKeys(t->text))
+      extraKeys(p, *keys, where);
     patterns(p, where);
-    if (t->text == "linear_quant")
-      qconfig(p.get("qconfig"), where, false);
-    else if (t->text == "group") {
-      const YamlValue *cfgs = p.get("configs");
-      if (!cfgs || cfgs->kind != YamlValue::Sequence)
-        add("processor", true, &p, where + ".configs: Field required");
-      else
-        for (size_t i = 0; i < cfgs->items.size(); ++i)
-          processor(cfgs->items[i], where + ".configs." + std::to_string(i), api);
-    } else if (t->text == "iter_smooth" || t->text == "smooth_quant" ||
-               t->text == "flex_smooth_quant") {
-      for (const char *k : {"alpha", "beta", "scale_min"}) {
-        const YamlValue *v = p.get(k);
-        if (!v || v->kind != YamlValue::Scalar || v->scalarType() == "null")
-          continue;
-        try {
-          double x = std::stod(v->text);
-          if (!(x > 0 && x < 1) && std::string(k) != "scale_min")
-            add("processor", true, v, where + "." + k + ": " + k + " must be in the range (0, 1)");
-        } catch (...) {
-          add("processor", true, v, where + "." + k + ": Input should be a valid number");
-        }
-      }
-    } else if (t->text == "quarot") {
-      if (const YamlValue *b = p.get("block_size"); b && b->kind == YamlValue::Scalar) {
-        long long x = 0;
-        try {
-          x = std::stoll(b->text);
-        } catch (...) {
-          x = 0;
-        }
-        if (x != -1 && (x <= 0 || (x & (x - 1)) != 0))
-          add("processor", true, b,
-              "block_size must be -1 or a positive power of 2, got " + b->text);
-      }
-    } else if (t->text == "ascendv1_saver" || t->text == "mindie_format_saver" ||
-               t->text == "ascendv1_saver_distributed") {
+    fields(p, t->text, where, api);
+    ranges(p, t->text, where);
+    if (t->text == "ascendv1_saver" || t->text == "mindie_format_saver" ||
+        t->text == "ascendv1_saver_distributed")
       add("saver", true, t, path + ".type: a saver belongs in spec.save, not spec.process");
+  }
+
+  // metadata (1.2): unknown keys refused; score a number >= 0; label a mapping.
+  void metadata(const YamlValue &md) {
+    if (md.kind != YamlValue::Mapping) {
+      add("metadata", true, &md, "metadata: Input should be a valid dictionary");
+      return;
+    }
+    extraKeys(md, kMetadataKeys, "metadata");
+    for (const auto &kv : md.map) {
+      const YamlValue &v = kv.second;
+      if (kv.first == "config_id") {
+        if (v.kind != YamlValue::Scalar || v.text.size() > 200)
+          add("metadata", true, &v, "metadata.config_id: a string of at most 200 characters");
+      } else if (kv.first == "score") {
+        std::optional<double> x = v.scalarType() == "bool" ? std::optional<double>(1)
+                                                           : number(v, "metadata.score", "score");
+        if (x && *x < 0)
+          add("score", true, &v,
+              "metadata.score: Value error, Code: 203, Message: score must be greater than or "
+              "equal to 0, got " +
+                  v.text);
+      } else if (kv.first == "label") {
+        if (v.kind != YamlValue::Mapping)
+          add("metadata", true, &v, "metadata.label: Input should be a valid dictionary");
+      } else if (kv.first == "verified_model_types") {
+        if (v.kind != YamlValue::Sequence)
+          add("metadata", true, &v, "metadata.verified_model_types: Input should be a valid list");
+        else
+          for (const auto &item : v.items)
+            if (item.kind != YamlValue::Scalar || item.text.size() > 200)
+              add("metadata", true, &item,
+                  "metadata.verified_model_types: items are strings of at most 200 characters");
+      }
+    }
+  }
+
+  // spec.process and spec.prior[].process (4); prior items are {process, dataset}.
+  void processLists(const YamlValue &spec, const std::string &api) {
+    for (const char *list : {"process", "prior"}) {
+      const YamlValue *p = spec.get(list);
+      if (!p || p->kind == YamlValue::Null)
+        continue;
+      if (p->kind != YamlValue::Sequence) {
+        add("processor", true, p, std::string("spec.") + list + ": Input should be a valid list");
+        continue;
+      }
+      bool prior = std::string(list) == "prior";
+      for (size_t i = 0; i < p->items.size(); ++i) {
+        const YamlValue &item = p->items[i];
+        std::string path = std::string("spec.") + list + "." + std::to_string(i);
+        if (!prior) {
+          processor(item, path, api);
+          continue;
+        }
+        static const std::vector<std::string> keys = {"process", "dataset"};
+        extraKeys(item, keys, path);
+        if (const YamlValue *pp = item.get("process"); pp && pp->kind == YamlValue::Sequence)
+          for (size_t j = 0; j < pp->items.size(); ++j)
+            processor(pp->items[j], path + ".process." + std::to_string(j), api);
+      }
+    }
+  }
+
+  // spec.save (2): savers of the apiversion; VLM/SD: processors allowed before a final saver.
+  void save(const YamlValue &spec, const std::string &api) {
+    const YamlValue *save = spec.get("save");
+    if (save && save->kind != YamlValue::Sequence && save->kind != YamlValue::Null)
+      add("saver", true, save, "spec.save: Input should be a valid list");
+    if (!save || save->kind != YamlValue::Sequence)
+      return;
+    bool vlmOrSd = api != "modelslim_v1";
+    if (vlmOrSd && save->items.empty())
+      add("vlm-save", true, save,
+          "spec.save: the last item must be a saver (IndexError on an empty list)");
+    for (size_t i = 0; i < save->items.size(); ++i) {
+      const YamlValue &item = save->items[i];
+      const YamlValue *t = item.get("type");
+      std::string tt = t && t->kind == YamlValue::Scalar ? t->text : "";
+      std::string path = "spec.save." + std::to_string(i);
+      bool last = i + 1 == save->items.size();
+      if (isKnownSaver(tt, api)) {
+        extraKeys(item, *processorKeys(tt), path + "." + tt);
+      } else if (vlmOrSd && !last && isKnownProcessor(tt)) {
+        processor(item, path, api);
+      } else if (vlmOrSd && last && isKnownProcessor(tt)) {
+        add("vlm-save", true, t,
+            "TypeError: The save config you provide is not a saver config (" + path +
+                ".type is '" + tt + "', the last save item must be a saver)");
+      } else {
+        add("saver", true, t ? t : &item,
+            path + ".type: Input tag '" + tt +
+                "' found using 'type' does not match any of the expected tags for " + api);
+      }
+      if (const YamlValue *pfs = item.get("part_file_size")) {
+        bool neg = pfs->kind == YamlValue::Scalar && !pfs->text.empty() && pfs->text[0] == '-';
+        if (pfs->scalarType() != "int" || neg)
+          add("part-file-size", true, pfs,
+              "part_file_size must be greater than or equal to 0, got " + pfs->text);
+      }
+    }
+  }
+
+  // The spec block under `api` (2).
+  void spec(const YamlValue &spec, const std::string &api) {
+    if (spec.kind != YamlValue::Mapping) {
+      add("spec-key", true, &spec, "task spec must be dict");
+      return;
+    }
+    std::vector<std::string> keys = specKeys(api);
+    extraKeys(spec, keys, "spec");
+    static const std::vector<std::string> runners = {"auto", "model_wise", "layer_wise",
+                                                     "dp_layer_wise"};
+    if (const YamlValue *r = spec.get("runner");
+        r && (r->kind != YamlValue::Scalar || !isKnownRunner(r->text)))
+      add("runner", true, r,
+          "spec.runner: Input should be 'auto', 'model_wise', 'layer_wise' or 'dp_layer_wise'" +
+              didYouMean(r->text, runners));
+    processLists(spec, api);
+    save(spec, api);
+    if (const YamlValue *dt = spec.get("default_text")) {
+      bool blank =
+          dt->kind != YamlValue::Scalar || dt->text.find_first_not_of(" \t") == std::string::npos;
+      if (blank)
+        add("default-text", true, dt, "spec.default_text: must not be blank");
     }
   }
 
@@ -618,125 +902,10 @@ struct Checker {
           "apiversion '" + apiText + "' is not a qspec target; only its v1 forms are checked");
       return;
     }
-    // metadata (1.2)
-    if (const YamlValue *md = root.get("metadata")) {
-      if (md->kind != YamlValue::Mapping) {
-        add("metadata", true, md, "metadata: Input should be a valid dictionary");
-      } else {
-        for (const auto &kv : md->map) {
-          const YamlValue &v = kv.second;
-          if (std::find(kMetadataKeys.begin(), kMetadataKeys.end(), kv.first) ==
-              kMetadataKeys.end()) {
-            add("metadata", true, &v, "metadata." + kv.first + ": Extra inputs are not permitted");
-          } else if (kv.first == "config_id") {
-            if (v.kind != YamlValue::Scalar || v.text.size() > 200)
-              add("metadata", true, &v, "metadata.config_id: a string of at most 200 characters");
-          } else if (kv.first == "score") {
-            double x = -1;
-            try {
-              x = v.kind == YamlValue::Scalar ? std::stod(v.text) : -1;
-            } catch (...) {
-              x = v.scalarType() == "bool" ? 1 : -1;
-            }
-            if (x < 0)
-              add("metadata", true, &v,
-                  "metadata.score: Value error, Code: 203, Message: score must be greater "
-                  "than or equal to 0, got " +
-                      v.text);
-          } else if (kv.first == "label") {
-            if (v.kind != YamlValue::Mapping)
-              add("metadata", true, &v, "metadata.label: Input should be a valid dictionary");
-          } else if (kv.first == "verified_model_types") {
-            if (v.kind != YamlValue::Sequence)
-              add("metadata", true, &v,
-                  "metadata.verified_model_types: Input should be a valid list");
-            else
-              for (const auto &item : v.items)
-                if (item.kind != YamlValue::Scalar || item.text.size() > 200)
-                  add("metadata", true, &item,
-                      "metadata.verified_model_types: items are strings of at most 200 characters");
-          }
-        }
-      }
-    }
-    const YamlValue *spec = root.get("spec");
-    if (!spec)
-      return;
-    if (spec->kind != YamlValue::Mapping) {
-      add("spec-key", true, spec, "task spec must be dict");
-      return;
-    }
-    std::vector<std::string> keys = specKeys(apiText);
-    for (const auto &kv : spec->map)
-      if (std::find(keys.begin(), keys.end(), kv.first) == keys.end())
-        add("spec-key", true, &kv.second, "spec." + kv.first + ": Extra inputs are not permitted");
-    if (const YamlValue *r = spec->get("runner");
-        r && (r->kind != YamlValue::Scalar || !isKnownRunner(r->text)))
-      add("runner", true, r,
-          "spec.runner: Input should be 'auto', 'model_wise', 'layer_wise' or 'dp_layer_wise'");
-    for (const char *list : {"process", "prior"}) {
-      const YamlValue *p = spec->get(list);
-      if (!p || p->kind == YamlValue::Null)
-        continue;
-      if (p->kind != YamlValue::Sequence) {
-        add("processor", true, p, std::string("spec.") + list + ": Input should be a valid list");
-        continue;
-      }
-      for (size_t i = 0; i < p->items.size(); ++i) {
-        const YamlValue &item = p->items[i];
-        std::string path = std::string("spec.") + list + "." + std::to_string(i);
-        if (std::string(list) == "prior") {
-          if (const YamlValue *pp = item.get("process"); pp && pp->kind == YamlValue::Sequence)
-            for (size_t j = 0; j < pp->items.size(); ++j)
-              processor(pp->items[j], path + ".process." + std::to_string(j), apiText);
-          continue;
-        }
-        // autoround_quant: int4 activations allowed, quantizer table not consulted.
-        if (const YamlValue *t = item.get("type"); t && t->text == "autoround_quant") {
-          if (const YamlValue *s = item.get("strategies");
-              !s || s->kind != YamlValue::Sequence || s->items.empty())
-            add("processor", true, &item, path + ".autoround_quant.strategies: must not be empty");
-          else
-            for (size_t j = 0; j < s->items.size(); ++j)
-              qconfig(s->items[j].get("qconfig"),
-                      path + ".autoround_quant.strategies." + std::to_string(j), true);
-          continue;
-        }
-        processor(item, path, apiText);
-      }
-    }
-    const YamlValue *save = spec->get("save");
-    bool vlmOrSd = apiText != "modelslim_v1";
-    if (save && save->kind == YamlValue::Sequence) {
-      if (vlmOrSd && save->items.empty())
-        add("saver", true, save,
-            "spec.save: the last item must be a saver (IndexError on an empty list)");
-      for (size_t i = 0; i < save->items.size(); ++i) {
-        const YamlValue *t = save->items[i].get("type");
-        std::string tt = t && t->kind == YamlValue::Scalar ? t->text : "";
-        bool saver = isKnownSaver(tt, apiText);
-        bool last = i + 1 == save->items.size();
-        if (!saver && (!vlmOrSd || last || !isKnownProcessor(tt)))
-          add("saver", true, t ? t : &save->items[i],
-              "spec.save." + std::to_string(i) + ".type: Input tag '" + tt +
-                  "' found using 'type' does not match any of the expected tags" +
-                  (vlmOrSd && last ? " (The save config you provide is not a saver config)" : ""));
-        if (const YamlValue *pfs = save->items[i].get("part_file_size")) {
-          bool neg = pfs->kind == YamlValue::Scalar && !pfs->text.empty() && pfs->text[0] == '-';
-          if (pfs->scalarType() != "int" || neg)
-            add("saver", true, pfs,
-                "part_file_size must be greater than or equal to 0, got " + pfs->text);
-        }
-      }
-    } else if (save && save->kind != YamlValue::Null) {
-      add("saver", true, save, "spec.save: Input should be a valid list");
-    }
-    if (const YamlValue *dt = spec->get("default_text")) {
-      bool blank =
-          dt->kind != YamlValue::Scalar || dt->text.find_first_not_of(" \t") == std::string::npos;
-      if (blank)
-        add("default-text", true, dt, "spec.default_text: must not be blank");
-    }
+    if (const YamlValue *md = root.get("metadata"))
+      metadata(*md);
+    if (const YamlValue *s = root.get("spec"))
+      spec(*s, apiText);
   }
 };
 

@@ -35,6 +35,13 @@ bool isKnownApiVersion(std::string_view v);
 bool isEmittableApiVersion(std::string_view v);
 // Processor `type` tags of spec.process (4), savers included.
 bool isKnownProcessor(std::string_view type);
+const std::vector<std::string> &processorTypes();
+// The keys a processor or saver `type` accepts (pydantic `extra=forbid`, reference 4 and 2), or
+// nullptr for a type whose fields the reference does not list.
+const std::vector<std::string> *processorKeys(std::string_view type);
+// " (did you mean 'X'?)" for the option of `options` closest to `word` by edit distance (at
+// most 1, 2 or 3 edits by length), or "" when none is that close.
+std::string didYouMean(std::string_view word, const std::vector<std::string> &options);
 // The anti-outlier (suppression) processors qspec writes ahead of linear_quant (7).
 bool isAntiOutlierProcessor(std::string_view type);
 // "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot"
@@ -125,7 +132,7 @@ struct YamlValue {
   std::vector<YamlValue> items;                       // Sequence
   std::vector<std::pair<std::string, YamlValue>> map; // Mapping, in file order
   uint32_t line = 0, col = 0;
-  uint32_t keyLine = 0; // for mapping values: line of the key
+  uint32_t keyLine = 0, keyCol = 0; // for mapping values: where the key is
 
   const YamlValue *get(std::string_view key) const;
   // Resolved like PyYAML's SafeLoader: "str", "bool", "int", "float", "null" (scalars only).
@@ -149,7 +156,9 @@ bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc, Diagn
 struct Issue {
   std::string check; // whitelist, apiversion, not-a-target, metadata, spec-key, processor,
                      // qconfig, saver, runner, duplicate-key, config-id, default-text,
-                     // pattern-length, pattern-limit
+                     // pattern-length, pattern-limit, extra-key (an unknown key at any schema
+                     // level, at the key), missing-field, score, processor-range,
+                     // part-file-size, vlm-save
   bool error = true;
   uint32_t line = 0, col = 0;
   std::string message;

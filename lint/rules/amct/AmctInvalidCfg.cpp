@@ -3,7 +3,8 @@
 // PTQ AMCTConfig, QAT/prune AMCTRetrainConfig, then KV-cache AMCTQuantCaliConfig), so syntax
 // errors, a singular field given twice, two members of one oneof and missing `required` fields
 // are refused here, where AMCT's lenient Python parser would silently keep the last value or a
-// default. Unknown fields have their own rule (amct-unknown-field). Once parsed, the value checks
+// default; a missing required field is reported at the block that lacks it. Unknown fields
+// (amct-unknown-field) and a clip bound without the other (amct-clip-pair) have their own rules. Once parsed, the value checks
 // of amct::checkDocument that no other rule covers (batch_num, prune algorithm and ratio,
 // quant_bits, num_of_bins, DMQ strength, version gates, INT16 types, skip_fusion_layers, layer
 // names) are reported here with AMCT's own wording.
@@ -15,7 +16,7 @@ void checkAmctInvalidCfg(LintContext &ctx) {
   if (!ctx.amctParsed) {
     for (const auto &e : ctx.amctErrors) {
       const std::string &msg = e.message;
-      if (amctlint::isUnknownFieldError(msg))
+      if (amctlint::isUnknownFieldError(msg) || amctlint::isClipPairError(msg))
         continue;
       Diagnostic &d = ctx.report(RuleID::AmctInvalidCfg, amctlint::errorRange(ctx, e),
                                  "not a valid AMCT config: " + msg);

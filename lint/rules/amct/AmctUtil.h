@@ -35,6 +35,8 @@ inline void reportFindings(LintContext &ctx, RuleID rule, std::initializer_list<
 
 // Where a parse error is: on the field it names ("... named \"X\"", "field \"X\" ...") when that
 // name is on the reported line (libprotobuf reports the token after it), else at the position.
+// libprotobuf reports an unknown enum value or field at the token after it, which may be on a
+// later line: the two lines before are searched too.
 inline SourceRange errorRange(const LintContext &ctx, const LintContext::AmctError &e) {
   if (e.line == 0)
     return ctx.at(1, 1);
@@ -42,12 +44,28 @@ inline SourceRange errorRange(const LintContext &ctx, const LintContext::AmctErr
   size_t q = q2 == std::string::npos || q2 == 0 ? std::string::npos : e.message.rfind('"', q2 - 1);
   if (q != std::string::npos && q2 > q + 1) {
     std::string name = e.message.substr(q + 1, q2 - q - 1);
-    std::string_view line = ctx.sm.line(ctx.file, e.line);
-    size_t at = line.find(name);
-    if (name.find('.') == std::string::npos && at != std::string_view::npos)
-      return ctx.at(e.line, static_cast<uint32_t>(at + 1), static_cast<uint32_t>(name.size()));
+    for (uint32_t l = e.line; name.find('.') == std::string::npos && l >= 1 && l + 3 > e.line; --l) {
+      size_t at = ctx.sm.line(ctx.file, l).find(name);
+      if (at != std::string_view::npos)
+        return ctx.at(l, static_cast<uint32_t>(at + 1), static_cast<uint32_t>(name.size()));
+    }
   }
   return ctx.at(e.line, e.col ? e.col : 1);
+}
+
+// A missing `clip_max` or `clip_min` (both required in ClipMaxMin): AMCT's own check says
+// `clip_max and clip_min are both required.`, which is amct-clip-pair's, not a parse error.
+inline bool isClipPairError(const std::string &msg) {
+  size_t at = msg.find("missing required fields: ");
+  if (at == std::string::npos)
+    return false;
+  std::string first = msg.substr(at + 25, msg.find(',', at) == std::string::npos ? std::string::npos
+                                                                                 : msg.find(',', at) - at - 25);
+  auto ends = [&](const char *s) {
+    std::string t = s;
+    return first.size() >= t.size() && first.compare(first.size() - t.size(), t.size(), t) == 0;
+  };
+  return ends("clip_max_min.clip_max") || ends("clip_max_min.clip_min");
 }
 
 inline bool isUnknownFieldError(const std::string &msg) {

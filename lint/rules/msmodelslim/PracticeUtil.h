@@ -3,6 +3,7 @@
 #pragma once
 
 #include "lint/Context.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include <functional>
 #include <string>
@@ -53,6 +54,17 @@ inline std::optional<bool> yamlBool(const LNode &n) {
   if (v == "false" || v == "no" || v == "off")
     return false;
   return std::nullopt;
+}
+
+// Reports each finding of the vendor model (ctx.practiceIssues) whose check is one of `checks`
+// as a finding of `rule`, at the vendor's line and column.
+inline void reportVendorIssues(LintContext &ctx, RuleID rule, std::initializer_list<const char *> checks) {
+  if (!ctx.practiceIssues)
+    return;
+  for (const msmodelslim::Issue &i : *ctx.practiceIssues)
+    for (const char *c : checks)
+      if (i.check == c)
+        ctx.report(rule, ctx.at(i.line ? i.line : 1, i.col ? i.col : 1), i.message);
 }
 
 } // namespace qspec::lint::practice
