@@ -68,6 +68,9 @@ unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<
 // Held while the ANTLR lexer or parser runs (its runtime's shared caches are not thread-safe).
 std::mutex &frontendMutex();
 
+// Runs `git -C dir ARGS...` (no shell, standard error discarded); true if git exited with 0.
+bool runGit(const std::string &dir, const std::vector<std::string> &args, std::string &out);
+
 struct EffectiveRules;
 // Drops the findings that suppression comments in the file silence and reports the suppressions
 // that silence nothing (lint-unused-suppression). lint/Suppress.cpp.
