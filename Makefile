@@ -14,6 +14,7 @@ all: build
 deps:
 	@bash scripts/setup-deps.sh
 	@bash scripts/setup-npm.sh
+	@bash scripts/setup-sarif-schema.sh
 
 $(BUILD_DIR)/CMakeCache.txt: | deps
 	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)

@@ -35,6 +35,7 @@ struct ProjectConfig {
   bool werror = false;
   std::string amctHardware;
   std::vector<std::pair<std::string, Section>> perPath;
+  std::vector<std::string> exclude; // globs relative to `dir`: not linted in directory walks
   std::string error;
 };
 
@@ -73,6 +74,22 @@ bool readList(const YAML::Node &n, const char *key, std::vector<std::string> &ou
       return false;
     }
     out.push_back(s);
+  }
+  return true;
+}
+
+// `exclude`: a list of globs (strings).
+bool readGlobs(const YAML::Node &v, std::vector<std::string> &out, std::string &err) {
+  if (!v.IsSequence()) {
+    err = where(v) + ": 'exclude' must be a list of globs";
+    return false;
+  }
+  for (const auto &item : v) {
+    if (!item.IsScalar() || item.Scalar().empty()) {
+      err = where(item) + ": each 'exclude' entry must be a glob such as \"legacy/*\"";
+      return false;
+    }
+    out.push_back(item.Scalar());
   }
   return true;
 }
@@ -121,6 +138,9 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         return false;
       }
       cfg.amctHardware = v.Scalar();
+    } else if (top && key == "exclude") {
+      if (!readGlobs(v, cfg.exclude, err))
+        return false;
     } else if (top && key == "per-path") {
       if (!v.IsSequence()) {
         err = where(v) + ": 'per-path' must be a list of {path, select, ignore, severity}";
@@ -140,7 +160,7 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
       }
     } else if (key != "path" || top) {
       err = where(kv.first) + ": unknown key '" + key +
-            "' (known: select, ignore, severity, werror, amct-hardware, per-path)";
+            "' (known: select, ignore, severity, werror, amct-hardware, per-path, exclude)";
       return false;
     }
   }
@@ -245,6 +265,20 @@ void applySection(const Section &s, EffectiveRules &out, bool replaceSelect) {
 }
 
 } // namespace
+
+bool isExcluded(const std::string &path) {
+  std::error_code ec;
+  fs::path abs = fs::absolute(path, ec).lexically_normal();
+  std::shared_ptr<ProjectConfig> cfg = configFor(abs.parent_path());
+  if (!cfg || !cfg->error.empty() || cfg->exclude.empty())
+    return false;
+  // The file, and each folder above it up to the config's: `legacy` excludes legacy/a/b.qspec.
+  for (fs::path rel = abs.lexically_relative(cfg->dir); !rel.empty() && rel != "."; rel = rel.parent_path())
+    for (const std::string &glob : cfg->exclude)
+      if (fnmatch(glob.c_str(), rel.generic_string().c_str(), 0) == 0)
+        return true;
+  return false;
+}
 
 bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out, std::string &error) {
   const auto &rules = allRules();

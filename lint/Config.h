@@ -10,6 +10,8 @@
 //     - path: "legacy/*"
 //       ignore: [spec]
 //       severity: {amct-duplicate-skip: error}
+//   exclude: ["legacy/*", "vendor"]   # not linted in directory walks (globs as per-path; a glob
+//                                     # matching a folder excludes what is under it)
 //
 // Command line beats the file: --select replaces `select`, --ignore adds to `ignore`.
 #pragma once
@@ -32,5 +34,9 @@ struct EffectiveRules {
 
 // Computes the rules for `path`. Returns false (with `error`) when a config file is invalid.
 bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out, std::string &error);
+
+// Does the .qlint.yaml that governs `path` exclude it (its `exclude` globs)? An invalid config
+// excludes nothing (linting the file then reports the config's error).
+bool isExcluded(const std::string &path);
 
 } // namespace qspec::lint

@@ -7,6 +7,7 @@
 #include "lint/readers/Located.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -70,6 +71,17 @@ struct LintContext {
 // Takes compiler diagnostics with one of `codes` out of ctx.compilerDiags and reports them as
 // findings of `rule` (message and notes kept). Returns how many were taken.
 unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<const char *> codes);
+
+// Held while the ANTLR lexer or parser runs (its runtime's shared caches are not thread-safe).
+std::mutex &frontendMutex();
+
+// Runs `git -C dir ARGS...` (no shell, standard error discarded); true if git exited with 0.
+bool runGit(const std::string &dir, const std::vector<std::string> &args, std::string &out);
+
+struct EffectiveRules;
+// Drops the findings that suppression comments in the file silence and reports the suppressions
+// that silence nothing (lint-unused-suppression). lint/Suppress.cpp.
+void applySuppressions(FileResult &res, const EffectiveRules &rules);
 
 // Rule entry points (one per file under lint/rules/).
 #define RULE(ENUM, ID, CAT, KIND, SEV, FIX, SUMMARY) void check##ENUM(LintContext &ctx);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <unordered_map>
 
 namespace qspec::lint {
 
@@ -50,6 +51,48 @@ std::string applyFixes(const std::string &text, const std::vector<Diagnostic> &f
   std::string out = text;
   for (const Edit &e : accepted)
     out.replace(e.begin, e.end - e.begin, e.text);
+  return out;
+}
+
+// The findings of `r` whose rule is fixable and that carry fixes.
+static std::vector<Diagnostic> fixableFindings(const FileResult &r) {
+  std::vector<Diagnostic> out;
+  for (const Diagnostic &d : r.findings) {
+    const RuleInfo *info = findRule(d.code);
+    if (info && info->fixable && !d.fixits.empty())
+      out.push_back(d);
+  }
+  return out;
+}
+
+FixOutcome fixUntilStable(const FileResult &r, const Options &opts) {
+  FixOutcome out;
+  if (!r.file)
+    return out;
+  out.before = out.after = r.sm->text(r.file);
+  FileResult cur = r;
+  for (unsigned round = 0; round < kMaxFixRounds; ++round) {
+    std::vector<Diagnostic> fixable = fixableFindings(cur);
+    unsigned applied = 0;
+    std::string next = fixable.empty() ? out.after : applyFixes(out.after, fixable, applied, &out.rules);
+    if (next == out.after) {
+      out.stable = true;
+      break;
+    }
+    out.after = std::move(next);
+    out.applied += applied;
+    // Re-lint the fixed text (not yet written) as the same file: a fix may reveal another.
+    auto texts = opts.overlay ? std::make_shared<std::unordered_map<std::string, std::string>>(*opts.overlay)
+                              : std::make_shared<std::unordered_map<std::string, std::string>>();
+    (*texts)[r.path] = out.after;
+    Options again = opts;
+    again.overlay = texts;
+    cur = lintFile(r.path, again);
+    if (!cur.internalError.empty() || !cur.file)
+      break;
+  }
+  std::sort(out.rules.begin(), out.rules.end());
+  out.rules.erase(std::unique(out.rules.begin(), out.rules.end()), out.rules.end());
   return out;
 }
 

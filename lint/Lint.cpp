@@ -171,65 +171,7 @@ FileKind detectContentKind(std::string_view text) {
   return FileKind::Unknown;
 }
 
-// ---- Suppressions ------------------------------------------------------------------------------
-
 namespace {
-
-struct Suppression {
-  uint32_t line = 0;  // 0 = file level
-  std::string selector;
-  SourceRange range;  // the selector text in the comment
-  bool used = false;
-};
-
-// Finds `qlint: disable=A,B` and `qlint: disable-file=A,B` inside comments (after `marker`).
-std::vector<Suppression> findSuppressions(const SourceManager &sm, FileID f, const char *marker) {
-  std::vector<Suppression> out;
-  const std::string &t = sm.text(f);
-  size_t pos = 0;
-  while ((pos = t.find("qlint:", pos)) != std::string::npos) {
-    size_t lineStart = t.rfind('\n', pos);
-    lineStart = lineStart == std::string::npos ? 0 : lineStart + 1;
-    size_t m = t.find(marker, lineStart);
-    size_t after = pos + 6;
-    if (m == std::string::npos || m > pos) {
-      pos = after;
-      continue;
-    }
-    while (after < t.size() && t[after] == ' ')
-      ++after;
-    bool fileLevel;
-    if (t.compare(after, 13, "disable-file=") == 0) {
-      fileLevel = true;
-      after += 13;
-    } else if (t.compare(after, 8, "disable=") == 0) {
-      fileLevel = false;
-      after += 8;
-    } else {
-      pos = after;
-      continue;
-    }
-    SourceLoc loc = sm.locate(f, static_cast<uint32_t>(pos));
-    while (after < t.size()) {
-      size_t b = after;
-      while (after < t.size() && (isalnum(static_cast<unsigned char>(t[after])) || t[after] == '-' || t[after] == '_'))
-        ++after;
-      if (after == b)
-        break;
-      Suppression s;
-      s.line = fileLevel ? 0 : loc.line;
-      s.selector = t.substr(b, after - b);
-      s.range = sm.range(f, static_cast<uint32_t>(b), static_cast<uint32_t>(after));
-      out.push_back(std::move(s));
-      if (after < t.size() && t[after] == ',')
-        ++after;
-      else
-        break;
-    }
-    pos = after;
-  }
-  return out;
-}
 
 std::mutex gFrontendMutex; // the ANTLR runtime's shared caches are not safe to fill concurrently
 
@@ -277,6 +219,8 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
 }
 
 } // namespace
+
+std::mutex &frontendMutex() { return gFrontendMutex; }
 
 FileResult lintFile(const std::string &given, const Options &opts) {
   FileResult res;
@@ -409,57 +353,7 @@ FileResult lintFile(const std::string &given, const Options &opts) {
         d.severity = Severity::Error;
     }
 
-  // Suppression comments.
-  const char *marker = (res.kind == FileKind::QSpec || res.kind == FileKind::Hmct) ? "//" : "#";
-  std::vector<Suppression> sup = findSuppressions(*res.sm, res.file, marker);
-  if (!sup.empty()) {
-    std::vector<Diagnostic> kept;
-    for (Diagnostic &d : res.findings) {
-      const RuleInfo *r = findRule(d.code);
-      bool suppressed = false;
-      for (Suppression &s : sup) {
-        bool lineOk = s.line == 0 || d.range.begin.line == s.line || d.range.begin.line == s.line + 1;
-        if (r && lineOk && selectorMatches(s.selector, *r)) {
-          s.used = true;
-          suppressed = true;
-        }
-      }
-      if (!suppressed)
-        kept.push_back(std::move(d));
-    }
-    res.findings = std::move(kept);
-    size_t unusedIdx = static_cast<size_t>(RuleID::LintUnusedSuppression);
-    if (rules.enabled[unusedIdx]) {
-      const RuleInfo &ur = ruleInfo(RuleID::LintUnusedSuppression);
-      // A file-level suppression of the rule itself silences it.
-      bool silenced = false;
-      for (Suppression &s : sup)
-        if (s.line == 0 && selectorMatches(s.selector, ur)) {
-          silenced = true;
-          s.used = true;
-        }
-      for (const Suppression &s : sup) {
-        if (s.used || silenced)
-          continue;
-        bool known = isValidSelector(s.selector);
-        bool anyEnabled = false;
-        for (const RuleInfo &r : allRules())
-          if (selectorMatches(s.selector, r) && rules.enabled[static_cast<size_t>(r.rule)])
-            anyEnabled = true;
-        if (known && !anyEnabled)
-          continue; // the rule is turned off for this file: nothing to say
-        Diagnostic d;
-        d.code = ur.id;
-        d.severity = rules.severity[unusedIdx];
-        if (rules.promote[unusedIdx] && d.severity == Severity::Warning)
-          d.severity = Severity::Error;
-        d.range = s.range;
-        d.message = known ? "suppression of '" + s.selector + "' suppresses nothing"
-                          : "unknown rule '" + s.selector + "' in qlint suppression";
-        res.findings.push_back(std::move(d));
-      }
-    }
-  }
+  applySuppressions(res, rules);
   for (Diagnostic &d : res.findings)
     if (d.range.file == 0)
       d.range = SourceRange::point(res.file, 1, 1, 0);

@@ -49,6 +49,10 @@ const RuleInfo *findRule(std::string_view id);
 // Does selector `sel` (an ID, a category, an ID prefix or ALL) select `rule`?
 bool selectorMatches(std::string_view sel, const RuleInfo &rule);
 bool isValidSelector(std::string_view sel);
+// The rule's doc page (docs/lint/<category>/<name>.md, embedded), or nullptr.
+const char *ruleDoc(const RuleInfo &r);
+// Prints rule `id`'s doc page (or, without one, its table row); false if no rule has that ID.
+bool explainRule(std::ostream &os, std::string_view id);
 
 // Options of one run (command line merged later with each file's .qlint.yaml).
 struct Options {
@@ -87,6 +91,18 @@ FileKind detectFileKind(const std::string &path, std::string_view text);
 // msModelSlim's apiversion, an AMCT `field:` or `message {`.
 FileKind detectContentKind(std::string_view text);
 
+// The files to lint for the command line's inputs: a file as given; a directory searched
+// recursively (sorted), skipping hidden entries, files with other extensions, files git ignores
+// (.gitignore etc., when the folder is in a git work tree) and files the governing .qlint.yaml's
+// `exclude` globs match (unless Options::useConfig is off).
+std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, const Options &opts);
+
+// pre-commit passes the changed files: a file named in `inputs` that qlint does not lint itself
+// (an inventory, a scores file) is replaced by the results of the .qspec files that read it (the specs of its git work
+// tree, or of its folder outside one, linted to see what they read). A file no spec reads stays.
+void lintSpecsReading(std::vector<FileResult> &results, const std::vector<std::string> &inputs,
+                      const Options &opts);
+
 // Lints one file; `-` is standard input (Options::stdinFilename). Thread-safe with respect to
 // other calls.
 FileResult lintFile(const std::string &path, const Options &opts);
@@ -103,12 +119,33 @@ void printStatistics(std::ostream &os, const std::vector<FileResult> &results);
 // The GitHub fingerprint of a finding: a hash of the rule and the trimmed source line, plus
 // ":N" for the N-th identical one in the file.
 std::string lineHash(const std::string &ruleId, std::string_view lineText);
+// Each finding's fingerprint, in order: lineHash + ":N", N counting identical hashes in the file,
+// so two identical findings stay two (SARIF partialFingerprints, the baseline).
+std::vector<std::string> fingerprints(const FileResult &r);
+
+// ---- Baseline -------------------------------------------------------------------------------
+// A baseline (--write-baseline FILE) records every finding of a run as (path relative to the
+// baseline's folder, rule, fingerprint); --baseline FILE drops the findings it records, so only
+// new ones are reported (and fail). Returns false with `error` (unreadable or invalid file).
+bool writeBaseline(const std::string &file, const std::vector<FileResult> &results, std::string &error);
+bool applyBaseline(const std::string &file, std::vector<FileResult> &results, unsigned &dropped,
+                   std::string &error);
 
 // ---- Fixes ------------------------------------------------------------------------------------
 // Applies the fix-its of `findings` (non-overlapping, first wins) to `text`. Returns the new text
 // and, in `applied`, how many findings were fixed (their `code`s in `fixedRules`).
 std::string applyFixes(const std::string &text, const std::vector<Diagnostic> &findings,
                        unsigned &applied, std::vector<std::string> *fixedRules = nullptr);
+// Fixes one file to a fixed point: applies the safe fixes, re-lints the fixed text (through an
+// overlay, nothing written), and repeats until no fix applies, at most kMaxFixRounds times.
+constexpr unsigned kMaxFixRounds = 8;
+struct FixOutcome {
+  std::string before, after;      // the file's text and the fixed text
+  unsigned applied = 0;           // findings fixed, over all rounds
+  std::vector<std::string> rules; // their rule IDs, sorted, unique
+  bool stable = false;            // the last round found nothing left to fix
+};
+FixOutcome fixUntilStable(const FileResult &r, const Options &opts);
 // A unified diff between two versions of `path`.
 std::string unifiedDiff(const std::string &path, const std::string &before, const std::string &after);
 

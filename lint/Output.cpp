@@ -8,9 +8,17 @@
 #include <map>
 #include <ostream>
 
+// Where the rule docs (docs/lint/) are published: the SARIF informationUri and each rule's
+// helpUri. CMake's QSPEC_DOCS_URL; by default the copy the .deb installs.
+#ifndef QSPEC_DOCS_URL
+#define QSPEC_DOCS_URL "file:///usr/share/doc/qspec/lint/"
+#endif
+
 namespace qspec::lint {
 
 namespace {
+
+constexpr const char *kDocsUrl = QSPEC_DOCS_URL;
 
 bool isError(Severity s) { return s == Severity::Error || s == Severity::Fatal; }
 
@@ -68,20 +76,68 @@ std::string ghProp(const std::string &s) {
   return o;
 }
 
+// RFC 3986 percent-encoding of a path: unreserved characters and '/' stay, every other byte is
+// %XX (a space, '#', '?', '%', non-ASCII).
+std::string percentEncode(const std::string &path) {
+  static const char *hex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : path) {
+    if (isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    }
+  }
+  return out;
+}
+
 // SARIF wants URIs relative to the repository root: paths under the working directory are made
-// relative to it (run qlint from the root), others stay as given; '/' separators.
-std::string sarifUri(const std::string &path) {
+// relative to it (run qlint from the root; `uriBaseId` %SRCROOT%), others become file:// URIs;
+// '/' separators, percent-encoded.
+struct SarifUri {
+  std::string uri;
+  bool relative = true;
+};
+SarifUri sarifUri(const std::string &path) {
   std::error_code ec;
   std::filesystem::path p(path);
-  if (p.is_absolute()) {
-    std::filesystem::path rel = p.lexically_relative(std::filesystem::current_path(ec));
-    if (!ec && !rel.empty() && rel.begin()->string() != "..")
+  std::filesystem::path cwd = std::filesystem::current_path(ec);
+  if (p.is_absolute() && !ec) {
+    std::filesystem::path rel = p.lexically_relative(cwd);
+    if (!rel.empty() && rel.begin()->string() != "..")
       p = rel;
   }
-  std::string uri = p.lexically_normal().generic_string();
+  p = p.lexically_normal();
+  if (!p.is_absolute() && !p.empty() && p.begin()->string() == ".." && !ec)
+    p = (cwd / p).lexically_normal();
+  if (p.is_absolute())
+    return {"file://" + percentEncode(p.generic_string()), false};
+  std::string uri = p.generic_string();
   if (uri.rfind("./", 0) == 0)
     uri = uri.substr(2);
-  return uri;
+  return {percentEncode(uri), true};
+}
+
+nlohmann::json artifactLocation(const std::string &path) {
+  SarifUri u = sarifUri(path);
+  nlohmann::json j = {{"uri", u.uri}};
+  if (u.relative)
+    j["uriBaseId"] = "%SRCROOT%";
+  return j;
+}
+
+// SARIF `fixes` for a finding of a fixable rule: one replacement per fix-it, by byte range.
+nlohmann::json sarifFixes(const FileResult &r, const Diagnostic &d) {
+  nlohmann::json replacements = nlohmann::json::array();
+  for (const FixIt &f : d.fixits)
+    replacements.push_back({{"deletedRegion", {{"byteOffset", f.range.begin.offset},
+                                               {"byteLength", f.range.end.offset - f.range.begin.offset}}},
+                            {"insertedContent", {{"text", f.text}}}});
+  nlohmann::json change = {{"artifactLocation", artifactLocation(r.path)}, {"replacements", replacements}};
+  return nlohmann::json::array({{{"description", {{"text", "qlint --fix: " + d.message}}},
+                                 {"artifactChanges", nlohmann::json::array({change})}}});
 }
 
 } // namespace
@@ -103,6 +159,16 @@ std::string lineHash(const std::string &ruleId, std::string_view lineText) {
   std::string out;
   for (int i = 15; i >= 0; --i)
     out += hex[(h >> (i * 4)) & 15];
+  return out;
+}
+
+std::vector<std::string> fingerprints(const FileResult &r) {
+  std::vector<std::string> out;
+  std::map<std::string, unsigned> seen;
+  for (const Diagnostic &d : r.findings) {
+    std::string hash = lineHash(d.code, r.sm->line(d.range.file, d.range.begin.line));
+    out.push_back(hash + ":" + std::to_string(++seen[hash]));
+  }
   return out;
 }
 
@@ -166,6 +232,7 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
     ruleIndex[r.id] = rules.size();
     std::string help = std::string(r.summary) + ". See " + docPath(r) + " for what it checks, why, an example and the fix.";
     rules.push_back({{"id", r.id},
+                     {"helpUri", std::string(kDocsUrl) + docPath(r).substr(10)},
                      {"name", r.id},
                      {"shortDescription", {{"text", r.summary}}},
                      {"fullDescription", {{"text", std::string(r.summary) + " (category " + r.category + ")."}}},
@@ -175,11 +242,9 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
   }
   nlohmann::json res = nlohmann::json::array();
   for (const FileResult &r : results) {
-    std::map<std::string, unsigned> seen;
-    for (const Diagnostic &d : r.findings) {
-      std::string uri = sarifUri(r.path);
-      std::string hash = lineHash(d.code, r.sm->line(d.range.file, d.range.begin.line));
-      unsigned nth = ++seen[hash];
+    std::vector<std::string> prints = fingerprints(r);
+    for (size_t k = 0; k < r.findings.size(); ++k) {
+      const Diagnostic &d = r.findings[k];
       nlohmann::json region = {{"startLine", d.range.begin.line ? d.range.begin.line : 1},
                                {"startColumn", d.range.begin.col ? d.range.begin.col : 1}};
       if (d.range.end.line) {
@@ -190,18 +255,21 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
           {"ruleId", d.code},
           {"level", sarifLevel(d.severity)},
           {"message", {{"text", d.message}}},
-          {"locations", {{{"physicalLocation", {{"artifactLocation", {{"uri", uri}}}, {"region", region}}}}}},
-          {"partialFingerprints", {{"primaryLocationLineHash", hash + ":" + std::to_string(nth)}}}};
+          {"locations", {{{"physicalLocation", {{"artifactLocation", artifactLocation(r.path)}, {"region", region}}}}}},
+          {"partialFingerprints", {{"primaryLocationLineHash", prints[k]}}}};
       auto it = ruleIndex.find(d.code);
       if (it != ruleIndex.end())
         result["ruleIndex"] = it->second;
+      const RuleInfo *info = findRule(d.code);
+      if (info && info->fixable && !d.fixits.empty())
+        result["fixes"] = sarifFixes(r, d);
       if (!d.notes.empty()) {
         nlohmann::json related = nlohmann::json::array();
         unsigned id = 0;
         for (const Diagnostic &n : d.notes) {
           nlohmann::json rl = {{"id", id++}, {"message", {{"text", n.message}}}};
           if (n.range.file)
-            rl["physicalLocation"] = {{"artifactLocation", {{"uri", r.sm->path(n.range.file)}}},
+            rl["physicalLocation"] = {{"artifactLocation", artifactLocation(r.sm->path(n.range.file))},
                                       {"region", {{"startLine", n.range.begin.line}, {"startColumn", n.range.begin.col}}}};
           related.push_back(rl);
         }
@@ -214,7 +282,7 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
       {"runs",
-       {{{"tool", {{"driver", {{"name", "qlint"}, {"semanticVersion", "0.1.0"}, {"informationUri", "https://example.invalid/qspec/docs/lint/"}, {"rules", rules}}}}},
+       {{{"tool", {{"driver", {{"name", "qlint"}, {"semanticVersion", "0.1.0"}, {"informationUri", std::string(kDocsUrl) + "README.md"}, {"rules", rules}}}}},
          {"automationDetails", {{"id", "qlint/"}}},
          {"results", res}}}}};
   os << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';

@@ -36,6 +36,8 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
   -Werror                warnings become errors;  -Werror=SEL  only for the selected rules
   --fix                  apply safe fixes and report what changed (files written atomically)
   --diff                 print the safe fixes as a unified diff; write nothing
+  --baseline=FILE        do not report the findings FILE records (adopt qlint on old files)
+  --write-baseline=FILE  record every finding of this run in FILE and exit 0
   --against=REV          compare the tuning state with the file at git revision REV
   --anchor=FILE          compare the tuning state with the anchor spec FILE
   --amct-hardware=NAME   the Ascend chip AMCT configs target (e.g. Ascend950PR)
@@ -45,12 +47,20 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
   --stdin-filename=NAME  lint standard input ('-') as file NAME: its kind, .qlint.yaml and name
   -j N                   lint N files at a time (default: up to 4)
   --list-rules           print the rule table
+  --explain=ID           print rule ID's documentation (also: qlint rule ID)
   --version, --help
 )";
 
 int usageError(const std::string &msg) {
   std::cerr << "qlint: error: " << sanitizeForTerminal(msg) << "\nrun 'qlint --help' for usage\n";
   return 2;
+}
+
+// `qlint rule ID` and `--explain ID`.
+int explain(const std::string &id) {
+  if (!explainRule(std::cout, id))
+    return usageError("no rule '" + id + "' (see --list-rules)");
+  return 0;
 }
 
 std::vector<std::string> splitList(const std::string &s) {
@@ -61,13 +71,6 @@ std::vector<std::string> splitList(const std::string &s) {
     if (!item.empty())
       out.push_back(item);
   return out;
-}
-
-bool lintable(const fs::path &p) {
-  std::string e = p.extension().string();
-  for (char &c : e)
-    c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-  return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".cfg" || e == ".json" || e == ".jsonc";
 }
 
 // '-' at most once, --stdin-filename only with it, and no --fix (standard input cannot be
@@ -83,13 +86,72 @@ std::string checkStdinUse(const std::vector<std::string> &inputs, const Options 
   return "";
 }
 
+// --fix / --diff: each file fixed until stable (fixUntilStable), then written through symlinks
+// with its mode kept (writeFileAtomically), or shown as a diff. Returns 2 if a write failed.
+int fixFiles(std::vector<FileResult> &results, const Options &o, bool diff) {
+  int rc = 0;
+  for (FileResult &r : results) {
+    if (r.findings.empty() || !r.file || !r.internalError.empty())
+      continue;
+    FixOutcome fx = fixUntilStable(r, o);
+    if (fx.after == fx.before)
+      continue;
+    if (diff) {
+      std::cout << unifiedDiff(r.path, fx.before, fx.after);
+      continue;
+    }
+    std::string err;
+    if (!emit::writeFileAtomically(r.path, fx.after, err)) {
+      std::cerr << "qlint: error: cannot write '" << sanitizeForTerminal(r.path) << "': " << err << "\n";
+      rc = 2;
+      continue;
+    }
+    std::string list;
+    for (const std::string &id : fx.rules)
+      list += (list.empty() ? "" : ", ") + id;
+    std::cerr << "qlint: fixed " << fx.applied << (fx.applied == 1 ? " finding" : " findings") << " in "
+              << sanitizeForTerminal(r.path) << " (" << list << ")\n";
+    if (!fx.stable)
+      std::cerr << "qlint: warning: fixes in " << sanitizeForTerminal(r.path) << " did not settle after "
+                << kMaxFixRounds << " rounds\n";
+    r = lintFile(r.path, o); // report what remains
+  }
+  return rc;
+}
+
+// --write-baseline: records the findings and returns 0 (2 if it cannot write). --baseline: drops
+// the recorded findings and returns -1 (go on), or 2 if the baseline is unusable.
+int useBaseline(std::vector<FileResult> &shown, const std::string &baseline, const std::string &writeTo) {
+  std::string err;
+  if (!writeTo.empty()) {
+    if (!writeBaseline(writeTo, shown, err)) {
+      std::cerr << "qlint: error: cannot write baseline '" << sanitizeForTerminal(writeTo) << "': " << err << "\n";
+      return 2;
+    }
+    size_t n = 0;
+    for (const FileResult &r : shown)
+      n += r.findings.size();
+    std::cerr << "qlint: wrote " << n << (n == 1 ? " finding" : " findings") << " to the baseline "
+              << sanitizeForTerminal(writeTo) << "\n";
+    return 0;
+  }
+  unsigned dropped = 0;
+  if (!applyBaseline(baseline, shown, dropped, err)) {
+    std::cerr << "qlint: error: " << sanitizeForTerminal(err) << "\n";
+    return 2;
+  }
+  return -1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   Options o;
-  std::string format = "text", color = "auto";
+  std::string format = "text", color = "auto", baseline, writeBaselineTo;
   bool statistics = false, fix = false, diff = false;
   std::vector<std::string> inputs;
+  if (argc == 3 && std::string(argv[1]) == "rule")
+    return explain(argv[2]);
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag, std::string &out) -> bool {
@@ -113,6 +175,8 @@ int main(int argc, char **argv) {
     } else if (a == "--version") {
       std::cout << versionLine("qlint") << "\n";
       return 0;
+    } else if (value("--explain", v)) {
+      return explain(v);
     } else if (a == "--list-rules") {
       for (const RuleInfo &r : allRules())
         std::cout << r.id << "\t" << severityName(r.severity) << "\t" << (r.fixable ? "fix" : "-") << "\t"
@@ -145,6 +209,7 @@ int main(int argc, char **argv) {
       fix = true;
     } else if (a == "--diff") {
       diff = true;
+    } else if (value("--baseline", baseline) || value("--write-baseline", writeBaselineTo)) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
                value("--amct-hardware", o.amctHardware) || value("--inventory", o.inventory) ||
                value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
@@ -175,34 +240,17 @@ int main(int argc, char **argv) {
     return usageError("no input files");
   if (fix && diff)
     return usageError("--fix and --diff cannot be combined");
+  if (!baseline.empty() && !writeBaselineTo.empty())
+    return usageError("--baseline and --write-baseline cannot be combined");
   if (std::string err = checkStdinUse(inputs, o, fix); !err.empty())
     return usageError(err);
 
-  // Expand directories (sorted, hidden entries skipped); explicit files are always linted.
-  std::vector<std::string> paths;
-  for (const std::string &in : inputs) {
-    std::error_code ec;
-    if (in != "-" && fs::is_directory(in, ec)) {
-      std::vector<std::string> found;
-      fs::recursive_directory_iterator it(in, fs::directory_options::skip_permission_denied, ec), end;
-      for (; !ec && it != end; it.increment(ec)) {
-        std::string name = it->path().filename().string();
-        if (!name.empty() && name[0] == '.') {
-          if (it->is_directory(ec))
-            it.disable_recursion_pending();
-          continue;
-        }
-        if (it->is_regular_file(ec) && lintable(it->path()))
-          found.push_back(it->path().string());
-      }
-      std::sort(found.begin(), found.end());
-      paths.insert(paths.end(), found.begin(), found.end());
-    } else {
-      paths.push_back(in);
-    }
-  }
+  // Directories expanded (sorted; hidden, git-ignored and `exclude`d entries skipped); explicit
+  // files are always linted.
+  std::vector<std::string> paths = expandInputs(inputs, o);
 
   std::vector<FileResult> results = lintFiles(paths, o);
+  lintSpecsReading(results, inputs, o);
   int rc = 0;
   for (const FileResult &r : results) {
     if (!r.internalError.empty()) {
@@ -211,44 +259,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (fix || diff) {
-    for (FileResult &r : results) {
-      if (r.findings.empty() || !r.file)
-        continue;
-      std::vector<Diagnostic> fixable;
-      for (const Diagnostic &d : r.findings) {
-        const RuleInfo *info = findRule(d.code);
-        if (info && info->fixable && !d.fixits.empty())
-          fixable.push_back(d);
-      }
-      if (fixable.empty())
-        continue;
-      const std::string &before = r.sm->text(r.file);
-      unsigned applied = 0;
-      std::vector<std::string> rules;
-      std::string after = applyFixes(before, fixable, applied, &rules);
-      if (after == before)
-        continue;
-      if (diff) {
-        std::cout << unifiedDiff(r.path, before, after);
-        continue;
-      }
-      std::string err;
-      if (!emit::writeFileAtomically(r.path, after, err)) {
-        std::cerr << "qlint: error: cannot write '" << sanitizeForTerminal(r.path) << "': " << err << "\n";
-        rc = 2;
-        continue;
-      }
-      std::sort(rules.begin(), rules.end());
-      std::string list;
-      for (size_t k = 0; k < rules.size(); ++k)
-        if (k == 0 || rules[k] != rules[k - 1])
-          list += (list.empty() ? "" : ", ") + rules[k];
-      std::cerr << "qlint: fixed " << applied << (applied == 1 ? " finding" : " findings") << " in "
-                << sanitizeForTerminal(r.path) << " (" << list << ")\n";
-      r = lintFile(r.path, o); // report what remains
-    }
-  }
+  if (fix || diff)
+    rc = std::max(rc, fixFiles(results, o, diff));
 
   for (const FileResult &r : results)
     if (r.skipped && (std::find(inputs.begin(), inputs.end(), r.path) != inputs.end() ||
@@ -261,6 +273,11 @@ int main(int argc, char **argv) {
   for (FileResult &r : results)
     if (r.internalError.empty())
       shown.push_back(std::move(r));
+  if (!writeBaselineTo.empty() || !baseline.empty()) {
+    int brc = useBaseline(shown, baseline, writeBaselineTo);
+    if (brc >= 0)
+      return std::max(rc, brc);
+  }
   if (format == "json")
     printJson(std::cout, shown);
   else if (format == "sarif")

@@ -14,12 +14,6 @@
 #include <filesystem>
 #include <map>
 #include <set>
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 namespace qspec::lint {
 
@@ -27,46 +21,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Runs `git -C dir show REV:./name`; returns false with `error` on failure. No shell.
+// Runs `git -C dir show REV:./name`; returns false with `error` on failure.
 bool gitShow(const std::string &dir, const std::string &rev, const std::string &name, std::string &out,
              std::string &error) {
-  int pipeOut[2];
-  if (pipe(pipeOut) != 0) {
-    error = "cannot create a pipe";
-    return false;
-  }
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_adddup2(&fa, pipeOut[1], 1);
-  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addclose(&fa, pipeOut[0]);
   std::string object = rev + ":./" + name;
-  std::vector<std::string> args = {"git", "-C", dir.empty() ? "." : dir, "show", object};
-  std::vector<char *> argv;
-  for (auto &a : args)
-    argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid;
-  int rc = posix_spawnp(&pid, "git", &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  close(pipeOut[1]);
-  if (rc != 0) {
-    close(pipeOut[0]);
-    error = "cannot run git";
-    return false;
-  }
-  char buf[65536];
-  ssize_t n;
-  while ((n = read(pipeOut[0], buf, sizeof buf)) > 0)
-    out.append(buf, static_cast<size_t>(n));
-  close(pipeOut[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    error = "'git show " + object + "' failed (unknown revision, or the file is not in it)";
-    return false;
-  }
-  return true;
+  if (runGit(dir, {"show", object}, out))
+    return true;
+  error = "'git show " + object + "' failed (unknown revision, or the file is not in it)";
+  return false;
 }
 
 struct TuneState {

@@ -65,3 +65,21 @@ git(["add", "bad.qspec"], repo)
 p = git(["commit", "-q", "-m", "good"], repo, check=False)
 print("good commit:", "accepted" if p.returncode == 0 else "refused\n" + p.stdout)
 print("head after good:", git(["log", "--format=%s", "-1"], repo).stdout.strip())
+
+# Only the inventory changes: the hook re-checks the spec that reads it, which now protects a
+# module the inventory no longer has.
+with open(os.path.join(repo, "inv.qspec"), "w") as f:
+    f.write('qspec 1\nmodel "m" {\n  inventory "model.txt"\n}\ndefaults { tier int8 }\nprotect "lm_head"\n')
+with open(os.path.join(repo, "model.txt"), "w") as f:
+    f.write("lm_head Linear\nl.0.q Linear\n")
+git(["add", "inv.qspec", "model.txt"], repo)
+p = git(["commit", "-q", "-m", "spec"], repo, check=False)
+print("spec commit:", "accepted" if p.returncode == 0 else "refused\n" + p.stdout)
+with open(os.path.join(repo, "model.txt"), "w") as f:
+    f.write("l.0.q Linear\n")
+git(["add", "model.txt"], repo)
+p = git(["commit", "-q", "-m", "inventory"], repo, check=False)
+print("inventory-only commit:", "refused" if p.returncode != 0 else "accepted")
+print("hook said:", "inv.qspec err_protect_selects_nothing"
+      if "inv.qspec" in p.stdout and "err_protect_selects_nothing" in p.stdout else p.stdout.strip())
+print("head after inventory:", git(["log", "--format=%s", "-1"], repo).stdout.strip())
