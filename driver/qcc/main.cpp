@@ -3,12 +3,14 @@
 //   qcc SPEC [--inventory FILE] [--scores FILE] --emit=KIND [-o PATH]
 //   qcc SPEC --explain NAME
 //   qcc fmt [--check | -i] FILE...   (driver/qcc/Fmt.cpp)
+//   qcc import FILE... [--inventory INV] [-o SPEC]   (driver/qcc/Import.cpp)
 // SPEC `-` reads the spec from standard input; `-o -` writes to standard output.
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
 #include "driver/Compile.h"
 #include "driver/qcc/Fmt.h"
+#include "driver/qcc/Import.h"
 #include "emitters/Emitter.h"
 #include "emitters/WriteFile.h"
 #include "frontend/Frontend.h"
@@ -34,6 +36,7 @@ namespace {
 
 const char *kUsage = R"(usage: qcc SPEC [options]
        qcc fmt [--check | -i] FILE...   (the canonical layout; see 'qcc fmt --help')
+       qcc import FILE... [--inventory INV] [-o SPEC]   (vendor files to a spec; see 'qcc import --help')
 
   SPEC                     the .qspec file; - reads standard input
   --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
@@ -242,6 +245,8 @@ int runQcc(int argc, char **argv) {
   mallopt(M_TRIM_THRESHOLD, 128 << 20);
   if (argc >= 2 && std::string(argv[1]) == "fmt")
     return driver::runFmt(argc - 1, argv + 1);
+  if (argc >= 2 && std::string(argv[1]) == "import")
+    return driver::runImport(argc - 1, argv + 1);
   emit::registerAllEmitters();
   Options o;
   if (int rc = parseArgs(argc, argv, o); rc >= 0)

@@ -1,0 +1,302 @@
+// `qcc import` of an AMCT simple config (.cfg, PTQ AMCTConfig or QAT AMCTRetrainConfig), read
+// with vendors/amct/AmctConfig.h and turned into a spec AMCT's reading agrees with
+// (vendors/amct/AmctReader.h): the global recipe becomes `defaults`, type entries
+// `override type`, name entries `override name` (entries with the same recipe share one rule,
+// their names compressed on an inventory), skip lists `protect`, the file's other fields the
+// `target amct` block. AMCT's entries replace the global recipe (their gaps take AMCT's built-in
+// defaults), so each override is written complete.
+#include "driver/qcc/import/Importer.h"
+
+#include "lint/rules/spec/SpecUtil.h"
+#include "vendors/amct/AmctConfig.h"
+
+#include <map>
+#include <set>
+
+namespace qspec::import {
+
+namespace {
+
+using lint::spec::qspecString;
+
+using namespace qspec::amct;
+
+const char *typeWord(DataType t) { return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8"; }
+
+struct AmctImport {
+  const Source &src;
+  const Context &ctx;
+  const AmctDocument &doc;
+  Comments comments;
+  bool qat() const { return doc.kind == ConfigKind::QAT; }
+
+  // The inventory type of module `name` ("" unknown).
+  std::string typeOf(const std::string &name) const {
+    const ir::Module *m = ctx.inventory ? ctx.inventory->inventory.find(name) : nullptr;
+    return m ? m->type : std::string();
+  }
+
+  // PTQ `asymmetric` as AMCT gives it to an override entry (AmctReading.cpp's rule).
+  bool entryAsymmetric(const Recipe &r) const {
+    if (r.asymmetric)
+      return *r.asymmetric;
+    std::string_view algo = r.actAlgo.empty() ? "ifmr" : std::string_view(r.actAlgo);
+    std::string_view globalAlgo = doc.global.actAlgo.empty() ? "ifmr" : std::string_view(doc.global.actAlgo);
+    if (doc.global.asymmetric && algo == globalAlgo)
+      return *doc.global.asymmetric;
+    return doc.activationOffset.value_or(true);
+  }
+
+  // The weight scope of an entry; "" when the global recipe's inheritance in qspec already
+  // gives what AMCT gives.
+  std::string entryScope(const Recipe &r, const std::string &type, uint32_t line, uint32_t col) const {
+    if (r.channelWise)
+      return *r.channelWise ? "per_channel" : "per_tensor";
+    if (!doc.global.channelWise)
+      return "";
+    if (!type.empty())
+      return isChannelWiseType(type) ? "per_channel" : "per_tensor";
+    ctx.notCarried(src, line, col, "the entry's channel_wise default",
+                   "AMCT gives the layer type's own default, and the layer's type is unknown without --inventory");
+    return "";
+  }
+
+  RuleBody body(const Recipe &r, bool global, const std::string &type, uint32_t line, uint32_t col) const {
+    RuleBody b;
+    DataType act = r.actType.value_or(DataType::Int8);
+    uint32_t bits = qat() ? (r.weightType.value_or(DataType::Int8) == DataType::Int4 ? 4 : 8) : r.quantBits.value_or(8);
+    b.tier = act == DataType::Int16 ? "int16" : bits == 4 ? "int4" : "int8";
+    b.weight.push_back(bits == 4 ? "int4" : "int8");
+    std::string scope = global ? (r.channelWise ? (*r.channelWise ? "per_channel" : "per_tensor") : "")
+                               : entryScope(r, type, line, col);
+    if (!scope.empty())
+      b.weight.push_back(scope);
+    std::string wts = r.wtsAlgo.empty() && !global ? "arq" : r.wtsAlgo;
+    if (!wts.empty())
+      b.weight.push_back(wts);
+    b.act.push_back(typeWord(act));
+    if (!qat()) {
+      if (!global)
+        b.act.push_back(entryAsymmetric(r) ? "asymmetric" : "symmetric");
+      else if (r.asymmetric)
+        b.act.push_back(*r.asymmetric ? "asymmetric" : "symmetric");
+    }
+    std::string actAlgo = qat() ? "ulq" : r.actAlgo.empty() && !global ? "ifmr" : r.actAlgo;
+    if (!actAlgo.empty())
+      b.act.push_back(actAlgo);
+    {
+      std::vector<std::string> opts = global ? std::vector<std::string>{} : recipeSettings(r);
+      if (global && r.numOfBins) // only hfmg entries take it: the rule's block, not the target's
+        opts.push_back("num_of_bins " + std::to_string(*r.numOfBins));
+      std::string block;
+      for (const std::string &o : opts)
+        block += (block.empty() ? "" : "; ") + o;
+      if (!block.empty())
+        b.targetBlocks.push_back("amct { " + block + " }");
+    }
+    return b;
+  }
+
+  // The recipe's settings that are `amct` options (a rule's block, or the target for the global).
+  std::vector<std::string> recipeSettings(const Recipe &r) const {
+    std::vector<std::string> out;
+    if (r.numOfBins && &r != &doc.global)
+      out.push_back("num_of_bins " + std::to_string(*r.numOfBins));
+    if (r.hasDmq && r.dmqStrength)
+      out.push_back("dmq_balancer " + numberText(*r.dmqStrength));
+    if (r.quantBits && *r.quantBits != 4 && *r.quantBits != 8)
+      out.push_back("quant_bits " + std::to_string(*r.quantBits));
+    if (r.clipMax)
+      out.push_back("clip_max " + numberText(*r.clipMax));
+    if (r.clipMin)
+      out.push_back("clip_min " + numberText(*r.clipMin));
+    if (r.fixedMin)
+      out.push_back(std::string("fixed_min ") + (*r.fixedMin ? "true" : "false"));
+    return out;
+  }
+
+  TargetBlock target() const {
+    TargetBlock t;
+    t.kind = "amct";
+    t.variant = qat() ? "qat" : "ptq";
+    if (doc.batchNum)
+      t.settings.push_back("batch_num " + std::to_string(*doc.batchNum));
+    if (doc.activationOffset && !qat())
+      t.settings.push_back(std::string("activation_offset ") + (*doc.activationOffset ? "true" : "false"));
+    if (doc.doFusion)
+      t.settings.push_back(std::string("do_fusion ") + (*doc.doFusion ? "true" : "false"));
+    if (!doc.skipFusionLayers.empty()) {
+      std::vector<std::string> names;
+      for (const Entry &e : doc.skipFusionLayers)
+        names.push_back(e.text);
+      std::string list;
+      for (const std::string &n : names)
+        list += (list.empty() ? "" : ", ") + qspecString(n);
+      t.settings.push_back("skip_fusion_layers " + list);
+    }
+    if (doc.forceFp16)
+      t.settings.push_back("fakequant_precision_mode FORCE_FP16_QUANT");
+    for (const std::string &s : recipeSettings(doc.global))
+      t.settings.push_back(s);
+    if (doc.global.hasPrune)
+      t.settings.push_back(pruneSetting());
+    return t;
+  }
+
+  std::string pruneSetting() const {
+    const Recipe &r = doc.global;
+    if (r.pruner == "n_out_of_m")
+      return "prune { type n_out_of_m" + (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + " }";
+    std::string s = "prune { type filter";
+    if (r.pruneRatio)
+      s += "; ratio " + numberText(*r.pruneRatio);
+    if (r.ascendOptimized)
+      s += std::string("; ascend_optimized ") + (*r.ascendOptimized ? "true" : "false");
+    return s + " }";
+  }
+};
+
+// Skip lists: AMCT's skipped layers and types (QAT: skip_layers ∪ quant_skip_layers).
+void skipLists(const AmctImport &im, std::vector<const Entry *> &names, std::vector<const Entry *> &types) {
+  for (const auto *list : {&im.doc.skipLayers, im.qat() ? &im.doc.quantSkipLayers : nullptr})
+    if (list)
+      for (const Entry &e : *list)
+        names.push_back(&e);
+  for (const auto *list : {&im.doc.skipLayerTypes, im.qat() ? &im.doc.quantSkipTypes : nullptr})
+    if (list)
+      for (const Entry &e : *list)
+        types.push_back(&e);
+}
+
+bool selectsSomething(const Context &ctx, const std::string &name, bool type) {
+  if (!ctx.inventory)
+    return true;
+  const ir::Inventory &inv = ctx.inventory->inventory;
+  if (!type)
+    return inv.find(name) != nullptr;
+  for (const ir::Module &m : inv.modules)
+    if (m.type == name)
+      return true;
+  return false;
+}
+
+void protects(AmctImport &im, ImportedSpec &out) {
+  std::vector<const Entry *> names, types;
+  skipLists(im, names, types);
+  std::set<std::string> overriddenNames, overriddenTypes, seen;
+  for (const amct::Override &o : im.doc.nameOverrides)
+    overriddenNames.insert(o.key);
+  for (const amct::Override &o : im.doc.typeOverrides)
+    overriddenTypes.insert(o.key);
+  for (const Entry *e : names) {
+    if (im.qat() && overriddenNames.count(e->text))
+      continue; // QAT: the override re-enables the layer
+    if (!seen.insert("n" + e->text).second)
+      continue;
+    for (const std::string &c : im.comments.take(e->line))
+      out.protectComments.push_back(c);
+    if (selectsSomething(im.ctx, e->text, false))
+      out.protectNames.push_back(exactPattern(e->text));
+    else
+      im.ctx.notCarried(im.src, e->line, e->col, "skip_layers \"" + e->text + "\"",
+                        "the inventory has no layer of that name (AMCT skips nothing with it)");
+  }
+  for (const Entry *e : types) {
+    if (im.qat() && overriddenTypes.count(e->text))
+      continue;
+    if (!seen.insert("t" + e->text).second)
+      continue;
+    for (const std::string &c : im.comments.take(e->line))
+      out.protectComments.push_back(c);
+    if (selectsSomething(im.ctx, e->text, true))
+      out.protectTypes.push_back(e->text);
+    else
+      im.ctx.notCarried(im.src, e->line, e->col, "skip_layer_types \"" + e->text + "\"",
+                        "the inventory has no layer of that type (AMCT skips nothing with it)");
+  }
+}
+
+void typeOverrides(AmctImport &im, ImportedSpec &out) {
+  for (const amct::Override &o : im.doc.typeOverrides) {
+    import::Override r;
+    r.comments = im.comments.take(o.line - 1);
+    for (const std::string &c : im.comments.take(o.line))
+      r.comments.push_back(c);
+    r.byType = true;
+    r.selectors = {o.key};
+    r.body = im.body(o.recipe, false, o.key, o.line, o.col);
+    out.overrides.push_back(std::move(r));
+  }
+}
+
+void nameOverrides(AmctImport &im, ImportedSpec &out) {
+  std::set<std::string> skipped;
+  if (!im.qat())
+    for (const Entry &e : im.doc.skipLayers)
+      skipped.insert(e.text);
+  // Entries with the same recipe share one rule, in the order of their first entry.
+  std::vector<std::string> order;
+  std::map<std::string, std::pair<import::Override, std::vector<std::string>>> byBody;
+  for (const amct::Override &o : im.doc.nameOverrides) {
+    if (skipped.count(o.key)) {
+      im.ctx.notCarried(im.src, o.line, o.col, "the override of \"" + o.key + "\"",
+                        "the layer is in skip_layers, which wins in PTQ: AMCT never applies this entry");
+      continue;
+    }
+    RuleBody b = im.body(o.recipe, false, im.typeOf(o.key), o.line, o.col);
+    std::string key = b.text();
+    auto [it, fresh] = byBody.try_emplace(key);
+    if (fresh) {
+      order.push_back(key);
+      it->second.first.body = b;
+    }
+    for (uint32_t line : {o.line - 1, o.line}) // the entry's `{` line, then its layer_name
+      for (const std::string &c : im.comments.take(line))
+        it->second.first.comments.push_back(c);
+    it->second.second.push_back(o.key);
+  }
+  for (const std::string &key : order) {
+    auto &[rule, names] = byBody[key];
+    rule.selectors = namePatterns(im.ctx, names);
+    out.overrides.push_back(std::move(rule));
+  }
+}
+
+} // namespace
+
+bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
+  AmctDocument doc;
+  if (!parseAmctConfig(src.file, doc, ctx.diags))
+    return false;
+  if (doc.kind == ConfigKind::KVCache) {
+    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, 1, 1),
+                     {src.path, "an AMCT KV-cache config (qspec has no KV-cache target)"});
+    return false;
+  }
+  AmctImport im{src, ctx, doc, Comments(*src.text)};
+  out.header = im.comments.takeLeading();
+  out.defaultsComments = im.comments.take(doc.global.line);
+  out.header.insert(out.header.begin(), " Imported by 'qcc import' from " + src.path + " (AMCT " +
+                                            (im.qat() ? "QAT" : "PTQ") + "). Review before use.");
+  out.defaults = im.body(doc.global, true, "", doc.global.line, 1);
+  protects(im, out);
+  typeOverrides(im, out);
+  nameOverrides(im, out);
+  out.targets.push_back(im.target());
+  if (!doc.pruneSkipLayers.empty() || !doc.pruneSkipTypes.empty()) {
+    const Entry &e = doc.pruneSkipLayers.empty() ? doc.pruneSkipTypes.front() : doc.pruneSkipLayers.front();
+    ctx.notCarried(src, e.line, e.col, "prune_skip_layers / prune_skip_types",
+                   "the amct target's prune setting has no skip list");
+  }
+  for (const amct::Override &o : doc.typeOverrides)
+    if (o.recipe.hasPrune)
+      ctx.notCarried(src, o.line, o.col, "the entry's prune_config", "prune is a target-wide setting in qspec");
+  for (const amct::Override &o : doc.nameOverrides)
+    if (o.recipe.hasPrune)
+      ctx.notCarried(src, o.line, o.col, "the entry's prune_config", "prune is a target-wide setting in qspec");
+  std::vector<std::string> rest = im.comments.rest();
+  out.targets.back().comments = rest;
+  return true;
+}
+
+} // namespace qspec::import

@@ -1,0 +1,356 @@
+// `qcc import` of an msModelSlim practice (YAML, apiversion modelslim_v1 or
+// multimodal_vlm_modelslim_v1), read with vendors/msmodelslim/ (parsePractice, checkPractice,
+// the reading of MsModelSlimReader.h). One `linear_quant`: its qconfig becomes `defaults`, its
+// exclude `protect`, its include the target's `include`. Several (msModelSlim: the first that
+// selects a Linear quantizes it): the practice is read on the inventory, the most used
+// processor's qconfig becomes `defaults`, every other processor an `override name` over the
+// Linears it quantizes, and the Linears none quantizes `protect`, each list compressed with the
+// emitters' SelectionCompressor. Anti-outlier processors ahead of `linear_quant`, the saver,
+// dataset, runner and metadata become the `target msmodelslim` block.
+#include "driver/qcc/import/Importer.h"
+
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
+#include "vendors/msmodelslim/MsModelSlimReader.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
+#include "ir/Select.h"
+#include "lint/rules/spec/SpecUtil.h"
+
+#include <map>
+
+namespace qspec::import {
+
+namespace {
+
+using lint::spec::qspecString;
+
+using msmodelslim::YamlValue;
+
+struct LinearQuant {
+  const YamlValue *item = nullptr;
+  std::vector<std::string> include, exclude; // as written
+  bool includeAll = true;                    // missing or null include
+};
+
+struct PracticeImport {
+  const Source &src;
+  const Context &ctx;
+  const msmodelslim::PracticeDoc &doc;
+  Comments comments;
+  std::vector<LinearQuant> quants;
+  std::vector<const YamlValue *> antiOutlier;
+
+  void notCarried(const YamlValue &v, const std::string &what, const std::string &why) const {
+    ctx.notCarried(src, v.keyLine ? v.keyLine : v.line, v.col, what, why);
+  }
+
+  // A scalar as a .qspec value: numbers and booleans bare, anything else a string.
+  static std::string value(const YamlValue &v) {
+    std::string t = v.scalarType();
+    if (t == "int" || t == "float")
+      return v.text;
+    if (t == "bool")
+      return v.text == "true" || v.text == "True" || v.text == "TRUE" ? "true" : "false";
+    return qspecString(v.text);
+  }
+
+  // The recipe words of one qconfig role.
+  std::vector<std::string> role(const YamlValue *q) const {
+    std::vector<std::string> w;
+    if (!q)
+      return {"float"};
+    for (const char *k : {"dtype", "scope"})
+      if (const YamlValue *v = q->get(k); v && v->kind == YamlValue::Scalar)
+        w.push_back(v->text);
+    if (const YamlValue *v = q->get("symmetric"); v && v->scalarType() == "bool")
+      w.push_back(value(*v) == "true" ? "symmetric" : "asymmetric");
+    if (const YamlValue *v = q->get("method"); v && v->kind == YamlValue::Scalar)
+      w.push_back(v->text);
+    if (const YamlValue *ext = q->get("ext"); ext && ext->kind == YamlValue::Mapping) {
+      for (const auto &[k, v] : ext->map) {
+        if (v.kind == YamlValue::Scalar)
+          w.push_back(k + "=" + v.text);
+        else
+          notCarried(v, "qconfig ext " + k, "only scalar ext values are carried");
+      }
+    }
+    return w;
+  }
+
+  RuleBody body(const LinearQuant &lq) const {
+    RuleBody b;
+    const YamlValue *qc = lq.item->get("qconfig");
+    b.weight = role(qc ? qc->get("weight") : nullptr);
+    b.act = role(qc ? qc->get("act") : nullptr);
+    return b;
+  }
+
+  static std::vector<std::string> scalars(const YamlValue *list) {
+    std::vector<std::string> out;
+    if (list && list->kind == YamlValue::Sequence)
+      for (const YamlValue &e : list->items)
+        if (e.kind == YamlValue::Scalar)
+          out.push_back(e.text);
+    return out;
+  }
+
+  void collect(const YamlValue &list) {
+    for (const YamlValue &item : list.items) {
+      const YamlValue *t = item.get("type");
+      std::string type = t ? t->text : "";
+      if (type == "linear_quant") {
+        LinearQuant lq;
+        lq.item = &item;
+        const YamlValue *inc = item.get("include");
+        lq.includeAll = !inc || inc->kind == YamlValue::Null;
+        lq.include = lq.includeAll ? std::vector<std::string>{"*"} : scalars(inc);
+        lq.exclude = scalars(item.get("exclude"));
+        quants.push_back(std::move(lq));
+      } else if (type == "group" && item.get("configs")) {
+        collect(*item.get("configs"));
+      } else if (msmodelslim::isAntiOutlierProcessor(type) && quants.empty()) {
+        antiOutlier.push_back(&item);
+      } else {
+        notCarried(item, "processor '" + type + "'",
+                   msmodelslim::isAntiOutlierProcessor(type)
+                       ? "qspec writes anti-outlier processors ahead of linear_quant only"
+                       : "the msmodelslim target has no setting for it");
+      }
+    }
+  }
+
+  std::string antiOutlierSetting() const {
+    std::string s = "anti_outlier {";
+    for (const YamlValue *p : antiOutlier) {
+      s += " " + p->get("type")->text + " {";
+      for (const auto &[k, v] : p->map) {
+        if (k == "type")
+          continue;
+        if (v.kind == YamlValue::Scalar)
+          s += " " + k + " " + value(v) + ";";
+        else
+          notCarried(v, "setting '" + k + "' of " + p->get("type")->text, "only scalar settings are carried");
+      }
+      if (s.back() == ';')
+        s.pop_back();
+      s += " }";
+    }
+    return s + " }";
+  }
+
+  void metadata(TargetBlock &t) const {
+    const YamlValue *md = doc.root.get("metadata");
+    if (!md || md->kind != YamlValue::Mapping)
+      return;
+    for (const auto &[k, v] : md->map) {
+      if ((k == "config_id" || k == "score") && v.kind == YamlValue::Scalar) {
+        t.settings.push_back(k + " " + (k == "score" ? v.text : qspecString(v.text)));
+      } else if (k == "label" && v.kind == YamlValue::Mapping) {
+        std::string s = "label {";
+        for (const auto &[lk, lv] : v.map)
+          s += " " + lk + " " + (lv.kind == YamlValue::Scalar ? value(lv) : "\"\"") + ";";
+        if (s.back() == ';')
+          s.pop_back();
+        t.settings.push_back(s + " }");
+      } else if (k == "verified_model_types" && v.kind == YamlValue::Sequence) {
+        std::string list;
+        for (const std::string &x : scalars(&v))
+          list += (list.empty() ? "" : ", ") + qspecString(x);
+        if (!list.empty())
+          t.settings.push_back("verified_model_types " + list);
+      } else {
+        notCarried(v, "metadata." + k, "the msmodelslim target has no setting for it");
+      }
+    }
+  }
+
+  void specSettings(TargetBlock &t) const {
+    const YamlValue *spec = doc.root.get("spec");
+    if (!spec || spec->kind != YamlValue::Mapping)
+      return;
+    for (const auto &[k, v] : spec->map) {
+      if (k == "process")
+        continue;
+      if ((k == "dataset" || k == "default_text") && v.kind == YamlValue::Scalar) {
+        t.settings.push_back(k + " " + qspecString(v.text));
+      } else if (k == "runner" && v.kind == YamlValue::Scalar) {
+        t.settings.push_back("runner " + v.text);
+      } else if (k == "save" && v.kind == YamlValue::Sequence && !v.items.empty()) {
+        saver(v, t);
+      } else {
+        notCarried(v, "spec." + k, "the msmodelslim target has no setting for it");
+      }
+    }
+  }
+
+  void saver(const YamlValue &list, TargetBlock &t) const {
+    const YamlValue &s = list.items.front();
+    for (const auto &[k, v] : s.map) {
+      if (k == "type" && v.kind == YamlValue::Scalar)
+        t.settings.push_back("save " + v.text);
+      else if (k == "part_file_size" && v.kind == YamlValue::Scalar)
+        t.settings.push_back("part_file_size " + v.text);
+      else
+        notCarried(v, "saver setting '" + k + "'", "the msmodelslim target writes type and part_file_size only");
+    }
+    for (size_t i = 1; i < list.items.size(); ++i)
+      notCarried(list.items[i], "a second saver", "the msmodelslim target writes one saver");
+  }
+
+  // Patterns with msModelSlim's meaning, as .qspec patterns; with an inventory, the ones that
+  // select no module are reported and left out (a protect must select something).
+  std::vector<std::string> patterns(const std::vector<std::string> &written, const YamlValue *at,
+                                    const char *what) const {
+    std::vector<std::string> out;
+    std::unique_ptr<ir::ModuleSelector> sel;
+    if (ctx.inventory)
+      sel = std::make_unique<ir::ModuleSelector>(ctx.inventory->inventory);
+    for (const std::string &w : written) {
+      std::string text = msmodelslim::vendorPatternText(w), err;
+      auto p = Pattern::compile(text, err);
+      if (sel && (!p || sel->selectWritten(w, *p).empty())) {
+        notCarried(*at, std::string(what) + " entry \"" + w + "\"", "it selects no module of the inventory");
+        continue;
+      }
+      out.push_back(text);
+    }
+    return out;
+  }
+};
+
+// One linear_quant: defaults, protect, target include.
+void importSingle(PracticeImport &im, ImportedSpec &out, TargetBlock &t) {
+  const LinearQuant &lq = im.quants.front();
+  out.defaultsComments = im.comments.take(lq.item->line);
+  out.defaults = im.body(lq);
+  const YamlValue *exc = lq.item->get("exclude");
+  out.protectComments = im.comments.take(exc ? exc->keyLine : 0);
+  out.protectNames = im.patterns(lq.exclude, exc ? exc : lq.item, "exclude");
+  if (!lq.includeAll && !(lq.include.size() == 1 && lq.include[0] == "*")) {
+    std::vector<std::string> inc = im.patterns(lq.include, lq.item->get("include"), "include");
+    std::string list;
+    for (const std::string &p : inc)
+      list += (list.empty() ? "" : ", ") + qspecString(p);
+    if (!list.empty())
+      t.settings.push_back("include " + list);
+  }
+}
+
+std::vector<std::string> compressWanted(const Context &ctx, const std::vector<msmodelslim::Want> &want) {
+  msmodelslim::SelectionCompressor c(ctx.inventory->inventory);
+  bool verified = true;
+  return c.compress(want, verified);
+}
+
+// Several linear_quants: the practice's reading on the inventory decides.
+bool importReading(PracticeImport &im, ImportedSpec &out) {
+  const YamlValue &first = *im.quants.front().item;
+  if (!im.ctx.inventory) {
+    im.ctx.diags.report(DiagID::err_import_needs_inventory, SourceRange::point(im.src.file, first.line, first.col),
+                        {std::to_string(im.quants.size()) + " linear_quant processors"});
+    return false;
+  }
+  ir::Target target;
+  target.kind = "msmodelslim";
+  vendors::VendorReading reading;
+  if (!vendors::readMsModelSlim(*im.ctx.inventory, target, *im.src.text, reading, im.ctx.diags))
+    return false;
+  // Processors with one qconfig are one rule: owner = the first processor with that qconfig.
+  std::map<uint32_t, size_t> byLine; // processor line -> its rule's processor
+  std::map<std::string, size_t> byBody;
+  for (size_t i = 0; i < im.quants.size(); ++i)
+    byLine[im.quants[i].item->line] = byBody.try_emplace(im.body(im.quants[i]).text(), i).first->second;
+  const size_t kFloat = im.quants.size();
+  std::vector<size_t> owner(reading.modules.size(), SIZE_MAX);
+  std::vector<size_t> count(im.quants.size() + 1, 0);
+  for (size_t m = 0; m < reading.modules.size(); ++m) {
+    const vendors::ModuleReading &r = reading.modules[m];
+    if (!r.known)
+      continue;
+    owner[m] = r.tier != ir::Tier::Float && byLine.count(r.line) ? byLine[r.line] : kFloat;
+    ++count[owner[m]];
+  }
+  size_t def = 0;
+  for (size_t i = 1; i < im.quants.size(); ++i)
+    if (count[i] > count[def])
+      def = i;
+  out.defaultsComments = im.comments.take(im.quants[def].item->line);
+  out.defaults = im.body(im.quants[def]);
+  auto wantFor = [&](size_t who) {
+    std::vector<msmodelslim::Want> want(owner.size(), msmodelslim::Want::DontCare);
+    for (size_t m = 0; m < owner.size(); ++m)
+      if (owner[m] != SIZE_MAX)
+        want[m] = owner[m] == who ? msmodelslim::Want::Must : msmodelslim::Want::Forbid;
+    return want;
+  };
+  if (count[kFloat])
+    out.protectNames = compressWanted(im.ctx, wantFor(kFloat));
+  for (size_t i = 0; i < im.quants.size(); ++i) {
+    if (byLine[im.quants[i].item->line] != i)
+      continue; // shares the rule of an earlier processor
+    if (!count[i]) {
+      im.notCarried(*im.quants[i].item, "this linear_quant", "it quantizes no Linear of the inventory");
+      continue;
+    }
+    if (i == def)
+      continue;
+    Override o;
+    o.comments = im.comments.take(im.quants[i].item->line);
+    o.selectors = compressWanted(im.ctx, wantFor(i));
+    o.body = im.body(im.quants[i]);
+    out.overrides.push_back(std::move(o));
+  }
+  return true;
+}
+
+bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeDoc &doc) {
+  bool bad = false;
+  for (const msmodelslim::Issue &i : msmodelslim::checkPractice(doc))
+    if (i.error) {
+      ctx.diags.report(DiagID::err_import_refused, SourceRange::point(src.file, i.line ? i.line : 1, i.col ? i.col : 1),
+                       {"msModelSlim", i.message});
+      bad = true;
+    }
+  if (!bad && !msmodelslim::isEmittableApiVersion(doc.apiversion)) {
+    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, 1, 1),
+                     {src.path, "a practice with apiversion '" + doc.apiversion +
+                                    "' (qspec writes modelslim_v1 and multimodal_vlm_modelslim_v1)"});
+    bad = true;
+  }
+  return bad;
+}
+
+} // namespace
+
+bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out) {
+  msmodelslim::PracticeDoc doc;
+  if (!msmodelslim::parsePractice(*src.text, src.file, doc, ctx.diags) || refused(src, ctx, doc))
+    return false;
+  PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}};
+  const YamlValue *spec = doc.root.get("spec");
+  if (const YamlValue *process = spec ? spec->get("process") : nullptr; process && process->kind == YamlValue::Sequence)
+    im.collect(*process);
+  out.header = {" Imported by 'qcc import' from " + src.path + " (msModelSlim practice). Review before use."};
+  for (const std::string &c : im.comments.takeLeading())
+    out.header.push_back(c);
+  TargetBlock t;
+  t.kind = "msmodelslim";
+  t.settings.push_back("apiversion " + doc.apiversion);
+  im.metadata(t);
+  if (!im.antiOutlier.empty())
+    t.settings.push_back(im.antiOutlierSetting());
+  im.specSettings(t);
+  if (im.quants.empty()) {
+    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, 1, 1),
+                     {src.path, "a practice without linear_quant"});
+    return false;
+  }
+  if (im.quants.size() == 1)
+    importSingle(im, out, t);
+  else if (!importReading(im, out))
+    return false;
+  t.comments = im.comments.rest();
+  out.targets.push_back(std::move(t));
+  return true;
+}
+
+} // namespace qspec::import

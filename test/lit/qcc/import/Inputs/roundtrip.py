@@ -1,0 +1,105 @@
+#!/usr/bin/python3
+# The round trip of `qcc import` (docs/import.md): for every real vendor file in the conformance
+# corpus that the vendor accepts (qlint clean) and every emitter golden spec's output, import
+# with --roundtrip and report per file whether the vendor reading of the re-emitted file equals
+# the original's (and whether the bytes are identical). Prints one table row per file; exits 1
+# when an accepted file's reading differs or the import fails in any way but a documented
+# refusal (err_import_unsupported).
+#
+# usage: roundtrip.py QCC QLINT SRCROOT CONFORMANCE_DIR TMPDIR
+import glob
+import os
+import re
+import subprocess
+import sys
+
+qcc, qlint, src, conf, tmp = sys.argv[1:6]
+os.makedirs(tmp, exist_ok=True)
+INPUTS = os.path.join(src, "test", "lit", "qcc", "import", "Inputs")
+LLM = os.path.join(INPUTS, "llm.txt")
+
+
+def amct_inventory(path, out):
+    """The layers a .cfg names (types from its layer_type entries), plus one layer per type."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    names = re.findall(r'(?:layer_name|skip_layers|quant_skip_layers|skip_fusion_layers)\s*:\s*"([^"]*)"', text)
+    types = re.findall(r'(?:layer_type|skip_layer_types|quant_skip_types)\s*:\s*"([^"]*)"', text)
+    rows = ["conv1 Conv2d", "layer1.0.conv1 Conv2d", "layer1.0.conv2 Conv2d", "fc Linear", "norm LayerNorm"]
+    for n in sorted(set(names)):
+        rows.append(n + (" Linear" if re.search(r"fc|linear|dense|matmul|gemm", n, re.I) else " Conv2d"))
+    for t in sorted(set(types)):
+        rows.append("typed." + t + ".0 " + t)
+    seen, uniq = set(), []
+    for r in rows:
+        if r.split()[0] not in seen:
+            seen.add(r.split()[0])
+            uniq.append(r)
+    with open(out, "w") as f:
+        f.write("\n".join(uniq) + "\n")
+
+
+def run(args):
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+def import_row(label, path, kind, inv, rows):
+    rc, out, err = run([qcc, "import", path, "--kind", kind, "--inventory", inv, "--roundtrip"])
+    carried = sorted(set(re.findall(r"warning: (.*?) is not imported", err)))
+    note = "; ".join(carried) if carried else "-"
+    if rc == 0 and "\treading equal" in out:
+        bytes_ = "yes" if "bytes identical" in out else "no"
+        rows.append((label, kind, "yes", bytes_, note))
+        if label in KNOWN:
+            rows.append((label, kind, "listed as known difference but round-trips", "-", "update the list"))
+            return False
+        return True
+    m = re.search(r"error: (.*?) \[(err_import_unsupported)\]", err)
+    if m:
+        rows.append((label, kind, "not imported", "-", m.group(1)))
+        return True
+    errors = [l for l in err.splitlines() if ": error: " in l] or err.strip().splitlines() or ["?"]
+    first = re.sub(r"^\S*?(\d+:\d+: )?error: ", "", errors[0])
+    rows.append((label, kind, "NO", "-", first))
+    return label in KNOWN
+
+
+# Files whose round trip is known to differ (docs/import.md says why); the test fails when one of
+# them starts to round-trip, so the list stays current.
+KNOWN = set(l.strip() for l in open(os.path.join(INPUTS, "roundtrip-known-differences.txt"))
+            if l.strip() and not l.startswith("#"))
+rows, ok = [], True
+for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os.path.join(conf, "msmodelslim", "*.yaml"))):
+    kind = "amct" if path.endswith(".cfg") else "msmodelslim"
+    rc, out, err = run([qlint, path])
+    if rc != 0:
+        continue  # the vendor refuses it (or qlint finds a problem): not part of the round trip
+    if kind == "amct":
+        inv = os.path.join(tmp, os.path.basename(path) + ".txt")
+        amct_inventory(path, inv)
+    else:
+        inv = LLM
+    ok = import_row(os.path.basename(path), path, kind, inv, rows) and ok
+
+# The emitters' golden specs: emit, then import the emitted file.
+for spec in sorted(glob.glob(os.path.join(src, "test", "lit", "emitters", "amct", "*.qspec")) +
+                   glob.glob(os.path.join(src, "test", "lit", "emitters", "msmodelslim", "*.qspec"))):
+    kind = "amct" if "/amct/" in spec else "msmodelslim"
+    emit = "amct-cfg" if kind == "amct" else "msmodelslim-yaml"
+    text = open(spec, encoding="utf-8").read()
+    m = re.search(r"--inventory %S/(\S+)", text)
+    inv = os.path.join(os.path.dirname(spec), m.group(1)) if m else (
+        os.path.join(src, "test", "lit", "emitters", "amct", "Inputs", "net.txt") if kind == "amct" else LLM)
+    out = os.path.join(tmp, os.path.basename(spec) + "." + ("cfg" if kind == "amct" else "yaml"))
+    args = [qcc, spec, "--emit=" + emit, "-o", out] + (["--inventory", inv] if m else [])
+    rc, _, _ = run(args)
+    if rc != 0:
+        continue  # a golden spec that needs its own options (errors tests) has no file to import
+    label = os.path.relpath(spec, src) + " (emitted)"
+    ok = import_row(label, out, kind, inv, rows) and ok
+
+print("| file | kind | reading equal | byte-identical | not carried |")
+print("|---|---|---|---|---|")
+for r in rows:
+    print("| " + " | ".join(x.replace("|", "\\|") for x in r) + " |")
+sys.exit(0 if ok else 1)
