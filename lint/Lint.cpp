@@ -1,5 +1,6 @@
 // The per-file driver: detect the kind, load and parse, run the enabled rules, apply the
 // project config and suppression comments, sort. Files are linted in parallel by lintFiles.
+#include "driver/Compile.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
 #include "frontend/Frontend.h"
@@ -76,7 +77,7 @@ unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<
       ++it;
       continue;
     }
-    Diagnostic &d = ctx.report(rule, it->range, it->message);
+    Diagnostic &d = ctx.report(rule, it->range, it->message + " [" + it->code + "]");
     for (Diagnostic &note : it->notes) {
       note.code.clear();
       d.notes.push_back(std::move(note));
@@ -255,6 +256,10 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
       pass->run(pc);
     }
     ctx.specResolved = spec.resolution.done;
+    // What `qcc --emit=all` checks next: every declared target's emitter and translation
+    // validation. Like qcc, only for a spec the passes accepted.
+    if (opts.checkTargets && !diags.hasErrors())
+      driver::checkAllTargets(spec, diags, text ? "stdin" : fs::path(ctx.path).stem().string());
   }
   ctx.spec = &spec;
   for (const Diagnostic &d : diags.diagnostics())

@@ -59,6 +59,8 @@ struct Options {
   std::string stdinFilename;               // --stdin-filename: path `-` (standard input) is linted
                                            // as this file (kind, .qlint.yaml, shown name)
   unsigned jobs = 0;                       // 0 = auto
+  bool checkTargets = true;                // .qspec: run every declared target's emitter and
+                                           // translation validation, as qcc --emit=all does
   SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
 };
 

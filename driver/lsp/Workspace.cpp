@@ -40,6 +40,7 @@ const lint::FileResult &Workspace::check(Document &doc) {
   lo.inventory = opts_.inventory;
   lo.scores = opts_.scores;
   lo.jobs = 1;
+  lo.checkTargets = false; // checkTargets runs them on open and save only
   lo.overlay = overlay();
   doc.lastCheck = lint::lintFile(doc.path, lo);
   return doc.lastCheck;
