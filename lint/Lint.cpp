@@ -301,7 +301,8 @@ FileResult lintFile(const std::string &given, const Options &opts) {
     return res;
   }
   res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText) : detectFileKind(path, sm.text(f));
-  if (res.kind == FileKind::Unknown) {
+  const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
+  if (res.kind == FileKind::Unknown && !(named && rules.enabled[static_cast<size_t>(RuleID::LintUnknownFile)])) {
     res.skipped = true;
     res.file = f;
     return res;

@@ -202,6 +202,9 @@ int main(int argc, char **argv) {
     }
   }
 
+  // A file named on the command line (not found by a directory walk) fails closed: one of no
+  // known kind is a lint-unknown-file finding.
+  o.named = inputs;
   std::vector<FileResult> results = lintFiles(paths, o);
   int rc = 0;
   for (const FileResult &r : results) {
@@ -250,11 +253,10 @@ int main(int argc, char **argv) {
     }
   }
 
-  for (const FileResult &r : results)
-    if (r.skipped && (std::find(inputs.begin(), inputs.end(), r.path) != inputs.end() ||
-                      (r.path == (o.stdinFilename.empty() ? kStdinName : o.stdinFilename) &&
-                       std::find(inputs.begin(), inputs.end(), "-") != inputs.end())))
-      std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(r.path)
+  // Still skipped after that: lint-unknown-file is turned off for the file.
+  for (size_t i = 0; i < results.size(); ++i)
+    if (results[i].skipped && std::find(inputs.begin(), inputs.end(), paths[i]) != inputs.end())
+      std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(results[i].path)
                 << "': not a .qspec file or a recognised vendor config\n";
 
   std::vector<FileResult> shown;
