@@ -69,8 +69,15 @@ struct LintContext {
 };
 
 // Takes compiler diagnostics with one of `codes` out of ctx.compilerDiags and reports them as
-// findings of `rule` (message and notes kept). Returns how many were taken.
+// findings of `rule` (message with the compiler's ID appended, notes kept). Returns how many
+// were taken.
 unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<const char *> codes);
+// True for a compiler code a rule of its own reports (so spec-invalid and spec-compiler-warning
+// leave it alone, even when that rule is turned off).
+bool hasOwnRule(const std::string &code);
+// Reports the compiler diagnostics without a rule of their own whose severity `wanted` accepts as
+// findings of `rule` (spec-invalid: errors, spec-compiler-warning: warnings).
+void takeUnmapped(LintContext &ctx, RuleID rule, bool (*wanted)(Severity));
 
 // Held while the ANTLR lexer or parser runs (its runtime's shared caches are not thread-safe).
 std::mutex &frontendMutex();

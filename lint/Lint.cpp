@@ -1,5 +1,6 @@
 // The per-file driver: detect the kind, load and parse, run the enabled rules, apply the
 // project config and suppression comments, sort. Files are linted in parallel by lintFiles.
+#include "driver/Compile.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
@@ -77,7 +78,7 @@ unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<
       ++it;
       continue;
     }
-    Diagnostic &d = ctx.report(rule, it->range, it->message);
+    Diagnostic &d = ctx.report(rule, it->range, it->message + " [" + it->code + "]");
     for (Diagnostic &note : it->notes) {
       note.code.clear();
       d.notes.push_back(std::move(note));
@@ -199,6 +200,10 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
       pass->run(pc);
     }
     ctx.specResolved = spec.resolution.done;
+    // What `qcc --emit=all` checks next: every declared target's emitter and translation
+    // validation. Like qcc, only for a spec the passes accepted.
+    if (opts.checkTargets && !diags.hasErrors())
+      driver::checkAllTargets(spec, diags, text ? "stdin" : fs::path(ctx.path).stem().string());
   }
   ctx.spec = &spec;
   for (const Diagnostic &d : diags.diagnostics())
@@ -254,7 +259,8 @@ FileResult lintFile(const std::string &given, const Options &opts) {
     return res;
   }
   res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText) : detectFileKind(path, sm.text(f));
-  if (res.kind == FileKind::Unknown) {
+  const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
+  if (res.kind == FileKind::Unknown && !(named && rules.enabled[static_cast<size_t>(RuleID::LintUnknownFile)])) {
     res.skipped = true;
     res.file = f;
     return res;

@@ -67,6 +67,11 @@ struct Options {
   std::string stdinFilename;               // --stdin-filename: path `-` (standard input) is linted
                                            // as this file (kind, .qlint.yaml, shown name)
   unsigned jobs = 0;                       // 0 = auto
+  std::vector<std::string> named;          // paths as named on the command line ('-' too): one
+                                           // of no known kind is a lint-unknown-file finding,
+                                           // not skipped as in a directory walk
+  bool checkTargets = true;                // .qspec: run every declared target's emitter and
+                                           // translation validation, as qcc --emit=all does
   SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
   std::shared_ptr<frontend::InputReader> inputReader; // reads inventory and scores (null: the
                                                        // readers, each time; qspec-lsp: a cache)

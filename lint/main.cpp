@@ -249,6 +249,9 @@ int main(int argc, char **argv) {
   // files are always linted.
   std::vector<std::string> paths = expandInputs(inputs, o);
 
+  // A file named on the command line (not found by a directory walk) fails closed: one of no
+  // known kind is a lint-unknown-file finding.
+  o.named = inputs;
   std::vector<FileResult> results = lintFiles(paths, o);
   lintSpecsReading(results, inputs, o);
   int rc = 0;
@@ -262,11 +265,10 @@ int main(int argc, char **argv) {
   if (fix || diff)
     rc = std::max(rc, fixFiles(results, o, diff));
 
-  for (const FileResult &r : results)
-    if (r.skipped && (std::find(inputs.begin(), inputs.end(), r.path) != inputs.end() ||
-                      (r.path == (o.stdinFilename.empty() ? kStdinName : o.stdinFilename) &&
-                       std::find(inputs.begin(), inputs.end(), "-") != inputs.end())))
-      std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(r.path)
+  // Still skipped after that: lint-unknown-file is turned off for the file.
+  for (size_t i = 0; i < results.size(); ++i)
+    if (results[i].skipped && std::find(inputs.begin(), inputs.end(), paths[i]) != inputs.end())
+      std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(results[i].path)
                 << "': not a .qspec file or a recognised vendor config\n";
 
   std::vector<FileResult> shown;

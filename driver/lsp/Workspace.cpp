@@ -46,6 +46,7 @@ const lint::FileResult &Workspace::check(Document &doc) {
   lo.inventory = opts_.inventory;
   lo.scores = opts_.scores;
   lo.jobs = 1;
+  lo.checkTargets = false; // checkTargets runs them on open and save only
   lo.overlay = overlay();
   lo.inputReader = inputs_;
   doc.lastCheck = lint::lintFile(doc.path, lo);

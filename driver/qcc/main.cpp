@@ -381,23 +381,11 @@ int runQcc(int argc, char **argv) {
   }
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
   std::string stem = o.spec == "-" ? "stdin" : fs::path(o.spec).stem().string();
-  std::vector<emit::EmitResult> emitted = emit::emitTargets(spec, targets, diags);
+  std::vector<driver::TargetFile> built =
+      driver::buildTargets(spec, targets, diags, stem, o.emit == "all" ? o.output : std::string());
   times.phase(targets.size() == 1 ? "emit " + targets[0]->kind : "emit " + std::to_string(targets.size()) + " targets");
-  for (emit::EmitResult &r : emitted) {
-    if (!r.ok)
-      continue;
-    const ir::Target *t = r.target;
-    std::string path = o.output;
-    if (o.emit == "all") {
-      std::string name = driver::outputFileName(r, stem);
-      if (!driver::safeFileName(name)) {
-        diags.report(DiagID::err_output_escapes_dir, t->range, {name, o.output});
-        continue;
-      }
-      path = (fs::path(o.output) / name).string();
-    }
-    files.emplace_back(path, std::move(r.out.buffer()));
-  }
+  for (driver::TargetFile &f : built)
+    files.emplace_back(o.emit == "all" ? (fs::path(o.output) / f.name).string() : o.output, std::move(f.bytes));
   if (diags.hasErrors())
     return finish(1);
   if (o.emit == "all") {

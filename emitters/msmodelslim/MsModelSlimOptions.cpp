@@ -176,22 +176,28 @@ private:
     }
   }
 
+  bool unknownProcessor(const std::string &name, SourceRange at) {
+    if (msmodelslim::isAntiOutlierProcessor(name))
+      return false;
+    diags_.report(DiagID::err_msmodelslim_unknown_processor, at, {name, msmodelslim::antiOutlierList()});
+    ok_ = false;
+    return true;
+  }
+
   void antiOutlier() {
+    // The tune block's candidates: qtune makes each one this target's processor in turn, so a
+    // name the emitter refuses here would fail the search when it came to that candidate.
+    const ir::Tune &tune = spec_.tune;
+    for (const std::string &name : tune.antiOutlier)
+      unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement : tune.range);
     const ir::Option *o = target_.option("anti_outlier");
     if (!o)
       return;
     out_.antiOutlier = o;
-    auto unknown = [&](const std::string &name, SourceRange at) {
-      if (msmodelslim::isAntiOutlierProcessor(name))
-        return false;
-      diags_.report(DiagID::err_msmodelslim_unknown_processor, at, {name, msmodelslim::antiOutlierList()});
-      ok_ = false;
-      return true;
-    };
     for (const ir::Value &v : o->values)
-      unknown(v.text, v.range);
+      unknownProcessor(v.text, v.range);
     for (const ir::Option &c : o->children)
-      if (!unknown(c.key, c.keyRange))
+      if (!unknownProcessor(c.key, c.keyRange))
         for (const ir::Option &p : c.children)
           processorSetting(c, p);
   }

@@ -1,8 +1,7 @@
 // spec-invalid: every compiler error no more specific rule maps (syntax, unknown settings,
-// unreadable inventory, ...). A spec that does not compile cannot be checked further.
+// unreadable inventory, a target's emitter or translation validation refusing the spec, ...).
+// A spec that does not compile cannot be checked further.
 #include "lint/Context.h"
-
-#include <cstring>
 
 namespace qspec::lint {
 
@@ -10,24 +9,33 @@ namespace qspec::lint {
 static const char *const kMapped[] = {
     "warn_pattern_matches_nothing", "warn_type_matches_nothing", "err_override_conflict",
     "err_protected_lowered", "err_tuning_protected", "err_group_split", "err_tier_not_expressible",
-    "err_tier_not_expressible_pattern", "warn_group_empty", "err_ladder_order", "err_ladder_duplicate"};
+    "err_tier_not_expressible_pattern", "warn_group_empty", "err_ladder_order", "err_ladder_duplicate",
+    "err_msmodelslim_unknown_processor"};
 
-void checkSpecInvalid(LintContext &ctx) {
+bool hasOwnRule(const std::string &code) {
+  for (const char *c : kMapped)
+    if (code == c)
+      return true;
+  return false;
+}
+
+void takeUnmapped(LintContext &ctx, RuleID rule, bool (*wanted)(Severity)) {
   auto &cd = ctx.compilerDiags;
   for (auto it = cd.begin(); it != cd.end();) {
-    bool mapped = false;
-    for (const char *c : kMapped)
-      mapped = mapped || it->code == c;
-    bool error = it->severity == Severity::Error || it->severity == Severity::Fatal;
-    if (mapped || !error) {
+    if (hasOwnRule(it->code) || !wanted(it->severity)) {
       ++it;
       continue;
     }
-    Diagnostic &d = ctx.report(RuleID::SpecInvalid, it->range, it->message + " [" + it->code + "]");
+    Diagnostic &d = ctx.report(rule, it->range, it->message + " [" + it->code + "]");
     for (Diagnostic &n : it->notes)
       d.notes.push_back(std::move(n));
     it = cd.erase(it);
   }
+}
+
+void checkSpecInvalid(LintContext &ctx) {
+  takeUnmapped(ctx, RuleID::SpecInvalid,
+               [](Severity s) { return s == Severity::Error || s == Severity::Fatal; });
 }
 
 } // namespace qspec::lint
