@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <filesystem>
 #include <new>
 #include <mutex>
@@ -227,6 +228,14 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
 
 std::mutex &frontendMutex() { return gFrontendMutex; }
 
+// The extensions of the files qlint lints (.qspec and the vendor configs), case-insensitive.
+static bool hasConfigExtension(const std::string &path) {
+  std::string e = std::filesystem::path(path).extension().string();
+  for (char &c : e)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".json" || e == ".jsonc" || e == ".cfg";
+}
+
 FileResult lintFile(const std::string &given, const Options &opts) {
   FileResult res;
   // Standard input is linted as --stdin-filename's file, or shown as <stdin> with its kind from
@@ -260,7 +269,11 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   }
   res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText) : detectFileKind(path, sm.text(f));
   const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
-  if (res.kind == FileKind::Unknown && !(named && rules.enabled[static_cast<size_t>(RuleID::LintUnknownFile)])) {
+  // Fail closed for what claims to be a config (a config extension, or standard input); a named
+  // file of another kind (a .txt inventory pre-commit passes, notes) that no spec reads is skipped.
+  const bool failClosed = named && rules.enabled[static_cast<size_t>(RuleID::LintUnknownFile)] &&
+                          (fromStdin || hasConfigExtension(path));
+  if (res.kind == FileKind::Unknown && !failClosed) {
     res.skipped = true;
     res.file = f;
     return res;
