@@ -225,7 +225,7 @@ TEST(SpecBuilder, LowersEveryConstruct) {
           "protect \"lm_head\", type Embedding\n"
           "group mlp = \"a.{i}.gate\", \"a.{i}.up\"\n"
           "override type Linear { weight int8 per_channel }\n"
-          "override name \"x.*\" priority 2 { tier int16; amct { dst_type INT16 } }\n"
+          "override name \"x.*\" priority 2 { tier int16; amct { act_algo hfmg } }\n"
           "target amct qat { framework pytorch }\n"
           "tune { metric accuracy >= 0.9; strategy standing_high; levels first 2; raise_to int16;"
           " max_rounds 5; max_time 60; exclude \"e\"; raise \"r\" to int16 }\n");
