@@ -358,9 +358,18 @@ namespace {
 
 struct Converter {
   PracticeDoc &doc;
+  // yaml-cpp shares an aliased node, so walking the tree expands aliases: a few hundred bytes of
+  // nested anchors stand for millions of nodes. At most one node per input byte plus the readers'
+  // alias allowance (frontend/readers kMaxYamlAliasNodes) are converted.
+  size_t budget;
   bool convert(const YAML::Node &n, YamlValue &out, int depth, std::string &error) {
     if (depth > 256) {
       error = "nesting deeper than 256 levels";
+      return false;
+    }
+    if (budget-- == 0) {
+      error = "YAML aliases expand to more than 100000 nodes (an alias bomb?) near line " +
+              std::to_string(n.Mark().line + 1);
       return false;
     }
     out.line = static_cast<uint32_t>(n.Mark().line + 1);
@@ -452,7 +461,7 @@ bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc,
     return false;
   }
   std::string error;
-  Converter c{doc};
+  Converter c{doc, text.size() + 100'000};
   try {
     if (!c.convert(root, doc.root, 0, error)) {
       diags.report(DiagID::err_msmodelslim_yaml_syntax, sm.lineRange(file, 1), {error});
