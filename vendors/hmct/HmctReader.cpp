@@ -19,9 +19,11 @@ HmctNodeQtype fromWord(const hmct::JsonValue &v) {
   return {tierForQtype(v.text), v.text, v.line, v.column};
 }
 
+} // namespace
+
 // A node entry: "qtype", or per-operand input0/input1 (legacy InputType0/InputType1, InputType);
 // both operands int16 is node-level dual-int16 (OE >= 3.2.0).
-std::optional<HmctNodeQtype> fromNodeEntry(const hmct::JsonValue &e) {
+std::optional<HmctNodeQtype> hmctEntryQtype(const hmct::JsonValue &e) {
   if (e.kind != hmct::JsonValue::Object)
     return std::nullopt;
   if (const hmct::JsonValue *q = stringMember(e, "qtype"))
@@ -44,6 +46,8 @@ std::optional<HmctNodeQtype> fromNodeEntry(const hmct::JsonValue &e) {
     return fromWord(*q);
   return std::nullopt;
 }
+
+namespace {
 
 // The first error HMCT's load checks find, as a diagnostic; false when there is one.
 bool acceptedByHmct(const hmct::QuantConfigDoc &doc, const ir::Target &target,
@@ -90,7 +94,7 @@ HmctNodes::HmctNodes(const hmct::QuantConfigDoc &doc) {
 
 HmctNodeQtype HmctNodes::qtype(std::string_view name, std::string_view opType) const {
   if (auto it = nodes_.find(name); it != nodes_.end())
-    if (auto q = fromNodeEntry(*it->second))
+    if (auto q = hmctEntryQtype(*it->second))
       return *q;
   if (auto it = ops_.find(opType); !opType.empty() && it != ops_.end() && it->second->kind == hmct::JsonValue::Object)
     if (const hmct::JsonValue *q = stringMember(*it->second, "qtype"))

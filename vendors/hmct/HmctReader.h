@@ -40,6 +40,10 @@ HmctNodeQtype hmctNodeQtype(const hmct::QuantConfigDoc &doc, std::string_view na
 // (other values, lists and a search leave the method unset), per_channel -> per_channel or
 // per_tensor (HMCT's default false), asymmetric -> symmetric (default false: symmetric).
 RoleReading hmctActivation(const hmct::QuantConfigDoc &doc);
+// The qtype one node_config entry gives, as HmctNodes reads it ("qtype", else
+// input0/input1 or the legacy InputType0/InputType1/InputType); nullopt: the entry names none and
+// the next level decides.
+std::optional<HmctNodeQtype> hmctEntryQtype(const hmct::JsonValue &entry);
 // qtype word -> tier: int8 int16 dual-int16 float16 float32/float; nullopt otherwise.
 std::optional<ir::Tier> tierForQtype(std::string_view qtype);
 
