@@ -100,7 +100,7 @@ std::string printSpec(const ImportedSpec &s) {
   return out;
 }
 
-Comments::Comments(std::string_view text) {
+Comments::Comments(std::string_view text, std::string_view marker) {
   uint32_t line = 0;
   std::vector<size_t> pending; // whole-line comments waiting for the next content line
   size_t i = 0;
@@ -121,7 +121,7 @@ Comments::Comments(std::string_view text) {
           quote = 0;
       } else if (c == '"' || c == '\'') {
         quote = c;
-      } else if (c == '#') {
+      } else if (l.compare(k, marker.size(), marker) == 0) {
         hash = k;
       }
     }
@@ -135,7 +135,7 @@ Comments::Comments(std::string_view text) {
     if (content)
       pending.clear();
     if (hash != std::string_view::npos) {
-      std::string c(l.substr(hash + 1));
+      std::string c(l.substr(hash + marker.size()));
       while (!c.empty() && (c.back() == '\r' || c.back() == ' '))
         c.pop_back();
       all_.push_back(C{content ? line : 0, line, c});

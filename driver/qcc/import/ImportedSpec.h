@@ -46,17 +46,20 @@ struct ImportedSpec {
   std::vector<Override> overrides;
   std::vector<TargetBlock> targets;
   std::vector<std::string> trailer; // comments at the end (merge disagreements)
+  // Modules to which the file gives something no spec can say (each reported as not carried where
+  // the file says it, e.g. an HMCT node with mixed operand qtypes); the verification skips them.
+  std::vector<std::string> undecided;
 };
 
 // The .qspec text of `s`. Deterministic: the order is the one the importer gave.
 std::string printSpec(const ImportedSpec &s);
 
-// Comments of a `#`-comment format (AMCT .cfg, YAML) by line: whole-line comments attach to the
-// next line that holds anything else, trailing comments to their own line. Text inside quotes
-// is not a comment.
+// Comments of a line-comment format (`#`: AMCT .cfg, YAML; `//`: HMCT's JSON) by line: whole-line
+// comments attach to the next line that holds anything else, trailing comments to their own line.
+// Text inside quotes is not a comment.
 class Comments {
 public:
-  explicit Comments(std::string_view text);
+  explicit Comments(std::string_view text, std::string_view marker = "#");
   // The comments that belong to source line `line` and have not been taken yet.
   std::vector<std::string> take(uint32_t line);
   // The comments above the file's first line of content (the file's header).

@@ -19,6 +19,17 @@ INPUTS = os.path.join(src, "test", "lit", "qcc", "import", "Inputs")
 LLM = os.path.join(INPUTS, "llm.txt")
 
 
+def write_inventory(rows, out):
+    """Writes `rows` ("name type") to `out`, the first row of each name only."""
+    seen, uniq = set(), []
+    for r in rows:
+        if r.split()[0] not in seen:
+            seen.add(r.split()[0])
+            uniq.append(r)
+    with open(out, "w") as f:
+        f.write("\n".join(uniq) + "\n")
+
+
 def amct_inventory(path, out):
     """The layers a .cfg names (types from its layer_type entries), plus one layer per type."""
     text = open(path, encoding="utf-8", errors="replace").read()
@@ -29,13 +40,24 @@ def amct_inventory(path, out):
         rows.append(n + (" Linear" if re.search(r"fc|linear|dense|matmul|gemm", n, re.I) else " Conv2d"))
     for t in sorted(set(types)):
         rows.append("typed." + t + ".0 " + t)
-    seen, uniq = set(), []
-    for r in rows:
-        if r.split()[0] not in seen:
-            seen.add(r.split()[0])
-            uniq.append(r)
-    with open(out, "w") as f:
-        f.write("\n".join(uniq) + "\n")
+    write_inventory(rows, out)
+
+
+def hmct_inventory(path, out):
+    """The nodes a quant_config names (op type from the name's last part, as ONNX exporters
+    name nodes: /blocks.0/attn/MatMul_1 is a MatMul), plus one node per op_config type."""
+    text = open(path, encoding="utf-8", errors="replace").read()
+    names = re.findall(r'"(/[^"]*)"\s*:', text)
+    types = []
+    ops = re.search(r'"op_config"\s*:\s*\{(.*?)\}\s*\}', text, re.S)
+    if ops:
+        types = re.findall(r'"([A-Za-z]\w*)"\s*:\s*\{', ops.group(1))
+    rows = ["/stem/Conv Conv", "/head/Gemm Gemm", "/blocks.0/attn/Softmax Softmax"]
+    for n in sorted(set(names)):
+        rows.append(n + " " + re.sub(r"_\d.*$", "", n.rsplit("/", 1)[-1]))
+    for t in sorted(set(types)):
+        rows.append("/typed/" + t + " " + t)
+    write_inventory(rows, out)
 
 
 def run(args):
@@ -69,28 +91,30 @@ def import_row(label, path, kind, inv, rows):
 KNOWN = set(l.strip() for l in open(os.path.join(INPUTS, "roundtrip-known-differences.txt"))
             if l.strip() and not l.startswith("#"))
 rows, ok = [], True
-for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os.path.join(conf, "msmodelslim", "*.yaml"))):
-    kind = "amct" if path.endswith(".cfg") else "msmodelslim"
+for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os.path.join(conf, "msmodelslim", "*.yaml")) +
+                   glob.glob(os.path.join(conf, "hmct", "*.json*"))):
+    kind = "amct" if path.endswith(".cfg") else "hmct" if "/hmct/" in path else "msmodelslim"
     rc, out, err = run([qlint, path])
     if rc != 0:
         continue  # the vendor refuses it (or qlint finds a problem): not part of the round trip
-    if kind == "amct":
+    if kind in ("amct", "hmct"):
         inv = os.path.join(tmp, os.path.basename(path) + ".txt")
-        amct_inventory(path, inv)
+        (amct_inventory if kind == "amct" else hmct_inventory)(path, inv)
     else:
         inv = LLM
     ok = import_row(os.path.basename(path), path, kind, inv, rows) and ok
 
 # The emitters' golden specs: emit, then import the emitted file.
-for spec in sorted(glob.glob(os.path.join(src, "test", "lit", "emitters", "amct", "*.qspec")) +
-                   glob.glob(os.path.join(src, "test", "lit", "emitters", "msmodelslim", "*.qspec"))):
-    kind = "amct" if "/amct/" in spec else "msmodelslim"
-    emit = "amct-cfg" if kind == "amct" else "msmodelslim-yaml"
+EMIT = {"amct": ("amct-cfg", "cfg", "net.txt"), "msmodelslim": ("msmodelslim-yaml", "yaml", None),
+        "hmct": ("hmct-json", "json", "vit.txt")}
+for spec in sorted(sum((glob.glob(os.path.join(src, "test", "lit", "emitters", k, "*.qspec")) for k in sorted(EMIT)), [])):
+    kind = spec.split("/")[-2]
+    emit, ext, default_inv = EMIT[kind]
     text = open(spec, encoding="utf-8").read()
     m = re.search(r"--inventory %S/(\S+)", text)
     inv = os.path.join(os.path.dirname(spec), m.group(1)) if m else (
-        os.path.join(src, "test", "lit", "emitters", "amct", "Inputs", "net.txt") if kind == "amct" else LLM)
-    out = os.path.join(tmp, os.path.basename(spec) + "." + ("cfg" if kind == "amct" else "yaml"))
+        os.path.join(src, "test", "lit", "emitters", kind, "Inputs", default_inv) if default_inv else LLM)
+    out = os.path.join(tmp, os.path.basename(spec) + "." + ext)
     args = [qcc, spec, "--emit=" + emit, "-o", out] + (["--inventory", inv] if m else [])
     rc, _, _ = run(args)
     if rc != 0:
