@@ -3,6 +3,7 @@
 
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -157,23 +158,38 @@ private:
     out_.include = target_.option("include");
   }
 
-  // One `name value` setting of an anti-outlier processor.
+  // One `name value` setting of an anti-outlier processor: a key msModelSlim's processor takes
+  // (extra=forbid) with one value, in the range the reference gives.
   void processorSetting(const ir::Option &c, const ir::Option &p) {
     const ir::Value *v = p.values.size() == 1 ? &p.values[0] : nullptr;
     bool numeric = v && v->kind == ir::Value::Number;
     std::string k = c.key + "." + p.key;
     bool unit = numeric && v->number > 0 && v->number < 1;
-    if ((p.key == "alpha" || p.key == "beta" || p.key == "scale_min") && !unit) {
+    std::string takes = scalarSettings(c.key);
+    if ((", " + takes + ",").find(", " + p.key + ",") == std::string::npos) {
+      badAt(p.keyRange, k, "'" + c.key + "' has no setting '" + p.key + "' qspec writes; it takes " + takes);
+    } else if (!v || !p.children.empty()) {
+      badAt(p.range, k, "a processor setting takes one value");
+    } else if ((p.key == "alpha" || p.key == "beta" || p.key == "scale_min") && !unit) {
       badAt(p.range, k, p.key + " must be in the range (0, 1)");
     } else if (p.key == "block_size") {
       long long x = numeric && v->isInteger ? static_cast<long long>(v->number) : 0;
       if (x != -1 && (x <= 0 || (x & (x - 1)) != 0))
         badAt(p.range, k, "block_size must be -1 or a positive power of 2, got " + (v ? v->text : std::string("nothing")));
-    } else if (p.key != "alpha" && p.key != "beta" && p.key != "scale_min" && p.key != "symmetric" &&
-               p.key != "online" && p.key != "max_tp_size") {
-      badAt(p.keyRange, k,
-            "unknown processor setting; qspec writes alpha, beta, scale_min, symmetric, block_size, online, max_tp_size");
     }
+  }
+
+  // The settings of processor `type` (msModelSlim's own field list, vendors/msmodelslim) that hold
+  // one value, the ones a `name value` line can write: "alpha, scale_min, symmetric".
+  static std::string scalarSettings(const std::string &type) {
+    static const std::vector<std::string> kNotScalar = {"type", "include", "exclude", "enable_subgraph_type",
+                                                        "qconfig", "down_proj_online_layers"};
+    std::string out;
+    if (const std::vector<std::string> *keys = msmodelslim::processorKeys(type))
+      for (const std::string &k : *keys)
+        if (std::find(kNotScalar.begin(), kNotScalar.end(), k) == kNotScalar.end())
+          out += (out.empty() ? "" : ", ") + k;
+    return out;
   }
 
   bool unknownProcessor(const std::string &name, SourceRange at) {
