@@ -16,6 +16,7 @@
 #include "lint/rules/spec/SpecUtil.h"
 
 #include <map>
+#include <regex>
 
 namespace qspec::import {
 
@@ -50,7 +51,14 @@ struct PracticeImport {
       return v.text;
     if (t == "bool")
       return v.text == "true" || v.text == "True" || v.text == "TRUE" ? "true" : "false";
+    if (t == "str" && !v.quoted && isExponentNumber(v.text))
+      return v.text; // YAML 1.1 reads `1e-5` as a string, msModelSlim's pydantic as the number
     return qspecString(v.text);
+  }
+  // `1e-5`, `-2E+3`: a number with an exponent and no '.' (the grammar's FLOAT).
+  static bool isExponentNumber(const std::string &t) {
+    static const std::regex kExp("-?[0-9]+[eE][-+]?[0-9]+");
+    return std::regex_match(t, kExp);
   }
 
   // The recipe words of one qconfig role.
@@ -344,7 +352,11 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
                      {src.path, "a practice without linear_quant"});
     return false;
   }
-  if (im.quants.size() == 1)
+  const LinearQuant &lq = im.quants.front();
+  bool narrowed = !lq.includeAll && !(lq.include.size() == 1 && lq.include[0] == "*");
+  // With an inventory, an include that leaves Linears out is read like several processors: the
+  // Linears outside stay float in the spec too (`protect`), as the emitter's include requires.
+  if (im.quants.size() == 1 && !(narrowed && ctx.inventory))
     importSingle(im, out, t);
   else if (!importReading(im, out))
     return false;
