@@ -188,9 +188,13 @@ void protects(AmctImport &im, ImportedSpec &out) {
     overriddenNames.insert(o.key);
   for (const amct::Override &o : im.doc.typeOverrides)
     overriddenTypes.insert(o.key);
+  // QAT: any override that applies to a skipped layer (its name's, or its type's) re-enables it.
+  auto reenabled = [&](const std::string &name, const std::string &type) {
+    return im.qat() && (overriddenNames.count(name) || (!type.empty() && overriddenTypes.count(type)));
+  };
   for (const Entry *e : names) {
-    if (im.qat() && overriddenNames.count(e->text))
-      continue; // QAT: the override re-enables the layer
+    if (reenabled(e->text, im.typeOf(e->text)))
+      continue;
     if (!seen.insert("n" + e->text).second)
       continue;
     for (const std::string &c : im.comments.take(e->line))
@@ -208,7 +212,22 @@ void protects(AmctImport &im, ImportedSpec &out) {
       continue;
     for (const std::string &c : im.comments.take(e->line))
       out.protectComments.push_back(c);
-    if (selectsSomething(im.ctx, e->text, true))
+    std::vector<std::string> stay; // QAT on an inventory: the layers of the type no name override re-enables
+    bool partly = false;
+    if (im.qat() && im.ctx.inventory)
+      for (const ir::Module &m : im.ctx.inventory->inventory.modules) {
+        if (m.type != e->text)
+          continue;
+        if (reenabled(m.name, ""))
+          partly = true;
+        else
+          stay.push_back(m.name);
+      }
+    if (partly) {
+      out.protectComments.push_back(" skip_layer_types \"" + e->text + "\" except the layers a name override re-enables (AMCT QAT)");
+      for (const std::string &p : namePatterns(im.ctx, stay))
+        out.protectNames.push_back(p);
+    } else if (selectsSomething(im.ctx, e->text, true))
       out.protectTypes.push_back(e->text);
     else
       im.ctx.notCarried(im.src, e->line, e->col, "skip_layer_types \"" + e->text + "\"",
