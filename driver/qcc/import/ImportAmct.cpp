@@ -287,8 +287,10 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   AmctDocument doc;
   if (!parseAmctConfig(src.file, doc, ctx.diags))
     return false;
-  if (doc.kind == ConfigKind::KVCache) {
-    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, 1, 1),
+  if (doc.kind == ConfigKind::KVCache) { // at its first quant_layers entry
+    const Entry *at = doc.kvQuantLayers.empty() ? nullptr : &doc.kvQuantLayers.front();
+    ctx.diags.report(DiagID::err_import_unsupported,
+                     SourceRange::point(src.file, at && at->line ? at->line : 1, at && at->col ? at->col : 1),
                      {src.path, "an AMCT KV-cache config (qspec has no KV-cache target)"});
     return false;
   }

@@ -319,7 +319,9 @@ bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeD
       bad = true;
     }
   if (!bad && !msmodelslim::isEmittableApiVersion(doc.apiversion)) {
-    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, 1, 1),
+    const msmodelslim::YamlValue *v = doc.root.get("apiversion");
+    ctx.diags.report(DiagID::err_import_unsupported,
+                     SourceRange::point(src.file, v && v->line ? v->line : 1, v && v->col ? v->col : 1),
                      {src.path, "a practice with apiversion '" + doc.apiversion +
                                     "' (qspec writes modelslim_v1 and multimodal_vlm_modelslim_v1)"});
     bad = true;
@@ -347,8 +349,10 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
   if (!im.antiOutlier.empty())
     t.settings.push_back(im.antiOutlierSetting());
   im.specSettings(t);
-  if (im.quants.empty()) {
-    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, 1, 1),
+  if (im.quants.empty()) { // at spec.process
+    const YamlValue *process = spec ? spec->get("process") : nullptr;
+    uint32_t line = process ? (process->keyLine ? process->keyLine : process->line) : 1;
+    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, line ? line : 1, process ? process->col : 1),
                      {src.path, "a practice without linear_quant"});
     return false;
   }
