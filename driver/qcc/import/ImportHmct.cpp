@@ -67,6 +67,14 @@ struct HmctImport {
     }
     return list;
   }
+  static bool isOpType(const std::string &w) {
+    if (w.empty() || std::isdigit(static_cast<unsigned char>(w[0])))
+      return false;
+    for (char c : w)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+        return false;
+    return true;
+  }
   static bool isWord(const std::string &w) {
     for (char c : w)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
@@ -119,8 +127,13 @@ struct HmctImport {
         continue;
       }
       std::string block;
-      for (const auto &[k, x] : v.members)
-        block += (block.empty() ? "" : "; ") + k + " " + values(x);
+      for (const auto &[k, x] : v.members) {
+        std::string val = values(x);
+        if ((k != "num_sample" && k != "metric") || !isWord(val))
+          notCarried(x, "bias_correction setting '" + k + "'", "the hmct target writes num_sample and metric");
+        else
+          block += (block.empty() ? "" : "; ") + k + " " + val;
+      }
       commentsOf(v, out.targets.back().comments);
       out.targets.back().settings.push_back(block.empty() ? "bias_correction true" : "bias_correction { " + block + " }");
     }
@@ -160,6 +173,10 @@ struct HmctImport {
     for (const auto &[type, e] : ops->members) {
       const JsonValue *q = e.kind == JsonValue::Object ? e.get("qtype") : nullptr;
       std::string t = q && q->kind == JsonValue::String ? tierWord(vendors::tierForQtype(q->text)) : "";
+      if (!isOpType(type)) {
+        notCarried(e, "op_config entry '" + type + "'", "an ONNX op type is a name of letters, digits and '_'");
+        continue;
+      }
       if (t.empty()) {
         notCarried(e, "op_config entry '" + type + "'",
                    q ? "qspec has no tier for qtype '" + q->text + "'" : "HMCT reads only 'qtype' in an op entry");
