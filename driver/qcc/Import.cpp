@@ -35,11 +35,12 @@ namespace fs = std::filesystem;
 
 const char *kImportUsage = R"(usage: qcc import FILE... [--inventory INV] [--kind K] [-o spec.qspec] [--roundtrip]
 
-  FILE            an msModelSlim practice (.yaml), an AMCT config (.cfg) or an HMCT
-                  quant_config (.json)
+  FILE            an msModelSlim practice (.yaml), an AMCT config (.cfg), an HMCT
+                  quant_config (.json) or a Horizon QconfigSetter module (.py)
   --inventory INV the model's module inventory: compresses name lists, decides what several
                   linear_quant processors do, and verifies the import on every module
-  --kind K        msmodelslim | amct | hmct (default: detected as qlint does)
+  --kind K        msmodelslim | amct | hmct | horizon (default: detected as qlint does;
+                  .py is horizon)
   -o PATH         the spec to write (default: standard output)
   --roundtrip     print, per FILE, whether the vendor reading of the re-emitted file equals
                   FILE's and whether the bytes are identical (needs --inventory)
@@ -87,8 +88,8 @@ int parseImportArgs(int argc, char **argv, ImportOptions &o) {
   }
   if (o.files.empty())
     return importUsageError("no input file");
-  if (!o.kind.empty() && o.kind != "msmodelslim" && o.kind != "amct" && o.kind != "hmct")
-    return importUsageError("--kind must be msmodelslim, amct or hmct");
+  if (!o.kind.empty() && o.kind != "msmodelslim" && o.kind != "amct" && o.kind != "hmct" && o.kind != "horizon")
+    return importUsageError("--kind must be msmodelslim, amct, hmct or horizon");
   if (o.roundtrip && o.inventory.empty())
     return importUsageError("--roundtrip needs --inventory");
   if (o.output == "-")
@@ -109,6 +110,8 @@ bool compileText(const std::string &path, const std::string &text, const std::st
 std::string kindOf(const std::string &path, const std::string &text, const ImportOptions &o) {
   if (!o.kind.empty())
     return o.kind;
+  if (fs::path(path).extension() == ".py") // qlint does not lint Python; the QconfigSetter reader does
+    return "horizon";
   switch (lint::detectFileKind(path, text)) {
   case lint::FileKind::MsModelSlim:
     return "msmodelslim";
@@ -145,6 +148,8 @@ bool importOne(const std::string &path, const ImportOptions &o, const import::Co
     return import::importMsModelSlim(out.src, ctx, out.spec);
   if (out.kind == "hmct")
     return import::importHmct(out.src, ctx, out.spec);
+  if (out.kind == "horizon")
+    return import::importHorizon(out.src, ctx, out.spec);
   ctx.diags.report(out.kind.empty() ? DiagID::err_import_unknown_kind : DiagID::err_import_unsupported,
                    SourceRange::point(f, 1, 1), {path, out.kind});
   return false;

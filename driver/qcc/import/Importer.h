@@ -28,6 +28,7 @@ struct Context {
 bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importHmct(const Source &src, const Context &ctx, ImportedSpec &out);
+bool importHorizon(const Source &src, const Context &ctx, ImportedSpec &out);
 
 // A number as the shortest text that reads back as the same double ("0.5", "1e-05").
 std::string numberText(double v);

@@ -106,7 +106,7 @@ for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os
 
 # The emitters' golden specs: emit, then import the emitted file.
 EMIT = {"amct": ("amct-cfg", "cfg", "net.txt"), "msmodelslim": ("msmodelslim-yaml", "yaml", None),
-        "hmct": ("hmct-json", "json", "vit.txt")}
+        "hmct": ("hmct-json", "json", "vit.txt"), "horizon": ("horizon-py", "py", "net.txt")}
 for spec in sorted(sum((glob.glob(os.path.join(src, "test", "lit", "emitters", k, "*.qspec")) for k in sorted(EMIT)), [])):
     kind = spec.split("/")[-2]
     emit, ext, default_inv = EMIT[kind]
