@@ -196,6 +196,7 @@ struct AmctOptions {
     double ratio = 0;
     std::optional<bool> ascendOptimized;
     std::optional<uint32_t> updateFreq;
+    std::vector<std::string> skipLayers, skipTypes; // regular_prune_skip_layers / _types
   } prune;
   // The target's act_algo / weight_algo: the algorithm for methods AMCT has no word for ("" none).
   std::string actAlgo, wtsAlgo;
@@ -433,9 +434,12 @@ void AmctWriter::parsePrune(const ir::Option &o) {
       uint32_t u;
       if (integer(c, u))
         prune.updateFreq = u;
+    } else if ((c.key == "skip_layers" || c.key == "skip_types") && !c.values.empty() && c.children.empty()) {
+      for (const ir::Value &v : c.values)
+        (c.key == "skip_layers" ? prune.skipLayers : prune.skipTypes).push_back(v.text);
     } else {
       error(DiagID::err_amct_option_value, c.keyRange.valid() ? c.keyRange : c.range,
-            {c.key, "prune", "known: type, ratio, ascend_optimized, update_freq"});
+            {c.key, "prune", "known: type, ratio, ascend_optimized, update_freq, skip_layers, skip_types"});
     }
   }
   std::string msg;
@@ -1013,6 +1017,10 @@ AmctDocument AmctWriter::lower(const Plan &plan) const {
     doc.global.pruneRatio = prune.ratio;
     doc.global.ascendOptimized = prune.ascendOptimized;
     doc.global.updateFreq = prune.updateFreq;
+    for (const std::string &n : prune.skipLayers)
+      doc.pruneSkipLayers.push_back(Entry{n});
+    for (const std::string &t : prune.skipTypes)
+      doc.pruneSkipTypes.push_back(Entry{t});
   }
   for (auto &[type, r] : plan.typeEntries)
     doc.typeOverrides.push_back(Override{type, lowerRecipe(r, type)});
