@@ -10,6 +10,8 @@
 #include "lint/rules/spec/SpecUtil.h"
 #include "vendors/amct/AmctConfig.h"
 
+#include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -20,6 +22,18 @@ namespace {
 using lint::spec::qspecString;
 
 using namespace qspec::amct;
+
+// AMCT's numbers are protobuf floats: the shortest text that reads back as the same float
+// (0.3, not the double 0.30000001192092896 the float widens to).
+std::string floatText(double v) {
+  char buf[40];
+  for (int precision = 1; precision <= 9; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtof(buf, nullptr) == static_cast<float>(v))
+      break;
+  }
+  return buf;
+}
 
 const char *typeWord(DataType t) { return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8"; }
 
@@ -103,13 +117,13 @@ struct AmctImport {
     if (r.numOfBins && &r != &doc.global)
       out.push_back("num_of_bins " + std::to_string(*r.numOfBins));
     if (r.hasDmq && r.dmqStrength)
-      out.push_back("dmq_balancer " + numberText(*r.dmqStrength));
+      out.push_back("dmq_balancer " + floatText(*r.dmqStrength));
     if (r.quantBits && *r.quantBits != 4 && *r.quantBits != 8)
       out.push_back("quant_bits " + std::to_string(*r.quantBits));
     if (r.clipMax)
-      out.push_back("clip_max " + numberText(*r.clipMax));
+      out.push_back("clip_max " + floatText(*r.clipMax));
     if (r.clipMin)
-      out.push_back("clip_min " + numberText(*r.clipMin));
+      out.push_back("clip_min " + floatText(*r.clipMin));
     if (r.fixedMin)
       out.push_back(std::string("fixed_min ") + (*r.fixedMin ? "true" : "false"));
     return out;
@@ -146,13 +160,27 @@ struct AmctImport {
   std::string pruneSetting() const {
     const Recipe &r = doc.global;
     if (r.pruner == "n_out_of_m")
-      return "prune { type n_out_of_m" + (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + " }";
+      return "prune { type n_out_of_m" + (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + skipLists() + " }";
     std::string s = "prune { type filter";
     if (r.pruneRatio)
-      s += "; ratio " + numberText(*r.pruneRatio);
+      s += "; ratio " + floatText(*r.pruneRatio);
     if (r.ascendOptimized)
       s += std::string("; ascend_optimized ") + (*r.ascendOptimized ? "true" : "false");
-    return s + " }";
+    return s + skipLists() + " }";
+  }
+
+  // regular_prune_skip_layers / _types as the prune block's skip_layers / skip_types.
+  std::string skipLists() const {
+    std::string s;
+    for (const auto &[key, list] : {std::pair<const char *, const std::vector<Entry> *>{"skip_layers", &doc.pruneSkipLayers},
+                                    {"skip_types", &doc.pruneSkipTypes}}) {
+      std::string items;
+      for (const Entry &e : *list)
+        items += (items.empty() ? "" : ", ") + qspecString(e.text);
+      if (!items.empty())
+        s += std::string("; ") + key + " " + items;
+    }
+    return s;
   }
 };
 
@@ -304,10 +332,10 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   typeOverrides(im, out);
   nameOverrides(im, out);
   out.targets.push_back(im.target());
-  if (!doc.pruneSkipLayers.empty() || !doc.pruneSkipTypes.empty()) {
+  if (!doc.global.hasPrune && (!doc.pruneSkipLayers.empty() || !doc.pruneSkipTypes.empty())) {
     const Entry &e = doc.pruneSkipLayers.empty() ? doc.pruneSkipTypes.front() : doc.pruneSkipLayers.front();
     ctx.notCarried(src, e.line, e.col, "prune_skip_layers / prune_skip_types",
-                   "the amct target's prune setting has no skip list");
+                   "the file has no global prune_config, and the amct target writes the skip lists in its prune setting");
   }
   for (const amct::Override &o : doc.typeOverrides)
     if (o.recipe.hasPrune)
