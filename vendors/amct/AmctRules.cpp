@@ -507,15 +507,16 @@ struct Checker {
         if (!checkQatPair(a, w, opts.version, msg))
           add(Finding::Error, "amct-qat-pair", line, 0, msg);
       }
+      uint32_t pruneLine = r.pruneLine ? r.pruneLine : line;
       if (r.hasPrune && !r.pruner.empty() && !r.prunerAlgoPresent)
-        add(Finding::Error, "amct-prune-algo", line, 0,
+        add(Finding::Error, "amct-prune-algo", pruneLine, 0,
             r.pruner == "filter"
                 ? "only balanced_l2_norm_filter_prune is support,  but balanced_l2_norm_filter_prune is not found."
                 : "only l1_selective_prune is support,  but l1_selective_prune is not found.");
       if (r.pruneRatio && !checkPruneRatio(*r.pruneRatio, layer, msg))
-        add(Finding::Error, "amct-prune-ratio", line, 0, msg);
+        add(Finding::Error, "amct-prune-ratio", pruneLine, 0, msg);
       if (r.pruner == "n_out_of_m" && !opts.hardware.empty() && !checkNOutOfMHardware(opts.hardware, msg))
-        add(Finding::Error, "amct-hardware-sparsity", line, 0, msg);
+        add(Finding::Error, "amct-hardware-sparsity", pruneLine, 0, msg);
     }
     if (doc.kind != ConfigKind::QAT && r.actAlgo == "ifmr")
       ifmr(r, layer, line);
