@@ -364,6 +364,7 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
   if (m.has_activation_offset())
     doc.activationOffset = m.activation_offset();
   if (m.has_kv_cache_quant_config()) {
+    doc.global.line = loc.line(m, "kv_cache_quant_config");
     Loc inner = loc.nested(m, "kv_cache_quant_config");
     doc.kvQuantLayers =
         entries(m.kv_cache_quant_config().quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);

@@ -104,8 +104,9 @@ struct Finding {
   std::string message;     // AMCT's wording where it has one
 };
 // Checks a parsed document against §4 (duplicates, pairs, clips, channel-wise on known layer
-// types when `layerTypes` maps names to types, QAT override re-enabling a skipped layer,
-// prune algorithm presence, 4:2 on 950PR/DT). `hardware` may be empty.
+// types when `layerTypes` maps names to types, else on the PyTorch types a skip list names, QAT
+// override re-enabling a skipped layer, prune algorithm presence, prune types, prune-only
+// overrides, 4:2 on 950PR/DT, a KV-cache config without quant layers). `hardware` may be empty.
 struct CheckOptions {
   Version version;
   std::string hardware;
