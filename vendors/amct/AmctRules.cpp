@@ -63,6 +63,31 @@ std::optional<Version> parseVersion(std::string_view text) {
 
 std::string knownVersionList() { return "9.0.0, 9.1.0, 9.2.0, master"; }
 
+std::optional<Framework> parseFramework(std::string_view text) {
+  std::string low;
+  for (char c : text)
+    low += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (Framework f : {Framework::PyTorch, Framework::TensorFlow, Framework::Onnx, Framework::Caffe})
+    if (low == frameworkName(f))
+      return f;
+  return std::nullopt;
+}
+
+const char *frameworkName(Framework f) {
+  switch (f) {
+  case Framework::Unknown: return "unknown";
+  case Framework::PyTorch: return "pytorch";
+  case Framework::TensorFlow: return "tensorflow";
+  case Framework::Onnx: return "onnx";
+  case Framework::Caffe: return "caffe";
+  }
+  return "?";
+}
+
+std::string knownFrameworkList() { return "pytorch, tensorflow, onnx, caffe"; }
+
+bool usesPyTorchTypes(Framework f) { return f == Framework::PyTorch || f == Framework::Onnx; }
+
 const char *dataTypeName(DataType t) {
   switch (t) {
   case DataType::Int4: return "INT4";
@@ -667,6 +692,10 @@ struct Checker {
     overrideDuplicates(doc.typeOverrides, "override_layer_types");
     duplicates(doc.kvQuantLayers, "kv_cache_quant_layers", false);
 
+    if (opts.framework == Framework::Caffe && doc.kind == ConfigKind::QAT)
+      for (const Entry &e : doc.skipLayerTypes)
+        add(Finding::Error, "amct-framework-field", e.line, e.col,
+            "AMCT for Caffe's retrain config has no skip_layer_types (skip the layers by name in skip_layers)");
     if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
       auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
         if (!isQuantizableType(type, doc.kind, opts.version))
