@@ -1,5 +1,6 @@
 #include "lint/Config.h"
 #include "frontend/readers/Readers.h"
+#include "vendors/amct/AmctRules.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -34,6 +35,7 @@ struct ProjectConfig {
   Section top;
   bool werror = false;
   std::string amctHardware;
+  std::string amctFramework;
   std::vector<std::pair<std::string, Section>> perPath;
   std::vector<std::string> exclude; // globs relative to `dir`: not linted in directory walks
   std::string error;
@@ -138,6 +140,13 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         return false;
       }
       cfg.amctHardware = v.Scalar();
+    } else if (top && key == "amct-framework") {
+      auto fw = v.IsScalar() ? amct::parseFramework(v.Scalar()) : std::nullopt;
+      if (!fw) {
+        err = where(v) + ": 'amct-framework' must be one of " + amct::knownFrameworkList();
+        return false;
+      }
+      cfg.amctFramework = amct::frameworkName(*fw);
     } else if (top && key == "exclude") {
       if (!readGlobs(v, cfg.exclude, err))
         return false;
@@ -160,7 +169,7 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
       }
     } else if (key != "path" || top) {
       err = where(kv.first) + ": unknown key '" + key +
-            "' (known: select, ignore, severity, werror, amct-hardware, per-path, exclude)";
+            "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, per-path, exclude)";
       return false;
     }
   }
@@ -289,6 +298,7 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
   out.configured.assign(rules.size(), false);
   out.promote.assign(rules.size(), false);
   out.amctHardware = opts.amctHardware;
+  out.amctFramework = opts.amctFramework;
   bool werror = opts.werror;
 
   std::shared_ptr<ProjectConfig> cfg;
@@ -312,6 +322,8 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
     werror = werror || cfg->werror;
     if (out.amctHardware.empty())
       out.amctHardware = cfg->amctHardware;
+    if (out.amctFramework.empty())
+      out.amctFramework = cfg->amctFramework;
   }
   // Command line last.
   if (!opts.select.empty())

@@ -6,6 +6,7 @@
 //   severity: {spec-override-shadowed: error, hmct-lowercase-op-type: off}
 //   werror: false                     # every warning becomes an error
 //   amct-hardware: Ascend950PR        # for amct-sparsity-unsupported-soc
+//   amct-framework: pytorch           # pytorch | tensorflow | onnx | caffe (--amct-framework)
 //   per-path:                         # globs relative to the config's folder, `*` crosses '/'
 //     - path: "legacy/*"
 //       ignore: [spec]
@@ -29,6 +30,7 @@ struct EffectiveRules {
   std::vector<bool> configured;   // severity was set by the config
   std::vector<bool> promote;      // -Werror / werror: warnings of this rule become errors
   std::string amctHardware;
+  std::string amctFramework;      // normalized (amct::frameworkName), "" if not said
   std::string configPath;         // "" if none
 };
 

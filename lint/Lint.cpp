@@ -281,6 +281,7 @@ FileResult lintFile(const std::string &given, const Options &opts) {
 
   Options local = opts;
   local.amctHardware = rules.amctHardware;
+  local.amctFramework = rules.amctFramework;
   LintContext ctx(sm, local);
   ctx.path = path;
   ctx.kind = res.kind;

@@ -62,6 +62,7 @@ struct Options {
   std::string against;                     // git revision for spec-tuning-too-many-changes
   std::string anchor;                      // anchor .qspec for the same rule
   std::string amctHardware;                // e.g. Ascend950PR, for amct-sparsity-unsupported-soc
+  std::string amctFramework;               // pytorch | tensorflow | onnx | caffe | "" (not said)
   std::string inventory, scores;           // --inventory / --scores for .qspec files
   bool useConfig = true;                   // read .qlint.yaml
   std::string stdinFilename;               // --stdin-filename: path `-` (standard input) is linted

@@ -8,6 +8,7 @@
 #include "emitters/Emitter.h"
 #include "ir/Cli.h"
 #include "lint/Lint.h"
+#include "vendors/amct/AmctRules.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -41,6 +42,7 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
   --against=REV          compare the tuning state with the file at git revision REV
   --anchor=FILE          compare the tuning state with the anchor spec FILE
   --amct-hardware=NAME   the Ascend chip AMCT configs target (e.g. Ascend950PR)
+  --amct-framework=NAME  the framework AMCT configs are for: pytorch, tensorflow, onnx, caffe
   --inventory=FILE       module inventory for .qspec files (overrides the spec's)
   --scores=FILE          sensitivity scores for .qspec files (overrides the spec's)
   --no-config            do not read .qlint.yaml files
@@ -211,7 +213,8 @@ int main(int argc, char **argv) {
       diff = true;
     } else if (value("--baseline", baseline) || value("--write-baseline", writeBaselineTo)) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
-               value("--amct-hardware", o.amctHardware) || value("--inventory", o.inventory) ||
+               value("--amct-hardware", o.amctHardware) || value("--amct-framework", o.amctFramework) ||
+               value("--inventory", o.inventory) ||
                value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
@@ -236,6 +239,13 @@ int main(int argc, char **argv) {
     return usageError("--format must be text, json, sarif or github");
   if (color != "auto" && color != "always" && color != "never")
     return usageError("--color must be auto, always or never");
+  if (!o.amctFramework.empty()) {
+    auto fw = amct::parseFramework(o.amctFramework);
+    if (!fw)
+      return usageError("--amct-framework: unknown framework '" + o.amctFramework + "' (known: " +
+                        amct::knownFrameworkList() + ")");
+    o.amctFramework = amct::frameworkName(*fw);
+  }
   if (inputs.empty())
     return usageError("no input files");
   if (fix && diff)

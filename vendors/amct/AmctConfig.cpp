@@ -325,7 +325,11 @@ void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const voi
   doc.pruneSkipLayers = entries(m.regular_prune_skip_layers(), m, "regular_prune_skip_layers", loc);
   doc.pruneSkipTypes = entries(m.regular_prune_skip_types(), m, "regular_prune_skip_types", loc);
   readQatRecipe(m, doc.global);
-  doc.global.line = loc.line(m, "retrain_data_quant_config");
+  // The global recipe is at its first block; prune findings at prune_config itself.
+  doc.global.pruneLine = loc.line(m, "prune_config");
+  for (const char *block : {"retrain_data_quant_config", "retrain_weight_quant_config", "prune_config"})
+    if (!doc.global.line)
+      doc.global.line = loc.line(m, block);
   for (int i = 0; i < m.override_layer_types_size(); ++i) {
     const auto &o = m.override_layer_types(i);
     Override ov;
@@ -360,6 +364,7 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
   if (m.has_activation_offset())
     doc.activationOffset = m.activation_offset();
   if (m.has_kv_cache_quant_config()) {
+    doc.global.line = loc.line(m, "kv_cache_quant_config");
     Loc inner = loc.nested(m, "kv_cache_quant_config");
     doc.kvQuantLayers =
         entries(m.kv_cache_quant_config().quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);

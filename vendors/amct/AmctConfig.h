@@ -52,6 +52,7 @@ struct Recipe {
   std::optional<bool> ascendOptimized; // balanced_l2_norm_filter_prune.ascend_optimized
   std::optional<uint32_t> updateFreq;  // l1_selective_prune.update_freq
   uint32_t line = 0;
+  uint32_t pruneLine = 0; // the global prune_config's line (QAT; 0: use `line`)
 };
 
 struct Override {

@@ -63,6 +63,31 @@ std::optional<Version> parseVersion(std::string_view text) {
 
 std::string knownVersionList() { return "9.0.0, 9.1.0, 9.2.0, master"; }
 
+std::optional<Framework> parseFramework(std::string_view text) {
+  std::string low;
+  for (char c : text)
+    low += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  for (Framework f : {Framework::PyTorch, Framework::TensorFlow, Framework::Onnx, Framework::Caffe})
+    if (low == frameworkName(f))
+      return f;
+  return std::nullopt;
+}
+
+const char *frameworkName(Framework f) {
+  switch (f) {
+  case Framework::Unknown: return "unknown";
+  case Framework::PyTorch: return "pytorch";
+  case Framework::TensorFlow: return "tensorflow";
+  case Framework::Onnx: return "onnx";
+  case Framework::Caffe: return "caffe";
+  }
+  return "?";
+}
+
+std::string knownFrameworkList() { return "pytorch, tensorflow, onnx, caffe"; }
+
+bool usesPyTorchTypes(Framework f) { return f == Framework::PyTorch || f == Framework::Onnx; }
+
 const char *dataTypeName(DataType t) {
   switch (t) {
   case DataType::Int4: return "INT4";
@@ -507,15 +532,16 @@ struct Checker {
         if (!checkQatPair(a, w, opts.version, msg))
           add(Finding::Error, "amct-qat-pair", line, 0, msg);
       }
+      uint32_t pruneLine = r.pruneLine ? r.pruneLine : line;
       if (r.hasPrune && !r.pruner.empty() && !r.prunerAlgoPresent)
-        add(Finding::Error, "amct-prune-algo", line, 0,
+        add(Finding::Error, "amct-prune-algo", pruneLine, 0,
             r.pruner == "filter"
                 ? "only balanced_l2_norm_filter_prune is support,  but balanced_l2_norm_filter_prune is not found."
                 : "only l1_selective_prune is support,  but l1_selective_prune is not found.");
       if (r.pruneRatio && !checkPruneRatio(*r.pruneRatio, layer, msg))
-        add(Finding::Error, "amct-prune-ratio", line, 0, msg);
+        add(Finding::Error, "amct-prune-ratio", pruneLine, 0, msg);
       if (r.pruner == "n_out_of_m" && !opts.hardware.empty() && !checkNOutOfMHardware(opts.hardware, msg))
-        add(Finding::Error, "amct-hardware-sparsity", line, 0, msg);
+        add(Finding::Error, "amct-hardware-sparsity", pruneLine, 0, msg);
     }
     if (doc.kind != ConfigKind::QAT && r.actAlgo == "ifmr")
       ifmr(r, layer, line);
@@ -541,6 +567,79 @@ struct Checker {
     if (doc.kind == ConfigKind::PTQ && r.actType == DataType::Int16 && !type.empty() &&
         !checkInt16Type(type, name, opts.version, msg))
       add(Finding::Error, "amct-int16-type", line, 0, msg);
+  }
+
+  // Without layer types, a type named in a skip list stands for layers the model has: common_config's
+  // channel_wise: true reaches them too, since AMCT checks resolved values on skipped layers
+  // (reference §4.4; QAT's quant_skip_types does not exempt either). Only PyTorch/ONNX type names
+  // AMCT quantizes are judged; a type override of the type replaces the global recipe.
+  void skippedTypeChannelWise(const std::unordered_set<std::string_view> &typeOverridden) {
+    if (doc.global.channelWise != true)
+      return;
+    std::vector<const Entry *> types;
+    for (const Entry &e : doc.skipLayerTypes)
+      types.push_back(&e);
+    for (const Entry &e : doc.quantSkipTypes)
+      types.push_back(&e);
+    std::unordered_set<std::string_view> done;
+    std::string msg;
+    for (const Entry *e : types) {
+      if (typeOverridden.count(e->text) || !done.insert(e->text).second ||
+          !isQuantizableType(e->text, doc.kind, opts.version) || checkChannelWise(doc.kind, e->text, "", msg))
+        continue;
+      add(Finding::Warning, "amct-channel-wise", doc.global.line, 0,
+          msg + " (skipping the type does not exempt its layers from the global channel_wise: true; AMCT refuses "
+                "the config if the model has one)");
+    }
+  }
+
+  // QAT pruning: a type (or a layer of a known type) the override's pruner cannot prune
+  // (reference §4.1, §4.5: filter Conv2d, Linear; 4:2 Conv2d, Linear, ConvTranspose2d). Type
+  // names are judged when they are PyTorch's (or ONNX's) or the caller says every name is.
+  void pruneTypes() {
+    auto check = [&](const Override &o, std::string_view type, bool byName) {
+      const Recipe &r = o.recipe;
+      if (!r.hasPrune || r.pruner.empty() || type.empty())
+        return;
+      if (!opts.pytorchTypes && !isQatType(type, opts.version))
+        return;
+      bool filter = r.pruner == "filter";
+      if (filter ? isFilterPruneType(type) : isSelectivePruneType(type))
+        return;
+      std::string what = filter ? "filter prune" : "selective prune";
+      std::string amctMsg = byName ? "some override_layer not in valid_layers for " + what
+                                   : std::string("some override_types not supported for ") + (filter ? "filter" : "selective") + " prune";
+      add(Finding::Error, "amct-prune-type", o.line, o.col,
+          amctMsg + " (" + std::string(type) + " cannot be " + (filter ? "filter-pruned: only Conv2d and Linear can"
+                                                                         : "4:2-pruned: only Conv2d, Linear and ConvTranspose2d can") + ")");
+    };
+    for (const Override &o : doc.typeOverrides)
+      check(o, o.key, false);
+    for (const Override &o : doc.nameOverrides) {
+      auto it = typeOf.find(o.key);
+      if (it != typeOf.end())
+        check(o, it->second, true);
+    }
+  }
+
+  // QAT: an override with only prune_config in a file that quantizes still counts as a quant
+  // override (reference §4.2): the layer's quantization resets to AMCT's defaults, not the global
+  // recipe, and retrain_enable is true even if the layer is skipped.
+  void pruneOnlyOverrides() {
+    bool quantizes = doc.global.present;
+    for (const auto *list : {&doc.typeOverrides, &doc.nameOverrides})
+      for (const Override &o : *list)
+        quantizes = quantizes || o.recipe.present;
+    if (!quantizes)
+      return;
+    for (const auto *list : {&doc.typeOverrides, &doc.nameOverrides})
+      for (const Override &o : *list)
+        if (o.recipe.hasPrune && !o.recipe.present)
+          add(Finding::Warning, "amct-prune-only-override", o.line, o.col,
+              "the override of '" + o.key +
+                  "' has only prune_config, but AMCT still counts it as a quant override: its quantization is "
+                  "reset to AMCT's defaults (INT8 ULQ activations, INT8 ARQ weights, no clip), not the global "
+                  "retrain configs, and retrain_enable is true even where the layer is skipped");
   }
 
   void run() {
@@ -593,6 +692,10 @@ struct Checker {
     overrideDuplicates(doc.typeOverrides, "override_layer_types");
     duplicates(doc.kvQuantLayers, "kv_cache_quant_layers", false);
 
+    if (opts.framework == Framework::Caffe && doc.kind == ConfigKind::QAT)
+      for (const Entry &e : doc.skipLayerTypes)
+        add(Finding::Error, "amct-framework-field", e.line, e.col,
+            "AMCT for Caffe's retrain config has no skip_layer_types (skip the layers by name in skip_layers)");
     if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
       auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
         if (!isQuantizableType(type, doc.kind, opts.version))
@@ -668,6 +771,16 @@ struct Checker {
       auto it = typeOf.find(o.key);
       recipe(o.recipe, it == typeOf.end() ? "" : it->second, o.key, o.line, true);
     }
+    if (!anyKnown && doc.kind != ConfigKind::KVCache)
+      skippedTypeChannelWise(typeOverridden);
+    if (qat) {
+      pruneTypes();
+      pruneOnlyOverrides();
+    }
+    if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty())
+      add(Finding::Error, "amct-kv-no-quant-layers",
+          doc.global.line || doc.nameOverrides.empty() ? doc.global.line : doc.nameOverrides[0].line, 0,
+          "No quant enable layer in quant config file, please check the quant config file.");
 
     // QAT: an override (name, or type of a known layer) re-enables a skipped layer.
     if (qat) {

@@ -30,6 +30,16 @@ struct Version {
 std::optional<Version> parseVersion(std::string_view text);
 std::string knownVersionList(); // "9.0.0, 9.1.0, 9.2.0, master"
 
+// The framework an AMCT config is for (AMCT ships one package per framework, reference §1, §3).
+// Unknown: not said; checks that depend on type names or per-framework fields are then skipped.
+enum class Framework { Unknown, PyTorch, TensorFlow, Onnx, Caffe };
+// "pytorch", "tensorflow", "onnx", "caffe" in any letter case; nullopt for anything else.
+std::optional<Framework> parseFramework(std::string_view text);
+const char *frameworkName(Framework f);     // "pytorch", ...
+std::string knownFrameworkList();           // "pytorch, tensorflow, onnx, caffe"
+// Layer types are PyTorch class names or ONNX op types (the capacity tables of §4.1 apply).
+bool usesPyTorchTypes(Framework f);
+
 // Activation/weight data types (DataType in QAT, CalibrationDataType / quant_bits in PTQ).
 enum class DataType { Int4, Int8, Int16 };
 const char *dataTypeName(DataType t); // "INT4", "INT8", "INT16"
@@ -104,8 +114,9 @@ struct Finding {
   std::string message;     // AMCT's wording where it has one
 };
 // Checks a parsed document against §4 (duplicates, pairs, clips, channel-wise on known layer
-// types when `layerTypes` maps names to types, QAT override re-enabling a skipped layer,
-// prune algorithm presence, 4:2 on 950PR/DT). `hardware` may be empty.
+// types when `layerTypes` maps names to types, else on the PyTorch types a skip list names, QAT
+// override re-enabling a skipped layer, prune algorithm presence, prune types, prune-only
+// overrides, 4:2 on 950PR/DT, a KV-cache config without quant layers). `hardware` may be empty.
 struct CheckOptions {
   Version version;
   std::string hardware;
@@ -119,6 +130,8 @@ struct CheckOptions {
   // entries must then be types AMCT quantizes in this mode ('Layer type <type> does not support
   // quantize.'). Off for files of other frameworks (TensorFlow, Caffe type names).
   bool pytorchTypes = false;
+  // Per-framework fields (reference §3): AMCT for Caffe's QAT config has no skip_layer_types.
+  Framework framework = Framework::Unknown;
 };
 std::vector<Finding> checkDocument(const AmctDocument &doc, const CheckOptions &opts);
 

@@ -13,6 +13,9 @@ namespace qspec::lint::amctlint {
 inline std::vector<amct::Finding> documentFindings(const LintContext &ctx) {
   amct::CheckOptions opts;
   opts.hardware = ctx.opts.amctHardware;
+  // --amct-framework: which type names and per-framework fields the checks may judge.
+  opts.framework = amct::parseFramework(ctx.opts.amctFramework).value_or(amct::Framework::Unknown);
+  opts.pytorchTypes = amct::usesPyTorchTypes(opts.framework);
   return amct::checkDocument(*ctx.amctDoc, opts);
 }
 

@@ -468,3 +468,50 @@ TEST(AmctConformanceTest, DocumentRulesOnRealFiles) {
   // The generated PTQ sample is clean.
   EXPECT_TRUE(findings("generated-json/GENERATED__ptq_full_valid.cfg").empty());
 }
+
+// The emitter's last step runs amct::checkDocument with these options (PyTorch types, the
+// inventory's layer types) on the config it is about to write, so each vendor check below is
+// an err_amct_check / warn_amct_check in qcc as well as a qlint rule.
+TEST(AmctDocumentChecks, EmitterOptionsSeeTheValueChecks) {
+  auto rules = [](const std::string &text, std::vector<std::pair<std::string_view, std::string_view>> types = {}) {
+    amct::AmctDocument doc;
+    std::vector<amct::ParseError> errors;
+    EXPECT_TRUE(amct::parseAmctConfig(text, doc, errors)) << text;
+    amct::CheckOptions co;
+    co.pytorchTypes = true;
+    co.layerTypes = std::move(types);
+    std::map<std::string, amct::Finding::Level> out;
+    for (const auto &f : amct::checkDocument(doc, co))
+      out[f.rule] = f.level;
+    return out;
+  };
+  // A pruner on a type it cannot prune: an error.
+  auto prune = rules("override_layer_types { layer_type: \"ConvTranspose2d\" prune_config { filter_pruner {"
+                     " balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } } }");
+  ASSERT_TRUE(prune.count("amct-prune-type"));
+  EXPECT_EQ(prune["amct-prune-type"], amct::Finding::Error);
+  // The same through a layer of a known type.
+  auto layer = rules("override_layer_configs { layer_name: \"up\" prune_config { filter_pruner {"
+                     " balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } } }",
+                     {{"up", "ConvTranspose2d"}});
+  EXPECT_TRUE(layer.count("amct-prune-type"));
+  // A prune-only override in a quantizing file: a warning (AMCT accepts it).
+  auto only = rules("retrain_data_quant_config { ulq_quantize { dst_type: INT8 } }\n"
+                    "override_layer_configs { layer_name: \"c\" prune_config { filter_pruner {"
+                    " balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } } }");
+  ASSERT_TRUE(only.count("amct-prune-only-override"));
+  EXPECT_EQ(only["amct-prune-only-override"], amct::Finding::Warning);
+  // A KV-cache config without quant layers: an error.
+  EXPECT_TRUE(rules("kv_cache_quant_config { calibration_config { ifmr_quantize { search_step: 0.01 } } }")
+                  .count("amct-kv-no-quant-layers"));
+  EXPECT_FALSE(rules("kv_cache_quant_config { quant_layers: \"k\" }").count("amct-kv-no-quant-layers"));
+  // Global channel_wise: true with a skipped Linear type, no inventory: a warning; with an
+  // inventory the per-type check decides (an error on the known Linear).
+  auto cw = rules("skip_layer_types: \"Linear\" common_config { arq_quantize { channel_wise: true } }");
+  ASSERT_TRUE(cw.count("amct-channel-wise"));
+  EXPECT_EQ(cw["amct-channel-wise"], amct::Finding::Warning);
+  auto cwInv = rules("skip_layer_types: \"Linear\" common_config { arq_quantize { channel_wise: true } }",
+                     {{"fc", "Linear"}});
+  ASSERT_TRUE(cwInv.count("amct-channel-wise"));
+  EXPECT_EQ(cwInv["amct-channel-wise"], amct::Finding::Error);
+}
