@@ -309,37 +309,6 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
   return st;
 }
 
-namespace {
-// The candidate becomes the msModelSlim target's only anti-outlier processor: its own block
-// (with its parameters) when the target configures it, else a bare `anti_outlier CANDIDATE`.
-void chooseAntiOutlier(ir::Target &target, const std::string &candidate) {
-  auto it = std::find_if(target.options.begin(), target.options.end(),
-                         [](const ir::Option &o) { return o.key == "anti_outlier"; });
-  ir::Option chosen;
-  chosen.key = "anti_outlier";
-  if (it != target.options.end()) {
-    chosen.range = it->range;
-    chosen.keyRange = it->keyRange;
-    for (const ir::Option &c : it->children)
-      if (c.key == candidate) {
-        chosen.isBlock = true;
-        chosen.children.push_back(c);
-      }
-  }
-  if (chosen.children.empty()) {
-    ir::Value v;
-    v.kind = ir::Value::Ident;
-    v.text = candidate;
-    v.range = chosen.range;
-    chosen.values.push_back(v);
-  }
-  if (it != target.options.end())
-    *it = std::move(chosen);
-  else
-    target.options.push_back(std::move(chosen));
-}
-} // namespace
-
 void applyState(ir::Spec &spec, const TuningState &state) {
   auto sel = [](const std::string &name) {
     ir::Selector s;
@@ -361,12 +330,10 @@ void applyState(ir::Spec &spec, const TuningState &state) {
       tr.selectors.push_back(sel(n));
     spec.tune.raises.push_back(std::move(tr));
   }
-  if (!state.antiOutlier.empty()) {
+  // One candidate left: the pipeline's tune-choice pass makes it the processor, as qcc does
+  // for the applied spec.
+  if (!state.antiOutlier.empty())
     spec.tune.antiOutlier = {state.antiOutlier};
-    for (ir::Target &t : spec.targets)
-      if (t.kind == "msmodelslim")
-        chooseAntiOutlier(t, state.antiOutlier);
-  }
 }
 
 bool isPlainWord(const std::string &text) {
