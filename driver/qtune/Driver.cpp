@@ -68,8 +68,7 @@ bool writeJSONAtomically(const std::string &path, const json &j, std::string &er
 
 // Replaces DIR/best with the evaluation folder (files hard-linked, not copied) plus the tuning
 // statements.
-void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord &rec, const ir::Inventory &inv,
-                 const msmodelslim::SelectionCompressor &compressor) {
+void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord &rec) {
   fs::path tmp = fs::path(workdir) / "best.tmp";
   fs::path best = fs::path(workdir) / "best";
   std::error_code ec;
@@ -83,7 +82,7 @@ void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord
   std::string err;
   emit::writeFileAtomically((tmp / "tune.qspec").string(),
                             "// qtune: best configuration (metric " + formatNumber(rec.metric) +
-                                "), for the spec's tune block\n" + stateText(p.state, "", inv, compressor),
+                                "), for the spec's tune block\n" + p.tuneText,
                             err);
   fs::remove_all(best, ec);
   fs::rename(tmp, best, ec);
@@ -333,7 +332,7 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
     Prepared &pr = preparedByKey_.at(keys[i]);
     if (recoverResult(pr))
       continue;
-    writeEvalDir(pr, *ctx_);
+    writeEvalDir(pr);
     todo.push_back(keys[i]);
   }
   bool appendFailed = false;
@@ -409,7 +408,7 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
     }
     if (oc.pass && (!bestSoFar_ || pr.state.modules < bestSoFar_->first.state.modules)) {
       bestSoFar_ = std::make_pair(pr, *rec);
-      publishBest(o_.workdir, pr, *rec, base_.inventory, *compressor_);
+      publishBest(o_.workdir, pr, *rec);
     }
     json pj;
     pj["key"] = keys[i];
@@ -516,7 +515,7 @@ int TuneRun::finish() {
   std::error_code ec;
   if (bestKey) {
     if (const EvalRecord *rec = history_.find(*bestKey))
-      publishBest(o_.workdir, preparedByKey_.at(*bestKey), *rec, base_.inventory, *compressor_);
+      publishBest(o_.workdir, preparedByKey_.at(*bestKey), *rec);
   } else {
     fs::remove_all(fs::path(o_.workdir) / "best", ec);
   }
