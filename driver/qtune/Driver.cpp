@@ -51,15 +51,36 @@ struct DiagPrinter {
   }
 };
 
+// The state's names as JSON, built without initializer lists (which copy every element twice:
+// this runs for tens of thousands of units at scale).
 json stateJSON(const TuningState &st) {
+  auto entry = [](const std::string &unit, const std::vector<std::string> &names) {
+    json e = json::object();
+    e["unit"] = unit;
+    json &list = e["names"] = json::array();
+    auto &arr = list.get_ref<json::array_t &>();
+    arr.reserve(names.size());
+    for (const std::string &n : names)
+      arr.emplace_back(n);
+    return e;
+  };
   json ex = json::array();
+  ex.get_ref<json::array_t &>().reserve(st.excludes.size());
   for (size_t i = 0; i < st.excludes.size(); ++i)
-    ex.push_back({{"unit", st.excludeUnits[i]}, {"names", st.excludes[i]}});
+    ex.push_back(entry(st.excludeUnits[i], st.excludes[i]));
   json rs = json::array();
-  for (const auto &r : st.raises)
-    rs.push_back({{"unit", r.unit}, {"tier", ir::tierName(r.tier)}, {"names", r.names}});
-  return {{"excludes", ex}, {"raises", rs}, {"anti_outlier", st.antiOutlier}, {"units", st.units},
-          {"modules", st.modules}};
+  for (const auto &r : st.raises) {
+    json e = entry(r.unit, r.names);
+    e["tier"] = ir::tierName(r.tier);
+    rs.push_back(std::move(e));
+  }
+  json out = json::object();
+  out["excludes"] = std::move(ex);
+  out["raises"] = std::move(rs);
+  out["anti_outlier"] = st.antiOutlier;
+  out["units"] = st.units;
+  out["modules"] = st.modules;
+  return out;
 }
 
 bool writeJSONAtomically(const std::string &path, const json &j, std::string &err) {
@@ -125,6 +146,8 @@ private:
   std::map<std::string, Prepared> preparedByKey_;
   std::map<std::string, std::string> keyByProbe_;
   std::optional<double> baseline_;
+  std::string bestStateKey_; // whose stateJSON bestState_ holds
+  json bestState_;
 
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -490,19 +513,25 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     bm = bestSoFar_->second.metric;
   }
   if (bp) {
-    json b = stateJSON(bp->state);
+    // The best state's names (tens of thousands at scale) are turned into JSON once per best.
+    if (bestStateKey_ != bp->key) {
+      bestState_ = stateJSON(bp->state);
+      bestStateKey_ = bp->key;
+    }
+    json &b = st["best"] = std::move(bestState_); // moved back below: no copy per round
     b["key"] = bp->key;
     b["probe"] = bp->probe.id();
     b["why"] = bp->probe.why;
     b["level"] = bp->probe.level;
     b["metric"] = bm;
-    st["best"] = b;
   } else {
     st["best"] = nullptr;
   }
   std::string e;
   if (!writeJSONAtomically((fs::path(o_.workdir) / "state.json").string(), st, e))
     std::cerr << "qtune: warning: cannot write state.json: " << e << "\n";
+  if (bp)
+    bestState_ = std::move(st["best"]);
 }
 
 int TuneRun::finish() {
