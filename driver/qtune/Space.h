@@ -1,7 +1,7 @@
 // The tune space of a spec: its fallback units (whole groups and ungrouped modules, never a
 // protected module), ordered by sensitivity, and the discretised levels over them; and the map
 // from an abstract Probe to the tuning state (`exclude` / `raise ... to T`) a round writes into
-// a fresh copy of the spec.
+// the spec it resolves.
 #pragma once
 
 #include "driver/qtune/Strategy.h"
