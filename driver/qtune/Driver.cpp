@@ -51,15 +51,36 @@ struct DiagPrinter {
   }
 };
 
+// The state's names as JSON, built without initializer lists (which copy every element twice:
+// this runs for tens of thousands of units at scale).
 json stateJSON(const TuningState &st) {
+  auto entry = [](const std::string &unit, const std::vector<std::string> &names) {
+    json e = json::object();
+    e["unit"] = unit;
+    json &list = e["names"] = json::array();
+    auto &arr = list.get_ref<json::array_t &>();
+    arr.reserve(names.size());
+    for (const std::string &n : names)
+      arr.emplace_back(n);
+    return e;
+  };
   json ex = json::array();
+  ex.get_ref<json::array_t &>().reserve(st.excludes.size());
   for (size_t i = 0; i < st.excludes.size(); ++i)
-    ex.push_back({{"unit", st.excludeUnits[i]}, {"names", st.excludes[i]}});
+    ex.push_back(entry(st.excludeUnits[i], st.excludes[i]));
   json rs = json::array();
-  for (const auto &r : st.raises)
-    rs.push_back({{"unit", r.unit}, {"tier", ir::tierName(r.tier)}, {"names", r.names}});
-  return {{"excludes", ex}, {"raises", rs}, {"anti_outlier", st.antiOutlier}, {"units", st.units},
-          {"modules", st.modules}};
+  for (const auto &r : st.raises) {
+    json e = entry(r.unit, r.names);
+    e["tier"] = ir::tierName(r.tier);
+    rs.push_back(std::move(e));
+  }
+  json out = json::object();
+  out["excludes"] = std::move(ex);
+  out["raises"] = std::move(rs);
+  out["anti_outlier"] = st.antiOutlier;
+  out["units"] = st.units;
+  out["modules"] = st.modules;
+  return out;
 }
 
 bool writeJSONAtomically(const std::string &path, const json &j, std::string &err) {
@@ -68,8 +89,7 @@ bool writeJSONAtomically(const std::string &path, const json &j, std::string &er
 
 // Replaces DIR/best with the evaluation folder (files hard-linked, not copied) plus the tuning
 // statements.
-void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord &rec, const ir::Inventory &inv,
-                 const msmodelslim::SelectionCompressor &compressor) {
+void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord &rec) {
   fs::path tmp = fs::path(workdir) / "best.tmp";
   fs::path best = fs::path(workdir) / "best";
   std::error_code ec;
@@ -83,7 +103,7 @@ void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord
   std::string err;
   emit::writeFileAtomically((tmp / "tune.qspec").string(),
                             "// qtune: best configuration (metric " + formatNumber(rec.metric) +
-                                "), for the spec's tune block\n" + stateText(p.state, "", inv, compressor),
+                                "), for the spec's tune block\n" + p.tuneText,
                             err);
   fs::remove_all(best, ec);
   fs::rename(tmp, best, ec);
@@ -126,6 +146,8 @@ private:
   std::map<std::string, Prepared> preparedByKey_;
   std::map<std::string, std::string> keyByProbe_;
   std::optional<double> baseline_;
+  std::string bestStateKey_; // whose stateJSON bestState_ holds
+  json bestState_;
 
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -333,7 +355,7 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
     Prepared &pr = preparedByKey_.at(keys[i]);
     if (recoverResult(pr))
       continue;
-    writeEvalDir(pr, *ctx_);
+    writeEvalDir(pr);
     todo.push_back(keys[i]);
   }
   bool appendFailed = false;
@@ -409,7 +431,7 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
     }
     if (oc.pass && (!bestSoFar_ || pr.state.modules < bestSoFar_->first.state.modules)) {
       bestSoFar_ = std::make_pair(pr, *rec);
-      publishBest(o_.workdir, pr, *rec, base_.inventory, *compressor_);
+      publishBest(o_.workdir, pr, *rec);
     }
     json pj;
     pj["key"] = keys[i];
@@ -491,19 +513,25 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     bm = bestSoFar_->second.metric;
   }
   if (bp) {
-    json b = stateJSON(bp->state);
+    // The best state's names (tens of thousands at scale) are turned into JSON once per best.
+    if (bestStateKey_ != bp->key) {
+      bestState_ = stateJSON(bp->state);
+      bestStateKey_ = bp->key;
+    }
+    json &b = st["best"] = std::move(bestState_); // moved back below: no copy per round
     b["key"] = bp->key;
     b["probe"] = bp->probe.id();
     b["why"] = bp->probe.why;
     b["level"] = bp->probe.level;
     b["metric"] = bm;
-    st["best"] = b;
   } else {
     st["best"] = nullptr;
   }
   std::string e;
   if (!writeJSONAtomically((fs::path(o_.workdir) / "state.json").string(), st, e))
     std::cerr << "qtune: warning: cannot write state.json: " << e << "\n";
+  if (bp)
+    bestState_ = std::move(st["best"]);
 }
 
 int TuneRun::finish() {
@@ -516,7 +544,7 @@ int TuneRun::finish() {
   std::error_code ec;
   if (bestKey) {
     if (const EvalRecord *rec = history_.find(*bestKey))
-      publishBest(o_.workdir, preparedByKey_.at(*bestKey), *rec, base_.inventory, *compressor_);
+      publishBest(o_.workdir, preparedByKey_.at(*bestKey), *rec);
   } else {
     fs::remove_all(fs::path(o_.workdir) / "best", ec);
   }

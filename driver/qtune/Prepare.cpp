@@ -1,6 +1,9 @@
-// Preparing a probe: its tuning state on a fresh copy of the spec, the whole pass pipeline (so
-// protected modules and groups are checked exactly as qcc checks them), every target emitted,
-// and the cache key.
+// Preparing a probe: its tuning state, compressed once into the statements `qtune apply` would
+// write (they are the probe's tune.qspec and, applied to the spec, what it resolves), the whole
+// pass pipeline (so protected modules and groups are checked exactly as qcc checks them) on the
+// one scratch spec (the base's targets and tune block restored, its resolution cleared; the
+// inventory and the module selector are not copied per probe), every target emitted, and the
+// cache key.
 //
 // The key is SHA-256 over: the evaluator key (evaluatorKey), the anti-outlier choice, a compact
 // digest of the resolution (one tier byte per module), and every emitted file keyed by its
@@ -74,9 +77,13 @@ std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune) {
 
 bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, DiagnosticEngine &rd) {
   out.probe = p;
-  out.state = stateFor(c.space, c.resolved, p);
-  ir::Spec s = c.base;
-  applyState(s, out.state);
+  out.state = stateFor(c.space, c.base, p);
+  StatePatterns patterns = compressState(out.state, c.base.inventory, c.compressor);
+  out.tuneText = stateText(out.state, patterns, "");
+  ir::Spec &s = c.scratch;
+  s.targets = c.base.targets;
+  s.tune = c.base.tune;
+  applyState(s, out.state, patterns);
   if (!passes::runPipeline(s, rd))
     return false;
   std::vector<const ir::Target *> targets;
@@ -116,7 +123,7 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
   return true;
 }
 
-void writeEvalDir(Prepared &p, const ProbeContext &c) {
+void writeEvalDir(Prepared &p) {
   std::error_code ec;
   fs::remove_all(p.dir, ec);
   fs::create_directories(fs::path(p.dir) / "config", ec);
@@ -125,7 +132,7 @@ void writeEvalDir(Prepared &p, const ProbeContext &c) {
     emit::writeFileAtomically((fs::path(p.dir) / "config" / name).string(), bytes, err);
   if (!p.irJson.empty())
     emit::writeFileAtomically((fs::path(p.dir) / "ir.json").string(), p.irJson, err);
-  emit::writeFileAtomically((fs::path(p.dir) / "tune.qspec").string(), stateText(p.state, "", c.base.inventory, c.compressor), err);
+  emit::writeFileAtomically((fs::path(p.dir) / "tune.qspec").string(), p.tuneText, err);
   p.files.clear();
   p.files.shrink_to_fit();
   p.irJson.clear();

@@ -22,6 +22,7 @@ struct Prepared {
   TuningState state;
   std::string key, dir;                                   // dir = DIR/evals/KEY16
   std::vector<std::pair<std::string, std::string>> files; // file name, bytes; dropped once written
+  std::string tuneText;                                   // the state's statements (stateText)
   std::string irJson;                                     // only with --write-ir
 };
 
@@ -35,8 +36,10 @@ struct Goal {
 
 struct ProbeContext {
   const RunOptions &opts;
-  const ir::Spec &base;     // as loaded (its tuning state is replaced per probe)
-  const ir::Spec &resolved; // resolved with an empty tuning state
+  const ir::Spec &base;     // as loaded
+  // Resolved with an empty tuning state first, then resolved again for each probe with the
+  // probe's state (its inventory and module selector are reused: no copy per probe).
+  ir::Spec &scratch;
   const TuneSpace &space;
   std::string commandKey;   // evaluatorKey()
   const msmodelslim::SelectionCompressor &compressor; // over base.inventory, built once
@@ -47,12 +50,12 @@ struct ProbeContext {
 // .py/.sh/... file), the --cache-input files, the metric names and the salt.
 std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune);
 
-// Applies the probe's state to a fresh copy of the spec, runs the passes, emits every target and
-// computes the key. False (diagnostics in `rd`) when the passes or an emitter reject it.
+// Applies the probe's state to the scratch spec (the base's targets and tune block, the state's
+// compressed statements), runs the passes, emits every target and computes the key. False (diagnostics in `rd`) when the passes or an emitter reject it.
 bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, DiagnosticEngine &rd);
 
 // Writes DIR/evals/KEY16/{config/, tune.qspec, ir.json with --write-ir} and drops the bytes.
-void writeEvalDir(Prepared &p, const ProbeContext &c);
+void writeEvalDir(Prepared &p);
 
 // ---- Evaluate.cpp ---------------------------------------------------------------------------
 

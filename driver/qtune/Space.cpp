@@ -309,66 +309,6 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
   return st;
 }
 
-namespace {
-// The candidate becomes the msModelSlim target's only anti-outlier processor: its own block
-// (with its parameters) when the target configures it, else a bare `anti_outlier CANDIDATE`.
-void chooseAntiOutlier(ir::Target &target, const std::string &candidate) {
-  auto it = std::find_if(target.options.begin(), target.options.end(),
-                         [](const ir::Option &o) { return o.key == "anti_outlier"; });
-  ir::Option chosen;
-  chosen.key = "anti_outlier";
-  if (it != target.options.end()) {
-    chosen.range = it->range;
-    chosen.keyRange = it->keyRange;
-    for (const ir::Option &c : it->children)
-      if (c.key == candidate) {
-        chosen.isBlock = true;
-        chosen.children.push_back(c);
-      }
-  }
-  if (chosen.children.empty()) {
-    ir::Value v;
-    v.kind = ir::Value::Ident;
-    v.text = candidate;
-    v.range = chosen.range;
-    chosen.values.push_back(v);
-  }
-  if (it != target.options.end())
-    *it = std::move(chosen);
-  else
-    target.options.push_back(std::move(chosen));
-}
-} // namespace
-
-void applyState(ir::Spec &spec, const TuningState &state) {
-  auto sel = [](const std::string &name) {
-    ir::Selector s;
-    s.kind = ir::Selector::Name;
-    s.text = escapeGlob(name);
-    std::string err;
-    s.pattern = Pattern::compile(s.text, err);
-    return s;
-  };
-  spec.tune.excludes.clear();
-  spec.tune.raises.clear();
-  for (const auto &list : state.excludes)
-    for (const std::string &n : list)
-      spec.tune.excludes.push_back(sel(n));
-  for (const auto &r : state.raises) {
-    ir::TuningRaise tr;
-    tr.tier = r.tier;
-    for (const std::string &n : r.names)
-      tr.selectors.push_back(sel(n));
-    spec.tune.raises.push_back(std::move(tr));
-  }
-  if (!state.antiOutlier.empty()) {
-    spec.tune.antiOutlier = {state.antiOutlier};
-    for (ir::Target &t : spec.targets)
-      if (t.kind == "msmodelslim")
-        chooseAntiOutlier(t, state.antiOutlier);
-  }
-}
-
 bool isPlainWord(const std::string &text) {
   if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_'))
     return false;
@@ -443,36 +383,81 @@ std::string statementText(const std::string &indent, const std::string &keyword,
 }
 } // namespace
 
-std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv) {
-  return stateText(state, indent, inv, msmodelslim::SelectionCompressor(inv));
+StatePatterns compressState(const TuningState &state, const ir::Inventory &inv,
+                            const msmodelslim::SelectionCompressor &compressor) {
+  StatePatterns out;
+  if (!state.excludes.empty()) {
+    std::vector<const std::string *> names;
+    for (const auto &list : state.excludes)
+      for (const std::string &n : list)
+        names.push_back(&n);
+    out.excludes = compressNames(names, inv, compressor);
+  }
+  std::map<ir::Tier, std::vector<const std::string *>> byTier;
+  for (const auto &r : state.raises)
+    for (const std::string &n : r.names)
+      byTier[r.tier].push_back(&n);
+  for (const auto &[tier, names] : byTier)
+    out.raises.emplace_back(tier, compressNames(names, inv, compressor));
+  return out;
 }
 
-std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv,
-                      const msmodelslim::SelectionCompressor &compressor) {
+void applyState(ir::Spec &spec, const TuningState &state, const StatePatterns &patterns) {
+  auto selectors = [](const std::vector<std::string> &texts) {
+    std::vector<ir::Selector> out;
+    for (const std::string &text : texts) {
+      ir::Selector s;
+      s.kind = ir::Selector::Name;
+      s.text = text;
+      std::string err;
+      s.pattern = Pattern::compile(s.text, err);
+      out.push_back(std::move(s));
+    }
+    return out;
+  };
+  spec.tune.excludes = selectors(patterns.excludes);
+  spec.tune.raises.clear();
+  for (const auto &[tier, list] : patterns.raises) {
+    ir::TuningRaise tr;
+    tr.tier = tier;
+    tr.selectors = selectors(list);
+    spec.tune.raises.push_back(std::move(tr));
+  }
+  // One candidate left: the pipeline's tune-choice pass makes it the processor, as qcc does
+  // for the applied spec.
+  if (!state.antiOutlier.empty())
+    spec.tune.antiOutlier = {state.antiOutlier};
+  auto selector = std::move(spec.resolution.selector);
+  spec.resolution = ir::Resolution{};
+  spec.resolution.selector = std::move(selector);
+}
+
+std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv) {
+  return stateText(state, compressState(state, inv, msmodelslim::SelectionCompressor(inv)), indent);
+}
+
+std::string stateText(const TuningState &state, const StatePatterns &patterns, const std::string &indent) {
   auto summary = [](size_t units, size_t modules) {
     return std::to_string(units) + (units == 1 ? " unit, " : " units, ") + std::to_string(modules) +
            (modules == 1 ? " module" : " modules");
   };
   std::string out;
   if (!state.excludes.empty()) {
-    std::vector<const std::string *> names;
+    size_t names = 0;
     for (const auto &list : state.excludes)
-      for (const std::string &n : list)
-        names.push_back(&n);
-    out += statementText(indent, "exclude", compressNames(names, inv, compressor), "",
-                         summary(state.excludes.size(), names.size()));
+      names += list.size();
+    out += statementText(indent, "exclude", patterns.excludes, "", summary(state.excludes.size(), names));
   }
   // One raise statement per tier, lowest tier first.
-  std::map<ir::Tier, std::pair<size_t, std::vector<const std::string *>>> byTier;
+  std::map<ir::Tier, std::pair<size_t, size_t>> byTier; // units, modules
   for (const auto &r : state.raises) {
     auto &slot = byTier[r.tier];
     ++slot.first;
-    for (const std::string &n : r.names)
-      slot.second.push_back(&n);
+    slot.second += r.names.size();
   }
-  for (const auto &[tier, slot] : byTier)
-    out += statementText(indent, "raise", compressNames(slot.second, inv, compressor),
-                         std::string(" to ") + ir::tierName(tier), summary(slot.first, slot.second.size()));
+  for (const auto &[tier, list] : patterns.raises)
+    out += statementText(indent, "raise", list, std::string(" to ") + ir::tierName(tier),
+                         summary(byTier[tier].first, byTier[tier].second));
   if (!state.antiOutlier.empty())
     out += indent + "anti_outlier " +
            (isPlainWord(state.antiOutlier) ? state.antiOutlier : quoteQSpec(state.antiOutlier)) +

@@ -1,7 +1,7 @@
 // The tune space of a spec: its fallback units (whole groups and ungrouped modules, never a
 // protected module), ordered by sensitivity, and the discretised levels over them; and the map
 // from an abstract Probe to the tuning state (`exclude` / `raise ... to T`) a round writes into
-// a fresh copy of the spec.
+// the spec it resolves.
 #pragma once
 
 #include "driver/qtune/Strategy.h"
@@ -67,18 +67,29 @@ struct TuningState {
 
 TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &p);
 
-// Replaces `spec`'s tuning state (excludes, raises, anti-outlier choice) by `state`. `spec` must
-// not have been resolved yet.
-void applyState(ir::Spec &spec, const TuningState &state);
+// A tuning state's names compressed into few patterns over the inventory (as the emitters write
+// them: `model.layers.{0..3}.*`), each list verified to select exactly its modules (else the
+// escaped names themselves): one exclude list, and one raise list per tier, lowest tier first.
+struct StatePatterns {
+  std::vector<std::string> excludes;
+  std::vector<std::pair<ir::Tier, std::vector<std::string>>> raises;
+};
+StatePatterns compressState(const TuningState &state, const ir::Inventory &inv,
+                            const msmodelslim::SelectionCompressor &compressor);
+
+// Replaces `spec`'s tuning state (excludes, raises, anti-outlier choice) by `state`, written as
+// `patterns` (compressState of `state`): one exclude and one raise per tier, as `qtune apply`
+// writes them, so a probe resolves exactly as its applied spec does. Clears the resolution (the
+// module selector, which depends on the inventory alone, is kept), so a spec resolved before can
+// be resolved again.
+void applyState(ir::Spec &spec, const TuningState &state, const StatePatterns &patterns);
 
 // The statements of a tuning state as .qspec text, each indented by `indent`: one `exclude`
-// and one `raise ... to T` per tier, their names compressed into few patterns over `inv` (as
-// the emitters write them: `model.layers.{0..3}.*`), each with a `// qtune:` comment; and the
-// chosen anti-outlier candidate as an `anti_outlier` setting.
+// and one `raise ... to T` per tier with `patterns`' lists, each with a `// qtune:` comment; and
+// the chosen anti-outlier candidate as an `anti_outlier` setting.
+std::string stateText(const TuningState &state, const StatePatterns &patterns, const std::string &indent);
+// The same, compressing the names over `inv` first.
 std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv);
-// The same with a compressor built once for `inv` (a run writes one per evaluation).
-std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv,
-                      const msmodelslim::SelectionCompressor &compressor);
 
 // True if `text` can be written as a bare .qspec identifier.
 bool isPlainWord(const std::string &text);

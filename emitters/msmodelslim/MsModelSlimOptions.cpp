@@ -202,10 +202,12 @@ private:
 
   void antiOutlier() {
     // The tune block's candidates: qtune makes each one this target's processor in turn, so a
-    // name the emitter refuses here would fail the search when it came to that candidate.
+    // name the emitter refuses here would fail the search when it came to that candidate. A
+    // single candidate is already this target's processor (the tune-choice pass), checked below.
     const ir::Tune &tune = spec_.tune;
-    for (const std::string &name : tune.antiOutlier)
-      unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement : tune.range);
+    if (tune.antiOutlier.size() > 1)
+      for (const std::string &name : tune.antiOutlier)
+        unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement : tune.range);
     const ir::Option *o = target_.option("anti_outlier");
     if (!o)
       return;
