@@ -77,11 +77,12 @@ fuzz-smoke: fuzz-build
 # Builds the micro-benchmarks and qcc, runs them, then the whole-process and scaling tables
 # (docs/performance.md).
 bench: configure
-	cmake --build $(BUILD_DIR) -j $(JOBS) --target qcc qspec_bench_matcher qspec_bench_readers
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target qcc qtune qspec_bench_matcher qspec_bench_readers
 	$(BUILD_DIR)/bin/qspec_bench_matcher
 	$(BUILD_DIR)/bin/qspec_bench_readers
 	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR)
 	/usr/bin/python3 bench/scaling.py $(BUILD_DIR)
+	/usr/bin/python3 bench/driver/qtune_scale.py $(BUILD_DIR)
 
 # The .deb (build/package/qspec_VERSION_ARCH.deb; docs/install.md) and a plain install.
 PREFIX ?= /usr/local

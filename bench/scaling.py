@@ -12,8 +12,11 @@ Cases (--only):
   hmct-glob     `protect "*.down_proj"` on the stress inventory, --emit=hmct-json (1/3 of the
                 modules become node_config entries)
   hmct-names    10k / 20k literal `protect` names on DeepSeek-V3, --emit=hmct-json
-  emit-ir       --emit=ir of the stress inventory; floor: copying the output file (writing its
-                bytes), and the file's size beside the peak RSS
+  hmct-onnx     an ONNX-style manifest of 50k / 100k nodes (`/blocks.N/op_M/MatMul`) with
+                `override name "*" { tier int16 }`: every node a node_config entry, read back
+  emit-ir       --emit=ir of the stress inventory (always up to 1M modules: the issue's goal is
+                stated there); floor: copying the output file (writing its bytes), and the
+                file's size beside the peak RSS
   scores        --scores analysis_result.yaml (45k, 90k, 1M entries) minus the same compile
                 without it; floor: PyYAML's C loader (yaml.CSafeLoader) in-process
   braces        10 long brace alternations (40 layers x 100 experts x 3 projections listed) on
@@ -134,6 +137,19 @@ def case_hmct_names(a, _sizes):
                       "--emit=hmct-json", "-o", out], a.runs)
 
 
+def case_hmct_onnx(a, _sizes):
+    spec = write(os.path.join(a.scratch, "hmct-onnx.qspec"),
+                 HEADER.replace("tiers int8 < float", "tiers int8 < int16 < float") +
+                 'override name "*" { tier int16 }\ntarget hmct { march nash-p }\n')
+    out = os.path.join(a.scratch, "hmct-onnx.json")
+
+    def manifest(n):
+        return write(os.path.join(a.scratch, f"onnx-{n // 1000}k.manifest"),
+                     "".join(f"/blocks.{i // 100}/op_{i % 100}/MatMul MatMul\n" for i in range(n)))
+    series("hmct-onnx", [50_000, 100_000], lambda n: [a.qcc, spec, "--inventory", manifest(n), "--emit=hmct-json",
+                                                     "-o", out], a.runs)
+
+
 def case_emit_ir(a, sizes):
     spec = write(os.path.join(a.scratch, "ir.qspec"), HEADER + 'protect "*.down_proj"\n' + TARGETS)
     out = os.path.join(a.scratch, "ir.json")
@@ -144,6 +160,7 @@ def case_emit_ir(a, sizes):
         os.unlink(out + ".copy")
         return (f"file {size_mb:.0f} MB (RSS {rss / size_mb:.2f}x); cp {cw:.3f} s wall / {cc:.3f} s CPU "
                 f"(qcc {wall / cw:.1f}x wall, {cpu / max(cc, 1e-3):.1f}x CPU)")
+    sizes = sorted(set(sizes) | {500_000, 1_000_000}) if not a.sizes else sizes
     series("emit-ir", sizes, lambda n: [a.qcc, spec, "--inventory", inventory(a.data, n), "--emit=ir", "-o", out],
            a.runs, floor)
 
@@ -254,7 +271,8 @@ def case_stars(a, _sizes):
     row("stars", 45337, wall, cpu, rss, f"reference {rw:.2f} s wall / {rc:.2f} s CPU: {rc / cpu:.0f}x qcc (CPU)")
 
 
-CASES = {"hmct-glob": case_hmct_glob, "hmct-names": case_hmct_names, "emit-ir": case_emit_ir,
+CASES = {"hmct-glob": case_hmct_glob, "hmct-names": case_hmct_names, "hmct-onnx": case_hmct_onnx,
+         "emit-ir": case_emit_ir,
          "scores": case_scores, "braces": case_braces, "parser": case_parser, "stars": case_stars}
 
 

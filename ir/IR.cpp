@@ -87,7 +87,7 @@ void Inventory::rebuildIndex() {
 }
 
 const Module *Inventory::find(std::string_view name) const {
-  auto it = index.find(std::string(name));
+  auto it = index.find(name);
   return it == index.end() ? nullptr : &modules[it->second];
 }
 

@@ -136,7 +136,24 @@ struct Inventory {
   std::string path;   // as given
   std::string format; // safetensors-index | safetensors | onnx | manifest
   std::vector<Module> modules;
-  std::unordered_map<std::string, uint32_t> index; // name -> position in modules
+  // name -> position in modules. The keys view the modules' own names (a copy of every name was
+  // about 60 MB at a million modules): whoever adds to or renames `modules` after indexing calls
+  // rebuildIndex(). A copy of the Inventory rebuilds its index over its own names; a move keeps
+  // the vector's buffer, so the views stay valid.
+  std::unordered_map<std::string_view, uint32_t> index;
+  Inventory() = default;
+  Inventory(const Inventory &o) : path(o.path), format(o.format), modules(o.modules) { rebuildIndex(); }
+  Inventory &operator=(const Inventory &o) {
+    if (this != &o) {
+      path = o.path;
+      format = o.format;
+      modules = o.modules;
+      rebuildIndex();
+    }
+    return *this;
+  }
+  Inventory(Inventory &&) = default;
+  Inventory &operator=(Inventory &&) = default;
   bool present() const { return !path.empty(); }
   void rebuildIndex();
   const Module *find(std::string_view name) const;

@@ -2,7 +2,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstring>
 #include <functional>
 #include <ostream>
 #include <type_traits>
@@ -34,6 +33,22 @@ static json optionJSON(const Option &o) {
   }
   return j;
 }
+
+namespace {
+// `s` as a JSON string exactly as nlohmann's dump writes it.
+void appendJSONString(std::string &out, std::string_view s) {
+  bool plain = true;
+  for (unsigned char c : s)
+    plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  if (plain) {
+    out += '"';
+    out += s;
+    out += '"';
+  } else { // escapes, non-ASCII and invalid UTF-8 exactly as nlohmann writes them
+    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
+  }
+}
+} // namespace
 
 namespace {
 // Writes the "modules" array exactly as nlohmann's dump(2) would print it, without building a
@@ -96,18 +111,7 @@ private:
     out_ += '}';
     first_ = false;
   }
-  void string(std::string_view s) {
-    bool plain = true;
-    for (unsigned char c : s)
-      plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-    if (plain) {
-      out_ += '"';
-      out_ += s;
-      out_ += '"';
-    } else { // escapes, non-ASCII and invalid UTF-8 exactly as nlohmann writes them
-      out_ += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
-    }
-  }
+  void string(std::string_view s) { appendJSONString(out_, s); }
   void decision(int indent, const Decision &d) {
     out_ += '{';
     first_ = true;
@@ -161,6 +165,91 @@ namespace {
 // The IR document into `out`; when `flush` is given, it is called with `out` whenever `out` has
 // grown past kChunk bytes (and may empty it), so a stream never holds more than one chunk.
 constexpr size_t kChunk = 1 << 20;
+using Flush = std::function<void(std::string &)>;
+
+void maybeFlush(std::string &out, const Flush &flush) {
+  if (flush && out.size() > kChunk)
+    flush(out);
+}
+
+// A JSON array of module names (the modules `index(k)` for k < n that `keep` keeps) as dump(2)
+// prints it at `indent` spaces: `[]`, or one name a line at indent + 2.
+template <typename Keep, typename Index>
+void appendNames(const Spec &spec, size_t n, int indent, const Keep &keep, const Index &index, std::string &out,
+                 const Flush &flush) {
+  bool first = true;
+  out += '[';
+  for (size_t k = 0; k < n; ++k) {
+    size_t i = index(k);
+    if (!keep(i))
+      continue;
+    out += first ? "\n" : ",\n";
+    first = false;
+    out.append(static_cast<size_t>(indent) + 2, ' ');
+    appendJSONString(out, spec.inventory.modules[i].name);
+    maybeFlush(out, flush);
+  }
+  if (!first) {
+    out += '\n';
+    out.append(static_cast<size_t>(indent), ' ');
+  }
+  out += ']';
+}
+
+// "groups" at indent 2: each group's small members through nlohmann (its score printed as
+// nlohmann prints numbers), indented to its place, then its member names written directly.
+void appendGroups(const Spec &spec, std::string &out, const Flush &flush) {
+  const Resolution &res = spec.resolution;
+  if (res.groups.empty()) {
+    out += "[]";
+    return;
+  }
+  out += '[';
+  for (size_t k = 0; k < res.groups.size(); ++k) {
+    const Group &g = res.groups[k];
+    json gj;
+    gj["name"] = g.name;
+    gj["kind"] = g.kind == GroupDecl::SameScore ? "same-score" : "declared";
+    if (g.kind == GroupDecl::SameScore)
+      gj["score"] = g.score;
+    std::string text = gj.dump(2, ' ', false, json::error_handler_t::replace);
+    text.resize(text.size() - 2); // without "\n}"
+    out += k ? ",\n    " : "\n    ";
+    for (char c : text) {
+      out += c;
+      if (c == '\n') // a dumped string never holds a raw newline
+        out += "    ";
+    }
+    out += ",\n      \"members\": ";
+    appendNames(spec, g.members.size(), 6, [](size_t) { return true; },
+                [&](size_t m) { return static_cast<size_t>(g.members[m]); }, out, flush);
+    out += "\n    }";
+  }
+  out += "\n  ]";
+}
+
+// "modules": one object per module (ModuleArrayWriter); `headSize` (the size of the rest of the
+// document) is part of the single-string reserve.
+void appendModules(const Spec &spec, const SourceManager &sm, size_t headSize, std::string &out, const Flush &flush) {
+  const Resolution &res = spec.resolution;
+  out += '[';
+  if (!res.done || spec.inventory.modules.empty()) {
+    out += ']';
+    return;
+  }
+  ModuleArrayWriter w(out, sm);
+  const size_t n = spec.inventory.modules.size(), sample = 256, start = out.size();
+  for (size_t i = 0; i < n; ++i) {
+    w.module(spec, i, i == 0);
+    maybeFlush(out, flush);
+    // In one string: room for the rest from the first modules' size, with a margin (pages
+    // never written cost no memory), so the string is not copied as it grows.
+    if (!flush && i + 1 == sample && n > sample)
+      out.reserve(out.size() + (out.size() - start) / sample * (n - sample) * 5 / 4 + headSize);
+  }
+  out += "\n  ]";
+}
+
 void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
               const std::function<void(std::string &)> &flush) {
   json root;
@@ -221,54 +310,19 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
     root["tune"] = tj;
   }
 
-  const Resolution &res = spec.resolution;
-  // A placeholder, replaced by the streamed array below (a string nlohmann prints verbatim).
-  static const char *const kModulesMark = "@modules@";
-  root["modules"] = kModulesMark;
-  json groups = json::array();
-  for (const Group &g : res.groups) {
-    json members = json::array();
-    for (uint32_t m : g.members)
-      members.push_back(spec.inventory.modules[m].name);
-    json gj;
-    gj["name"] = g.name;
-    gj["kind"] = g.kind == GroupDecl::SameScore ? "same-score" : "declared";
-    if (g.kind == GroupDecl::SameScore)
-      gj["score"] = g.score;
-    gj["members"] = members;
-    groups.push_back(gj);
-  }
-  root["groups"] = groups;
-  json excluded = json::array();
-  if (res.done)
-    for (size_t i = 0; i < spec.inventory.modules.size(); ++i)
-      if (res.modules[i].tier.value == Tier::Float)
-        excluded.push_back(spec.inventory.modules[i].name);
-  root["excluded"] = excluded;
+  // The root without its closing "\n}"; the three large members follow it, written directly.
   std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
-  // Only the root has a "modules" member whose value is a string: user text is never an object key.
-  std::string mark = std::string("\"modules\": \"") + kModulesMark + "\"";
-  size_t at = text.find(mark);
-  out.append(text, 0, at + mark.size() - std::strlen(kModulesMark) - 2);
-  out += '[';
-  if (res.done && !spec.inventory.modules.empty()) {
-    ModuleArrayWriter w(out, sm);
-    const size_t n = spec.inventory.modules.size(), sample = 256, start = out.size();
-    for (size_t i = 0; i < n; ++i) {
-      w.module(spec, i, i == 0);
-      if (flush && out.size() > kChunk)
-        flush(out);
-      // In one string: room for the rest from the first modules' size, with a margin (pages
-      // never written cost no memory), so the string is not copied as it grows.
-      if (!flush && i + 1 == sample && n > sample)
-        out.reserve(out.size() + (out.size() - start) / sample * (n - sample) * 5 / 4 + text.size());
-    }
-    out += "\n  ]";
-  } else {
-    out += "]";
-  }
-  out.append(text, at + mark.size(), std::string::npos);
-  out += '\n';
+  text.resize(text.size() - 2);
+  out += text;
+  out += ",\n  \"modules\": ";
+  appendModules(spec, sm, text.size(), out, flush);
+  out += ",\n  \"groups\": ";
+  appendGroups(spec, out, flush);
+  out += ",\n  \"excluded\": ";
+  const Resolution &res = spec.resolution;
+  auto floatModule = [&](size_t i) { return res.done && res.modules[i].tier.value == Tier::Float; };
+  appendNames(spec, spec.inventory.modules.size(), 2, floatModule, [](size_t i) { return i; }, out, flush);
+  out += "\n}\n";
 }
 } // namespace
 

@@ -20,6 +20,8 @@
 
 #include <map>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace qspec::emit {
 
@@ -329,16 +331,25 @@ void HorizonWriter::planFromInventory() {
 // own entry there, at the tier the spec resolves for it.
 void HorizonWriter::restorePrefixed() {
   const auto &mods = spec_.inventory.modules;
+  // The keys hashed (views of the maps' keys): at a million modules the maps' ordered lookups of
+  // every dotted prefix were most of this emitter's time.
+  std::unordered_set<std::string_view> frozenKeys, entryKeys;
+  for (const auto &[k, v] : frozen_)
+    frozenKeys.insert(k);
+  for (const auto &[k, v] : entries_)
+    entryKeys.insert(k);
   std::vector<std::pair<bool, size_t>> restore; // (frozen template, module)
   for (size_t i = 0; i < mods.size(); ++i) {
-    const std::string &name = mods[i].name;
+    const std::string_view name = mods[i].name;
     for (bool frozen : {true, false}) {
-      const auto &into = frozen ? frozen_ : entries_;
+      const auto &into = frozen ? frozenKeys : entryKeys;
+      if (into.empty())
+        continue;
       if (into.count(name))
         break; // its own key decides in the last template that reaches it
       bool covered = false;
-      for (size_t dot = name.rfind('.'); dot != std::string::npos && !covered;
-           dot = dot ? name.rfind('.', dot - 1) : std::string::npos)
+      for (size_t dot = name.rfind('.'); dot != std::string_view::npos && !covered;
+           dot = dot ? name.rfind('.', dot - 1) : std::string_view::npos)
         covered = into.count(name.substr(0, dot)) > 0;
       if (covered) {
         restore.emplace_back(frozen, i);

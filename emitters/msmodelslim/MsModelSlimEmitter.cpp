@@ -583,8 +583,14 @@ void Builder::fitPatterns(std::vector<std::string> &pats, const std::vector<Want
       ok_ = false;
       continue;
     }
-    for (std::string &piece : msmodelslim::splitBraces(p))
-      out.push_back(std::move(piece));
+    for (std::string &piece : msmodelslim::splitBraces(p)) {
+      if (piece.size() <= msmodelslim::kMaxPatternChars) {
+        out.push_back(std::move(piece));
+        continue;
+      }
+      for (std::string &part : msmodelslim::splitToLength(piece, msmodelslim::kMaxPatternChars))
+        out.push_back(std::move(part));
+    }
   }
   for (std::string &p : out) {
     if (p.size() <= msmodelslim::kMaxPatternChars)

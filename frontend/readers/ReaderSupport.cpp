@@ -418,7 +418,7 @@ bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_
     // A duplicate, earlier or this one, is the first error in file order.
     if (!finish())
       return false;
-    auto it = inv_.index.find(std::string(name));
+    auto it = inv_.index.find(name);
     if (it != inv_.index.end()) {
       offsets_.push_back(offset);
       nameLens_.push_back(nameLen);
@@ -516,7 +516,7 @@ bool InventoryBuilder::finish() {
       prefetch(order[k + kAhead].name);
     const IndexItem &item = order[k];
     uint32_t i = static_cast<uint32_t>(item.key);
-    auto [it, inserted] = index.try_emplace(std::string(item.name, item.size), i);
+    auto [it, inserted] = index.try_emplace(std::string_view(item.name, item.size), i); // views modules[i].name
     // Equal names share a bucket and come in file order, so `it` holds the first occurrence.
     if (!inserted && i < dup) {
       dup = i;

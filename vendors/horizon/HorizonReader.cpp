@@ -3,6 +3,7 @@
 
 #include "vendors/horizon/HorizonRules.h"
 
+#include <string_view>
 #include <unordered_map>
 
 namespace qspec::horizon {
@@ -134,7 +135,7 @@ std::optional<ir::Tier> tierForDtype(const PyValue &v) {
 struct SetterReading::Step {
   enum Kind { Names, Conv, Matmul, Sensitivity } kind = Names;
   bool freeze = false;
-  std::unordered_map<std::string, const PyValue *> byKey; // Names: key -> value
+  std::unordered_map<std::string_view, const PyValue *> byKey; // Names: key (the doc's text) -> value
   std::optional<ir::Tier> tier;                            // Conv / Matmul
   const PyValue *at = nullptr;
 };
@@ -208,7 +209,7 @@ SetterReading::Result SetterReading::module(std::string_view name, std::string_v
     // The longest key that is the name or a dotted prefix of it ("" covers everything).
     std::string_view key = name;
     while (true) {
-      auto it = s.byKey.find(std::string(key));
+      auto it = s.byKey.find(key);
       if (it != s.byKey.end()) {
         r = Result{tierForDtype(*it->second), it->second->line, it->second->column};
         frozen = s.freeze;

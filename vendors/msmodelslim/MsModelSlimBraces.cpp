@@ -262,6 +262,60 @@ void split(const Seq &s, uint64_t limit, std::vector<std::string> &out) {
   }
 }
 
+// The list part of `s` with the longest rendering (s.parts.size() when there is none).
+size_t longestList(const Seq &s) {
+  size_t best = s.parts.size(), bestLen = 0;
+  for (size_t i = 0; i < s.parts.size(); ++i)
+    if (s.parts[i].kind == Part::List) {
+      size_t n = render(s.parts[i], false).size();
+      if (best == s.parts.size() || n > bestLen)
+        best = i, bestLen = n;
+    }
+  return best;
+}
+
+// `s` with part k replaced by items [i, j) of that list (the item itself when j == i + 1).
+Seq withItems(const Seq &s, size_t k, size_t i, size_t j) {
+  const std::vector<Seq> &items = s.parts[k].items;
+  Seq next;
+  next.parts.assign(s.parts.begin(), s.parts.begin() + k);
+  if (j == i + 1) {
+    next.parts.insert(next.parts.end(), items[i].parts.begin(), items[i].parts.end());
+  } else {
+    Part list;
+    list.kind = Part::List;
+    list.items.assign(items.begin() + i, items.begin() + j);
+    next.parts.push_back(std::move(list));
+  }
+  next.parts.insert(next.parts.end(), s.parts.begin() + k + 1, s.parts.end());
+  return next;
+}
+
+// Cuts the longest list into runs of consecutive items that keep the entry within maxChars,
+// recursively (a single item is spliced in without its braces, so every step makes progress).
+void splitLong(const Seq &s, size_t maxChars, std::vector<std::string> &out) {
+  std::string whole = render(s, false);
+  size_t k = longestList(s);
+  if (whole.size() <= maxChars || k == s.parts.size()) {
+    out.push_back(std::move(whole));
+    return;
+  }
+  const std::vector<Seq> &items = s.parts[k].items;
+  size_t fixed = whole.size() - render(s.parts[k], false).size() + 2; // other parts and the braces
+  for (size_t i = 0; i < items.size();) {
+    size_t j = i, len = fixed;
+    while (j < items.size()) {
+      size_t more = render(items[j], false).size() + (j > i ? 1 : 0);
+      if (j > i && len + more > maxChars)
+        break;
+      len += more;
+      ++j;
+    }
+    splitLong(withItems(s, k, i, j), maxChars, out);
+    i = j;
+  }
+}
+
 std::string firstVariable(const Seq &s) {
   for (size_t i = 0; i < s.parts.size(); ++i) {
     const Part &p = s.parts[i];
@@ -286,6 +340,12 @@ std::string literalBraceVariable(std::string_view entry) { return firstVariable(
 std::vector<std::string> splitBraces(std::string_view entry, uint64_t limit) {
   std::vector<std::string> out;
   split(parse(entry), std::max<uint64_t>(1, limit), out);
+  return out;
+}
+
+std::vector<std::string> splitToLength(std::string_view entry, size_t maxChars) {
+  std::vector<std::string> out;
+  splitLong(parse(entry), maxChars, out);
   return out;
 }
 

@@ -27,5 +27,10 @@ std::string literalBraceVariable(std::string_view entry);
 // patterns: the first brace group with more than one alternative is cut into consecutive
 // pieces (sub-ranges, runs of list items), recursively. `entry` itself when it is within.
 std::vector<std::string> splitBraces(std::string_view entry, uint64_t limit = kPatternLimit);
+// Entries that together select what `entry` selects, each of at most `maxChars` characters where
+// brace lists allow: the longest list is cut into runs of consecutive items, recursively (a long
+// compressed `model.layers.{2,3,{9..15},...}.self_attn.*` becomes two or more such entries).
+// Entries without a list to cut stay as they are.
+std::vector<std::string> splitToLength(std::string_view entry, size_t maxChars);
 
 } // namespace qspec::msmodelslim

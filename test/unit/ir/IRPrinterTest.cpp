@@ -1,4 +1,4 @@
-// printIRJSON streams the "modules" array by hand (ir/IRPrinter.cpp). It must be exactly what
+// printIRJSON streams the "modules", "groups" and "excluded" arrays by hand (ir/IRPrinter.cpp). It must be exactly what
 // nlohmann's dump(2) prints for the same document: parsing the output and dumping it again must
 // give the same bytes, for plain names and for names that need escaping or are not ASCII.
 #include "emitters/Emitter.h"
@@ -73,6 +73,27 @@ TEST(IRPrinter, StreamedModulesMatchNlohmannDump) {
   EXPECT_EQ(doc["modules"][3]["weight"]["symmetric"]["value"], false);
   EXPECT_EQ(doc["modules"][6]["protected"], true);
   EXPECT_TRUE(doc["modules"][5]["weight"]["scope"]["from"]["at"].get<std::string>().rfind("t.qspec:3:", 0) == 0);
+}
+
+TEST(IRPrinter, StreamedGroupsAndExcludedMatchNlohmannDump) {
+  std::string out = printIR(kSpec, {{"model.layers.0.mlp.gate_proj", "Linear"},
+                                    {"model.layers.0.mlp.up_proj", "Linear"},
+                                    {"model.layers.1.mlp.gate_proj", "Linear"},
+                                    {"model.layers.1.mlp.up_proj", "Linear"},
+                                    {"model.norm", "RMSNorm"},
+                                    {"lm_head", "Linear"}});
+  expectSameAsNlohmann(out);
+  auto doc = nlohmann::ordered_json::parse(out);
+  ASSERT_EQ(doc["groups"].size(), 2u);
+  EXPECT_EQ(doc["groups"][1]["kind"], "declared");
+  EXPECT_EQ(doc["groups"][1]["members"],
+            (nlohmann::ordered_json{"model.layers.1.mlp.gate_proj", "model.layers.1.mlp.up_proj"}));
+  // The tuning excludes and the protect are float.
+  EXPECT_EQ(doc["excluded"], (nlohmann::ordered_json{"model.layers.0.mlp.gate_proj", "model.layers.0.mlp.up_proj", "lm_head"}));
+  // Without float modules or groups both are empty arrays.
+  std::string none = printIR("qspec 1\ndefaults { tier int8 }\ntarget hmct { march nash-p }\n", {{"a", "Linear"}});
+  expectSameAsNlohmann(none);
+  EXPECT_NE(none.find("\"groups\": [],\n  \"excluded\": []\n}"), std::string::npos);
 }
 
 TEST(IRPrinter, NamesNeedingEscapesMatchNlohmannDump) {

@@ -75,6 +75,32 @@ TEST(MsModelSlimBraces, SplitKeepsTheSelection) {
   EXPECT_EQ(splitBraces("model.x"), std::vector<std::string>{"model.x"});
 }
 
+// A compressed entry longer than msModelSlim's 200 characters becomes entries within it that
+// select the same modules (issue #19: the 1M x 1,000-pattern bench spec's self_attn list).
+TEST(MsModelSlimBraces, SplitToLengthKeepsTheSelection) {
+  std::string layers = "2,3,{9..15},{20..23},{25..44},{47..60},{63..66},{69..72},{74..77},{81..102},110,111,"
+                       "{114..117},{119..124},{127..137},{142..148},{152..159},{162..179},{186..193},{196..205},"
+                       "{208..211},{213..230},{234..250},259,260,{263..274},{278..283},286,287,{291..302},{305..319}";
+  std::string entry = "model.layers.{" + layers + "}.self_attn.{q,k,{v,o}}_proj";
+  ASSERT_GT(entry.size(), 200u);
+  std::vector<std::string> pieces = msmodelslim::splitToLength(entry, 60);
+  ASSERT_GT(pieces.size(), 1u);
+  for (const auto &p : pieces)
+    EXPECT_LE(p.size(), 60u) << p;
+  std::vector<std::string> names;
+  for (int l = 0; l < 330; ++l)
+    for (const char *m : {"q", "k", "v", "o", "x"})
+      names.push_back("model.layers." + std::to_string(l) + ".self_attn." + m + "_proj");
+  expectSameSelection(entry, pieces, names);
+  EXPECT_EQ(msmodelslim::splitToLength(entry, 1000), std::vector<std::string>{entry});
+  // Nothing left to cut: the entry stays (the emitter reports it).
+  std::string flat(250, 'a');
+  EXPECT_EQ(msmodelslim::splitToLength(flat, 200), std::vector<std::string>{flat});
+  // An item cut alone is spliced in without the braces around it.
+  std::vector<std::string> nested = msmodelslim::splitToLength("x.{{a,b},{c,d}}.y", 9);
+  EXPECT_EQ(nested, (std::vector<std::string>{"x.{a,b}.y", "x.{c,d}.y"}));
+}
+
 // A hand-written practice read over a small inventory.
 struct Reading {
   ir::Spec spec;
