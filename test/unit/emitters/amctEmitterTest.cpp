@@ -240,9 +240,11 @@ TEST(AmctRulesTest, DocumentChecksOnParsedText) {
     rules.insert(f.rule);
   EXPECT_TRUE(rules.count("amct-duplicate"));
   EXPECT_TRUE(rules.count("amct-channel-wise"));
-  for (const auto &f : findings)
-    if (f.rule == "amct-duplicate")
+  for (const auto &f : findings) {
+    if (f.rule == "amct-duplicate") {
       EXPECT_EQ(f.line, 2u);
+    }
+  }
 }
 
 // The emitter passes uniqueLayerNames (an inventory never repeats a name), which walks the
