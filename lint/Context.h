@@ -14,6 +14,7 @@
 
 namespace qspec::amct {
 struct AmctDocument;
+struct Finding;
 }
 namespace qspec::msmodelslim {
 struct Issue;
@@ -53,6 +54,9 @@ struct LintContext {
   };
   std::vector<AmctError> amctErrors;
   std::string amctTried;                                    // what each root message said
+  // The vendor model's value checks (amct::checkDocument with --amct-hardware/--amct-framework),
+  // run once per file when the document parsed; rules pick theirs by check name (AmctUtil.h).
+  const std::vector<amct::Finding> *amctFindings = nullptr;
 
   std::vector<Diagnostic> findings;
 

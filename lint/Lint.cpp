@@ -224,6 +224,29 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
   ctx.practiceIssues = &issues;
 }
 
+// AMCT files: the strict parse, then (when it parsed) the vendor model's value checks, once for
+// every rule that reports some of them.
+void readAmct(const std::string &text, amct::AmctDocument &doc, std::vector<amct::Finding> &findings,
+              LintContext &ctx) {
+  std::vector<amct::ParseError> errors;
+  std::vector<std::string> tried;
+  ctx.amctParsed = amct::parseAmctConfig(text, doc, errors, &tried);
+  ctx.amctDoc = &doc;
+  for (const auto &e : errors)
+    ctx.amctErrors.push_back({e.line, e.col, e.message});
+  for (const auto &t : tried)
+    ctx.amctTried += (ctx.amctTried.empty() ? "" : " | ") + t;
+  if (!ctx.amctParsed)
+    return;
+  amct::CheckOptions opts;
+  opts.hardware = ctx.opts.amctHardware;
+  // --amct-framework: which type names and per-framework fields the checks may judge.
+  opts.framework = amct::parseFramework(ctx.opts.amctFramework).value_or(amct::Framework::Unknown);
+  opts.pytorchTypes = amct::usesPyTorchTypes(opts.framework);
+  findings = amct::checkDocument(doc, opts);
+  ctx.amctFindings = &findings;
+}
+
 } // namespace
 
 std::mutex &frontendMutex() { return gFrontendMutex; }
@@ -291,6 +314,7 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   LNode tree;
   amct::AmctDocument amctDoc;
   std::vector<msmodelslim::Issue> practiceIssues;
+  std::vector<amct::Finding> amctFindings;
   std::string stripped;
   switch (res.kind) {
   case FileKind::QSpec: {
@@ -339,17 +363,9 @@ FileResult lintFile(const std::string &given, const Options &opts) {
       ctx.parseError = pe;
     break;
   }
-  case FileKind::Amct: {
-    std::vector<amct::ParseError> errors;
-    std::vector<std::string> tried;
-    ctx.amctParsed = amct::parseAmctConfig(sm.text(f), amctDoc, errors, &tried);
-    ctx.amctDoc = &amctDoc;
-    for (const auto &e : errors)
-      ctx.amctErrors.push_back({e.line, e.col, e.message});
-    for (const auto &t : tried)
-      ctx.amctTried += (ctx.amctTried.empty() ? "" : " | ") + t;
+  case FileKind::Amct:
+    readAmct(sm.text(f), amctDoc, amctFindings, ctx);
     break;
-  }
   default:
     break;
   }

@@ -1,5 +1,5 @@
-// Helpers shared by the AMCT rules: run the emitter's document checks once per rule and take the
-// findings of some check names.
+// Helpers shared by the AMCT rules: take the findings of some check names from the document
+// checks the driver ran once per file (LintContext::amctFindings).
 #pragma once
 
 #include "vendors/amct/AmctConfig.h"
@@ -10,21 +10,12 @@
 
 namespace qspec::lint::amctlint {
 
-inline std::vector<amct::Finding> documentFindings(const LintContext &ctx) {
-  amct::CheckOptions opts;
-  opts.hardware = ctx.opts.amctHardware;
-  // --amct-framework: which type names and per-framework fields the checks may judge.
-  opts.framework = amct::parseFramework(ctx.opts.amctFramework).value_or(amct::Framework::Unknown);
-  opts.pytorchTypes = amct::usesPyTorchTypes(opts.framework);
-  return amct::checkDocument(*ctx.amctDoc, opts);
-}
-
 // Reports the emitter-check findings whose `rule` is one of `checks` under `rule`.
 inline void reportFindings(LintContext &ctx, RuleID rule, std::initializer_list<const char *> checks,
                            const std::string &prefix = "") {
-  if (!ctx.amctParsed)
+  if (!ctx.amctFindings)
     return;
-  for (const amct::Finding &f : documentFindings(ctx)) {
+  for (const amct::Finding &f : *ctx.amctFindings) {
     bool match = false;
     for (const char *c : checks)
       match = match || f.rule == c;
