@@ -389,6 +389,16 @@ private:
     }
   }
 
+  // `onnx "model.onnx"` / `onnx_map "map.json"`: the exported graph of two graphs.
+  void lowerGraphFile(const ir::Option &o) {
+    const ir::Value *v = single(o, ir::Value::String, "a file name in quotes");
+    if (!v)
+      return;
+    bool isMap = o.key == "onnx_map";
+    (isMap ? spec_.onnx.mapPath : spec_.onnx.path) = resolvePath(path_, v->text);
+    (isMap ? spec_.onnx.mapRange : spec_.onnx.range) = v->range;
+  }
+
   void lowerModel(const Node &n) {
     if (!duplicate("'model'", n, modelNode_))
       return;
@@ -417,9 +427,11 @@ private:
           spec_.scores.path = resolvePath(path_, v->text);
           spec_.scoresRange = v->range;
         }
+      } else if (o.key == "onnx" || o.key == "onnx_map") {
+        lowerGraphFile(o);
       } else {
         diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
-                      {o.key, "the model block (known: inventory, blocks, scores)"});
+                      {o.key, "the model block (known: inventory, onnx, onnx_map, blocks, scores)"});
       }
     }
   }
@@ -807,6 +819,21 @@ bool chooseScores(const ir::Spec &spec, const FrontendOptions &opts, DiagnosticE
   return !diags.hasErrors();
 }
 
+// Two graphs: the exported ONNX and each module's nodes in it (docs/inputs.md).
+bool readGraph(ir::Spec &spec, DiagnosticEngine &diags, const FrontendOptions &opts) {
+  if (!spec.onnx.present()) {
+    if (!spec.onnx.mapPath.empty())
+      diags.report(DiagID::err_unknown_setting, spec.onnx.mapRange,
+                   {"onnx_map", "the model block: onnx_map needs an onnx graph next to it"});
+    return !diags.hasErrors();
+  }
+  if (!spec.inventory.present()) {
+    diags.report(DiagID::err_onnx_needs_inventory, spec.onnx.range);
+    return false;
+  }
+  return readers::readOnnxGraph(spec.inventory, spec.onnx, diags, opts.readerLimits);
+}
+
 } // namespace
 
 bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spec,
@@ -833,6 +860,8 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
     if (spec.blockPattern)
       readers::assignBlocks(spec.inventory, *spec.blockPattern);
   }
+  if (!readGraph(spec, diags, opts))
+    return false;
   std::string scoresPath;
   SourceRange scoresAt;
   if (!chooseScores(spec, opts, diags, scoresPath, scoresAt))

@@ -65,6 +65,16 @@ const char *decisionSourceName(Decision::Source s) {
   return "?";
 }
 
+const char *mappingHowName(NodeMapping::How h) {
+  switch (h) {
+  case NodeMapping::None: return "unmapped";
+  case NodeMapping::MapFile: return "mapping file";
+  case NodeMapping::Weight: return "weight initializer";
+  case NodeMapping::Scope: return "scope";
+  }
+  return "?";
+}
+
 const Option *Option::child(std::string_view k) const {
   for (const Option &o : children)
     if (o.key == k)

@@ -174,6 +174,37 @@ struct Scores {
   bool present() const { return !path.empty(); }
 };
 
+// ---- The exported ONNX graph (two graphs: docs/inputs.md) --------------------------------
+
+// One node of the exported ONNX's main graph (Constant nodes are left out, as for inventories).
+struct GraphNode {
+  std::string name;   // the node's name; an unnamed node is `<op_type>_<index>` (see `unnamed`)
+  std::string opType;
+  std::string scope;  // the module the exporter put it in, dotted ("model.layers.0.mlp"); "" unknown
+  std::vector<std::string> inputs;
+  bool unnamed = false;
+};
+
+// One module's nodes in the ONNX graph, and how they were found.
+struct NodeMapping {
+  enum How : uint8_t { None, MapFile, Weight, Scope };
+  How how = None;
+  std::vector<uint32_t> nodes;      // into OnnxGraph::nodes, graph order
+  std::vector<uint32_t> candidates; // How None: the nodes that could be it (ambiguous), or empty
+  SourceRange at;                   // MapFile: the mapping file's entry
+};
+const char *mappingHowName(NodeMapping::How h);
+
+// The `onnx "model.onnx"` of the model block: the graph the ONNX-side targets (HMCT) name nodes
+// in, with each inventory module's nodes (parallel to Inventory::modules).
+struct OnnxGraph {
+  std::string path, mapPath; // as resolved; mapPath "" = no mapping file
+  SourceRange range, mapRange; // where the model block names them
+  std::vector<GraphNode> nodes;
+  std::vector<NodeMapping> modules;
+  bool present() const { return !path.empty(); }
+};
+
 // ---- Targets -----------------------------------------------------------------------------
 
 struct Target {
@@ -329,6 +360,7 @@ struct Spec {
 
   Inventory inventory;
   SourceRange inventoryRange; // where the spec names it (invalid if from the command line)
+  OnnxGraph onnx; // the exported ONNX, when the model block names one next to the inventory
   Scores scores;
   SourceRange scoresRange; // where the model block names its scores file
   std::vector<Allow> allows;

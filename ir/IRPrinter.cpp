@@ -355,6 +355,24 @@ static void explainLine(std::ostream &os, const char *what, const std::string &v
      << locationString(d.range(), sm) << '\n';
 }
 
+// The module's name in one target's name space: the module name, or with two graphs the ONNX
+// node names for HMCT (docs/inputs.md, "Two graphs").
+static std::string targetName(const Spec &spec, const Target &t, uint32_t index) {
+  const std::string &module = spec.inventory.modules[index].name;
+  if (!spec.onnx.present() || t.kind != "hmct")
+    return module + " (module name)";
+  const NodeMapping &nm = spec.onnx.modules[index];
+  std::string out;
+  for (uint32_t id : nm.nodes)
+    out += (out.empty() ? "" : ", ") + spec.onnx.nodes[id].name +
+           (spec.onnx.nodes[id].unnamed ? " (unnamed)" : "");
+  if (!out.empty())
+    return out + " (ONNX node, by " + mappingHowName(nm.how) + ")";
+  for (uint32_t id : nm.candidates)
+    out += (out.empty() ? "" : ", ") + spec.onnx.nodes[id].name;
+  return out.empty() ? "<no node in the ONNX graph>" : "<ambiguous in the ONNX graph: " + out + ">";
+}
+
 void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std::ostream &os) {
   const Module &m = spec.inventory.modules[index];
   const ResolvedModule &r = spec.resolution.modules[index];
@@ -385,6 +403,9 @@ void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std
   };
   recipe("weight", r.weight);
   recipe("act", r.act);
+  for (const Target &t : spec.targets)
+    os << "  name in " << t.kind << (t.variant.empty() ? "" : " " + t.variant) << ": " << targetName(spec, t, index)
+       << '\n';
 }
 
 } // namespace qspec::ir

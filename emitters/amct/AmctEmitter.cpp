@@ -377,6 +377,12 @@ private:
 bool AmctWriter::run(std::string &text) {
   if (!parseOptions())
     return false;
+  if (opts_.framework == "onnx" && spec_.onnx.present()) {
+    // Two graphs: AMCT for ONNX names ONNX nodes; lowering to them is not built (docs/inputs.md).
+    const ir::Option *f = target_.option("framework");
+    error(DiagID::err_amct_onnx_two_graphs, f && !f->values.empty() ? f->values[0].range : target_.range, {});
+    return false;
+  }
   Plan plan;
   if (!planGlobal(plan))
     return false; // the target's settings are wrong for every layer: report them once

@@ -13,6 +13,9 @@
 //    and every protected or tuned node, gets a node_config entry (HMCT: model < op < subgraph <
 //    node, so a node entry beats everything). Protected and tuned-out nodes: {"qtype": "float32"};
 //    dual-int16 nodes: {"input0": "int16", "input1": "int16"}.
+//    With two graphs (the model block's `onnx`), the same per module, written to the module's
+//    nodes in the ONNX graph (fromGraph): no op_config from type overrides (module types are not
+//    op types); a decided module without a named node is warned, a protected one refused.
 // 3. Without one: type overrides -> op_config, exact names -> node_config (a glob needs the
 //    inventory), protect > tuning > name override, higher priority first.
 // 4. Strict JSON by nlohmann_json: sections in order, empty ones left out, keys sorted by code
@@ -97,6 +100,7 @@ private:
   Json nodeConfig();
   bool checkMarch(const Json &mc);
   void fromInventory();
+  void fromGraph();
   void asWritten();
   void checkLiteralNames();
   std::string entryName(const std::string &name, SourceRange at);
@@ -229,12 +233,14 @@ Json Builder::modelConfig() {
 constexpr unsigned kMaxSuggestions = 20;
 
 void Builder::checkLiteralNames() {
-  // HMCT keys node_config by exact node names: a literal name the ONNX inventory lacks is an error.
+  // HMCT keys node_config by exact node names: a literal name the inventory lacks is an error
+  // (with two graphs the rules name modules, mapped to nodes by fromGraph).
   const ir::Inventory &inv = spec_.inventory;
+  const char *where = inv.format == "onnx" && !spec_.onnx.present() ? "ONNX graph" : "module inventory";
   auto check = [&](const ir::Selector &s) {
     if (s.kind != ir::Selector::Name || hasGlobSyntax(s.text) || inv.find(s.text))
       return;
-    Diagnostic &d = diags_.report(DiagID::err_hmct_unknown_node, s.range, {s.text});
+    Diagnostic &d = diags_.report(DiagID::err_hmct_unknown_node, s.range, {s.text, where});
     ok_ = false;
     if (suggestions_ >= kMaxSuggestions)
       return;
@@ -295,6 +301,63 @@ void Builder::fromInventory() {
       eff = it->second;
     if (rm.tier.value != eff || rm.isProtected || rm.tuned)
       nodes_.set(mod.name, rm.tier.value);
+  }
+}
+
+// Why a module has no usable node in the ONNX graph ("" when it has one).
+std::string unmappedReason(const ir::OnnxGraph &g, const ir::NodeMapping &nm) {
+  auto list = [&](const std::vector<uint32_t> &ids) {
+    std::string out;
+    for (size_t i = 0; i < ids.size() && i < 5; ++i)
+      out += (i ? ", " : "") + g.nodes[ids[i]].name;
+    return out + (ids.size() > 5 ? ", ... (" + std::to_string(ids.size()) + " in all)" : "");
+  };
+  if (!nm.candidates.empty())
+    return "has several candidate nodes (" + list(nm.candidates) + ")";
+  if (nm.nodes.empty())
+    return "has no node";
+  for (uint32_t n : nm.nodes)
+    if (!g.nodes[n].unnamed)
+      return "";
+  return "has only unnamed nodes (" + list(nm.nodes) + "; HMCT's names for them are not known)";
+}
+
+// A rule (not the defaults) decides the module's tier, or it is protected or tuned.
+bool decidedByRule(const ir::ResolvedModule &rm) {
+  auto src = rm.tier.from.source;
+  return rm.isProtected || rm.tuned || (src != ir::Decision::BuiltIn && src != ir::Decision::Default);
+}
+
+// Two graphs: each module's tier goes to its named nodes in the ONNX graph. op_config carries
+// only ONNX op types (the dual-int16 default on the GEMM ops); a type override becomes node
+// entries, since module types (Linear) are not op types.
+void Builder::fromGraph() {
+  const ir::Inventory &inv = spec_.inventory;
+  const ir::OnnxGraph &g = spec_.onnx;
+  ir::Tier d = spec_.defaultTier();
+  if (d == ir::Tier::DualInt16)
+    for (const ir::GraphNode &n : g.nodes)
+      if (hmct::isDualInt16OpType(n.opType))
+        ops_.emplace(n.opType, ir::Tier::DualInt16);
+  for (size_t m = 0; m < inv.modules.size(); ++m) {
+    const ir::ResolvedModule &rm = spec_.resolution.modules[m];
+    std::string why = unmappedReason(g, g.modules[m]);
+    if (!why.empty()) {
+      if (rm.isProtected) {
+        diags_.report(DiagID::err_hmct_protected_unmapped, rm.tier.from.range(), {inv.modules[m].name, why});
+        ok_ = false;
+      } else if (decidedByRule(rm)) {
+        diags_.report(DiagID::warn_hmct_module_unmapped, rm.tier.from.range(), {inv.modules[m].name, why});
+      }
+      continue;
+    }
+    for (uint32_t id : g.modules[m].nodes) {
+      const ir::GraphNode &n = g.nodes[id];
+      auto op = ops_.find(n.opType);
+      ir::Tier eff = op != ops_.end() ? op->second : d == ir::Tier::DualInt16 ? ir::Tier::Int16 : d;
+      if (!n.unnamed && (rm.tier.value != eff || rm.isProtected || rm.tuned))
+        nodes_.set(n.name, rm.tier.value);
+    }
   }
 }
 
@@ -374,7 +437,9 @@ void Builder::readMarch() {
 void Builder::plan() {
   if (spec_.resolution.done && spec_.inventory.present()) {
     checkLiteralNames();
-    if (ok_)
+    if (ok_ && spec_.onnx.present())
+      fromGraph();
+    else if (ok_)
       fromInventory();
   } else {
     asWritten();

@@ -6,6 +6,10 @@
   analysis_result.yaml          per-block sensitivity in the msModelSlim analysis_result form
                                 (mse_layer_wise), made up but shaped like a real run: the first
                                 and last blocks are the most sensitive
+  model.onnx                    the graph torch.onnx.export (TorchScript) writes for it, without
+                                weights: scoped names (/model/layers.0/mlp/down_proj/MatMul),
+                                Linear weights folded into transposed "onnx::MatMul_N" inputs, norms
+                                and the embedding consuming their own weights (HMCT's name space)
 
 usage: gen_inputs.py [OUT_DIR]   (default: the directory of this script)
 """
@@ -74,6 +78,48 @@ def scores():
     return "\n".join(out) + "\n"
 
 
+def onnx_graph():
+    """The exported graph's node names, op types and weight inputs (no data: weights are inputs)."""
+    import onnx
+    from onnx import TensorProto, helper
+
+    nodes, weights = [], []
+
+    def node(op, name, *inputs):
+        nodes.append(helper.make_node(op, list(inputs), [name + "_output_0"], name=name))
+        return name + "_output_0"
+
+    def weight(name):
+        weights.append(helper.make_tensor_value_info(name, TensorProto.FLOAT, None))
+        return name
+
+    def norm(scope, tensor, x):
+        r = node("ReduceMean", scope + "/ReduceMean", node("Pow", scope + "/Pow", x))
+        return node("Mul", scope + "/Mul_1", weight(tensor), node("Mul", scope + "/Mul", x, r))
+
+    def linear(scope, x):
+        return node("MatMul", scope + "/MatMul", x, weight("onnx::MatMul_%d" % (len(weights) + 1000)))
+
+    x = node("Gather", "/model/embed_tokens/Gather", weight("model.embed_tokens.weight"), "input_ids")
+    for i in range(LAYERS):
+        s, t = "/model/layers.%d" % i, "model.layers.%d." % i
+        h = norm(s + "/input_layernorm", t + "input_layernorm.weight", x)
+        q = norm(s + "/self_attn/q_norm", t + "self_attn.q_norm.weight", linear(s + "/self_attn/q_proj", h))
+        k = norm(s + "/self_attn/k_norm", t + "self_attn.k_norm.weight", linear(s + "/self_attn/k_proj", h))
+        v = linear(s + "/self_attn/v_proj", h)
+        a = node("Softmax", s + "/self_attn/Softmax", node("MatMul", s + "/self_attn/MatMul", q, k))
+        a = linear(s + "/self_attn/o_proj", node("MatMul", s + "/self_attn/MatMul_1", a, v))
+        x = node("Add", s + "/Add", x, a)
+        h = norm(s + "/post_attention_layernorm", t + "post_attention_layernorm.weight", x)
+        g = node("Mul", s + "/mlp/Mul", linear(s + "/mlp/gate_proj", h), linear(s + "/mlp/up_proj", h))
+        x = node("Add", s + "/Add_1", x, linear(s + "/mlp/down_proj", g))
+    x = linear("/lm_head", norm("/model/norm", "model.norm.weight", x))
+    graph = helper.make_graph(nodes, "qwen3", [helper.make_tensor_value_info("input_ids", TensorProto.INT64, [1, None])]
+                              + weights, [helper.make_tensor_value_info(x, TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, producer_name="pytorch", opset_imports=[helper.make_opsetid("", 17)])
+    return model.SerializeToString()
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     os.makedirs(out, exist_ok=True)
@@ -81,6 +127,8 @@ def main():
         f.write(index())
     with open(os.path.join(out, "analysis_result.yaml"), "w", newline="\n") as f:
         f.write(scores())
+    with open(os.path.join(out, "model.onnx"), "wb") as f:
+        f.write(onnx_graph())
 
 
 if __name__ == "__main__":

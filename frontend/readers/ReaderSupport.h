@@ -150,4 +150,14 @@ private:
 
 bool startsWith(std::string_view s, std::string_view prefix);
 
+// Two graphs (GraphMap.cpp, docs/inputs.md): the module a node belongs to, dotted, from what
+// the exporter left. TorchScript node names: "/model/layers.0/mlp/down_proj/MatMul" ->
+// "model.layers.0.mlp.down_proj". The dynamo exporter's `pkg.torch.onnx.name_scopes` (a Python
+// list repr) and `namespace` ("name: Class/name: Class") metadata. "" when there is none.
+std::string scopeFromNodeName(std::string_view name);
+std::string scopeFromNameScopes(std::string_view repr);
+std::string scopeFromNamespace(std::string_view ns);
+bool readOnnxGraph(const std::string &path, ir::OnnxGraph &out, DiagnosticEngine &diags, SourceRange requestedAt,
+                   const ReaderLimits &limits);
+
 } // namespace qspec::readers::detail

@@ -30,6 +30,12 @@ struct ReaderLimits {
 bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
                    SourceRange requestedAt = {}, const ReaderLimits &limits = {});
 
+// Two graphs: reads the exported ONNX (`graph.path`) and the optional mapping file
+// (`graph.mapPath`), and derives each inventory module's nodes (docs/inputs.md, "Two graphs":
+// mapping file, then the weight initializer's consumer, then the exporter's scope).
+bool readOnnxGraph(const ir::Inventory &inv, ir::OnnxGraph &graph, DiagnosticEngine &diags,
+                   const ReaderLimits &limits = {});
+
 // Chooses the format by content: msModelSlim analyze log (`Score:` lines / `top N:` list),
 // analysis_result.yaml (`layer_scores: [{name, score}]`), HMCT node sensitivity JSON dict or log
 // table, Horizon QuantAnalysis sensitivity table.

@@ -64,6 +64,24 @@ bool acceptedByHmct(const hmct::QuantConfigDoc &doc, const ir::Target &target,
   return true;
 }
 
+// Two graphs: module `m` as HMCT reads its named nodes in the ONNX graph: the first node whose
+// qtype differs from the module's resolved tier (so a split module is a divergence), else the
+// first; nullopt when the module has no named node.
+std::optional<HmctNodeQtype> graphQtype(const HmctNodes &nodes, const ir::Spec &spec, size_t m) {
+  std::optional<HmctNodeQtype> first;
+  for (uint32_t id : spec.onnx.modules[m].nodes) {
+    const ir::GraphNode &n = spec.onnx.nodes[id];
+    if (n.unnamed)
+      continue;
+    HmctNodeQtype q = nodes.qtype(n.name, n.opType);
+    if (spec.resolution.done && q.tier != spec.resolution.modules[m].tier.value)
+      return q;
+    if (!first)
+      first = q;
+  }
+  return first;
+}
+
 } // namespace
 
 std::optional<ir::Tier> tierForQtype(std::string_view q) {
@@ -159,7 +177,12 @@ bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   HmctNodes nodes(doc);
   out.modules.resize(inv.modules.size());
   for (size_t i = 0; i < inv.modules.size(); ++i) {
-    HmctNodeQtype q = nodes.qtype(inv.modules[i].name, inv.modules[i].type);
+    std::optional<HmctNodeQtype> read = spec.onnx.present()
+                                            ? graphQtype(nodes, spec, i)
+                                            : nodes.qtype(inv.modules[i].name, inv.modules[i].type);
+    if (!read)
+      continue; // no named node in the ONNX graph: HMCT's rules do not reach the module
+    const HmctNodeQtype &q = *read;
     ModuleReading &m = out.modules[i];
     m.known = q.tier.has_value();
     m.tier = q.tier.value_or(ir::Tier::Float);
