@@ -101,6 +101,7 @@ private:
   bool checkMarch(const Json &mc);
   void fromInventory();
   void fromGraph();
+  bool claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, size_t> &owner);
   void asWritten();
   void checkLiteralNames();
   std::string entryName(const std::string &name, SourceRange at);
@@ -328,6 +329,27 @@ bool decidedByRule(const ir::ResolvedModule &rm) {
   return rm.isProtected || rm.tuned || (src != ir::Decision::BuiltIn && src != ir::Decision::Default);
 }
 
+// Two graphs: one node carries one qtype, so two modules mapped onto it (tied weights, or one
+// node named twice in onnx_map) must get the same tier; otherwise HMCT would read one of them
+// wrong. Records `m` as the owner of its nodes; false (reported) on a conflict.
+bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, size_t> &owner) {
+  const ir::ResolvedModule &rm = spec_.resolution.modules[m];
+  for (uint32_t id : g.modules[m].nodes) {
+    auto [it, fresh] = owner.emplace(id, m);
+    const ir::ResolvedModule &other = spec_.resolution.modules[it->second];
+    if (fresh || other.tier.value == rm.tier.value)
+      continue;
+    // At the rule that decides (a module only the defaults give a tier points at its partner's).
+    SourceRange at = decidedByRule(rm) || !decidedByRule(other) ? rm.tier.from.range() : other.tier.from.range();
+    diags_.report(DiagID::err_hmct_node_shared, at,
+                  {g.nodes[id].name, spec_.inventory.modules[it->second].name, ir::tierName(other.tier.value),
+                   spec_.inventory.modules[m].name, ir::tierName(rm.tier.value)});
+    ok_ = false;
+    return false;
+  }
+  return true;
+}
+
 // Two graphs: each module's tier goes to its named nodes in the ONNX graph. op_config carries
 // only ONNX op types (the dual-int16 default on the GEMM ops); a type override becomes node
 // entries, since module types (Linear) are not op types.
@@ -339,8 +361,11 @@ void Builder::fromGraph() {
     for (const ir::GraphNode &n : g.nodes)
       if (hmct::isDualInt16OpType(n.opType))
         ops_.emplace(n.opType, ir::Tier::DualInt16);
+  std::unordered_map<uint32_t, size_t> owner; // node -> the first module mapped onto it
   for (size_t m = 0; m < inv.modules.size(); ++m) {
     const ir::ResolvedModule &rm = spec_.resolution.modules[m];
+    if (!claimNodes(g, m, owner))
+      continue;
     std::string why = unmappedReason(g, g.modules[m]);
     if (!why.empty()) {
       if (rm.isProtected) {
