@@ -45,7 +45,7 @@ def qstr(b):
         if c == 0x22:
             out += '\\"'
         elif c == 0x5C:
-            out += "\\\\"
+            out += "\\\\\\\\"  # a glob escape of the backslash, each backslash .qspec-escaped
         elif c < 0x20 or c >= 0x7F:
             out += "\\x%02x" % c
         elif chr(c) in "*?[]{}":
