@@ -239,18 +239,19 @@ void Builder::checkLiteralNames() {
   const ir::Inventory &inv = spec_.inventory;
   const char *where = inv.format == "onnx" && !spec_.onnx.present() ? "ONNX graph" : "module inventory";
   auto check = [&](const ir::Selector &s) {
-    if (s.kind != ir::Selector::Name || hasGlobSyntax(s.text) || inv.find(s.text))
+    std::optional<std::string> name = ir::literalName(s);
+    if (!name || inv.find(*name))
       return;
-    Diagnostic &d = diags_.report(DiagID::err_hmct_unknown_node, s.range, {s.text, where});
+    Diagnostic &d = diags_.report(DiagID::err_hmct_unknown_node, s.range, {*name, where});
     ok_ = false;
     if (suggestions_ >= kMaxSuggestions)
       return;
     ++suggestions_;
     // The closest name within max(2, length / 3) edits; ties go to the smaller name.
     const ir::Module *best = nullptr;
-    size_t limit = std::max<size_t>(2, s.text.size() / 3);
+    size_t limit = std::max<size_t>(2, name->size() / 3);
     for (const ir::Module &m : inv.modules) {
-      size_t dist = editDistanceAtMost(m.name, s.text, limit);
+      size_t dist = editDistanceAtMost(m.name, *name, limit);
       if (dist > limit)
         continue;
       if (!best || dist < limit || m.name < best->name) {
@@ -410,14 +411,16 @@ void Builder::asWritten() {
         ops_[s.text] = ir::Tier::Float;
       return;
     }
-    if (hasGlobSyntax(s.text)) {
+    // A name with escaped glob characters ("a\\*") is one literal node name, not a pattern.
+    std::optional<std::string> name = ir::literalName(s);
+    if (!name) {
       diags_.report(DiagID::err_emit_needs_inventory, s.range, {"hmct", s.text});
       ok_ = false;
       return;
     }
-    auto it = rules.find(s.text);
+    auto it = rules.find(*name);
     if (it == rules.end()) {
-      rules.emplace(s.text, r);
+      rules.emplace(std::move(*name), r);
       return;
     }
     NodeRule &old = it->second;
@@ -427,7 +430,7 @@ void Builder::asWritten() {
                r.rank == 1) {
       Diagnostic &dg =
           diags_.report(DiagID::err_hmct_node_conflict, r.at,
-                        {s.text, hmct::qtypeForTier(old.tier), hmct::qtypeForTier(r.tier)});
+                        {it->first, hmct::qtypeForTier(old.tier), hmct::qtypeForTier(r.tier)});
       diags_.note(dg, DiagID::note_hmct_other_rule, old.at);
       ok_ = false;
     }
