@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -145,15 +146,47 @@ int useBaseline(std::vector<FileResult> &shown, const std::string &baseline, con
   return -1;
 }
 
-} // namespace
-
-int main(int argc, char **argv) {
+// The command line, parsed.
+struct Cli {
   Options o;
   std::string format = "text", color = "auto", baseline, writeBaselineTo;
   bool statistics = false, fix = false, diff = false;
   std::vector<std::string> inputs;
-  if (argc == 3 && std::string(argv[1]) == "rule")
-    return explain(argv[2]);
+};
+
+// Adds the rule selectors of a comma list to `to`; a usage error names `flag` and the selector
+// that selects no rule.
+std::optional<int> addSelectors(const char *flag, const std::string &list, std::vector<std::string> &to) {
+  for (auto &s : splitList(list)) {
+    if (!isValidSelector(s))
+      return usageError(std::string(flag) + " '" + s + "' selects no rule (see --list-rules)");
+    to.push_back(s);
+  }
+  return std::nullopt;
+}
+
+int listRules() {
+  for (const RuleInfo &r : allRules())
+    std::cout << r.id << "\t" << severityName(r.severity) << "\t" << (r.fixable ? "fix" : "-") << "\t"
+              << r.summary << "\n";
+  return 0;
+}
+
+std::optional<int> parseJobs(const std::string &v, unsigned &jobs) {
+  try {
+    jobs = static_cast<unsigned>(std::stoul(v));
+  } catch (...) {
+    return usageError("-j takes a whole number");
+  }
+  if (jobs == 0 || jobs > 64)
+    return usageError("-j takes a number from 1 to 64");
+  return std::nullopt;
+}
+
+// Reads argv into `c`. Returns the exit code when the command is done (help, version, rule
+// documentation, the rule list) or wrong (a usage error); nothing to go on linting.
+std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
+  Options &o = c.o;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&](const char *flag, std::string &out) -> bool {
@@ -171,6 +204,7 @@ int main(int argc, char **argv) {
       return false;
     };
     std::string v;
+    std::optional<int> rc;
     if (a == "--help" || a == "-h") {
       std::cout << kUsage;
       return 0;
@@ -180,38 +214,23 @@ int main(int argc, char **argv) {
     } else if (value("--explain", v)) {
       return explain(v);
     } else if (a == "--list-rules") {
-      for (const RuleInfo &r : allRules())
-        std::cout << r.id << "\t" << severityName(r.severity) << "\t" << (r.fixable ? "fix" : "-") << "\t"
-                  << r.summary << "\n";
-      return 0;
-    } else if (value("--format", format) || value("--output-format", format) || value("--color", color)) {
+      return listRules();
+    } else if (value("--format", c.format) || value("--output-format", c.format) || value("--color", c.color)) {
     } else if (a == "--statistics") {
-      statistics = true;
+      c.statistics = true;
     } else if (value("--select", v)) {
-      for (auto &s : splitList(v)) {
-        if (!isValidSelector(s))
-          return usageError("--select: '" + s + "' selects no rule (see --list-rules)");
-        o.select.push_back(s);
-      }
+      rc = addSelectors("--select:", v, o.select);
     } else if (value("--ignore", v)) {
-      for (auto &s : splitList(v)) {
-        if (!isValidSelector(s))
-          return usageError("--ignore: '" + s + "' selects no rule (see --list-rules)");
-        o.ignore.push_back(s);
-      }
+      rc = addSelectors("--ignore:", v, o.ignore);
     } else if (a == "-Werror") {
       o.werror = true;
     } else if (a.rfind("-Werror=", 0) == 0) {
-      for (auto &s : splitList(a.substr(8))) {
-        if (!isValidSelector(s))
-          return usageError("-Werror=: '" + s + "' selects no rule (see --list-rules)");
-        o.werrorRules.push_back(s);
-      }
+      rc = addSelectors("-Werror=:", a.substr(8), o.werrorRules);
     } else if (a == "--fix") {
-      fix = true;
+      c.fix = true;
     } else if (a == "--diff") {
-      diff = true;
-    } else if (value("--baseline", baseline) || value("--write-baseline", writeBaselineTo)) {
+      c.diff = true;
+    } else if (value("--baseline", c.baseline) || value("--write-baseline", c.writeBaselineTo)) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
                value("--amct-hardware", o.amctHardware) || value("--amct-framework", o.amctFramework) ||
                value("--inventory", o.inventory) ||
@@ -219,51 +238,81 @@ int main(int argc, char **argv) {
     } else if (a == "--no-config") {
       o.useConfig = false;
     } else if (value("-j", v)) {
-      try {
-        o.jobs = static_cast<unsigned>(std::stoul(v));
-      } catch (...) {
-        return usageError("-j takes a whole number");
-      }
-      if (o.jobs == 0 || o.jobs > 64)
-        return usageError("-j takes a number from 1 to 64");
+      rc = parseJobs(v, o.jobs);
     } else if (a == "--") {
       for (++i; i < argc; ++i)
-        inputs.push_back(argv[i]);
+        c.inputs.push_back(argv[i]);
     } else if (!a.empty() && a[0] == '-' && a != "-") {
       return usageError("unknown option '" + a + "'");
     } else {
-      inputs.push_back(a);
+      c.inputs.push_back(a);
     }
+    if (rc)
+      return rc;
   }
-  if (format != "text" && format != "json" && format != "sarif" && format != "github")
-    return usageError("--format must be text, json, sarif or github");
-  if (color != "auto" && color != "always" && color != "never")
-    return usageError("--color must be auto, always or never");
-  if (!o.amctFramework.empty()) {
-    auto fw = amct::parseFramework(o.amctFramework);
-    if (!fw)
-      return usageError("--amct-framework: unknown framework '" + o.amctFramework + "' (known: " +
-                        amct::knownFrameworkList() + ")");
-    o.amctFramework = amct::frameworkName(*fw);
-  }
-  if (inputs.empty())
-    return usageError("no input files");
-  if (fix && diff)
-    return usageError("--fix and --diff cannot be combined");
-  if (!baseline.empty() && !writeBaselineTo.empty())
-    return usageError("--baseline and --write-baseline cannot be combined");
-  if (std::string err = checkStdinUse(inputs, o, fix); !err.empty())
-    return usageError(err);
+  return std::nullopt;
+}
 
+// The combinations and values parseArgs cannot judge one flag at a time. Returns the usage error's
+// exit code, or nothing.
+std::optional<int> checkArgs(Cli &c) {
+  if (c.format != "text" && c.format != "json" && c.format != "sarif" && c.format != "github")
+    return usageError("--format must be text, json, sarif or github");
+  if (c.color != "auto" && c.color != "always" && c.color != "never")
+    return usageError("--color must be auto, always or never");
+  if (!c.o.amctFramework.empty()) {
+    auto fw = amct::parseFramework(c.o.amctFramework);
+    if (!fw)
+      return usageError("--amct-framework: unknown framework '" + c.o.amctFramework + "' (known: " +
+                        amct::knownFrameworkList() + ")");
+    c.o.amctFramework = amct::frameworkName(*fw);
+  }
+  if (c.inputs.empty())
+    return usageError("no input files");
+  if (c.fix && c.diff)
+    return usageError("--fix and --diff cannot be combined");
+  if (!c.baseline.empty() && !c.writeBaselineTo.empty())
+    return usageError("--baseline and --write-baseline cannot be combined");
+  if (std::string err = checkStdinUse(c.inputs, c.o, c.fix); !err.empty())
+    return usageError(err);
+  return std::nullopt;
+}
+
+// Prints the findings in the chosen format (text is not printed with --diff, which printed the
+// fixes instead) and the statistics.
+void report(const Cli &c, const std::vector<FileResult> &shown) {
+  if (c.format == "json")
+    printJson(std::cout, shown);
+  else if (c.format == "sarif")
+    printSarif(std::cout, shown);
+  else if (c.format == "github")
+    printGithub(std::cout, shown);
+  else if (!c.diff)
+    printText(std::cout, shown, useColor(c.color, STDOUT_FILENO));
+  if (c.statistics)
+    printStatistics(c.format == "text" ? std::cout : std::cerr, shown);
+}
+
+int exitCode(const std::vector<FileResult> &shown) {
+  for (const FileResult &r : shown)
+    for (const Diagnostic &d : r.findings)
+      if (d.severity == Severity::Error || d.severity == Severity::Fatal)
+        return 1;
+  return 0;
+}
+
+// Lints the inputs, applies --fix / --diff and the baseline, and reports. Returns the exit code.
+int run(Cli &c) {
+  Options &o = c.o;
   // Directories expanded (sorted; hidden, git-ignored and `exclude`d entries skipped); explicit
   // files are always linted.
-  std::vector<std::string> paths = expandInputs(inputs, o);
+  std::vector<std::string> paths = expandInputs(c.inputs, o);
 
   // A file named on the command line (not found by a directory walk) fails closed: one of no
   // known kind is a lint-unknown-file finding.
-  o.named = inputs;
+  o.named = c.inputs;
   std::vector<FileResult> results = lintFiles(paths, o);
-  lintSpecsReading(results, inputs, o);
+  lintSpecsReading(results, c.inputs, o);
   int rc = 0;
   for (const FileResult &r : results) {
     if (!r.internalError.empty()) {
@@ -272,12 +321,12 @@ int main(int argc, char **argv) {
     }
   }
 
-  if (fix || diff)
-    rc = std::max(rc, fixFiles(results, o, diff));
+  if (c.fix || c.diff)
+    rc = std::max(rc, fixFiles(results, o, c.diff));
 
   // Still skipped after that: lint-unknown-file is turned off for the file.
   for (size_t i = 0; i < results.size(); ++i)
-    if (results[i].skipped && std::find(inputs.begin(), inputs.end(), paths[i]) != inputs.end())
+    if (results[i].skipped && std::find(c.inputs.begin(), c.inputs.end(), paths[i]) != c.inputs.end())
       std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(results[i].path)
                 << "': not a .qspec file or a recognised vendor config\n";
 
@@ -285,27 +334,24 @@ int main(int argc, char **argv) {
   for (FileResult &r : results)
     if (r.internalError.empty())
       shown.push_back(std::move(r));
-  if (!writeBaselineTo.empty() || !baseline.empty()) {
-    int brc = useBaseline(shown, baseline, writeBaselineTo);
+  if (!c.writeBaselineTo.empty() || !c.baseline.empty()) {
+    int brc = useBaseline(shown, c.baseline, c.writeBaselineTo);
     if (brc >= 0)
       return std::max(rc, brc);
   }
-  if (format == "json")
-    printJson(std::cout, shown);
-  else if (format == "sarif")
-    printSarif(std::cout, shown);
-  else if (format == "github")
-    printGithub(std::cout, shown);
-  else if (!diff)
-    printText(std::cout, shown, useColor(color, STDOUT_FILENO));
-  if (statistics)
-    printStatistics(format == "text" ? std::cout : std::cerr, shown);
+  report(c, shown);
+  return rc ? rc : exitCode(shown);
+}
 
-  if (rc)
-    return rc;
-  for (const FileResult &r : shown)
-    for (const Diagnostic &d : r.findings)
-      if (d.severity == Severity::Error || d.severity == Severity::Fatal)
-        return 1;
-  return 0;
+} // namespace
+
+int main(int argc, char **argv) {
+  if (argc == 3 && std::string(argv[1]) == "rule")
+    return explain(argv[2]);
+  Cli c;
+  if (std::optional<int> rc = parseArgs(argc, argv, c))
+    return *rc;
+  if (std::optional<int> rc = checkArgs(c))
+    return *rc;
+  return run(c);
 }
