@@ -214,6 +214,56 @@ const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view se
   return it == segmentIds_.end() ? nullptr : &postings_[it->second];
 }
 
+bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_t> *best,
+                                     std::vector<uint32_t> &out) const {
+  // Per module: how many of the sets so far hold it. Kept zero between calls (per thread, the
+  // selector runs in parallel): only the modules of the first set are ever raised, and those are
+  // remembered in `touched` and reset, so no call clears or scans a table of every module.
+  static thread_local std::vector<uint8_t> rounds;
+  std::vector<uint32_t> touched;
+  uint8_t round = 0;
+  for (std::string_view piece : classPieces(p.text())) {
+    std::string err;
+    std::optional<Pattern> pp = Pattern::compile(piece, err);
+    if (!pp || round == 254)
+      continue;
+    buildSegments();
+    if (rounds.size() < inv_.modules.size())
+      rounds.resize(inv_.modules.size(), 0);
+    for (const auto &[seg, id] : segmentIds_)
+      if (pp->matches(seg))
+        for (uint32_t i : postings_[id])
+          if (rounds[i] == round) {
+            rounds[i] = static_cast<uint8_t>(round + 1);
+            if (round == 0)
+              touched.push_back(i);
+          }
+    ++round;
+  }
+  if (round == 0)
+    return false;
+  if (best) {
+    for (uint32_t i : *best)
+      if (rounds[i] == round)
+        rounds[i] = static_cast<uint8_t>(round + 1);
+    ++round;
+  }
+  if (touched.size() > inv_.modules.size() / 16) { // sorting would cost more than a scan
+    touched.clear();
+    for (uint32_t i = 0; i < inv_.modules.size(); ++i)
+      if (rounds[i] != 0)
+        touched.push_back(i);
+  } else {
+    std::sort(touched.begin(), touched.end());
+  }
+  for (uint32_t i : touched) {
+    if (rounds[i] == round)
+      out.push_back(i);
+    rounds[i] = 0;
+  }
+  return true;
+}
+
 std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
   std::vector<uint32_t> out;
   if (p.isLiteral()) {
@@ -263,37 +313,8 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
   // for each, the union of the posting lists of the distinct segments it matches; the modules in
   // every union and in the list above are the candidates (a subset of that list).
   std::vector<uint32_t> pieceCandidates;
-  if (mods.size() > kSegmentIndexThreshold) {
-    std::vector<uint8_t> rounds; // per module: how many of the sets so far hold it
-    uint8_t round = 0;
-    for (std::string_view piece : classPieces(p.text())) {
-      std::string err;
-      std::optional<Pattern> pp = Pattern::compile(piece, err);
-      if (!pp || round == 254)
-        continue;
-      buildSegments();
-      if (rounds.empty())
-        rounds.assign(mods.size(), 0);
-      for (const auto &[seg, id] : segmentIds_)
-        if (pp->matches(seg))
-          for (uint32_t i : postings_[id])
-            if (rounds[i] == round)
-              rounds[i] = static_cast<uint8_t>(round + 1);
-      ++round;
-    }
-    if (round > 0) {
-      if (best) {
-        for (uint32_t i : *best)
-          if (rounds[i] == round)
-            rounds[i] = static_cast<uint8_t>(round + 1);
-        ++round;
-      }
-      for (uint32_t i = 0; i < mods.size(); ++i)
-        if (rounds[i] == round)
-          pieceCandidates.push_back(i);
-      best = &pieceCandidates;
-    }
-  }
+  if (mods.size() > kSegmentIndexThreshold && intersectPieces(p, best, pieceCandidates))
+    best = &pieceCandidates;
   // Candidates 1b: when the pattern starts with alternatives ("model.layers.{3,17}.mlp.*"), the
   // union over its literal prefixes of each prefix's rarest segment, if that is fewer.
   const auto &prefixes = p.literalPrefixes();
