@@ -5,6 +5,7 @@
 #include <functional>
 #include <ostream>
 #include <type_traits>
+#include <unordered_map>
 
 namespace qspec::ir {
 
@@ -112,14 +113,27 @@ private:
     first_ = false;
   }
   void string(std::string_view s) { appendJSONString(out_, s); }
+  // A decision's object, formatted once per (rule, source, indent): a module has nine, from a
+  // handful of rules, and the location string was most of the writer's time.
   void decision(int indent, const Decision &d) {
-    out_ += '{';
-    first_ = true;
-    key(indent + 2, "rule");
-    string(decisionSourceName(d.source));
-    key(indent + 2, "at");
-    string(locationString(d.range(), sm_));
-    close(indent);
+    DecisionKey k{d.at, d.source, indent};
+    auto it = decisions_.find(k);
+    if (it == decisions_.end()) {
+      std::string t = "{\n";
+      t.append(static_cast<size_t>(indent) + 2, ' ');
+      t += "\"rule\": ";
+      appendJSONString(t, decisionSourceName(d.source));
+      t += ",\n";
+      t.append(static_cast<size_t>(indent) + 2, ' ');
+      t += "\"at\": ";
+      appendJSONString(t, locationString(d.range(), sm_));
+      t += '\n';
+      t.append(static_cast<size_t>(indent), ' ');
+      t += '}';
+      it = decisions_.emplace(k, std::move(t)).first;
+    }
+    out_ += it->second;
+    first_ = false;
   }
   template <typename T> void decided(int indent, const Decided<T> &d, bool set) {
     if (!set) {
@@ -151,9 +165,22 @@ private:
     close(indent);
   }
 
+  struct DecisionKey {
+    const SourceRange *at;
+    Decision::Source source;
+    int indent;
+    bool operator==(const DecisionKey &o) const { return at == o.at && source == o.source && indent == o.indent; }
+  };
+  struct DecisionKeyHash {
+    size_t operator()(const DecisionKey &k) const {
+      return std::hash<const void *>()(k.at) ^ (static_cast<size_t>(k.source) << 8 | static_cast<size_t>(k.indent)) * 0x9e3779b97f4a7c15ULL;
+    }
+  };
+
   std::string &out_;
   const SourceManager &sm_;
   bool first_ = true;
+  std::unordered_map<DecisionKey, std::string, DecisionKeyHash> decisions_;
 };
 } // namespace
 
