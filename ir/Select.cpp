@@ -216,11 +216,13 @@ const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view se
 
 bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_t> *best,
                                      std::vector<uint32_t> &out) const {
-  // Per module: how many of the sets so far hold it. Kept zero between calls (per thread, the
-  // selector runs in parallel): only the modules of the first set are ever raised, and those are
-  // remembered in `touched` and reset, so no call clears or scans a table of every module.
+  // Per module: how many of the sets so far hold it; and a bit per module of the first set, so
+  // that set is read back in ascending order from its words alone. Both are kept zero between
+  // calls (per thread: the selector runs in parallel), so no call clears or scans a byte per
+  // module: the cost is the postings read plus one word per 64 modules of the first set's span.
   static thread_local std::vector<uint8_t> rounds;
-  std::vector<uint32_t> touched;
+  static thread_local std::vector<uint64_t> firstSet;
+  size_t lo = SIZE_MAX, hi = 0; // words of firstSet that may be set
   uint8_t round = 0;
   for (std::string_view piece : classPieces(p.text())) {
     std::string err;
@@ -228,15 +230,20 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
     if (!pp || round == 254)
       continue;
     buildSegments();
-    if (rounds.size() < inv_.modules.size())
+    if (rounds.size() < inv_.modules.size()) {
       rounds.resize(inv_.modules.size(), 0);
+      firstSet.resize((inv_.modules.size() + 63) / 64, 0);
+    }
     for (const auto &[seg, id] : segmentIds_)
       if (pp->matches(seg))
         for (uint32_t i : postings_[id])
           if (rounds[i] == round) {
             rounds[i] = static_cast<uint8_t>(round + 1);
-            if (round == 0)
-              touched.push_back(i);
+            if (round == 0) {
+              firstSet[i >> 6] |= uint64_t(1) << (i & 63);
+              lo = std::min<size_t>(lo, i >> 6);
+              hi = std::max<size_t>(hi, i >> 6);
+            }
           }
     ++round;
   }
@@ -248,18 +255,15 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
         rounds[i] = static_cast<uint8_t>(round + 1);
     ++round;
   }
-  if (touched.size() > inv_.modules.size() / 16) { // sorting would cost more than a scan
-    touched.clear();
-    for (uint32_t i = 0; i < inv_.modules.size(); ++i)
-      if (rounds[i] != 0)
-        touched.push_back(i);
-  } else {
-    std::sort(touched.begin(), touched.end());
-  }
-  for (uint32_t i : touched) {
-    if (rounds[i] == round)
-      out.push_back(i);
-    rounds[i] = 0;
+  for (size_t w = lo; w <= hi && lo != SIZE_MAX; ++w) {
+    uint64_t bits = firstSet[w];
+    firstSet[w] = 0;
+    for (; bits; bits &= bits - 1) {
+      uint32_t i = static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      if (rounds[i] == round)
+        out.push_back(i);
+      rounds[i] = 0;
+    }
   }
   return true;
 }
