@@ -223,28 +223,48 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
   static thread_local std::vector<uint8_t> rounds;
   static thread_local std::vector<uint64_t> firstSet;
   size_t lo = SIZE_MAX, hi = 0; // words of firstSet that may be set
-  uint8_t round = 0;
+  // Each piece's matching segments and the length of their posting lists together.
+  struct PieceSet {
+    std::vector<uint32_t> segments;
+    size_t total = 0;
+  };
+  std::vector<PieceSet> sets;
   for (std::string_view piece : classPieces(p.text())) {
     std::string err;
     std::optional<Pattern> pp = Pattern::compile(piece, err);
-    if (!pp || round == 254)
+    if (!pp)
       continue;
     buildSegments();
+    PieceSet &ps = sets.emplace_back();
+    for (const auto &[seg, id] : segmentIds_)
+      if (pp->matches(seg)) {
+        ps.segments.push_back(id);
+        ps.total += postings_[id].size();
+      }
+  }
+  // Smallest first; a piece whose lists are much longer than the candidates so far is left to the
+  // pattern's own match of those candidates (every candidate is matched anyway: a superset is fine).
+  std::stable_sort(sets.begin(), sets.end(), [](const PieceSet &a, const PieceSet &b) { return a.total < b.total; });
+  size_t bound = best ? best->size() : inv_.modules.size();
+  uint8_t round = 0;
+  for (const PieceSet &ps : sets) {
+    if (round == 254 || ((round > 0 || best) && ps.total > bound * 8))
+      break;
     if (rounds.size() < inv_.modules.size()) {
       rounds.resize(inv_.modules.size(), 0);
       firstSet.resize((inv_.modules.size() + 63) / 64, 0);
     }
-    for (const auto &[seg, id] : segmentIds_)
-      if (pp->matches(seg))
-        for (uint32_t i : postings_[id])
-          if (rounds[i] == round) {
-            rounds[i] = static_cast<uint8_t>(round + 1);
-            if (round == 0) {
-              firstSet[i >> 6] |= uint64_t(1) << (i & 63);
-              lo = std::min<size_t>(lo, i >> 6);
-              hi = std::max<size_t>(hi, i >> 6);
-            }
+    for (uint32_t id : ps.segments)
+      for (uint32_t i : postings_[id])
+        if (rounds[i] == round) {
+          rounds[i] = static_cast<uint8_t>(round + 1);
+          if (round == 0) {
+            firstSet[i >> 6] |= uint64_t(1) << (i & 63);
+            lo = std::min<size_t>(lo, i >> 6);
+            hi = std::max<size_t>(hi, i >> 6);
           }
+        }
+    bound = std::min(bound, ps.total);
     ++round;
   }
   if (round == 0)
