@@ -2,9 +2,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <functional>
 #include <ostream>
 #include <type_traits>
+#include <unordered_map>
 
 namespace qspec::ir {
 
@@ -112,14 +114,27 @@ private:
     first_ = false;
   }
   void string(std::string_view s) { appendJSONString(out_, s); }
+  // A decision's object, formatted once per (rule, source, indent): a module has nine, from a
+  // handful of rules, and the location string was most of the writer's time.
   void decision(int indent, const Decision &d) {
-    out_ += '{';
-    first_ = true;
-    key(indent + 2, "rule");
-    string(decisionSourceName(d.source));
-    key(indent + 2, "at");
-    string(locationString(d.range(), sm_));
-    close(indent);
+    DecisionKey k{d.at, d.source, indent};
+    auto it = decisions_.find(k);
+    if (it == decisions_.end()) {
+      std::string t = "{\n";
+      t.append(static_cast<size_t>(indent) + 2, ' ');
+      t += "\"rule\": ";
+      appendJSONString(t, decisionSourceName(d.source));
+      t += ",\n";
+      t.append(static_cast<size_t>(indent) + 2, ' ');
+      t += "\"at\": ";
+      appendJSONString(t, locationString(d.range(), sm_));
+      t += '\n';
+      t.append(static_cast<size_t>(indent), ' ');
+      t += '}';
+      it = decisions_.emplace(k, std::move(t)).first;
+    }
+    out_ += it->second;
+    first_ = false;
   }
   template <typename T> void decided(int indent, const Decided<T> &d, bool set) {
     if (!set) {
@@ -137,7 +152,27 @@ private:
     decision(indent + 2, d.from);
     close(indent);
   }
+  // A recipe's object, formatted once per distinct (values, rules, indent): modules share a
+  // few recipes.
   void recipe(int indent, const ResolvedRecipe &r) {
+    auto field = [](const Decided<Word> &d) {
+      return RecipeField{&d.value.str(), d.from.at, d.from.source};
+    };
+    static const bool kTrue = true;
+    RecipeKey k{{field(r.dtype), field(r.scope), field(r.method),
+                 RecipeField{r.symmetric.value ? &kTrue : nullptr, r.symmetric.from.at, r.symmetric.from.source}},
+                indent};
+    auto it = recipes_.find(k);
+    if (it == recipes_.end()) {
+      std::string t;
+      ModuleArrayWriter w(t, sm_);
+      w.recipeText(indent, r);
+      it = recipes_.emplace(k, std::move(t)).first;
+    }
+    out_ += it->second;
+    first_ = false;
+  }
+  void recipeText(int indent, const ResolvedRecipe &r) {
     out_ += '{';
     first_ = true;
     key(indent + 2, "dtype");
@@ -151,9 +186,46 @@ private:
     close(indent);
   }
 
+  struct DecisionKey {
+    const SourceRange *at;
+    Decision::Source source;
+    int indent;
+    bool operator==(const DecisionKey &o) const { return at == o.at && source == o.source && indent == o.indent; }
+  };
+  struct DecisionKeyHash {
+    size_t operator()(const DecisionKey &k) const {
+      return std::hash<const void *>()(k.at) ^ (static_cast<size_t>(k.source) << 8 | static_cast<size_t>(k.indent)) * 0x9e3779b97f4a7c15ULL;
+    }
+  };
+
+  // What a recipe's text depends on, per field: the value (a word's text, or for the symmetry
+  // any non-null pointer for true) and the rule behind it.
+  struct RecipeField {
+    const void *value;
+    const SourceRange *at;
+    Decision::Source source;
+    bool operator==(const RecipeField &o) const { return value == o.value && at == o.at && source == o.source; }
+  };
+  struct RecipeKey {
+    std::array<RecipeField, 4> fields;
+    int indent;
+    bool operator==(const RecipeKey &o) const { return fields == o.fields && indent == o.indent; }
+  };
+  struct RecipeKeyHash {
+    size_t operator()(const RecipeKey &k) const {
+      size_t h = static_cast<size_t>(k.indent);
+      for (const RecipeField &f : k.fields)
+        h = (h ^ std::hash<const void *>()(f.value) ^ std::hash<const void *>()(f.at) * 31 ^ f.source) *
+            0x9e3779b97f4a7c15ULL;
+      return h;
+    }
+  };
+
   std::string &out_;
   const SourceManager &sm_;
   bool first_ = true;
+  std::unordered_map<DecisionKey, std::string, DecisionKeyHash> decisions_;
+  std::unordered_map<RecipeKey, std::string, RecipeKeyHash> recipes_;
 };
 } // namespace
 

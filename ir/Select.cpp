@@ -214,6 +214,80 @@ const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view se
   return it == segmentIds_.end() ? nullptr : &postings_[it->second];
 }
 
+bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_t> *best,
+                                     std::vector<uint32_t> &out) const {
+  // Per module: how many of the sets so far hold it; and a bit per module of the first set, so
+  // that set is read back in ascending order from its words alone. Both are kept zero between
+  // calls (per thread: the selector runs in parallel), so no call clears or scans a byte per
+  // module: the cost is the postings read plus one word per 64 modules of the first set's span.
+  static thread_local std::vector<uint8_t> rounds;
+  static thread_local std::vector<uint64_t> firstSet;
+  size_t lo = SIZE_MAX, hi = 0; // words of firstSet that may be set
+  // Each piece's matching segments and the length of their posting lists together.
+  struct PieceSet {
+    std::vector<uint32_t> segments;
+    size_t total = 0;
+  };
+  std::vector<PieceSet> sets;
+  for (std::string_view piece : classPieces(p.text())) {
+    std::string err;
+    std::optional<Pattern> pp = Pattern::compile(piece, err);
+    if (!pp)
+      continue;
+    buildSegments();
+    PieceSet &ps = sets.emplace_back();
+    for (const auto &[seg, id] : segmentIds_)
+      if (pp->matches(seg)) {
+        ps.segments.push_back(id);
+        ps.total += postings_[id].size();
+      }
+  }
+  // Smallest first; a piece whose lists are much longer than the candidates so far is left to the
+  // pattern's own match of those candidates (every candidate is matched anyway: a superset is fine).
+  std::stable_sort(sets.begin(), sets.end(), [](const PieceSet &a, const PieceSet &b) { return a.total < b.total; });
+  size_t bound = best ? best->size() : inv_.modules.size();
+  uint8_t round = 0;
+  for (const PieceSet &ps : sets) {
+    if (round == 254 || ((round > 0 || best) && ps.total > bound * 8))
+      break;
+    if (rounds.size() < inv_.modules.size()) {
+      rounds.resize(inv_.modules.size(), 0);
+      firstSet.resize((inv_.modules.size() + 63) / 64, 0);
+    }
+    for (uint32_t id : ps.segments)
+      for (uint32_t i : postings_[id])
+        if (rounds[i] == round) {
+          rounds[i] = static_cast<uint8_t>(round + 1);
+          if (round == 0) {
+            firstSet[i >> 6] |= uint64_t(1) << (i & 63);
+            lo = std::min<size_t>(lo, i >> 6);
+            hi = std::max<size_t>(hi, i >> 6);
+          }
+        }
+    bound = std::min(bound, ps.total);
+    ++round;
+  }
+  if (round == 0)
+    return false;
+  if (best) {
+    for (uint32_t i : *best)
+      if (rounds[i] == round)
+        rounds[i] = static_cast<uint8_t>(round + 1);
+    ++round;
+  }
+  for (size_t w = lo; w <= hi && lo != SIZE_MAX; ++w) {
+    uint64_t bits = firstSet[w];
+    firstSet[w] = 0;
+    for (; bits; bits &= bits - 1) {
+      uint32_t i = static_cast<uint32_t>(w * 64 + static_cast<size_t>(__builtin_ctzll(bits)));
+      if (rounds[i] == round)
+        out.push_back(i);
+      rounds[i] = 0;
+    }
+  }
+  return true;
+}
+
 std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
   std::vector<uint32_t> out;
   if (p.isLiteral()) {
@@ -263,37 +337,8 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
   // for each, the union of the posting lists of the distinct segments it matches; the modules in
   // every union and in the list above are the candidates (a subset of that list).
   std::vector<uint32_t> pieceCandidates;
-  if (mods.size() > kSegmentIndexThreshold) {
-    std::vector<uint8_t> rounds; // per module: how many of the sets so far hold it
-    uint8_t round = 0;
-    for (std::string_view piece : classPieces(p.text())) {
-      std::string err;
-      std::optional<Pattern> pp = Pattern::compile(piece, err);
-      if (!pp || round == 254)
-        continue;
-      buildSegments();
-      if (rounds.empty())
-        rounds.assign(mods.size(), 0);
-      for (const auto &[seg, id] : segmentIds_)
-        if (pp->matches(seg))
-          for (uint32_t i : postings_[id])
-            if (rounds[i] == round)
-              rounds[i] = static_cast<uint8_t>(round + 1);
-      ++round;
-    }
-    if (round > 0) {
-      if (best) {
-        for (uint32_t i : *best)
-          if (rounds[i] == round)
-            rounds[i] = static_cast<uint8_t>(round + 1);
-        ++round;
-      }
-      for (uint32_t i = 0; i < mods.size(); ++i)
-        if (rounds[i] == round)
-          pieceCandidates.push_back(i);
-      best = &pieceCandidates;
-    }
-  }
+  if (mods.size() > kSegmentIndexThreshold && intersectPieces(p, best, pieceCandidates))
+    best = &pieceCandidates;
   // Candidates 1b: when the pattern starts with alternatives ("model.layers.{3,17}.mlp.*"), the
   // union over its literal prefixes of each prefix's rarest segment, if that is fewer.
   const auto &prefixes = p.literalPrefixes();

@@ -41,6 +41,10 @@ private:
   void buildSegments() const;
   // The posting list of a segment, or nullptr if no module has it.
   const std::vector<uint32_t> *segmentPostings(std::string_view segment) const;
+  // The modules in every class piece's set of segments (classPieces: `5[0-4]`, `{3,17}`) and in
+  // `best` if given, ascending, into `out`; false if the pattern has no such piece.
+  bool intersectPieces(const Pattern &p, const std::vector<uint32_t> *best,
+                       std::vector<uint32_t> &out) const;
 
   const Inventory &inv_;
   std::unordered_map<std::string, std::vector<uint32_t>> byType_;

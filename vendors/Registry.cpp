@@ -2,8 +2,10 @@
 // their emitter; emit::emitTargets looks them up for translation validation.
 #include "vendors/Reading.h"
 
+#include <array>
 #include <map>
 #include <mutex>
+#include <unordered_set>
 
 namespace qspec::vendors {
 
@@ -32,6 +34,23 @@ ReadBack findReader(std::string_view kind) {
   std::lock_guard<std::mutex> lock(r.mu);
   auto it = r.byKind.find(kind);
   return it == r.byKind.end() ? nullptr : it->second;
+}
+
+const std::string *ReadingWord::intern(std::string_view text) {
+  // Readers give every module one of a few words: a per-thread cache in front of the shared
+  // table answers nearly every call without a lock.
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : text)
+    h = (h ^ c) * 1099511628211ULL;
+  thread_local std::array<const std::string *, 64> cache{};
+  const std::string *&slot = cache[(h ^ (h >> 29)) & 63];
+  if (slot && *slot == text)
+    return slot;
+  static std::mutex mu;
+  static std::unordered_set<std::string> words; // nodes: stable addresses
+  std::lock_guard<std::mutex> lock(mu);
+  slot = &*words.emplace(text).first;
+  return slot;
 }
 
 } // namespace qspec::vendors

@@ -51,7 +51,7 @@ bool sameWord(Field f, const std::string &spec, const std::string &vendor) {
 void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32_t fields, Field dtype,
                  Field scope, Field symmetric, Field method, const std::string *weightDtype,
                  const ir::Decision &tierFrom, std::vector<Difference> &out) {
-  auto word = [&](Field f, const ir::Decided<ir::Word> &spec, const std::optional<std::string> &v) {
+  auto word = [&](Field f, const ir::Decided<ir::Word> &spec, const ReadingWord &v) {
     if ((fields & f) && spec.from.source != ir::Decision::BuiltIn && v && !sameWord(f, spec.value.str(), *v))
       out.push_back({f, spec.value.str(), *v, &spec.from});
   };

@@ -34,11 +34,13 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace qspec::emit {
 
@@ -99,6 +101,9 @@ private:
 
   // The qconfig of module m (inventory) from its resolved recipe.
   bool qconfigOf(const ir::ResolvedModule &rm, const std::string &name, Entry &e);
+  bool tierDtypeConflict(const ir::ResolvedModule &rm, const std::string &name);
+  int64_t entryFor(const ir::ResolvedModule &rm, const std::string &name,
+                   std::map<std::string, size_t> &byKey, std::set<std::string> &reported);
   bool qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a,
                          const std::string &name, SourceRange where, Entry &e);
   bool checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar);
@@ -171,8 +176,8 @@ bool Builder::checkEntry(const Entry &e, const std::string &name, SourceRange wr
   return good;
 }
 
-bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, Entry &e) {
-  e.tier = rm.tier.value;
+// The same rule says `tier int8` and `weight int4`: reported (for each such module), true.
+bool Builder::tierDtypeConflict(const ir::ResolvedModule &rm, const std::string &name) {
   const std::string &wd = rm.weight.dtype.value;
   if ((wd == "int4" || wd == "int8") && wd != ir::tierName(rm.tier.value) &&
       rm.weight.dtype.from.source != ir::Decision::BuiltIn &&
@@ -185,8 +190,15 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
                   rm.weight.dtype.from.range().valid() ? rm.weight.dtype.from.range() : target_.range,
                   {name, ir::tierName(rm.tier.value), wd});
     ok_ = false;
-    return false;
+    return true;
   }
+  return false;
+}
+
+bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, Entry &e) {
+  e.tier = rm.tier.value;
+  if (tierDtypeConflict(rm, name))
+    return false;
   std::string effective = vendors::effectiveWeightDtype(rm);
   e.weight.dtype = effective.empty() ? weightDtypeFor(rm.tier.value, "") : effective;
   e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value.str();
@@ -263,11 +275,51 @@ std::vector<bool> Builder::targetScope() {
 
 // One entry per distinct qconfig of the quantized Linears in scope (so one weight width per
 // processor). Reports at most one illegal qconfig per distinct recipe.
+namespace {
+// What a module's qconfig (Builder::qconfigOf) is made of: the resolved values (words by the
+// rule text they point at) and the rules behind them. Modules with equal signatures have equal
+// qconfigs, so the entry is looked up once per signature, not built and keyed once per module.
+struct RecipeSignature {
+  std::array<const void *, 6> words;
+  std::array<int32_t, 4> index;
+  std::array<uint8_t, 8> small;
+  bool operator==(const RecipeSignature &o) const {
+    return words == o.words && index == o.index && small == o.small;
+  }
+};
+struct RecipeSignatureHash {
+  size_t operator()(const RecipeSignature &s) const {
+    size_t h = 0;
+    auto mix = [&](size_t v) { h = (h ^ v) * 0x100000001b3ULL + (h >> 29); };
+    for (const void *w : s.words)
+      mix(std::hash<const void *>()(w));
+    for (int32_t i : s.index)
+      mix(static_cast<uint32_t>(i));
+    for (uint8_t b : s.small)
+      mix(b);
+    return h;
+  }
+};
+RecipeSignature signatureOf(const ir::ResolvedModule &rm) {
+  auto word = [](const ir::Decided<ir::Word> &d) -> const void * { return &d.value.str(); };
+  const ir::ResolvedRecipe &w = rm.weight, &a = rm.act;
+  return {{word(w.dtype), word(w.scope), word(w.method), word(a.dtype), word(a.scope), word(a.method)},
+          {w.dtype.from.index, w.scope.from.index, rm.tier.from.index, 0},
+          {static_cast<uint8_t>(rm.tier.value), rm.tier.from.source, w.dtype.from.source, w.scope.from.source,
+           static_cast<uint8_t>(w.symmetric.from.source == ir::Decision::BuiltIn ? 2 : w.symmetric.value),
+           static_cast<uint8_t>(a.symmetric.from.source == ir::Decision::BuiltIn ? 2 : a.symmetric.value), 0, 0}};
+}
+} // namespace
+
+// One entry per distinct qconfig of the quantized Linears in scope (so one weight width per
+// processor). Reports at most one illegal qconfig per distinct recipe.
 void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<bool> &isFloat) {
   const ir::Inventory &inv = spec_.inventory;
   const auto &res = spec_.resolution;
   std::map<std::string, size_t> byKey;
   std::set<std::string> reported;
+  // Signature -> entry index, or -1 when that qconfig's entry was refused (reported once).
+  std::unordered_map<RecipeSignature, int64_t, RecipeSignatureHash> known;
   for (uint32_t m = 0; m < inv.modules.size(); ++m) {
     const ir::ResolvedModule &rm = res.modules[m];
     if (rm.tier.value == ir::Tier::Float) {
@@ -276,23 +328,36 @@ void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<bool> &
     }
     if (!quantizedByMsModelSlim(inv.modules[m]) || !inScope[m])
       continue;
-    Entry e;
-    if (!qconfigOf(rm, inv.modules[m].name, e))
+    if (tierDtypeConflict(rm, inv.modules[m].name))
       continue;
-    std::string k = e.key();
-    if (!byKey.count(k)) {
-      if (!reported.insert(k).second)
-        continue;
-      SourceRange wr = rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range()
-                                                          : rm.weight.dtype.from.range();
-      SourceRange ar = rm.act.dtype.from.range();
-      if (!checkEntry(e, inv.modules[m].name, wr.valid() ? wr : rm.tier.from.range(), ar))
-        continue;
-      byKey[k] = entries_.size();
-      entries_.push_back(e);
-    }
-    entries_[byKey[k]].members.push_back(m);
+    auto [at, fresh] = known.try_emplace(signatureOf(rm), -1);
+    if (fresh)
+      at->second = entryFor(rm, inv.modules[m].name, byKey, reported);
+    if (at->second >= 0)
+      entries_[static_cast<size_t>(at->second)].members.push_back(m);
   }
+}
+
+// The index of the entry of `rm`'s qconfig, created (and checked) on first sight, or -1 if that
+// qconfig is refused.
+int64_t Builder::entryFor(const ir::ResolvedModule &rm, const std::string &name,
+                          std::map<std::string, size_t> &byKey, std::set<std::string> &reported) {
+  Entry e;
+  if (!qconfigOf(rm, name, e))
+    return -1;
+  std::string k = e.key();
+  if (auto it = byKey.find(k); it != byKey.end())
+    return static_cast<int64_t>(it->second);
+  if (!reported.insert(k).second)
+    return -1;
+  SourceRange wr = rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range()
+                                                      : rm.weight.dtype.from.range();
+  SourceRange ar = rm.act.dtype.from.range();
+  if (!checkEntry(e, name, wr.valid() ? wr : rm.tier.from.range(), ar))
+    return -1;
+  byKey[k] = entries_.size();
+  entries_.push_back(e);
+  return static_cast<int64_t>(entries_.size() - 1);
 }
 
 // Entry order: the default tier's largest entry first, then by tier and qconfig (stable).

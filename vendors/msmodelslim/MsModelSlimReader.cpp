@@ -25,7 +25,7 @@ RoleReading roleOf(const YamlValue *q) {
   RoleReading r;
   if (!q)
     return r;
-  auto word = [&](const char *k, std::optional<std::string> &into) {
+  auto word = [&](const char *k, ReadingWord &into) {
     if (const YamlValue *v = q->get(k); v && v->kind == YamlValue::Scalar)
       into = v->text;
   };
