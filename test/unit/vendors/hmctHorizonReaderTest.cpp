@@ -319,3 +319,43 @@ TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
       << error;
   EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
 }
+
+// Keys are located by a forward scan for their JSON spelling: one that needs escapes ("a\"b",
+// a tab) is found as written, and the lines after it stay right; a comment-stripped line counts.
+TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
+  hmct::QuantConfigDoc doc = hmctDoc("{\n \"node_config\": {\n  \"a\\\"b\": {\"qtype\": \"int8\"},\n"
+                                     "  // a comment\n  \"t\\tc\": {\"qtype\": \"int16\"},\n"
+                                     "  \"d\":\n   {\"qtype\": \"int16\"}\n }\n}\n");
+  const hmct::JsonValue *nodes = doc.root.get("node_config");
+  ASSERT_NE(nodes, nullptr);
+  ASSERT_EQ(nodes->members.size(), 3u);
+  EXPECT_EQ(nodes->members[0].first, "a\"b");
+  EXPECT_EQ(nodes->members[0].second.line, 3u);
+  EXPECT_EQ(nodes->members[1].first, "t\tc");
+  EXPECT_EQ(nodes->members[1].second.line, 5u);
+  EXPECT_EQ(nodes->members[1].second.column, 3u);
+  EXPECT_EQ(nodes->members[1].second.get("qtype")->line, 5u);
+  EXPECT_EQ(nodes->members[2].second.line, 6u);
+  EXPECT_EQ(nodes->members[2].second.get("qtype")->line, 7u);
+  EXPECT_EQ(nodes->members[2].second.get("qtype")->column, 5u);
+}
+
+// onlySection keeps one top-level member (the emitter's model_config check) and still parses the
+// rest: a syntax error anywhere is the same error.
+TEST(HmctDocumentModel, OnlySectionKeepsOneMemberAndParsesAll) {
+  std::string text = "{\"node_config\": {\"n\": {\"qtype\": [1, {\"x\": 2}]}}, \"model_config\": "
+                     "{\"all_node_type\": \"int16\"}, \"op_config\": {}, \"model_config\": "
+                     "{\"activation\": {\"calibration_type\": \"kl\"}}}";
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  ASSERT_TRUE(hmct::parseQuantConfigText(text, doc, error, line, col, "model_config")) << error;
+  ASSERT_EQ(doc.root.members.size(), 1u);
+  EXPECT_EQ(doc.root.members[0].first, "model_config");
+  const hmct::JsonValue &mc = doc.root.members[0].second;
+  ASSERT_EQ(mc.members.size(), 1u); // the last value, as without onlySection
+  EXPECT_EQ(mc.members[0].first, "activation");
+  EXPECT_FALSE(hmct::parseQuantConfigText("{\"node_config\": {\"n\": [1 2]}, \"model_config\": {}}",
+                                          doc, error, line, col, "model_config"));
+  EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
+}
