@@ -585,7 +585,7 @@ bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputCon
   hmct::QuantConfigDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column))
+  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column, "model_config"))
     return true; // the reader reports it (err_hmct_refused)
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
                          DiagID::warn_hmct_recipe_not_carried, diags);
