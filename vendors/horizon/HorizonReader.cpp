@@ -162,15 +162,20 @@ std::optional<ir::Tier> matmulTier(const PyValue *v) {
 
 } // namespace
 
-SetterReading::SetterReading(const QconfigSetterDoc &doc) : march_(doc.march) {
-  if (const PyValue *ref = doc.setter.kwarg("reference_qconfig"))
-    actMethod_ = observerMethod(ref->kwarg("observer"));
+std::string setterActMethod(const QconfigSetterDoc &doc) {
+  const PyValue *ref = doc.setter.kwarg("reference_qconfig");
+  return ref ? observerMethod(ref->kwarg("observer")) : "";
+}
+
+SetterReading::SetterReading(const QconfigSetterDoc &doc)
+    : march_(doc.march), actMethod_(setterActMethod(doc)) {
   for (const PyValue &t : doc.templates()) {
     Step s;
     s.at = &t;
     if (isTemplate(t, "ModuleNameTemplate") && !t.items.empty() && t.items[0].kind == PyValue::Dict) {
       const PyValue *f = t.kwarg("freeze");
       s.freeze = f && f->kind == PyValue::Bool && f->text == "True";
+      s.byKey.reserve(t.items[0].entries.size());
       for (const auto &[k, v] : t.items[0].entries)
         s.byKey[k.text] = &v; // a repeated key: Python keeps the last
     } else if (isTemplate(t, "ConvDtypeTemplate")) {

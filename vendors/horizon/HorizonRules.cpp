@@ -128,8 +128,18 @@ static size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
 }
 
 bool pythonStringLiteral(std::string_view text, std::string &out, std::string &why) {
+  out.reserve(text.size() + 2);
   out = "\"";
   for (size_t i = 0; i < text.size();) {
+    size_t plain = i; // a run of printable ASCII other than \ and " is copied at once
+    while (plain < text.size() && text[plain] >= 0x20 && text[plain] < 0x7f && text[plain] != '\\' &&
+           text[plain] != '"')
+      ++plain;
+    if (plain > i) {
+      out.append(text.substr(i, plain - i));
+      i = plain;
+      continue;
+    }
     uint32_t cp;
     size_t n = decodeUtf8(text, i, cp);
     if (n == 0) {
