@@ -500,11 +500,16 @@ void HorizonWriter::printEntries(PyPrinter &p, const std::map<std::string, Entry
   for (auto &[name, v] : m) {
     std::string lit, why;
     horizon::pythonStringLiteral(name, lit, why); // checked when added
-    if (v.threshold)
-      p.print("$name$: {\"dtype\": $d$, \"threshold\": $t$},\n",
-              {{"name", lit}, {"d", v.dtype}, {"t", horizon::pythonFloat(*v.threshold)}});
-    else
-      p.print("$name$: $d$,\n", {{"name", lit}, {"d", v.dtype}});
+    // Written piecewise (no Vars map per entry): "name": D, or "name": {"dtype": D, "threshold": T},
+    p.write(lit);
+    p.write(v.threshold ? ": {\"dtype\": " : ": ");
+    p.write(v.dtype);
+    if (v.threshold) {
+      p.write(", \"threshold\": ");
+      p.write(horizon::pythonFloat(*v.threshold));
+      p.write("}");
+    }
+    p.write(",\n");
   }
   p.outdent();
   p.print(freeze ? "},\nfreeze=True,\n" : "},\n");
@@ -565,7 +570,7 @@ bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, Output
   if (!horizon::parseQconfigSetter(out.buffer(), doc, error, line, column))
     return true; // the reader reports it (err_horizon_refused)
   vendors::RoleReading act;
-  if (std::string m = horizon::SetterReading(doc).actMethod(); !m.empty())
+  if (std::string m = horizon::setterActMethod(doc); !m.empty())
     act.method = m;
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, act},
                          DiagID::warn_horizon_recipe_not_carried, diags);
