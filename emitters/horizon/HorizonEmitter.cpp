@@ -334,6 +334,8 @@ void HorizonWriter::restorePrefixed() {
   // The keys hashed (views of the maps' keys): at a million modules the maps' ordered lookups of
   // every dotted prefix were most of this emitter's time.
   std::unordered_set<std::string_view> frozenKeys, entryKeys;
+  frozenKeys.reserve(frozen_.size());
+  entryKeys.reserve(entries_.size());
   for (const auto &[k, v] : frozen_)
     frozenKeys.insert(k);
   for (const auto &[k, v] : entries_)
