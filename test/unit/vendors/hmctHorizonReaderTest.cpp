@@ -3,6 +3,7 @@
 // keys and march defaults, and the HMCT model against the real files in ../shared/conformance.
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/horizon/HorizonReader.h"
+#include "vendors/horizon/HorizonRules.h"
 
 #include "../emitters/EmitTestSupport.h"
 
@@ -358,4 +359,42 @@ TEST(HmctDocumentModel, OnlySectionKeepsOneMemberAndParsesAll) {
   EXPECT_FALSE(hmct::parseQuantConfigText("{\"node_config\": {\"n\": [1 2]}, \"model_config\": {}}",
                                           doc, error, line, col, "model_config"));
   EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
+}
+
+// ModuleNameTemplate keys: the longest key that is the name or a dotted prefix of it ("" only
+// when asked, or for a name starting with a dot), a repeated key keeping its last value, and
+// many keys (the table grows past its first size).
+TEST(HorizonPrefixKeys, LongestDottedPrefix) {
+  std::vector<std::string> many;
+  for (int i = 0; i < 1000; ++i)
+    many.push_back("m.l" + std::to_string(i));
+  horizon::PrefixKeys keys;
+  EXPECT_FALSE(keys.longest("a", true));
+  keys.add("blk", 1);
+  keys.add("blk.sub", 2);
+  keys.add("blk", 3);
+  keys.add("", 4);
+  for (size_t i = 0; i < many.size(); ++i)
+    keys.add(many[i], 10 + i);
+  auto hit = keys.longest("blk.sub.conv", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 2u);
+  EXPECT_EQ(hit->length, 7u);
+  hit = keys.longest("blk.other", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 3u); // the last value of the repeated key
+  hit = keys.longest("blk", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->length, 3u); // the name itself
+  EXPECT_FALSE(keys.longest("blkx.sub", false)); // not a dotted prefix
+  hit = keys.longest("blkx.sub", true);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 4u); // "" reaches every name
+  hit = keys.longest(".x", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->length, 0u);
+  hit = keys.longest("m.l999.fc", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 1009u);
+  EXPECT_FALSE(keys.longest("m.l1000", false));
 }
