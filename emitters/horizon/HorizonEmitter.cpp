@@ -42,55 +42,13 @@ struct Gemm {
   bool set() const { return !in.empty(); }
 };
 
-// A template's keys for restorePrefixed: is a name itself a key, is one of its dotted prefixes
-// one? Hashed with FNV-1a, which is incremental, so all prefixes of a name are looked up in one
-// pass over it (std::hash rehashed every prefix: most of this emitter's time at 45k keys).
-class PrefixKeys {
-public:
-  explicit PrefixKeys(const std::map<std::string, EntryValue> &keys) {
-    size_t n = 16; // a power of two at least twice the keys (the mask; probes stay short)
-    while (n < keys.size() * 2)
-      n <<= 1;
-    slots_.assign(n, {0, nullptr});
-    for (const auto &[k, v] : keys)
-      insert(k);
-    empty_ = keys.empty();
-  }
-  bool empty() const { return empty_; }
-  // (name is a key, a proper dotted prefix of name is a key).
-  std::pair<bool, bool> reach(std::string_view name) const {
-    uint64_t h = kBasis;
-    bool covered = false;
-    for (size_t i = 0; i < name.size(); ++i) {
-      if (name[i] == '.' && !covered)
-        covered = contains(name.substr(0, i), h);
-      h = step(h, name[i]);
-    }
-    return {contains(name, h), covered};
-  }
-
-private:
-  static constexpr uint64_t kBasis = 14695981039346656037ull;
-  static uint64_t step(uint64_t h, char c) { return (h ^ static_cast<unsigned char>(c)) * 1099511628211ull; }
-  std::vector<std::pair<uint64_t, const std::string *>> slots_;
-  bool empty_ = true;
-  size_t mask() const { return slots_.size() - 1; }
-  void insert(const std::string &k) {
-    uint64_t h = kBasis;
-    for (char c : k)
-      h = step(h, c);
-    size_t i = h & mask();
-    while (slots_[i].second)
-      i = (i + 1) & mask();
-    slots_[i] = {h, &k};
-  }
-  bool contains(std::string_view k, uint64_t h) const {
-    for (size_t i = h & mask(); slots_[i].second; i = (i + 1) & mask())
-      if (slots_[i].first == h && *slots_[i].second == k)
-        return true;
-    return false;
-  }
-};
+// A template's keys for restorePrefixed (values unused).
+horizon::PrefixKeys prefixKeys(const std::map<std::string, EntryValue> &entries) {
+  horizon::PrefixKeys keys(entries.size());
+  for (const auto &[k, v] : entries)
+    keys.add(k, 0);
+  return keys;
+}
 
 class HorizonWriter {
 public:
@@ -380,18 +338,20 @@ void HorizonWriter::planFromInventory() {
 // own entry there, at the tier the spec resolves for it.
 void HorizonWriter::restorePrefixed() {
   const auto &mods = spec_.inventory.modules;
-  const PrefixKeys frozenKeys(frozen_), entryKeys(entries_);
+  // Every dotted prefix of a name in one pass (vendors/horizon PrefixKeys): at a million modules
+  // the maps' ordered lookups, and then std::hash of every prefix, were most of this emitter's time.
+  const horizon::PrefixKeys frozenKeys = prefixKeys(frozen_), entryKeys = prefixKeys(entries_);
   std::vector<std::pair<bool, size_t>> restore; // (frozen template, module)
   for (size_t i = 0; i < mods.size(); ++i) {
     const std::string_view name = mods[i].name;
     for (bool frozen : {true, false}) {
-      const PrefixKeys &into = frozen ? frozenKeys : entryKeys;
+      const horizon::PrefixKeys &into = frozen ? frozenKeys : entryKeys;
       if (into.empty())
         continue;
-      auto [own, covered] = into.reach(name);
-      if (own)
+      auto hit = into.longest(name, false);
+      if (hit && hit->length == name.size())
         break; // its own key decides in the last template that reaches it
-      if (covered) {
+      if (hit) {
         restore.emplace_back(frozen, i);
         break;
       }
