@@ -3,7 +3,8 @@
 
     qtune_scale.py BUILD_DIR [--rounds 6] [--data DIR]
 
-Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules) and a spec: the
+Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules; into DIR, by default
+this checkout's build/bench-data) and a spec: the
 whole-process benchmark spec bench/specs/deepseek-v3.qspec (100 patterns, all four targets) plus
 `tune { metric accuracy >= 0.5 }` with the default levels (one per unit). Runs `qtune run` with
 one slot for ROUNDS rounds against a trivial evaluator (it fails round 1, passes the others, so
@@ -52,7 +53,9 @@ def main():
     ap.add_argument("--data", default="")
     ap.add_argument("--without", default="", help="comma-separated targets to drop from the spec (e.g. hmct)")
     args = ap.parse_args()
-    data = args.data or os.path.join(args.build, "bench-data")
+    # The generated inventory goes under this checkout's build/, not BUILD_DIR: a paired run
+    # against another checkout's build must not write into it.
+    data = args.data or os.path.join(ROOT, "build", "bench-data")
     os.makedirs(data, exist_ok=True)
     manifest = os.path.join(data, "deepseek-v3.manifest")
     if not os.path.exists(manifest):

@@ -14,6 +14,7 @@
 // Resume needs nothing special: the strategy is deterministic, so a rerun replays the finished
 // rounds from the cache and continues with the first unfinished evaluation.
 #include "driver/qtune/Run.h"
+#include "driver/qtune/State.h"
 
 #include "emitters/Emitter.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
@@ -51,40 +52,16 @@ struct DiagPrinter {
   }
 };
 
-// The state's names as JSON, built without initializer lists (which copy every element twice:
-// this runs for tens of thousands of units at scale).
-json stateJSON(const TuningState &st) {
-  auto entry = [](const std::string &unit, const std::vector<std::string> &names) {
-    json e = json::object();
-    e["unit"] = unit;
-    json &list = e["names"] = json::array();
-    auto &arr = list.get_ref<json::array_t &>();
-    arr.reserve(names.size());
-    for (const std::string &n : names)
-      arr.emplace_back(n);
-    return e;
-  };
-  json ex = json::array();
-  ex.get_ref<json::array_t &>().reserve(st.excludes.size());
-  for (size_t i = 0; i < st.excludes.size(); ++i)
-    ex.push_back(entry(st.excludeUnits[i], st.excludes[i]));
-  json rs = json::array();
-  for (const auto &r : st.raises) {
-    json e = entry(r.unit, r.names);
-    e["tier"] = ir::tierName(r.tier);
-    rs.push_back(std::move(e));
-  }
+// The best state's scalar members; its "excludes" and "raises" are null placeholders, for
+// which writeState splices the text of stateListsJSON (tens of thousands of names at scale).
+json stateScalarsJSON(const TuningState &st) {
   json out = json::object();
-  out["excludes"] = std::move(ex);
-  out["raises"] = std::move(rs);
+  out["excludes"] = nullptr;
+  out["raises"] = nullptr;
   out["anti_outlier"] = st.antiOutlier;
   out["units"] = st.units;
   out["modules"] = st.modules;
   return out;
-}
-
-bool writeJSONAtomically(const std::string &path, const json &j, std::string &err) {
-  return emit::writeFileAtomically(path, j.dump(2, ' ', false, json::error_handler_t::replace) + "\n", err);
 }
 
 // Replaces DIR/best with the evaluation folder (files hard-linked, not copied) plus the tuning
@@ -146,8 +123,8 @@ private:
   std::map<std::string, Prepared> preparedByKey_;
   std::map<std::string, std::string> keyByProbe_;
   std::optional<double> baseline_;
-  std::string bestStateKey_; // whose stateJSON bestState_ holds
-  json bestState_;
+  std::string bestStateKey_;  // whose lists bestLists_ holds
+  StateListsText bestLists_; // state.json's best "excludes" and "raises", as text
 
   double elapsed() const {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -513,12 +490,13 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     bm = bestSoFar_->second.metric;
   }
   if (bp) {
-    // The best state's names (tens of thousands at scale) are turned into JSON once per best.
+    // The best state's name lists (tens of thousands at scale) are written as text once per
+    // best and spliced in for the placeholders below (no JSON tree of them).
     if (bestStateKey_ != bp->key) {
-      bestState_ = stateJSON(bp->state);
+      bestLists_ = stateListsJSON(bp->state, 2);
       bestStateKey_ = bp->key;
     }
-    json &b = st["best"] = std::move(bestState_); // moved back below: no copy per round
+    json &b = st["best"] = stateScalarsJSON(bp->state);
     b["key"] = bp->key;
     b["probe"] = bp->probe.id();
     b["why"] = bp->probe.why;
@@ -527,11 +505,19 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
   } else {
     st["best"] = nullptr;
   }
+  std::string text = st.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  if (bp) {
+    size_t best = text.find("\n  \"best\": {"); // depth 1: only the root's member has 2 spaces
+    for (const auto &[key, list] : {std::pair<const char *, const std::string *>{"excludes", &bestLists_.excludes},
+                                    {"raises", &bestLists_.raises}}) {
+      std::string placeholder = std::string("\n    \"") + key + "\": null";
+      size_t at = text.find(placeholder, best);
+      text.replace(at + placeholder.size() - 4, 4, *list);
+    }
+  }
   std::string e;
-  if (!writeJSONAtomically((fs::path(o_.workdir) / "state.json").string(), st, e))
+  if (!emit::writeFileAtomically((fs::path(o_.workdir) / "state.json").string(), text, e))
     std::cerr << "qtune: warning: cannot write state.json: " << e << "\n";
-  if (bp)
-    bestState_ = std::move(st["best"]);
 }
 
 int TuneRun::finish() {

@@ -1,11 +1,12 @@
 // Reading a work directory's state.json back (status, report, apply). The run loop writes it
-// (driver/qtune/Driver.cpp, stateJSON).
+// (driver/qtune/Driver.cpp, writeState, with stateListsJSON).
 #include "driver/qtune/State.h"
 
 #include "ir/IR.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -16,6 +17,60 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 namespace {
+
+// One JSON string as dump(..., replace) writes it: plain ASCII directly, anything else (escapes,
+// UTF-8, invalid bytes) through nlohmann.
+void appendJSONString(std::string &out, const std::string &s) {
+  bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += json(s).dump(-1, ' ', false, json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+// {"names": [...], "tier": T, "unit": U} (keys sorted, as nlohmann::json keeps them) at `depth`.
+void appendUnit(std::string &out, const std::vector<std::string> &names, const char *tier,
+                const std::string &unit, int depth) {
+  const std::string in(2 * static_cast<size_t>(depth + 1), ' ');
+  out += "{\n" + in + "\"names\": ";
+  if (names.empty()) {
+    out += "[]";
+  } else {
+    out += "[";
+    for (size_t i = 0; i < names.size(); ++i) {
+      out += i ? ",\n  " : "\n  ";
+      out += in;
+      appendJSONString(out, names[i]);
+    }
+    out += "\n" + in + "]";
+  }
+  if (tier) {
+    out += ",\n" + in + "\"tier\": ";
+    appendJSONString(out, tier);
+  }
+  out += ",\n" + in + "\"unit\": ";
+  appendJSONString(out, unit);
+  out += "\n" + std::string(2 * static_cast<size_t>(depth), ' ') + "}";
+}
+
+template <typename F> std::string array(size_t n, int depth, F unit) {
+  if (n == 0)
+    return "[]";
+  const std::string in(2 * static_cast<size_t>(depth + 1), ' ');
+  std::string out = "[";
+  for (size_t i = 0; i < n; ++i) {
+    out += i ? ",\n" : "\n";
+    out += in;
+    unit(out, i);
+  }
+  out += "\n" + std::string(2 * static_cast<size_t>(depth), ' ') + "]";
+  return out;
+}
 
 bool stateFromJSON(const json &j, TuningState &st) {
   if (!j.is_object() || !j.contains("excludes") || !j.contains("raises"))
@@ -57,6 +112,18 @@ bool readSavedRun(const std::string &dir, SavedRun &out) {
     out.best = std::move(best);
   }
   return true;
+}
+
+StateListsText stateListsJSON(const TuningState &st, int depth) {
+  StateListsText out;
+  out.excludes = array(st.excludes.size(), depth, [&](std::string &o, size_t i) {
+    appendUnit(o, st.excludes[i], nullptr, st.excludeUnits[i], depth + 1);
+  });
+  out.raises = array(st.raises.size(), depth, [&](std::string &o, size_t i) {
+    const TuningState::Raise &r = st.raises[i];
+    appendUnit(o, r.names, ir::tierName(r.tier), r.unit, depth + 1);
+  });
+  return out;
 }
 
 } // namespace qspec::tune

@@ -18,4 +18,14 @@ struct SavedRun {
 // False when DIR/state.json is missing or unreadable.
 bool readSavedRun(const std::string &dir, SavedRun &out);
 
+// The "excludes" and "raises" arrays of a tuning state in state.json ({"names": [...], "unit": U}
+// per unit, plus "tier" for raises), as JSON text: byte for byte what nlohmann's
+// dump(2, ' ', false, replace) writes for arrays at nesting `depth` (the text after
+// `"excludes": `; in state.json's "best" object, depth 2). Written directly: at scale a JSON tree
+// of every name was most of writing state.json.
+struct StateListsText {
+  std::string excludes, raises;
+};
+StateListsText stateListsJSON(const TuningState &st, int depth);
+
 } // namespace qspec::tune

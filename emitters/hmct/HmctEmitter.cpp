@@ -1,6 +1,6 @@
 // The hmct-json emitter: an HMCT PTQ `quant_config` (JSON), in steps: options (march and the
 // model_config settings, read once: readMarch, modelConfig), plan from the resolution (plan:
-// op and node tiers), lower to the document (lower, nodeConfig), verify (emit: the recipes the
+// op and node tiers), lower to the document (lower, writeNodeConfig), verify (emit: the recipes the
 // file cannot carry; emitTargets then reads the bytes back through vendors/hmct).
 //
 // 1. Target settings -> model_config: `all_node_type` from the default tier (dual-int16 as a
@@ -52,10 +52,11 @@ public:
       entries_[it->second].second = tier;
   }
   bool empty() const { return entries_.empty(); }
-  std::vector<std::pair<std::string, ir::Tier>> sorted() const {
-    std::vector<std::pair<std::string, ir::Tier>> out = entries_;
-    std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    return out;
+  // Sorts the entries in place (no copy of tens of thousands of names): the last call.
+  const std::vector<std::pair<std::string, ir::Tier>> &sorted() {
+    index_.clear();
+    std::sort(entries_.begin(), entries_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    return entries_;
   }
 
 private:
@@ -97,7 +98,8 @@ private:
   void readMarch();
   void plan();
   bool lower(const Json &mc, Json &root);
-  Json nodeConfig();
+  void writeNodeConfig();
+  std::string nodeText_; // node_config's members as Json::dump(2) writes them, inside the root
   bool checkMarch(const Json &mc);
   void fromInventory();
   void fromGraph();
@@ -474,23 +476,36 @@ void Builder::plan() {
   }
 }
 
-Json Builder::nodeConfig() {
-  Json nodes = Json::object();
-  // Names are unique in the table: append to the object's storage instead of operator[], whose
-  // lookup is a linear search through the ordered object (quadratic over a whole model).
-  auto &storage = static_cast<Json::object_t::Container &>(nodes.get_ref<Json::object_t &>());
+// node_config is written as text, byte for byte what Json::dump(2) gives for the object (a key
+// with a character JSON escapes goes through nlohmann itself), without a JSON tree of tens of
+// thousands of entries.
+void Builder::writeNodeConfig() {
+  std::string &out = nodeText_;
   for (const auto &[name, tier] : nodes_.sorted()) {
     if (!hmct::isValidUtf8(name)) {
       diags_.report(DiagID::err_hmct_bad_node_name, target_.range, {sanitizeForTerminal(name)});
       ok_ = false;
       continue;
     }
-    if (tier == ir::Tier::DualInt16)
-      storage.emplace_back(name, Json{{"input0", "int16"}, {"input1", "int16"}});
-    else
-      storage.emplace_back(name, Json{{"qtype", hmct::qtypeForTier(tier)}});
+    out += out.empty() ? "    " : ",\n    ";
+    bool plain = std::none_of(name.begin(), name.end(), [](char c) {
+      return c == '"' || c == '\\' || static_cast<unsigned char>(c) < 0x20;
+    });
+    if (plain) {
+      out += '"';
+      out += name;
+      out += '"';
+    } else {
+      out += Json(name).dump();
+    }
+    if (tier == ir::Tier::DualInt16) {
+      out += ": {\n      \"input0\": \"int16\",\n      \"input1\": \"int16\"\n    }";
+    } else {
+      out += ": {\n      \"qtype\": \"";
+      out += hmct::qtypeForTier(tier);
+      out += "\"\n    }";
+    }
   }
-  return nodes;
 }
 
 // Every qtype against the march (also checked by the capability pass; this covers
@@ -523,7 +538,7 @@ bool Builder::lower(const Json &mc, Json &root) {
     root["op_config"] = ops;
   }
   if (!nodes_.empty())
-    root["node_config"] = nodeConfig();
+    writeNodeConfig(); // the last section: run() appends it to the dumped root
   return ok_ && checkMarch(mc);
 }
 
@@ -535,6 +550,13 @@ std::string protectCommentMarkers(const std::string &json) {
   out.reserve(json.size());
   bool inString = false;
   for (size_t i = 0; i < json.size(); ++i) {
+    size_t run = i; // characters none of the cases below looks at are copied at once
+    while (run < json.size() && json[run] != '"' && json[run] != '\\' && json[run] != '/' && json[run] != '*')
+      ++run;
+    out.append(json, i, run - i);
+    if (run == json.size())
+      break;
+    i = run;
     char c = json[i];
     char prev = i > 0 ? json[i - 1] : '\0', next = i + 1 < json.size() ? json[i + 1] : '\0';
     if (!inString) {
@@ -565,7 +587,14 @@ bool Builder::run(OutputContext &out) {
   if (!ok_ || !lower(mc, root))
     return false;
   try {
-    out.buffer() = protectCommentMarkers(root.dump(2, ' ', false, Json::error_handler_t::strict)) + "\n";
+    std::string text = root.dump(2, ' ', false, Json::error_handler_t::strict);
+    if (!nodeText_.empty()) { // in place of the root's closing "\n}"
+      text.resize(text.size() - 2);
+      text += ",\n  \"node_config\": {\n";
+      text += nodeText_;
+      text += "\n  }\n}";
+    }
+    out.buffer() = protectCommentMarkers(text) + "\n";
   } catch (const nlohmann::json::exception &e) {
     diags_.report(DiagID::err_internal, target_.range, {std::string("nlohmann_json: ") + e.what()});
     return false;
@@ -585,7 +614,7 @@ bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputCon
   hmct::QuantConfigDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column))
+  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column, "model_config"))
     return true; // the reader reports it (err_hmct_refused)
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
                          DiagID::warn_hmct_recipe_not_carried, diags);

@@ -21,7 +21,6 @@
 #include <map>
 #include <set>
 #include <string_view>
-#include <unordered_set>
 
 namespace qspec::emit {
 
@@ -42,6 +41,14 @@ struct Gemm {
   std::optional<ir::Tier> tier;
   bool set() const { return !in.empty(); }
 };
+
+// A template's keys for restorePrefixed (values unused).
+horizon::PrefixKeys prefixKeys(const std::map<std::string, EntryValue> &entries) {
+  horizon::PrefixKeys keys(entries.size());
+  for (const auto &[k, v] : entries)
+    keys.add(k, 0);
+  return keys;
+}
 
 class HorizonWriter {
 public:
@@ -331,27 +338,20 @@ void HorizonWriter::planFromInventory() {
 // own entry there, at the tier the spec resolves for it.
 void HorizonWriter::restorePrefixed() {
   const auto &mods = spec_.inventory.modules;
-  // The keys hashed (views of the maps' keys): at a million modules the maps' ordered lookups of
-  // every dotted prefix were most of this emitter's time.
-  std::unordered_set<std::string_view> frozenKeys, entryKeys;
-  for (const auto &[k, v] : frozen_)
-    frozenKeys.insert(k);
-  for (const auto &[k, v] : entries_)
-    entryKeys.insert(k);
+  // Every dotted prefix of a name in one pass (vendors/horizon PrefixKeys): at a million modules
+  // the maps' ordered lookups, and then std::hash of every prefix, were most of this emitter's time.
+  const horizon::PrefixKeys frozenKeys = prefixKeys(frozen_), entryKeys = prefixKeys(entries_);
   std::vector<std::pair<bool, size_t>> restore; // (frozen template, module)
   for (size_t i = 0; i < mods.size(); ++i) {
     const std::string_view name = mods[i].name;
     for (bool frozen : {true, false}) {
-      const auto &into = frozen ? frozenKeys : entryKeys;
+      const horizon::PrefixKeys &into = frozen ? frozenKeys : entryKeys;
       if (into.empty())
         continue;
-      if (into.count(name))
+      auto hit = into.longest(name, false);
+      if (hit && hit->length == name.size())
         break; // its own key decides in the last template that reaches it
-      bool covered = false;
-      for (size_t dot = name.rfind('.'); dot != std::string_view::npos && !covered;
-           dot = dot ? name.rfind('.', dot - 1) : std::string_view::npos)
-        covered = into.count(name.substr(0, dot)) > 0;
-      if (covered) {
+      if (hit) {
         restore.emplace_back(frozen, i);
         break;
       }
@@ -500,11 +500,16 @@ void HorizonWriter::printEntries(PyPrinter &p, const std::map<std::string, Entry
   for (auto &[name, v] : m) {
     std::string lit, why;
     horizon::pythonStringLiteral(name, lit, why); // checked when added
-    if (v.threshold)
-      p.print("$name$: {\"dtype\": $d$, \"threshold\": $t$},\n",
-              {{"name", lit}, {"d", v.dtype}, {"t", horizon::pythonFloat(*v.threshold)}});
-    else
-      p.print("$name$: $d$,\n", {{"name", lit}, {"d", v.dtype}});
+    // Written piecewise (no Vars map per entry): "name": D, or "name": {"dtype": D, "threshold": T},
+    p.write(lit);
+    p.write(v.threshold ? ": {\"dtype\": " : ": ");
+    p.write(v.dtype);
+    if (v.threshold) {
+      p.write(", \"threshold\": ");
+      p.write(horizon::pythonFloat(*v.threshold));
+      p.write("}");
+    }
+    p.write(",\n");
   }
   p.outdent();
   p.print(freeze ? "},\nfreeze=True,\n" : "},\n");
@@ -565,7 +570,7 @@ bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, Output
   if (!horizon::parseQconfigSetter(out.buffer(), doc, error, line, column))
     return true; // the reader reports it (err_horizon_refused)
   vendors::RoleReading act;
-  if (std::string m = horizon::SetterReading(doc).actMethod(); !m.empty())
+  if (std::string m = horizon::setterActMethod(doc); !m.empty())
     act.method = m;
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, act},
                          DiagID::warn_horizon_recipe_not_carried, diags);

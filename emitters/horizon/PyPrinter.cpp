@@ -4,32 +4,36 @@
 
 namespace qspec::horizon {
 
-void PyPrinter::put(char c) {
-  if (atLineStart_ && c != '\n')
-    out_.append(indent_, ' ');
-  atLineStart_ = c == '\n';
-  out_ += c;
+void PyPrinter::write(std::string_view text) {
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    size_t n = nl == std::string_view::npos ? text.size() : nl + 1;
+    if (atLineStart_ && text[0] != '\n')
+      out_.append(indent_, ' ');
+    out_.append(text.substr(0, n));
+    atLineStart_ = nl != std::string_view::npos;
+    text.remove_prefix(n);
+  }
 }
 
 void PyPrinter::print(std::string_view tmpl, const Vars &vars) {
-  for (size_t i = 0; i < tmpl.size(); ++i) {
-    if (tmpl[i] != '$') {
-      put(tmpl[i]);
-      continue;
-    }
-    size_t end = tmpl.find('$', i + 1);
+  while (!tmpl.empty()) {
+    size_t at = tmpl.find('$');
+    write(tmpl.substr(0, at));
+    if (at == std::string_view::npos)
+      return;
+    size_t end = tmpl.find('$', at + 1);
     assert(end != std::string_view::npos && "unterminated $var$");
-    std::string_view name = tmpl.substr(i + 1, end - i - 1);
+    std::string_view name = tmpl.substr(at + 1, end - at - 1);
     if (name.empty()) {
-      put('$');
+      write("$");
     } else {
       auto it = vars.find(name);
       assert(it != vars.end() && "unknown $var$");
       if (it != vars.end())
-        for (char c : it->second)
-          put(c);
+        write(it->second);
     }
-    i = end;
+    tmpl.remove_prefix(end + 1);
   }
 }
 

@@ -15,6 +15,8 @@ public:
   // Appends `tmpl` with every `$name$` replaced by vars[name]; `$$` is a literal '$'. A name
   // missing from `vars` is a programming error (asserted).
   void print(std::string_view tmpl, const Vars &vars = {});
+  // Appends `text` as it is (no `$var$`), indented at line starts like print.
+  void write(std::string_view text);
   void indent() { indent_ += 4; }
   void outdent() { indent_ = indent_ >= 4 ? indent_ - 4 : 0; }
   const std::string &str() const { return out_; }
@@ -23,7 +25,6 @@ private:
   std::string out_;
   size_t indent_ = 0;
   bool atLineStart_ = true;
-  void put(char c);
 };
 
 } // namespace qspec::horizon

@@ -100,9 +100,11 @@ std::optional<ir::Tier> tierForQtype(std::string_view q) {
 
 HmctNodes::HmctNodes(const hmct::QuantConfigDoc &doc) {
   // A repeated key: json.loads keeps the last one.
-  if (const hmct::JsonValue *nodes = section(doc, "node_config"))
+  if (const hmct::JsonValue *nodes = section(doc, "node_config")) {
+    nodes_.reserve(nodes->members.size());
     for (const auto &[name, e] : nodes->members)
       nodes_[name] = &e;
+  }
   if (const hmct::JsonValue *ops = section(doc, "op_config"))
     for (const auto &[type, e] : ops->members)
       ops_[type] = &e;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
+#include <functional>
 #include <unordered_map>
 
 namespace qspec::hmct {
@@ -136,7 +138,10 @@ std::string stripHmctComments(std::string_view text) {
       i = stop;
       continue;
     }
-    out += text[i++];
+    size_t slash = text.find('/', i + 1);
+    size_t stop = slash == std::string_view::npos ? text.size() : slash;
+    out.append(text.substr(i, stop - i));
+    i = stop;
   }
   return out;
 }
@@ -150,24 +155,78 @@ const JsonValue *JsonValue::get(std::string_view key) const {
 
 namespace {
 
+// Member positions by key in an object of many members (node_config): open addressing over
+// member indices, keyed by the hash of the member's name, so no name is copied.
+class MemberIndex {
+public:
+  // The index of the member named `key`, or `members.size()`; `add` records the last member.
+  size_t find(const std::vector<std::pair<std::string, JsonValue>> &members,
+              std::string_view key) const {
+    if (slots_.empty())
+      return members.size();
+    size_t h = std::hash<std::string_view>{}(key);
+    for (size_t i = h & mask(); slots_[i].second; i = (i + 1) & mask())
+      if (slots_[i].first == h && members[slots_[i].second - 1].first == key)
+        return slots_[i].second - 1;
+    return members.size();
+  }
+  void add(const std::vector<std::pair<std::string, JsonValue>> &members) {
+    if ((members.size() + 1) * 2 > slots_.size())
+      grow(members);
+    else
+      insert(std::hash<std::string_view>{}(members.back().first), members.size());
+  }
+
+private:
+  std::vector<std::pair<size_t, size_t>> slots_; // (hash, member index + 1); 0 = empty
+  size_t mask() const { return slots_.size() - 1; }
+  void insert(size_t h, size_t slot) {
+    size_t i = h & mask();
+    while (slots_[i].second)
+      i = (i + 1) & mask();
+    slots_[i] = {h, slot};
+  }
+  void grow(const std::vector<std::pair<std::string, JsonValue>> &members) {
+    slots_.assign(std::max<size_t>(64, slots_.size() * 2), {0, 0});
+    for (size_t m = 0; m < members.size(); ++m)
+      insert(std::hash<std::string_view>{}(members[m].first), m + 1);
+  }
+};
+
 // Builds JsonValue directly from nlohmann's SAX events, in file order. A repeated key keeps its
 // first position and takes the last value, as nlohmann::ordered_json (and Python's dict) do;
 // objects with many members find repeats through a hash index, so a node_config of n entries is
-// read in O(n) (ordered_json's insert searches its vector: O(n^2)).
+// read in O(n) (ordered_json's insert searches its vector: O(n^2)). With `only` set, the values
+// of the other top-level members are parsed but not kept.
 struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   struct Open {
     JsonValue *value;
-    std::unordered_map<std::string, size_t> index; // filled past kIndexFrom members
+    MemberIndex index; // filled past kIndexFrom members
   };
   static constexpr size_t kIndexFrom = 16;
   JsonValue &root;
+  std::string_view only;
   std::vector<Open> stack;
   JsonValue *pending = nullptr; // the slot the next value fills (a member's value)
+  bool skipNext = false;        // the next value belongs to a top-level member not kept
+  size_t skipDepth = 0;         // > 0: inside such a value
   std::string error;
   size_t errorByte = 0;
 
-  explicit TreeBuilder(JsonValue &r) : root(r) {}
+  TreeBuilder(JsonValue &r, std::string_view o) : root(r), only(o) {}
 
+  // True if the value that starts now is not kept (and enters it when it is a container).
+  bool skipped(bool container) {
+    if (skipDepth > 0) {
+      skipDepth += container;
+      return true;
+    }
+    if (!skipNext)
+      return false;
+    skipNext = false;
+    skipDepth = container;
+    return true;
+  }
   JsonValue &slot() {
     if (pending) {
       JsonValue *p = pending;
@@ -182,6 +241,8 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
     return parent->items.back();
   }
   bool scalar(JsonValue::Kind kind, std::string text) {
+    if (skipped(false))
+      return true;
     JsonValue &v = slot();
     v.kind = kind;
     v.text = std::move(text);
@@ -201,6 +262,8 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   bool string(string_t &s) override { return scalar(JsonValue::String, std::move(s)); }
   bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
   bool open(JsonValue::Kind kind) {
+    if (skipped(true))
+      return true;
     JsonValue &v = slot();
     v.kind = kind;
     stack.push_back({&v, {}});
@@ -208,15 +271,22 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   }
   bool start_object(std::size_t) override { return open(JsonValue::Object); }
   bool start_array(std::size_t) override { return open(JsonValue::Array); }
-  bool end_object() override {
-    stack.pop_back();
+  bool close() {
+    if (skipDepth > 0)
+      --skipDepth;
+    else
+      stack.pop_back();
     return true;
   }
-  bool end_array() override {
-    stack.pop_back();
-    return true;
-  }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
   bool key(string_t &k) override {
+    if (skipDepth > 0)
+      return true;
+    if (!only.empty() && stack.size() == 1 && k != only) {
+      skipNext = true;
+      return true;
+    }
     Open &o = stack.back();
     auto &members = o.value->members;
     size_t found = members.size();
@@ -224,20 +294,17 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
       for (size_t i = 0; i < members.size(); ++i)
         if (members[i].first == k)
           found = i;
-      if (members.size() == kIndexFrom && found == members.size())
-        for (size_t i = 0; i < members.size(); ++i)
-          o.index.emplace(members[i].first, i);
-    } else if (auto it = o.index.find(k); it != o.index.end()) {
-      found = it->second;
+    } else {
+      found = o.index.find(members, k);
     }
     if (found < members.size()) {
       members[found].second = JsonValue{};
       pending = &members[found].second;
       return true;
     }
-    if (members.size() >= kIndexFrom)
-      o.index.emplace(k, members.size());
     members.emplace_back(std::move(k), JsonValue{});
+    if (members.size() > kIndexFrom)
+      o.index.add(members);
     pending = &members.back().second;
     return true;
   }
@@ -250,19 +317,40 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
 };
 
 // Lines come from a scan of the stripped text for each key's first occurrence at or after the
-// parent's line (good enough for diagnostics); nothing below depth 200 is kept.
+// parent's line (good enough for diagnostics); nothing below depth 200 is kept. The scan only
+// moves forward, so the line is counted along with it.
 struct Locator {
   const std::string &text;
-  std::vector<size_t> lineStarts;
-  size_t cursor = 0; // scan position: keys appear in file order
+  size_t cursor = 0;    // scan position: keys appear in file order
+  size_t counted = 0;   // newlines are counted up to here
+  uint32_t line = 1;    // the line `counted` is on
+  size_t lineStart = 0; // where that line starts
+  std::string quoted;   // the key as JSON writes it
 
-  std::pair<uint32_t, uint32_t> lineOf(size_t offset) const {
-    auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), offset);
-    size_t line = static_cast<size_t>(it - lineStarts.begin());
-    return {static_cast<uint32_t>(line), static_cast<uint32_t>(offset - lineStarts[line - 1] + 1)};
+  std::pair<uint32_t, uint32_t> lineOf(size_t offset) {
+    for (const char *p; counted < offset &&
+                        (p = static_cast<const char *>(
+                             std::memchr(text.data() + counted, '\n', offset - counted)));) {
+      ++line;
+      counted = lineStart = static_cast<size_t>(p - text.data()) + 1;
+    }
+    counted = std::max(counted, offset);
+    return {line, static_cast<uint32_t>(offset - lineStart + 1)};
+  }
+  void quote(const std::string &key) {
+    bool plain = std::none_of(key.begin(), key.end(), [](char ch) {
+      return ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20;
+    });
+    if (!plain) {
+      quoted = nlohmann::json(key).dump();
+      return;
+    }
+    quoted.assign(1, '"');
+    quoted += key;
+    quoted += '"';
   }
   std::pair<uint32_t, uint32_t> findKey(const std::string &key) {
-    std::string quoted = nlohmann::json(key).dump();
+    quote(key);
     size_t at = text.find(quoted, cursor);
     if (at == std::string::npos)
       return lineOf(std::min(cursor, text.size()));
@@ -289,11 +377,11 @@ struct Locator {
 } // namespace
 
 bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
-                          uint32_t &line, uint32_t &column) {
+                          uint32_t &line, uint32_t &column, std::string_view onlySection) {
   doc = QuantConfigDoc{};
   std::string stripped = stripHmctComments(text);
   doc.hadComments = stripped != text;
-  TreeBuilder builder(doc.root);
+  TreeBuilder builder(doc.root, onlySection);
   if (!nlohmann::json::sax_parse(stripped, &builder)) {
     size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
                                   stripped.size());
@@ -313,10 +401,7 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
     doc.root = JsonValue{};
     return false;
   }
-  Locator c{stripped, {0}, 0};
-  for (size_t i = 0; i < stripped.size(); ++i)
-    if (stripped[i] == '\n')
-      c.lineStarts.push_back(i + 1);
+  Locator c{stripped, 0, 0, 1, 0, {}};
   c.locate(doc.root, {1, 1}, 0);
   return true;
 }

@@ -4,7 +4,6 @@
 #include "vendors/horizon/HorizonRules.h"
 
 #include <string_view>
-#include <unordered_map>
 
 namespace qspec::horizon {
 
@@ -135,7 +134,8 @@ std::optional<ir::Tier> tierForDtype(const PyValue &v) {
 struct SetterReading::Step {
   enum Kind { Names, Conv, Matmul, Sensitivity } kind = Names;
   bool freeze = false;
-  std::unordered_map<std::string_view, const PyValue *> byKey; // Names: key (the doc's text) -> value
+  PrefixKeys keys; // Names: key (the doc's text) -> index in `entries`
+  const std::vector<std::pair<PyValue, PyValue>> *entries = nullptr;
   std::optional<ir::Tier> tier;                            // Conv / Matmul
   const PyValue *at = nullptr;
 };
@@ -162,17 +162,23 @@ std::optional<ir::Tier> matmulTier(const PyValue *v) {
 
 } // namespace
 
-SetterReading::SetterReading(const QconfigSetterDoc &doc) : march_(doc.march) {
-  if (const PyValue *ref = doc.setter.kwarg("reference_qconfig"))
-    actMethod_ = observerMethod(ref->kwarg("observer"));
+std::string setterActMethod(const QconfigSetterDoc &doc) {
+  const PyValue *ref = doc.setter.kwarg("reference_qconfig");
+  return ref ? observerMethod(ref->kwarg("observer")) : "";
+}
+
+SetterReading::SetterReading(const QconfigSetterDoc &doc)
+    : march_(doc.march), actMethod_(setterActMethod(doc)) {
   for (const PyValue &t : doc.templates()) {
     Step s;
     s.at = &t;
     if (isTemplate(t, "ModuleNameTemplate") && !t.items.empty() && t.items[0].kind == PyValue::Dict) {
       const PyValue *f = t.kwarg("freeze");
       s.freeze = f && f->kind == PyValue::Bool && f->text == "True";
-      for (const auto &[k, v] : t.items[0].entries)
-        s.byKey[k.text] = &v; // a repeated key: Python keeps the last
+      s.entries = &t.items[0].entries;
+      s.keys = PrefixKeys(s.entries->size());
+      for (size_t i = 0; i < s.entries->size(); ++i)
+        s.keys.add((*s.entries)[i].first.text, i); // a repeated key: Python keeps the last
     } else if (isTemplate(t, "ConvDtypeTemplate")) {
       s.kind = Step::Conv;
       s.tier = gemmTier(t.kwarg("input_dtype"), t.kwarg("weight_dtype"));
@@ -207,18 +213,10 @@ SetterReading::Result SetterReading::module(std::string_view name, std::string_v
       continue;
     }
     // The longest key that is the name or a dotted prefix of it ("" covers everything).
-    std::string_view key = name;
-    while (true) {
-      auto it = s.byKey.find(key);
-      if (it != s.byKey.end()) {
-        r = Result{tierForDtype(*it->second), it->second->line, it->second->column};
-        frozen = s.freeze;
-        break;
-      }
-      if (key.empty())
-        break;
-      size_t dot = key.rfind('.');
-      key = dot == std::string_view::npos ? std::string_view() : key.substr(0, dot);
+    if (auto hit = s.keys.longest(name, true)) {
+      const PyValue &v = (*s.entries)[hit->value].second;
+      r = Result{tierForDtype(v), v.line, v.column};
+      frozen = s.freeze;
     }
   }
   return r;

@@ -35,6 +35,10 @@ std::vector<SetterIssue> checkQconfigSetter(const QconfigSetterDoc &doc);
 // {"input": qint16, "weight": qint16} dual-int16; nullopt for anything else.
 std::optional<ir::Tier> tierForDtype(const PyValue &v);
 
+// The observer's method of reference_qconfig=get_qconfig(observer=...) in IR words (histogram,
+// minmax, mse), "" if unknown: the one recipe setting the file carries, model-wide.
+std::string setterActMethod(const QconfigSetterDoc &doc);
+
 // The templates of one document, indexed for reading many modules. It points into `doc`, which
 // must outlive it.
 class SetterReading {

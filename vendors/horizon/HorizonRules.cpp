@@ -128,8 +128,18 @@ static size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
 }
 
 bool pythonStringLiteral(std::string_view text, std::string &out, std::string &why) {
+  out.reserve(text.size() + 2);
   out = "\"";
   for (size_t i = 0; i < text.size();) {
+    size_t plain = i; // a run of printable ASCII other than \ and " is copied at once
+    while (plain < text.size() && text[plain] >= 0x20 && text[plain] < 0x7f && text[plain] != '\\' &&
+           text[plain] != '"')
+      ++plain;
+    if (plain > i) {
+      out.append(text.substr(i, plain - i));
+      i = plain;
+      continue;
+    }
     uint32_t cp;
     size_t n = decodeUtf8(text, i, cp);
     if (n == 0) {
@@ -190,6 +200,77 @@ bool isDottedModuleName(std::string_view name) {
     start = dot + 1;
   }
   return true;
+}
+
+namespace {
+constexpr uint64_t kFnvBasis = 14695981039346656037ull;
+uint64_t fnvStep(uint64_t h, char c) { return (h ^ static_cast<unsigned char>(c)) * 1099511628211ull; }
+uint64_t fnv(std::string_view s) {
+  uint64_t h = kFnvBasis;
+  for (char c : s)
+    h = fnvStep(h, c);
+  return h;
+}
+} // namespace
+
+PrefixKeys::PrefixKeys(size_t expected) {
+  size_t n = 16; // a power of two at least twice the keys: the mask, short probes
+  while (n < expected * 2)
+    n <<= 1;
+  slots_.resize(n);
+}
+
+size_t PrefixKeys::find(std::string_view key, uint64_t hash) const {
+  size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask; slots_[i].used; i = (i + 1) & mask)
+    if (slots_[i].hash == hash && slots_[i].key == key)
+      return i;
+  return kNone;
+}
+
+void PrefixKeys::grow() {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(old.size() * 2, Slot{});
+  size_ = 0;
+  for (const Slot &s : old)
+    if (s.used)
+      add(s.key, s.value);
+}
+
+void PrefixKeys::add(std::string_view key, size_t value) {
+  uint64_t h = fnv(key);
+  if (size_t at = find(key, h); at != kNone) {
+    slots_[at].value = value;
+    return;
+  }
+  if ((size_ + 1) * 2 > slots_.size()) {
+    grow();
+    return add(key, value);
+  }
+  size_t mask = slots_.size() - 1, i = h & mask;
+  while (slots_[i].used)
+    i = (i + 1) & mask;
+  slots_[i] = Slot{h, key, value, true};
+  ++size_;
+}
+
+std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool withEmpty) const {
+  if (size_ == 0)
+    return std::nullopt;
+  std::optional<Hit> best;
+  uint64_t h = kFnvBasis;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] == '.')
+      if (size_t at = find(name.substr(0, i), h); at != kNone)
+        best = Hit{slots_[at].value, i};
+    h = fnvStep(h, name[i]);
+  }
+  if (size_t at = find(name, h); at != kNone)
+    return Hit{slots_[at].value, name.size()};
+  if (!best && withEmpty)
+    if (size_t at = find("", kFnvBasis); at != kNone)
+      best = Hit{slots_[at].value, 0};
+  return best;
 }
 
 } // namespace qspec::horizon

@@ -4,6 +4,7 @@
 // Plain qspec types only.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,5 +55,37 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
 // True for dotted Python identifiers such as `backbone.layer1.0.conv` (digits allowed after a
 // dot, as in nn.Sequential); the emitter warns on other names.
 bool isDottedModuleName(std::string_view name);
+
+// ---- module-name prefixes -------------------------------------------------------------------
+// ModuleNameTemplate keys indexed for reading many names: a key reaches a name it equals or is a
+// dotted prefix of (`blk` reaches `blk.sub`). Keys are hashed with FNV-1a, which is incremental,
+// so a name and all its dotted prefixes are looked up in one pass over it (std::hash rehashed
+// every prefix of every module). Keys are views: their text must outlive the index.
+class PrefixKeys {
+public:
+  explicit PrefixKeys(size_t expected = 0);
+  void add(std::string_view key, size_t value); // a repeated key keeps the last value
+  bool empty() const { return size_ == 0; }
+  struct Hit {
+    size_t value;
+    size_t length; // of the key: name.size() when the name itself is a key
+  };
+  // The longest key that is `name` or a dotted prefix of it; with `withEmpty`, "" reaches every
+  // name (as in the plugin's templates), else only names that start with a dot.
+  std::optional<Hit> longest(std::string_view name, bool withEmpty) const;
+
+private:
+  struct Slot {
+    uint64_t hash = 0;
+    std::string_view key;
+    size_t value = 0;
+    bool used = false;
+  };
+  std::vector<Slot> slots_;
+  size_t size_ = 0;
+  static constexpr size_t kNone = SIZE_MAX;
+  size_t find(std::string_view key, uint64_t hash) const; // the key's slot, or kNone
+  void grow();
+};
 
 } // namespace qspec::horizon

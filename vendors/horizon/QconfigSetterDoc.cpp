@@ -71,13 +71,17 @@ public:
       char c = t_[i_];
       if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         tok.kind = Token::Name;
+        size_t start = i_;
         while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
-          tok.text += t_[i_++];
+          ++i_;
+        tok.text.assign(t_.substr(start, i_ - start));
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
         tok.kind = Token::Number;
+        size_t start = i_;
         while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '.' ||
                                   ((t_[i_] == '-' || t_[i_] == '+') && (t_[i_ - 1] == 'e' || t_[i_ - 1] == 'E'))))
-          tok.text += t_[i_++];
+          ++i_;
+        tok.text.assign(t_.substr(start, i_ - start));
       } else if (c == '"') {
         tok.kind = Token::String;
         if (!string(tok.text))
@@ -174,6 +178,13 @@ private:
     }
     ++i_;
     while (i_ < t_.size() && t_[i_] != '"') {
+      size_t run = i_; // copied at once up to a quote, escape or newline
+      while (run < t_.size() && t_[run] != '"' && t_[run] != '\\' && t_[run] != '\n')
+        ++run;
+      out.append(t_.substr(i_, run - i_));
+      i_ = run;
+      if (i_ >= t_.size() || t_[i_] == '"')
+        break;
       char c = t_[i_++];
       if (c == '\n')
         return fail("unterminated string literal");
@@ -223,7 +234,8 @@ private:
   size_t i_ = 0;
 
   bool isName(size_t k, const char *s) const { return t_[k].kind == Token::Name && t_[k].text == s; }
-  bool isPunct(size_t k, const char *s) const { return t_[k].kind == Token::Punct && t_[k].text == s; }
+  // Every punctuation token is one character.
+  bool isPunct(size_t k, const char *s) const { return t_[k].kind == Token::Punct && t_[k].text[0] == s[0]; }
   bool fail(const Token &at, const std::string &why) {
     if (error.empty()) {
       error = why;
@@ -264,8 +276,9 @@ private:
       return value(v.items.back(), depth + 1);
     });
   }
+  // Each token is read once, so its text is moved into the value.
   bool name(PyValue &v, int depth) {
-    v.text = t_[i_++].text;
+    v.text = std::move(t_[i_++].text);
     while (isPunct(i_, ".") && t_[i_ + 1].kind == Token::Name) {
       v.text += "." + t_[i_ + 1].text;
       i_ += 2;
@@ -288,12 +301,12 @@ private:
       return name(v, depth);
     case Token::String:
       v.kind = PyValue::String;
-      v.text = tok.text;
+      v.text = std::move(t_[i_].text);
       ++i_;
       return true;
     case Token::Number:
       v.kind = PyValue::Number;
-      v.text = tok.text;
+      v.text = std::move(t_[i_].text);
       ++i_;
       return true;
     case Token::End:
@@ -335,6 +348,7 @@ bool parseQconfigSetter(std::string_view text, QconfigSetterDoc &doc, std::strin
   doc = QconfigSetterDoc{};
   Lexer lex(text);
   std::vector<Token> toks;
+  toks.reserve(text.size() / 8);
   if (!lex.run(toks)) {
     error = lex.error;
     line = lex.errLine;

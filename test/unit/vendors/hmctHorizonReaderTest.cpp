@@ -3,6 +3,7 @@
 // keys and march defaults, and the HMCT model against the real files in ../shared/conformance.
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/horizon/HorizonReader.h"
+#include "vendors/horizon/HorizonRules.h"
 
 #include "../emitters/EmitTestSupport.h"
 
@@ -318,4 +319,82 @@ TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   EXPECT_EQ(error.rfind("parse error at line 3, column 0: syntax error while parsing object separator - unexpected number literal; expected ':'", 0), 0u)
       << error;
   EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
+}
+
+// Keys are located by a forward scan for their JSON spelling: one that needs escapes ("a\"b",
+// a tab) is found as written, and the lines after it stay right; a comment-stripped line counts.
+TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
+  hmct::QuantConfigDoc doc = hmctDoc("{\n \"node_config\": {\n  \"a\\\"b\": {\"qtype\": \"int8\"},\n"
+                                     "  // a comment\n  \"t\\tc\": {\"qtype\": \"int16\"},\n"
+                                     "  \"d\":\n   {\"qtype\": \"int16\"}\n }\n}\n");
+  const hmct::JsonValue *nodes = doc.root.get("node_config");
+  ASSERT_NE(nodes, nullptr);
+  ASSERT_EQ(nodes->members.size(), 3u);
+  EXPECT_EQ(nodes->members[0].first, "a\"b");
+  EXPECT_EQ(nodes->members[0].second.line, 3u);
+  EXPECT_EQ(nodes->members[1].first, "t\tc");
+  EXPECT_EQ(nodes->members[1].second.line, 5u);
+  EXPECT_EQ(nodes->members[1].second.column, 3u);
+  EXPECT_EQ(nodes->members[1].second.get("qtype")->line, 5u);
+  EXPECT_EQ(nodes->members[2].second.line, 6u);
+  EXPECT_EQ(nodes->members[2].second.get("qtype")->line, 7u);
+  EXPECT_EQ(nodes->members[2].second.get("qtype")->column, 5u);
+}
+
+// onlySection keeps one top-level member (the emitter's model_config check) and still parses the
+// rest: a syntax error anywhere is the same error.
+TEST(HmctDocumentModel, OnlySectionKeepsOneMemberAndParsesAll) {
+  std::string text = "{\"node_config\": {\"n\": {\"qtype\": [1, {\"x\": 2}]}}, \"model_config\": "
+                     "{\"all_node_type\": \"int16\"}, \"op_config\": {}, \"model_config\": "
+                     "{\"activation\": {\"calibration_type\": \"kl\"}}}";
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  ASSERT_TRUE(hmct::parseQuantConfigText(text, doc, error, line, col, "model_config")) << error;
+  ASSERT_EQ(doc.root.members.size(), 1u);
+  EXPECT_EQ(doc.root.members[0].first, "model_config");
+  const hmct::JsonValue &mc = doc.root.members[0].second;
+  ASSERT_EQ(mc.members.size(), 1u); // the last value, as without onlySection
+  EXPECT_EQ(mc.members[0].first, "activation");
+  EXPECT_FALSE(hmct::parseQuantConfigText("{\"node_config\": {\"n\": [1 2]}, \"model_config\": {}}",
+                                          doc, error, line, col, "model_config"));
+  EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
+}
+
+// ModuleNameTemplate keys: the longest key that is the name or a dotted prefix of it ("" only
+// when asked, or for a name starting with a dot), a repeated key keeping its last value, and
+// many keys (the table grows past its first size).
+TEST(HorizonPrefixKeys, LongestDottedPrefix) {
+  std::vector<std::string> many;
+  for (int i = 0; i < 1000; ++i)
+    many.push_back("m.l" + std::to_string(i));
+  horizon::PrefixKeys keys;
+  EXPECT_FALSE(keys.longest("a", true));
+  keys.add("blk", 1);
+  keys.add("blk.sub", 2);
+  keys.add("blk", 3);
+  keys.add("", 4);
+  for (size_t i = 0; i < many.size(); ++i)
+    keys.add(many[i], 10 + i);
+  auto hit = keys.longest("blk.sub.conv", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 2u);
+  EXPECT_EQ(hit->length, 7u);
+  hit = keys.longest("blk.other", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 3u); // the last value of the repeated key
+  hit = keys.longest("blk", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->length, 3u); // the name itself
+  EXPECT_FALSE(keys.longest("blkx.sub", false)); // not a dotted prefix
+  hit = keys.longest("blkx.sub", true);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 4u); // "" reaches every name
+  hit = keys.longest(".x", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->length, 0u);
+  hit = keys.longest("m.l999.fc", false);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 1009u);
+  EXPECT_FALSE(keys.longest("m.l1000", false));
 }
