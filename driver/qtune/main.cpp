@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
@@ -101,6 +102,192 @@ bool takeColorOption(int &argc, char **argv, std::string &error) {
   return true;
 }
 
+// The run options that take a value, as `--flag VALUE` or `--flag=VALUE`.
+const char *const kValueFlags[] = {"--workdir",   "--strategy",   "--jobs",      "--devices",    "--device-env",
+                                   "--executor",  "--slurm-arg",  "--partition", "--gres",       "--srun",
+                                   "--max-rounds", "--max-time",  "--timeout",   "--cache-salt", "--inventory",
+                                   "--scores",    "--cache-input", "--retries",  "--log-limit"};
+
+// The value flag `a` is (`--flag` or `--flag=...`), or "" if none; `val` is the `=` part.
+std::string valueFlag(const std::string &a, std::string &val, bool &inline_) {
+  for (const char *f : kValueFlags) {
+    std::string flag = f;
+    if (a == flag) {
+      inline_ = false;
+      return flag;
+    }
+    if (a.rfind(flag + "=", 0) == 0) {
+      val = a.substr(flag.size() + 1);
+      inline_ = true;
+      return flag;
+    }
+  }
+  return "";
+}
+
+std::optional<int> parseDevices(const std::string &val, std::vector<std::string> &devices) {
+  size_t pos = 0;
+  while (pos <= val.size()) {
+    size_t c = val.find(',', pos);
+    std::string d = val.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+    if (d.empty())
+      return usageError("--devices: empty device name in '" + sanitizeForTerminal(val) + "'");
+    devices.push_back(d);
+    if (c == std::string::npos)
+      break;
+    pos = c + 1;
+  }
+  return std::nullopt;
+}
+
+// A whole number in [lo, hi].
+bool wholeNumber(const std::string &val, double lo, double hi, double &num) {
+  return parseNumber(val, num) && num >= lo && num <= hi && num == std::floor(num);
+}
+
+// The numeric run options; nothing if `flag` is not one of them or its value is valid.
+std::optional<int> setRunNumber(const std::string &flag, const std::string &val, tune::RunOptions &o) {
+  double num = 0;
+  if (flag == "--jobs") {
+    if (!wholeNumber(val, 1, 1024, num))
+      return usageError("--jobs takes a whole number from 1 to 1024");
+    o.jobs = static_cast<unsigned>(num);
+  } else if (flag == "--max-rounds") {
+    if (!wholeNumber(val, 1, 100000, num))
+      return usageError("--max-rounds takes a whole number from 1 to 100000");
+    o.maxRounds = static_cast<int>(num);
+  } else if (flag == "--max-time" || flag == "--timeout") {
+    if (!parseNumber(val, num) || num <= 0)
+      return usageError(flag + " takes a positive number of seconds");
+    (flag == "--timeout" ? o.timeout : o.maxTime) = num;
+  } else if (flag == "--retries") {
+    if (!wholeNumber(val, 0, 100, num))
+      return usageError("--retries takes a whole number from 0 to 100");
+    o.retries = static_cast<int>(num);
+  } else if (flag == "--log-limit") {
+    if (!wholeNumber(val, 1024, 1e12, num))
+      return usageError("--log-limit takes a whole number of bytes, at least 1024");
+    o.logLimit = static_cast<size_t>(num);
+  }
+  return std::nullopt;
+}
+
+// Sets the run option `flag` (one of kValueFlags) to `val`; a usage error's exit code if invalid.
+std::optional<int> setRunValue(const std::string &flag, const std::string &val, tune::RunOptions &o) {
+  if (flag == "--workdir")
+    o.workdir = val;
+  else if (flag == "--strategy")
+    o.strategy = val;
+  else if (flag == "--devices")
+    return parseDevices(val, o.devices);
+  else if (flag == "--device-env")
+    o.deviceEnv = val;
+  else if (flag == "--executor") {
+    if (val != "local" && val != "slurm")
+      return usageError("--executor must be local or slurm");
+    o.executor = val;
+  } else if (flag == "--slurm-arg")
+    o.slurmArgs.push_back(val);
+  else if (flag == "--partition" || flag == "--gres")
+    o.slurmArgs.push_back(flag + "=" + val);
+  else if (flag == "--srun")
+    o.srun = val;
+  else if (flag == "--cache-salt")
+    o.cacheSalt = val;
+  else if (flag == "--inventory")
+    o.inventory = val;
+  else if (flag == "--scores")
+    o.scores = val;
+  else if (flag == "--cache-input")
+    o.cacheInputs.push_back(val);
+  else
+    return setRunNumber(flag, val, o);
+  return std::nullopt;
+}
+
+// The run options without a value; false if `a` is none of them.
+bool setRunSwitch(const std::string &a, tune::RunOptions &o) {
+  if (a == "--write-ir")
+    o.writeIR = true;
+  else if (a == "--no-report")
+    o.writeReport = false;
+  else if (a == "--no-progress")
+    o.progress = false;
+  else if (a != "--retry-failed") // kept for old scripts: failures are never cached any more
+    return false;
+  return true;
+}
+
+// `qtune run`'s arguments (argv[2] on) into `o`. Returns the exit code when the command is done
+// (--help) or wrong (a usage error); nothing to go on.
+std::optional<int> parseRunArgs(int argc, char **argv, tune::RunOptions &o) {
+  int i = 2;
+  for (; i < argc; ++i) {
+    std::string a = argv[i], val;
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    bool inline_ = false;
+    std::string flag = valueFlag(a, val, inline_);
+    if (a == "--help" || a == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (!flag.empty()) {
+      if (!inline_ && i + 1 >= argc)
+        return usageError("option '" + a + "' needs a value");
+      if (!inline_)
+        val = argv[++i];
+      if (std::optional<int> rc = setRunValue(flag, val, o))
+        return rc;
+    } else if (setRunSwitch(a, o)) {
+    } else if (a == "-") {
+      return usageError("the spec must be a file, not standard input ('-'): a run is resumed from it and "
+                        "'qtune apply' writes into it");
+    } else if (!a.empty() && a[0] == '-') {
+      return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
+    } else if (o.spec.empty()) {
+      o.spec = a;
+    } else {
+      return usageError("more than one spec ('" + sanitizeForTerminal(o.spec) + "' and '" +
+                        sanitizeForTerminal(a) + "'); put the evaluator after '--'");
+    }
+  }
+  for (; i < argc; ++i)
+    o.evaluator.push_back(argv[i]);
+  return std::nullopt;
+}
+
+// What parseRunArgs cannot judge one flag at a time; nothing if the run can start.
+std::optional<int> checkRunOptions(const tune::RunOptions &o) {
+  if (o.spec.empty())
+    return usageError("no spec file");
+  if (o.workdir.empty())
+    return usageError("--workdir DIR is required");
+  if (o.evaluator.empty())
+    return usageError("no evaluator command; give it after '--'");
+  if (o.devices.size() > 0 && o.devices.size() < o.jobs)
+    return usageError("--devices names " + std::to_string(o.devices.size()) + " devices for --jobs " +
+                      std::to_string(o.jobs));
+  if (tune::findProgram(o.evaluator[0]).empty())
+    return usageError("evaluator '" + sanitizeForTerminal(o.evaluator[0]) + "' is not an executable program");
+  if (o.executor == "slurm" && tune::findProgram(o.srun).empty())
+    return usageError("--executor slurm needs '" + sanitizeForTerminal(o.srun) + "' (Slurm's srun) on PATH");
+  return std::nullopt;
+}
+
+// status, report and apply: one work directory each.
+int dirCommand(const std::string &cmd, int argc, char **argv) {
+  if (argc != 3)
+    return usageError("'qtune " + cmd + "' takes one work directory");
+  std::string dir = argv[2];
+  if (cmd == "status")
+    return tune::statusCommand(dir);
+  if (cmd == "report")
+    return tune::reportCommand(dir);
+  return tune::applyCommand(dir);
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -118,148 +305,14 @@ int main(int argc, char **argv) {
     std::cout << versionLine("qtune") << "\n";
     return 0;
   }
-  if (cmd == "status" || cmd == "report" || cmd == "apply") {
-    if (argc != 3)
-      return usageError("'qtune " + cmd + "' takes one work directory");
-    std::string dir = argv[2];
-    if (cmd == "status")
-      return tune::statusCommand(dir);
-    if (cmd == "report")
-      return tune::reportCommand(dir);
-    return tune::applyCommand(dir);
-  }
+  if (cmd == "status" || cmd == "report" || cmd == "apply")
+    return dirCommand(cmd, argc, argv);
   if (cmd != "run")
     return usageError("unknown command '" + sanitizeForTerminal(cmd) + "'; use run, status, report or apply");
-
   tune::RunOptions o;
-  int i = 2;
-  for (; i < argc; ++i) {
-    std::string a = argv[i];
-    if (a == "--") {
-      ++i;
-      break;
-    }
-    std::string val;
-    bool hasVal = false;
-    auto value = [&](const char *flag) -> bool {
-      std::string f = flag;
-      if (a == f) {
-        if (i + 1 >= argc)
-          return false;
-        val = argv[++i];
-        hasVal = true;
-        return true;
-      }
-      if (a.rfind(f + "=", 0) == 0) {
-        val = a.substr(f.size() + 1);
-        hasVal = true;
-        return true;
-      }
-      return false;
-    };
-    double num = 0;
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (value("--workdir")) {
-      o.workdir = val;
-    } else if (value("--strategy")) {
-      o.strategy = val;
-    } else if (value("--jobs")) {
-      if (!parseNumber(val, num) || num < 1 || num > 1024 || num != std::floor(num))
-        return usageError("--jobs takes a whole number from 1 to 1024");
-      o.jobs = static_cast<unsigned>(num);
-    } else if (value("--devices")) {
-      size_t pos = 0;
-      while (pos <= val.size()) {
-        size_t c = val.find(',', pos);
-        std::string d = val.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
-        if (d.empty())
-          return usageError("--devices: empty device name in '" + sanitizeForTerminal(val) + "'");
-        o.devices.push_back(d);
-        if (c == std::string::npos)
-          break;
-        pos = c + 1;
-      }
-    } else if (value("--device-env")) {
-      o.deviceEnv = val;
-    } else if (value("--executor")) {
-      if (val != "local" && val != "slurm")
-        return usageError("--executor must be local or slurm");
-      o.executor = val;
-    } else if (value("--slurm-arg")) {
-      o.slurmArgs.push_back(val);
-    } else if (value("--partition")) {
-      o.slurmArgs.push_back("--partition=" + val);
-    } else if (value("--gres")) {
-      o.slurmArgs.push_back("--gres=" + val);
-    } else if (value("--srun")) {
-      o.srun = val;
-    } else if (value("--max-rounds")) {
-      if (!parseNumber(val, num) || num < 1 || num > 100000 || num != std::floor(num))
-        return usageError("--max-rounds takes a whole number from 1 to 100000");
-      o.maxRounds = static_cast<int>(num);
-    } else if (value("--max-time")) {
-      if (!parseNumber(val, num) || num <= 0)
-        return usageError("--max-time takes a positive number of seconds");
-      o.maxTime = num;
-    } else if (value("--timeout")) {
-      if (!parseNumber(val, num) || num <= 0)
-        return usageError("--timeout takes a positive number of seconds");
-      o.timeout = num;
-    } else if (value("--cache-salt")) {
-      o.cacheSalt = val;
-    } else if (value("--inventory")) {
-      o.inventory = val;
-    } else if (value("--scores")) {
-      o.scores = val;
-    } else if (value("--cache-input")) {
-      o.cacheInputs.push_back(val);
-    } else if (value("--retries")) {
-      if (!parseNumber(val, num) || num > 100 || num != std::floor(num))
-        return usageError("--retries takes a whole number from 0 to 100");
-      o.retries = static_cast<int>(num);
-    } else if (value("--log-limit")) {
-      if (!parseNumber(val, num) || num < 1024 || num > 1e12 || num != std::floor(num))
-        return usageError("--log-limit takes a whole number of bytes, at least 1024");
-      o.logLimit = static_cast<size_t>(num);
-    } else if (a == "--write-ir") {
-      o.writeIR = true;
-    } else if (a == "--no-report") {
-      o.writeReport = false;
-    } else if (a == "--retry-failed") {
-      // Kept for old scripts: failures are never cached any more.
-    } else if (a == "--no-progress") {
-      o.progress = false;
-    } else if (a == "-") {
-      return usageError("the spec must be a file, not standard input ('-'): a run is resumed from it and "
-                        "'qtune apply' writes into it");
-    } else if (!a.empty() && a[0] == '-') {
-      if (!hasVal && (a == "--workdir" || a == "--strategy" || a == "--jobs" || a == "--devices" ||
-                      a == "--timeout" || a == "--max-rounds" || a == "--executor"))
-        return usageError("option '" + a + "' needs a value");
-      return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
-    } else if (o.spec.empty()) {
-      o.spec = a;
-    } else {
-      return usageError("more than one spec ('" + sanitizeForTerminal(o.spec) + "' and '" +
-                        sanitizeForTerminal(a) + "'); put the evaluator after '--'");
-    }
-  }
-  for (; i < argc; ++i)
-    o.evaluator.push_back(argv[i]);
-  if (o.spec.empty())
-    return usageError("no spec file");
-  if (o.workdir.empty())
-    return usageError("--workdir DIR is required");
-  if (o.evaluator.empty())
-    return usageError("no evaluator command; give it after '--'");
-  if (o.devices.size() > 0 && o.devices.size() < o.jobs)
-    return usageError("--devices names " + std::to_string(o.devices.size()) + " devices for --jobs " +
-                      std::to_string(o.jobs));
-  if (tune::findProgram(o.evaluator[0]).empty())
-    return usageError("evaluator '" + sanitizeForTerminal(o.evaluator[0]) + "' is not an executable program");
-  if (o.executor == "slurm" && tune::findProgram(o.srun).empty())
-    return usageError("--executor slurm needs '" + sanitizeForTerminal(o.srun) + "' (Slurm's srun) on PATH");
+  if (std::optional<int> rc = parseRunArgs(argc, argv, o))
+    return *rc;
+  if (std::optional<int> rc = checkRunOptions(o))
+    return *rc;
   return tune::runCommand(o);
 }
