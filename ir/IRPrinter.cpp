@@ -1,4 +1,5 @@
 #include "ir/IRPrinter.h"
+#include "ir/GraphNames.h"
 
 #include <nlohmann/json.hpp>
 
@@ -356,10 +357,10 @@ static void explainLine(std::ostream &os, const char *what, const std::string &v
 }
 
 // The module's name in one target's name space: the module name, or with two graphs the ONNX
-// node names for HMCT (docs/inputs.md, "Two graphs").
+// node names for HMCT and AMCT's framework onnx (docs/inputs.md, "Two graphs").
 static std::string targetName(const Spec &spec, const Target &t, uint32_t index) {
   const std::string &module = spec.inventory.modules[index].name;
-  if (!spec.onnx.present() || t.kind != "hmct")
+  if (!namesOnnxNodes(spec, t))
     return module + " (module name)";
   const NodeMapping &nm = spec.onnx.modules[index];
   std::string out;
