@@ -873,6 +873,7 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
               : readers::readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits)))
       return false;
     spec.scores.path = scoresPath;
+    readers::scoresOnModules(spec.inventory, spec.onnx, spec.scores, diags, scoresAt);
   }
   for (const ir::GroupDecl &g : spec.groups)
     if (g.kind == ir::GroupDecl::SameScore && !spec.scores.present())

@@ -1,4 +1,5 @@
 #include "ir/IRPrinter.h"
+#include "ir/GraphNames.h"
 
 #include <nlohmann/json.hpp>
 
@@ -322,6 +323,30 @@ void appendModules(const Spec &spec, const SourceManager &sm, size_t headSize, s
   out += "\n  ]";
 }
 
+// Two graphs: the exported ONNX and, per module with a node or candidates, its nodes there and
+// how they were found (docs/ir.md, `onnx`).
+json onnxJSON(const Spec &spec) {
+  const OnnxGraph &g = spec.onnx;
+  auto names = [&](const std::vector<uint32_t> &ids) {
+    json a = json::array();
+    for (uint32_t id : ids)
+      a.push_back(g.nodes[id].name);
+    return a;
+  };
+  json mods = json::object();
+  for (size_t m = 0; m < g.modules.size() && m < spec.inventory.modules.size(); ++m) {
+    const NodeMapping &nm = g.modules[m];
+    if (nm.nodes.empty() && nm.candidates.empty())
+      continue;
+    json e = {{"nodes", names(nm.nodes)}, {"by", mappingHowName(nm.how)}};
+    if (!nm.candidates.empty())
+      e["candidates"] = names(nm.candidates);
+    mods[spec.inventory.modules[m].name] = e;
+  }
+  return json{{"path", g.path}, {"map", g.mapPath.empty() ? json(nullptr) : json(g.mapPath)},
+              {"nodes", g.nodes.size()}, {"modules", mods}};
+}
+
 void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
               const std::function<void(std::string &)> &flush) {
   json root;
@@ -382,6 +407,9 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
     root["tune"] = tj;
   }
 
+  if (spec.onnx.present())
+    root["onnx"] = onnxJSON(spec);
+
   // The root without its closing "\n}"; the three large members follow it, written directly.
   std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
   text.resize(text.size() - 2);
@@ -428,10 +456,10 @@ static void explainLine(std::ostream &os, const char *what, const std::string &v
 }
 
 // The module's name in one target's name space: the module name, or with two graphs the ONNX
-// node names for HMCT (docs/inputs.md, "Two graphs").
+// node names for HMCT and AMCT's framework onnx (docs/inputs.md, "Two graphs").
 static std::string targetName(const Spec &spec, const Target &t, uint32_t index) {
   const std::string &module = spec.inventory.modules[index].name;
-  if (!spec.onnx.present() || t.kind != "hmct")
+  if (!namesOnnxNodes(spec, t))
     return module + " (module name)";
   const NodeMapping &nm = spec.onnx.modules[index];
   std::string out;

@@ -109,4 +109,9 @@ std::string effectiveWeightDtype(const ir::ResolvedModule &m);
 bool validateReading(const ir::Spec &spec, const ir::Target &target, const VendorReading &reading,
                      DiagnosticEngine &diags);
 
+// Whether validateReading would find no difference between module `m` and the reading `r` (an
+// unknown reading agrees). Two graphs: a module read through several ONNX nodes is read as the
+// first node that does not agree, so a split module shows.
+bool readingAgrees(const ir::ResolvedModule &m, const ModuleReading &r, uint32_t fields);
+
 } // namespace qspec::vendors

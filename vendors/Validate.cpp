@@ -106,6 +106,10 @@ std::string effectiveWeightDtype(const ir::ResolvedModule &m) {
   return d.value.str();
 }
 
+bool readingAgrees(const ir::ResolvedModule &m, const ModuleReading &r, uint32_t fields) {
+  return !r.known || compareModule(m, r, fields).empty();
+}
+
 const char *fieldName(Field f) {
   switch (f) {
   case FieldTier: return "tier";

@@ -10,12 +10,15 @@
 //    override re-enables it); every module whose recipe still differs gets an
 //    `override_layer_configs` entry with its COMPLETE recipe (AMCT replaces, never merges).
 //    Without an inventory: the rules as written, literal names only. Every recipe is checked
-//    against AMCT's rules here, naming the module.
+//    against AMCT's rules here, naming the module. With two graphs and `framework onnx`, the
+//    layers are the ONNX graph's nodes (AmctOnnxNames.h lowers the spec to them first).
 // 3. Lower: the plan becomes a vendors/amct AmctDocument (sorted lists, explicit fields only
 //    where AMCT's default differs), printed by vendors/amct (TextFormat, field-number order).
 // 4. Verify: the text is parsed back strictly and AMCT's document checks run on it; qcc then
 //    reads it through vendors/amct's reader and compares the reading with the IR (emitTargets).
 #include "emitters/amct/AmctEmitter.h"
+#include "emitters/amct/AmctOnnxNames.h"
+#include "ir/GraphNames.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctIntent.h"
 #include "vendors/amct/AmctRules.h"
@@ -377,12 +380,6 @@ private:
 bool AmctWriter::run(std::string &text) {
   if (!parseOptions())
     return false;
-  if (opts_.framework == "onnx" && spec_.onnx.present()) {
-    // Two graphs: AMCT for ONNX names ONNX nodes; lowering to them is not built (docs/inputs.md).
-    const ir::Option *f = target_.option("framework");
-    error(DiagID::err_amct_onnx_two_graphs, f && !f->values.empty() ? f->values[0].range : target_.range, {});
-    return false;
-  }
   Plan plan;
   if (!planGlobal(plan))
     return false; // the target's settings are wrong for every layer: report them once
@@ -1073,6 +1070,14 @@ bool AmctWriter::verify(const std::string &body) {
 
 bool AmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
+  if (spec.resolution.done && ir::namesOnnxNodes(spec, target)) {
+    // Two graphs, framework onnx: the layers are ONNX nodes (AmctOnnxNames.h).
+    ir::Spec lowered;
+    if (!lowerToOnnxNames(spec, diags, lowered))
+      return false;
+    AmctWriter w(lowered, target, diags);
+    return w.run(out.buffer());
+  }
   AmctWriter w(spec, target, diags);
   return w.run(out.buffer());
 }

@@ -25,6 +25,7 @@
 
 #include "emitters/RecipeCarry.h"
 #include "ir/EditDistance.h"
+#include "ir/GraphNames.h"
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/hmct/HmctRules.h"
 
@@ -103,7 +104,7 @@ private:
   bool checkMarch(const Json &mc);
   void fromInventory();
   void fromGraph();
-  bool claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, size_t> &owner);
+  bool claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, uint32_t> &owner);
   void asWritten();
   void checkLiteralNames();
   std::string entryName(const std::string &name, SourceRange at);
@@ -308,49 +309,17 @@ void Builder::fromInventory() {
   }
 }
 
-// Why a module has no usable node in the ONNX graph ("" when it has one).
-std::string unmappedReason(const ir::OnnxGraph &g, const ir::NodeMapping &nm) {
-  auto list = [&](const std::vector<uint32_t> &ids) {
-    std::string out;
-    for (size_t i = 0; i < ids.size() && i < 5; ++i)
-      out += (i ? ", " : "") + g.nodes[ids[i]].name;
-    return out + (ids.size() > 5 ? ", ... (" + std::to_string(ids.size()) + " in all)" : "");
-  };
-  if (!nm.candidates.empty())
-    return "has several candidate nodes (" + list(nm.candidates) + ")";
-  if (nm.nodes.empty())
-    return "has no node";
-  for (uint32_t n : nm.nodes)
-    if (!g.nodes[n].unnamed)
-      return "";
-  return "has only unnamed nodes (" + list(nm.nodes) + "; HMCT's names for them are not known)";
-}
-
-// A rule (not the defaults) decides the module's tier, or it is protected or tuned.
-bool decidedByRule(const ir::ResolvedModule &rm) {
-  auto src = rm.tier.from.source;
-  return rm.isProtected || rm.tuned || (src != ir::Decision::BuiltIn && src != ir::Decision::Default);
-}
-
-// Two graphs: one node carries one qtype, so two modules mapped onto it (tied weights, or one
-// node named twice in onnx_map) must get the same tier; otherwise HMCT would read one of them
-// wrong. Records `m` as the owner of its nodes; false (reported) on a conflict.
-bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, size_t> &owner) {
-  const ir::ResolvedModule &rm = spec_.resolution.modules[m];
-  for (uint32_t id : g.modules[m].nodes) {
-    auto [it, fresh] = owner.emplace(id, m);
-    const ir::ResolvedModule &other = spec_.resolution.modules[it->second];
-    if (fresh || other.tier.value == rm.tier.value)
-      continue;
-    // At the rule that decides (a module only the defaults give a tier points at its partner's).
-    SourceRange at = decidedByRule(rm) || !decidedByRule(other) ? rm.tier.from.range() : other.tier.from.range();
-    diags_.report(DiagID::err_hmct_node_shared, at,
-                  {g.nodes[id].name, spec_.inventory.modules[it->second].name, ir::tierName(other.tier.value),
-                   spec_.inventory.modules[m].name, ir::tierName(rm.tier.value)});
-    ok_ = false;
-    return false;
-  }
-  return true;
+// Two graphs: one node carries one qtype (ir::claimNodes); false (reported) on a clash.
+bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, uint32_t> &owner) {
+  std::optional<ir::NodeClash> c = ir::claimNodes(spec_, static_cast<uint32_t>(m), owner);
+  if (!c)
+    return true;
+  const ir::ResolvedModule &rm = spec_.resolution.modules[m], &other = spec_.resolution.modules[c->first];
+  diags_.report(DiagID::err_hmct_node_shared, c->at,
+                {g.nodes[c->node].name, spec_.inventory.modules[c->first].name, ir::tierName(other.tier.value),
+                 spec_.inventory.modules[m].name, ir::tierName(rm.tier.value)});
+  ok_ = false;
+  return false;
 }
 
 // Two graphs: each module's tier goes to its named nodes in the ONNX graph. op_config carries
@@ -364,17 +333,17 @@ void Builder::fromGraph() {
     for (const ir::GraphNode &n : g.nodes)
       if (hmct::isDualInt16OpType(n.opType))
         ops_.emplace(n.opType, ir::Tier::DualInt16);
-  std::unordered_map<uint32_t, size_t> owner; // node -> the first module mapped onto it
+  std::unordered_map<uint32_t, uint32_t> owner; // node -> the first module mapped onto it
   for (size_t m = 0; m < inv.modules.size(); ++m) {
     const ir::ResolvedModule &rm = spec_.resolution.modules[m];
     if (!claimNodes(g, m, owner))
       continue;
-    std::string why = unmappedReason(g, g.modules[m]);
+    std::string why = ir::unmappedReason(g, g.modules[m], "HMCT");
     if (!why.empty()) {
       if (rm.isProtected) {
         diags_.report(DiagID::err_hmct_protected_unmapped, rm.tier.from.range(), {inv.modules[m].name, why});
         ok_ = false;
-      } else if (decidedByRule(rm)) {
+      } else if (ir::decidedByRule(rm)) {
         diags_.report(DiagID::warn_hmct_module_unmapped, rm.tier.from.range(), {inv.modules[m].name, why});
       }
       continue;

@@ -3,8 +3,9 @@
 
   resnet50.onnx           the ResNet-50 graph as torch.onnx.export names it (BatchNorm folded
                           into Conv): /conv1/Conv, /layer1/layer1.0/conv1/Conv, ..., /fc/Gemm.
-                          Weights are graph inputs with shapes but no data, so the file stays
-                          a few tens of kilobytes.
+                          Weights are graph inputs named as the exporter names a module's
+                          parameters (layer1.0.conv1.weight), with shapes but no data, so the
+                          file stays a few tens of kilobytes.
   node_sensitivity.json   what HMCT's get_sensitivity_of_nodes returns for the Conv and Gemm
                           nodes: {node: {"cosine-similarity": "0.99xxx"}}, most sensitive first
                           (made-up values, 5 decimals as HMCT prints them, so some tie)
@@ -24,6 +25,14 @@ from onnx import TensorProto, helper
 STAGES = [(1, 3, 64), (2, 4, 128), (3, 6, 256), (4, 3, 512)]  # layer, blocks, width
 
 
+def module_of(scope):
+    """The module a TorchScript scope names: /layer1/layer1.0/conv1 -> layer1.0.conv1 (a called
+    container's component repeats in its child's, which replaces it)."""
+    parts = scope.strip("/").split("/")
+    keep = [p for i, p in enumerate(parts) if not (i + 1 < len(parts) and parts[i + 1].startswith(p + "."))]
+    return ".".join(keep)
+
+
 class Builder:
     def __init__(self):
         self.nodes, self.inputs = [], []
@@ -33,8 +42,8 @@ class Builder:
         return name
 
     def conv(self, scope, x, cin, cout, k, stride):
-        w = self.weight(scope.strip("/").replace("/", ".") + ".weight", (cout, cin, k, k))
-        b = self.weight(scope.strip("/").replace("/", ".") + ".bias", (cout,))
+        w = self.weight(module_of(scope) + ".weight", (cout, cin, k, k))
+        b = self.weight(module_of(scope) + ".bias", (cout,))
         out = scope + "/Conv_output_0"
         self.nodes.append(helper.make_node(
             "Conv", [x, w, b], [out], name=scope + "/Conv", kernel_shape=[k, k],

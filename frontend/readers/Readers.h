@@ -36,6 +36,14 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
 bool readOnnxGraph(const ir::Inventory &inv, ir::OnnxGraph &graph, DiagnosticEngine &diags,
                    const ReaderLimits &limits = {});
 
+// Two graphs: scores keyed by ONNX node names (the hmct-json and hmct-log formats) name modules
+// through the mapping: each entry naming a node of `graph` becomes the module that node carries
+// (several nodes of one module: the most sensitive score). A node no module carries, or that
+// several carry, is warn_scores_node_unmapped (at `at`) and its entry is dropped; entries naming
+// no node are kept as written (docs/inputs.md, "Scores with two graphs").
+void scoresOnModules(const ir::Inventory &inv, const ir::OnnxGraph &graph, ir::Scores &scores,
+                     DiagnosticEngine &diags, SourceRange at);
+
 // Chooses the format by content: msModelSlim analyze log (`Score:` lines / `top N:` list),
 // analysis_result.yaml (`layer_scores: [{name, score}]`), HMCT node sensitivity JSON dict or log
 // table, Horizon QuantAnalysis sensitivity table.

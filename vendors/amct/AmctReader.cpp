@@ -11,6 +11,7 @@
 // Weight scope is said only on channel-wise types (Linear and AvgPool2d have no choice).
 #include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctIntent.h"
+#include "ir/GraphNames.h"
 
 namespace qspec::vendors {
 
@@ -81,6 +82,44 @@ struct Namer {
   }
 };
 
+// Two graphs, framework onnx: the document applied to the ONNX graph's layers (node names, op
+// types), and each module read as its layers: the first that disagrees with the module's
+// resolution, else the first; a module without a layer is not decided by AMCT.
+std::vector<ModuleReading> readGraph(const ir::Spec &spec, const AmctDocument &doc, const Namer &namer,
+                                     uint32_t fields, CheckOptions &co, std::vector<Finding> &refusals,
+                                     std::vector<ir::Module> &nodes) {
+  const ir::OnnxGraph &g = spec.onnx;
+  std::vector<uint32_t> layerOf(g.nodes.size(), UINT32_MAX);
+  for (const ir::GraphLayer &l : ir::graphLayers(spec)) {
+    layerOf[l.node] = static_cast<uint32_t>(nodes.size());
+    nodes.push_back(ir::nodeAsModule(g.nodes[l.node]));
+  }
+  for (const ir::Module &n : nodes)
+    co.layerTypes.emplace_back(n.name, n.type);
+  for (Finding &f : checkDocument(doc, co))
+    if (f.level == Finding::Error)
+      refusals.push_back(std::move(f));
+  std::vector<Applied> applied = applyDocument(doc, nodes, co.version, refusals);
+  std::vector<ModuleReading> out(spec.inventory.modules.size());
+  for (size_t m = 0; m < out.size(); ++m) {
+    const ir::ResolvedModule &rm = spec.resolution.modules[m];
+    bool first = true;
+    for (uint32_t id : g.modules[m].nodes) {
+      uint32_t k = layerOf[id];
+      if (k == UINT32_MAX)
+        continue;
+      ModuleReading r = namer.name(nodes[k], rm, applied[k]);
+      bool agrees = readingAgrees(rm, r, fields);
+      if (first || !agrees)
+        out[m] = r;
+      first = false;
+      if (!agrees)
+        break;
+    }
+  }
+  return out;
+}
+
 Version versionOf(const ir::Target &target) {
   std::string_view v = targetOption(target, "version");
   if (auto parsed = parseVersion(v))
@@ -110,6 +149,15 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   co.pytorchTypes = true;
   const auto &mods = spec.inventory.modules;
   bool withInventory = spec.resolution.done && spec.resolution.modules.size() == mods.size();
+  Namer namer{target, kind};
+  if (withInventory && ir::namesOnnxNodes(spec, target)) {
+    std::vector<Finding> refusals;
+    std::vector<ir::Module> nodes; // outlives co.layerTypes' views
+    out.modules = readGraph(spec, doc, namer, out.fields, co, refusals, nodes);
+    for (const Finding &f : refusals)
+      diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
+    return refusals.empty();
+  }
   if (withInventory) {
     co.uniqueLayerNames = spec.inventory.index.size() == mods.size();
     for (const ir::Module &m : mods)
@@ -126,7 +174,6 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
     diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
   if (!refusals.empty())
     return false;
-  Namer namer{target, kind};
   out.modules.reserve(applied.size());
   for (size_t i = 0; i < applied.size(); ++i)
     out.modules.push_back(namer.name(mods[i], spec.resolution.modules[i], applied[i]));

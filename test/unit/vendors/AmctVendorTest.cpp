@@ -330,5 +330,36 @@ TEST(AmctValidation, AConfigAmctRefusesIsNotRead) {
   EXPECT_EQ(garbage.ids[0], "err_amct_parse");
 }
 
+// Two graphs, framework onnx: the file is read in the ONNX name space. A module is read through
+// its nodes, so the node names verify and the module names (what AMCT for ONNX would never match)
+// do not; a module read through two nodes that disagree is a divergence.
+void twoGraphs(ir::Spec &s) {
+  s.onnx.path = "<test>.onnx";
+  s.onnx.nodes = {{"/model/layers.0/mlp/up_proj/MatMul", "MatMul", "model.layers.0.mlp.up_proj", {}, false},
+                  {"/model/layers.0/mlp/down_proj/MatMul", "MatMul", "model.layers.0.mlp.down_proj", {}, false},
+                  {"/model/layers.0/mlp/down_proj/MatMul_1", "MatMul", "model.layers.0.mlp.down_proj", {}, false}};
+  s.onnx.modules.assign(2, ir::NodeMapping{});
+  s.onnx.modules[0].how = s.onnx.modules[1].how = ir::NodeMapping::MapFile;
+  s.onnx.modules[0].nodes = {0};
+  s.onnx.modules[1].nodes = {1, 2};
+}
+
+TEST(AmctValidation, TwoGraphsReadTheFileInTheOnnxNameSpace) {
+  const char *spec = "qspec 1\nprotect \"model.layers.0.mlp.down_proj\"\ntarget amct ptq { framework onnx }\n";
+  const std::string global = "common_config { arq_quantize { } ifmr_quantize { } }\n";
+  Validated nodes = validate(spec, kBlock,
+                             "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul\"\n"
+                             "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul_1\"\n" + global, twoGraphs);
+  EXPECT_TRUE(nodes.valid) << (nodes.messages.empty() ? "" : nodes.messages[0]);
+  Validated modules = validate(spec, kBlock, "skip_layers: \"model.layers.0.mlp.down_proj\"\n" + global, twoGraphs);
+  EXPECT_FALSE(modules.valid);
+  Validated split = validate(spec, kBlock, "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul\"\n" + global, twoGraphs);
+  EXPECT_TRUE(split.read);
+  EXPECT_FALSE(split.valid);
+  ASSERT_FALSE(split.ids.empty());
+  EXPECT_EQ(split.ids[0], "err_emit_divergence");
+  EXPECT_NE(split.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos) << split.messages[0];
+}
+
 } // namespace
 } // namespace qspec

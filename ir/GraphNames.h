@@ -1,0 +1,49 @@
+// Two graphs (docs/inputs.md): the ONNX name space the ONNX-side targets are lowered to (HMCT,
+// and AMCT with `framework onnx`). Shared by those emitters, their vendor read-backs and
+// --explain, so every one of them names the same nodes for a module.
+#pragma once
+
+#include "ir/IR.h"
+
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace qspec::ir {
+
+// The target names ONNX nodes when the spec has two graphs: hmct always, amct with
+// `framework onnx`.
+bool namesOnnxNodes(const Spec &spec, const Target &target);
+
+// Why a module has no usable node in the ONNX graph ("" when it has one): "has no node", "has
+// several candidate nodes (a, b)", "has only unnamed nodes (...; VENDOR's names for them are not known)".
+std::string unmappedReason(const OnnxGraph &g, const NodeMapping &nm, const char *vendor);
+
+// A rule (not the defaults) decides the module's tier, or it is protected or tuned.
+bool decidedByRule(const ResolvedModule &rm);
+
+// One node carries one tier, so two modules mapped onto it (tied weights, or one node named
+// twice in onnx_map) must agree. Claims module `m`'s nodes in `owner` (node -> first module);
+// the first node already owned by a module with another tier is a clash.
+struct NodeClash {
+  uint32_t node;
+  uint32_t first;  // the module that claimed the node before
+  SourceRange at;  // the deciding rule (a module only the defaults decide: its partner's)
+};
+std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m, std::unordered_map<uint32_t, uint32_t> &owner);
+
+// One layer of the ONNX name space: a named node some module maps to, with the first module (in
+// inventory order) that reaches it. Modules without a usable node (unmappedReason) reach none.
+struct GraphLayer {
+  uint32_t node;   // into OnnxGraph::nodes
+  uint32_t module; // into Inventory::modules
+};
+// Every such layer, in graph order.
+std::vector<GraphLayer> graphLayers(const Spec &spec);
+
+// The node as an inventory entry: its name, its op type, and for Conv/ConvTranspose/Gemm whether
+// it has a bias input (the third).
+Module nodeAsModule(const GraphNode &n);
+
+} // namespace qspec::ir
