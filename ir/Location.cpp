@@ -48,6 +48,14 @@ FileID SourceManager::addPathOnly(std::string path) {
   return static_cast<FileID>(files_.size());
 }
 
+void SourceManager::dropText(FileID id) {
+  if (id == 0 || id > files_.size())
+    return;
+  File &f = files_[id - 1];
+  std::string().swap(f.text);
+  f.keepText = false;
+}
+
 static FileID readStdin(SourceManager &sm, std::string &error, size_t maxBytes) {
   std::string text;
   char buf[65536];

@@ -56,6 +56,10 @@ public:
   FileID addFile(std::string path, std::string text);
   // Registers a path whose text is not kept (large data files): lines are not quoted.
   FileID addPathOnly(std::string path);
+  // Frees the text of `id` once nothing will quote it (an inventory after its reading: names and
+  // types are copied out, and a million-line manifest is ~50 MB); its lines are kept, so ranges
+  // and locations into it still work, like a file registered with addPathOnly.
+  void dropText(FileID id);
   // Reads `path` from the overlay when it holds `path`, else from disk (`-`: standard input,
   // registered as kStdinName); returns 0 and fills `error` when unreadable or not a regular file
   // (checkRegularFile).

@@ -34,36 +34,39 @@ const char *fieldName(Field f); // "tier", "weight dtype", ...
 
 // One role (weight or activation) as the vendor applies it; unset = the format says nothing and
 // the vendor's own default applies (the reading then fills in that default where it is known).
-// A word of a reading (dtype, scope, method), or none: a pointer to one interned copy of its
-// text (8 bytes instead of an optional string's 40; a reading has one per module and field, a
-// million modules per backend in the largest inventories). Reads like std::optional<std::string>.
+// A word of a reading (dtype, scope, method), or none: the number of one interned copy of its
+// text (4 bytes instead of an optional string's 40; a reading has one per module and field, a
+// million modules per backend in the largest inventories, and the emit threads hold two readings
+// side by side). Reads like std::optional<std::string>.
 class ReadingWord {
 public:
   ReadingWord() = default;
   ReadingWord(std::nullopt_t) {}
-  ReadingWord(std::string_view text) : text_(intern(text)) {}
+  ReadingWord(std::string_view text) : id_(intern(text)) {}
   ReadingWord(const std::string &text) : ReadingWord(std::string_view(text)) {}
   ReadingWord(const char *text) : ReadingWord(std::string_view(text)) {}
-  ReadingWord(const std::optional<std::string> &o) : text_(o ? intern(*o) : nullptr) {}
+  ReadingWord(const std::optional<std::string> &o) : id_(o ? intern(*o) : 0) {}
 
-  bool has_value() const { return text_ != nullptr; }
-  explicit operator bool() const { return text_ != nullptr; }
-  const std::string &operator*() const { return *text_; }
-  const std::string *operator->() const { return text_; }
-  std::string value_or(std::string_view fallback) const { return text_ ? *text_ : std::string(fallback); }
+  bool has_value() const { return id_ != 0; }
+  explicit operator bool() const { return id_ != 0; }
+  const std::string &operator*() const { return text(id_); } // only when has_value()
+  const std::string *operator->() const { return id_ ? &text(id_) : nullptr; }
+  std::string value_or(std::string_view fallback) const { return id_ ? text(id_) : std::string(fallback); }
   operator std::optional<std::string>() const {
-    return text_ ? std::optional<std::string>(*text_) : std::nullopt;
+    return id_ ? std::optional<std::string>(text(id_)) : std::nullopt;
   }
-  void reset() { text_ = nullptr; }
+  void reset() { id_ = 0; }
 
   // Equal texts are one interned copy.
-  friend bool operator==(const ReadingWord &a, const ReadingWord &b) { return a.text_ == b.text_; }
-  friend bool operator!=(const ReadingWord &a, const ReadingWord &b) { return a.text_ != b.text_; }
+  friend bool operator==(const ReadingWord &a, const ReadingWord &b) { return a.id_ == b.id_; }
+  friend bool operator!=(const ReadingWord &a, const ReadingWord &b) { return a.id_ != b.id_; }
 
 private:
-  // The process-wide copy of `text` (never freed; thread-safe).
-  static const std::string *intern(std::string_view text);
-  const std::string *text_ = nullptr;
+  // The number (from 1) of the process-wide copy of `text` (never freed; thread-safe), and that
+  // copy by its number.
+  static uint32_t intern(std::string_view text);
+  static const std::string &text(uint32_t id);
+  uint32_t id_ = 0;
 };
 
 struct RoleReading {

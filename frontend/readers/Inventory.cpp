@@ -324,6 +324,7 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
       diags.report(DiagID::err_inventory_unknown_format, SourceRange{f, {}, {}}, {path});
       return false;
     }
+    const size_t reportedBefore = diags.diagnostics().size();
     if (endsWith(path, ".index.json") || startsWith(body, "{")) {
       ok = readSafetensorsIndex(f, out, diags, limits);
     } else if (startsWith(body, "[")) {
@@ -331,6 +332,10 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
     } else {
       ok = readManifest(f, out, diags, limits);
     }
+    // Read without a message: nothing quotes the file's text any more (names and types are
+    // copied out; a range into it needs only its lines, which stay).
+    if (ok && diags.diagnostics().size() == reportedBefore)
+      sm.dropText(f);
   }
   if (!ok)
     return false;

@@ -129,6 +129,24 @@ TEST_F(ReadersTest, ManifestKeepsFileOrderCommentsAndMissingTypes) {
   ASSERT_NE(inv_.find("a.q_proj"), nullptr);
 }
 
+TEST_F(ReadersTest, ManifestTextIsFreedAfterAQuietReadAndKeptForItsMessages) {
+  // Read without a message: the text is not kept (a million-line manifest is ~50 MB), its lines are.
+  std::string quiet = write("quiet.txt", "a.q_proj Linear\nb.k_proj Linear\n");
+  ASSERT_TRUE(inventory(quiet));
+  FileID f = sm_.find(quiet);
+  ASSERT_NE(f, 0u);
+  EXPECT_FALSE(sm_.hasText(f));
+  EXPECT_EQ(sm_.lineRange(f, 2).begin.line, 2u);
+  EXPECT_EQ(inv_.modules[1].name, "b.k_proj");
+  // A read that reported something keeps the text its messages quote.
+  std::string bad = write("bad.txt", "a.q_proj Linear\na.q_proj Linear\n");
+  EXPECT_FALSE(inventory(bad));
+  FileID g = sm_.find(bad);
+  ASSERT_NE(g, 0u);
+  EXPECT_TRUE(sm_.hasText(g));
+  EXPECT_EQ(sm_.line(g, 2), "a.q_proj Linear");
+}
+
 TEST_F(ReadersTest, ManifestCsvWithHeaderAndQuotes) {
   std::string p = write("m.csv", "\xEF\xBB\xBFname,type\nx.fc,Linear\n\"y.norm\", RMSNorm\nz,\n");
   ASSERT_TRUE(inventory(p));
