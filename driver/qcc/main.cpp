@@ -78,83 +78,51 @@ int usageError(const std::string &msg) {
 
 bool startsWith(const std::string &s, const char *p) { return s.rfind(p, 0) == 0; }
 
-// Parses argv; returns -1 to continue, or an exit code.
-int parseArgs(int argc, char **argv, Options &o) {
-  std::string missingValue;
-  for (int i = 1; i < argc && missingValue.empty(); ++i) {
-    std::string a = argv[i];
-    auto value = [&](const char *flag, std::string &out) -> bool {
-      std::string f = flag;
-      if (a == f) {
-        if (i + 1 >= argc) {
-          missingValue = f;
-          return true;
-        }
-        out = argv[++i];
-        return true;
-      }
-      if (startsWith(a, (f + "=").c_str())) {
-        out = a.substr(f.size() + 1);
-        return true;
-      }
-      return false;
-    };
-    if (a == "--help" || a == "-h") {
-      std::cout << kUsage;
-      return 0;
-    } else if (a == "--version") {
-      std::cout << versionLine("qcc") << "\n";
-      return 0;
-    } else if (a == "--list-warning-groups") {
-      for (const auto &[group, ids] : allWarningGroups()) {
-        std::cout << group << "\t";
-        for (size_t k = 0; k < ids.size(); ++k)
-          std::cout << (k ? " " : "") << ids[k];
-        std::cout << "\n";
-      }
-      return 0;
-    } else if (a == "--list-passes") {
-      for (const auto &p : passes::allPasses())
-        std::cout << p.name << "\t" << p.summary << "\n";
-      return 0;
-    } else if (a == "--list-diagnostics") {
-      for (DiagID id : allDiagIDs())
-        std::cout << diagInfo(id).id << "\t" << severityName(diagInfo(id).severity) << "\t"
-                  << diagInfo(id).format << "\n";
-      return 0;
-    } else if (value("--emit", o.emit) || value("-o", o.output) || value("--inventory", o.inventory) ||
-               value("--scores", o.scores) || value("--explain", o.explain) ||
-               value("--diagnostics-format", o.format) || value("--stop-after", o.stopAfter) ||
-               value("--color", o.color)) {
-      continue;
-    } else if (a == "-w" || (startsWith(a, "-W") && a.size() > 2)) {
-      o.warningOptions.push_back(a);
-    } else if (a == "--verify") {
-      o.verify = true;
-    } else if (a == "--verify-each") {
-      o.verifyEach = true;
-    } else if (a == "--remarks") {
-      o.remarks = true;
-    } else if (a == "--time-report") {
-      o.timeReport = true;
-    } else if (startsWith(a, "--error-limit=")) {
-      try {
-        o.errorLimit = static_cast<unsigned>(std::stoul(a.substr(14)));
-      } catch (...) {
-        return usageError("--error-limit takes a whole number");
-      }
-    } else if (!a.empty() && a[0] == '-' && a != "-") {
-      return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
-    } else if (o.spec.empty()) {
-      o.spec = a;
-    } else {
-      return usageError("more than one input file ('" + sanitizeForTerminal(o.spec) + "' and '" +
-                        sanitizeForTerminal(a) + "')");
+// The commands that print something and end (--help, --version, --list-*); -1 if `a` is none.
+int listCommand(const std::string &a) {
+  if (a == "--help" || a == "-h") {
+    std::cout << kUsage;
+  } else if (a == "--version") {
+    std::cout << versionLine("qcc") << "\n";
+  } else if (a == "--list-warning-groups") {
+    for (const auto &[group, ids] : allWarningGroups()) {
+      std::cout << group << "\t";
+      for (size_t k = 0; k < ids.size(); ++k)
+        std::cout << (k ? " " : "") << ids[k];
+      std::cout << "\n";
     }
+  } else if (a == "--list-passes") {
+    for (const auto &p : passes::allPasses())
+      std::cout << p.name << "\t" << p.summary << "\n";
+  } else if (a == "--list-diagnostics") {
+    for (DiagID id : allDiagIDs())
+      std::cout << diagInfo(id).id << "\t" << severityName(diagInfo(id).severity) << "\t" << diagInfo(id).format
+                << "\n";
+  } else {
+    return -1;
   }
-  if (!missingValue.empty())
-    return usageError("option '" + missingValue + "' needs a value (" + missingValue +
-                      (missingValue == "-o" ? " PATH" : missingValue == "--explain" ? " NAME" : " VALUE") + ")");
+  return 0;
+}
+
+// The flags without a value; false if `a` is none of them.
+bool setSwitch(const std::string &a, Options &o) {
+  if (a == "-w" || (startsWith(a, "-W") && a.size() > 2))
+    o.warningOptions.push_back(a);
+  else if (a == "--verify")
+    o.verify = true;
+  else if (a == "--verify-each")
+    o.verifyEach = true;
+  else if (a == "--remarks")
+    o.remarks = true;
+  else if (a == "--time-report")
+    o.timeReport = true;
+  else
+    return false;
+  return true;
+}
+
+// What parseArgs cannot judge one flag at a time; -1 if the options can be used.
+int checkOptions(Options &o) {
   if (o.spec.empty())
     return usageError("no input file");
   if (o.color != "auto" && o.color != "always" && o.color != "never")
@@ -188,6 +156,55 @@ int parseArgs(int argc, char **argv, Options &o) {
       return usageError("unknown pass '" + sanitizeForTerminal(o.stopAfter) + "' (see --list-passes)");
   }
   return -1;
+}
+
+// Parses argv; returns -1 to continue, or an exit code.
+int parseArgs(int argc, char **argv, Options &o) {
+  std::string missingValue;
+  for (int i = 1; i < argc && missingValue.empty(); ++i) {
+    std::string a = argv[i];
+    auto value = [&](const char *flag, std::string &out) -> bool {
+      std::string f = flag;
+      if (a == f) {
+        if (i + 1 >= argc) {
+          missingValue = f;
+          return true;
+        }
+        out = argv[++i];
+        return true;
+      }
+      if (startsWith(a, (f + "=").c_str())) {
+        out = a.substr(f.size() + 1);
+        return true;
+      }
+      return false;
+    };
+    if (int rc = listCommand(a); rc >= 0) {
+      return rc;
+    } else if (value("--emit", o.emit) || value("-o", o.output) || value("--inventory", o.inventory) ||
+               value("--scores", o.scores) || value("--explain", o.explain) ||
+               value("--diagnostics-format", o.format) || value("--stop-after", o.stopAfter) ||
+               value("--color", o.color) || setSwitch(a, o)) {
+      continue;
+    } else if (startsWith(a, "--error-limit=")) {
+      try {
+        o.errorLimit = static_cast<unsigned>(std::stoul(a.substr(14)));
+      } catch (...) {
+        return usageError("--error-limit takes a whole number");
+      }
+    } else if (!a.empty() && a[0] == '-' && a != "-") {
+      return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
+    } else if (o.spec.empty()) {
+      o.spec = a;
+    } else {
+      return usageError("more than one input file ('" + sanitizeForTerminal(o.spec) + "' and '" +
+                        sanitizeForTerminal(a) + "')");
+    }
+  }
+  if (!missingValue.empty())
+    return usageError("option '" + missingValue + "' needs a value (" + missingValue +
+                      (missingValue == "-o" ? " PATH" : missingValue == "--explain" ? " NAME" : " VALUE") + ")");
+  return checkOptions(o);
 }
 
 // A file name must stay inside the output directory.
@@ -237,6 +254,187 @@ private:
 
 namespace {
 
+// One qcc run: its options, sources, diagnostics and time report.
+struct Session {
+  explicit Session(const Options &opts)
+      : o(opts), times(opts.timeReport), color(useColor(opts.color, STDERR_FILENO)) {
+    std::string ignored;
+    for (const std::string &w : o.warningOptions)
+      diags.applyWarningOption(w, ignored);
+    diags.setErrorLimit(o.errorLimit);
+  }
+
+  // Prints the time report and the diagnostics (or checks them against the spec's expected-*
+  // comments with --verify); returns the exit code.
+  int finish(int rc) {
+    times.print(std::cerr);
+    if (o.verify)
+      return verifyDiagnostics(diags, sm, std::cout) ? 0 : 1;
+    if (o.format == "json")
+      diags.printJSON(std::cerr);
+    else
+      diags.printText(std::cerr, color);
+    return rc;
+  }
+
+  const Options &o;
+  SourceManager sm;
+  DiagnosticEngine diags{sm};
+  TimeReport times;
+  bool color;
+};
+
+// --emit=ast: the parse tree as JSON, before any input is read.
+int emitAst(Session &s, const frontend::FrontendOptions &fo) {
+  auto root = frontend::parseFile(s.o.spec, s.diags, fo);
+  if (!root || s.diags.hasErrors())
+    return s.finish(1);
+  std::ostringstream os;
+  ast::printJSON(*root, s.sm, os);
+  if (s.o.output.empty()) {
+    std::cout << os.str();
+    return s.finish(0);
+  }
+  std::string err;
+  if (!emit::writeFileAtomically(s.o.output, os.str(), err)) {
+    s.diags.report(DiagID::err_cannot_write_output, SourceRange{}, {s.o.output, err});
+    return s.finish(1);
+  }
+  return s.finish(0);
+}
+
+// Loads the spec and its inputs and runs the pass pipeline; false after an error.
+bool compile(Session &s, const frontend::FrontendOptions &fo, ir::Spec &spec) {
+  bool loaded = frontend::loadSpec(s.o.spec, spec, s.diags, fo);
+  s.times.phase("parse and read inputs");
+  if (!loaded)
+    return false;
+  passes::PipelineOptions po;
+  po.verifyEach = s.o.verifyEach;
+  po.stopAfter = s.o.stopAfter;
+  po.remarks = s.o.remarks;
+  std::vector<std::pair<std::string, double>> passTimes;
+  po.timings = &passTimes;
+  bool resolved = passes::runPipeline(spec, s.diags, po);
+  s.times.passes(passTimes, "pipeline (other)");
+  return resolved;
+}
+
+// The module whose name shares the longest prefix with `name` (the first of equals), or null
+// when none shares a character.
+const ir::Module *closestModule(const ir::Spec &spec, const std::string &name) {
+  const ir::Module *best = nullptr;
+  size_t bestScore = 0;
+  for (const auto &m : spec.inventory.modules) {
+    size_t k = 0;
+    while (k < m.name.size() && k < name.size() && m.name[k] == name[k])
+      ++k;
+    if (!best || k > bestScore) {
+      best = &m;
+      bestScore = k;
+    }
+  }
+  return bestScore > 0 ? best : nullptr;
+}
+
+// --explain NAME: every setting of the module and the rule that decided it.
+int explainModule(Session &s, const ir::Spec &spec) {
+  if (!spec.inventory.present()) {
+    s.diags.report(DiagID::err_explain_needs_inventory, SourceRange{});
+    return s.finish(1);
+  }
+  auto it = spec.inventory.index.find(s.o.explain);
+  if (it == spec.inventory.index.end()) {
+    Diagnostic &d = s.diags.report(DiagID::err_unknown_module, SourceRange{}, {s.o.explain});
+    if (const ir::Module *best = closestModule(spec, s.o.explain))
+      s.diags.note(d, DiagID::note_did_you_mean, SourceRange{}, {best->name});
+    return s.finish(1);
+  }
+  ir::printExplain(spec, it->second, s.sm, std::cout);
+  return s.finish(0);
+}
+
+// --emit=ir, streamed: neither standard output nor the file's bytes are held whole in memory.
+int emitIR(Session &s, const ir::Spec &spec) {
+  if (s.o.output.empty()) {
+    ir::printIRJSON(spec, s.sm, std::cout);
+    s.times.phase("print IR");
+    return s.finish(0);
+  }
+  // Streamed into the temporary file that is renamed over the output: one chunk in memory.
+  std::string err;
+  bool written = emit::writeFileStreamed(
+      s.o.output, [&](const emit::ChunkSink &sink) { return ir::printIRJSON(spec, s.sm, sink); }, err);
+  s.times.phase("print and write IR");
+  if (!written) {
+    s.diags.report(DiagID::err_cannot_write_output, SourceRange{}, {s.o.output, err});
+    return s.finish(1);
+  }
+  return s.finish(0);
+}
+
+// The targets --emit names (every target for `all`); false (reported) when the spec lacks it.
+bool chooseTargets(Session &s, const ir::Spec &spec, std::vector<const ir::Target *> &targets) {
+  if (s.o.emit == "all") {
+    for (const ir::Target &t : spec.targets)
+      targets.push_back(&t);
+    return true;
+  }
+  const ir::TargetInfo *info = ir::findTargetByEmitKind(s.o.emit);
+  const ir::Target *t = spec.target(info->kind);
+  if (!t) {
+    s.diags.report(DiagID::err_emit_no_target,
+                   SourceRange::point(s.sm.find(s.o.spec == "-" ? kStdinName : s.o.spec), 1, 1), {info->kind});
+    return false;
+  }
+  targets.push_back(t);
+  return true;
+}
+
+// Writes every built file (path "" = standard output), each atomically; false after a failure.
+bool writeFiles(Session &s, std::vector<std::pair<std::string, std::string>> &files) {
+  if (s.o.emit == "all") {
+    std::error_code ec;
+    fs::create_directories(s.o.output, ec);
+    if (ec) {
+      s.diags.report(DiagID::err_cannot_write_output, SourceRange{}, {s.o.output, ec.message()});
+      return false;
+    }
+  }
+  for (auto &[path, bytes] : files) {
+    if (path.empty()) {
+      std::cout << bytes;
+      continue;
+    }
+    std::string err;
+    if (!emit::writeFileAtomically(path, bytes, err)) {
+      s.diags.report(DiagID::err_cannot_write_output, SourceRange{}, {path, err});
+      return false;
+    }
+    if (s.o.emit == "all")
+      std::cerr << "qcc: wrote " << path << "\n";
+  }
+  return true;
+}
+
+// Vendor files: every buffer is built (and validated) first; nothing is written unless all succeed.
+int emitVendorFiles(Session &s, const ir::Spec &spec) {
+  std::vector<const ir::Target *> targets;
+  if (!chooseTargets(s, spec, targets))
+    return s.finish(1);
+  std::vector<std::pair<std::string, std::string>> files; // path, bytes
+  std::string stem = s.o.spec == "-" ? "stdin" : fs::path(s.o.spec).stem().string();
+  bool all = s.o.emit == "all";
+  std::vector<driver::TargetFile> built = driver::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
+  s.times.phase(targets.size() == 1 ? "emit " + targets[0]->kind : "emit " + std::to_string(targets.size()) + " targets");
+  for (driver::TargetFile &f : built)
+    files.emplace_back(all ? (fs::path(s.o.output) / f.name).string() : s.o.output, std::move(f.bytes));
+  if (s.diags.hasErrors() || !writeFiles(s, files))
+    return s.finish(1);
+  s.times.phase("write");
+  return s.finish(0);
+}
+
 int runQcc(int argc, char **argv) {
   // Large temporary buffers (per-module vectors of the passes and emitters) are reused from the
   // heap instead of being mapped and unmapped one by one: every fresh mapping costs a page fault
@@ -252,165 +450,27 @@ int runQcc(int argc, char **argv) {
   if (int rc = parseArgs(argc, argv, o); rc >= 0)
     return rc;
 
-  SourceManager sm;
-  DiagnosticEngine diags(sm);
-  std::string ignored;
-  for (const std::string &w : o.warningOptions)
-    diags.applyWarningOption(w, ignored);
-  bool color = useColor(o.color, STDERR_FILENO);
-  diags.setErrorLimit(o.errorLimit);
-  TimeReport times(o.timeReport);
-  auto finish = [&](int rc) {
-    times.print(std::cerr);
-    if (o.verify) {
-      bool ok = verifyDiagnostics(diags, sm, std::cout);
-      return ok ? 0 : 1;
-    }
-    if (o.format == "json")
-      diags.printJSON(std::cerr);
-    else
-      diags.printText(std::cerr, color);
-    return rc;
-  };
-
+  Session s(o);
   frontend::FrontendOptions fo;
   fo.inventoryOverride = o.inventory;
   fo.scoresOverride = o.scores;
-
-  if (o.emit == "ast") {
-    auto root = frontend::parseFile(o.spec, diags, fo);
-    if (!root || diags.hasErrors())
-      return finish(1);
-    std::ostringstream os;
-    ast::printJSON(*root, sm, os);
-    if (o.output.empty()) {
-      std::cout << os.str();
-      return finish(0);
-    }
-    std::string err;
-    if (!emit::writeFileAtomically(o.output, os.str(), err)) {
-      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
-      return finish(1);
-    }
-    return finish(0);
-  }
+  if (o.emit == "ast")
+    return emitAst(s, fo);
 
   // Like clang's -disable-free: the process ends right after, and freeing every module name and
   // resolved setting one by one would cost about a tenth of a large compile. The pointer stays
   // reachable, so leak checkers do not report it.
   static ir::Spec *keepUntilExit = new ir::Spec;
   ir::Spec &spec = *keepUntilExit;
-  bool loaded = frontend::loadSpec(o.spec, spec, diags, fo);
-  times.phase("parse and read inputs");
-  if (!loaded)
-    return finish(1);
-  passes::PipelineOptions po;
-  po.verifyEach = o.verifyEach;
-  po.stopAfter = o.stopAfter;
-  po.remarks = o.remarks;
-  std::vector<std::pair<std::string, double>> passTimes;
-  po.timings = &passTimes;
-  bool resolved = passes::runPipeline(spec, diags, po);
-  times.passes(passTimes, "pipeline (other)");
-  if (!resolved)
-    return finish(1);
-
-  if (!o.explain.empty()) {
-    if (!spec.inventory.present()) {
-      diags.report(DiagID::err_explain_needs_inventory, SourceRange{});
-      return finish(1);
-    }
-    auto it = spec.inventory.index.find(o.explain);
-    if (it == spec.inventory.index.end()) {
-      Diagnostic &d = diags.report(DiagID::err_unknown_module, SourceRange{}, {o.explain});
-      // Suggest the closest name by shared prefix length, then by length difference.
-      const ir::Module *best = nullptr;
-      size_t bestScore = 0;
-      for (const auto &m : spec.inventory.modules) {
-        size_t k = 0;
-        while (k < m.name.size() && k < o.explain.size() && m.name[k] == o.explain[k])
-          ++k;
-        if (!best || k > bestScore) {
-          best = &m;
-          bestScore = k;
-        }
-      }
-      if (best && bestScore > 0)
-        diags.note(d, DiagID::note_did_you_mean, SourceRange{}, {best->name});
-      return finish(1);
-    }
-    ir::printExplain(spec, it->second, sm, std::cout);
-    return finish(0);
-  }
-
-  if (o.emit.empty() || o.emit == "ir") {
-    if (o.verify)
-      return finish(0);
-    if (o.emit.empty())
-      return finish(0); // a check only
-    if (o.output.empty()) { // streamed: standard output never holds the whole document
-      ir::printIRJSON(spec, sm, std::cout);
-      times.phase("print IR");
-      return finish(0);
-    }
-    // Streamed into the temporary file that is renamed over the output: one chunk in memory.
-    std::string err;
-    bool written = emit::writeFileStreamed(
-        o.output, [&](const emit::ChunkSink &sink) { return ir::printIRJSON(spec, sm, sink); }, err);
-    times.phase("print and write IR");
-    if (!written) {
-      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
-      return finish(1);
-    }
-    return finish(0);
-  }
-
-  // Vendor files: build every buffer first; write only if all succeed.
-  std::vector<const ir::Target *> targets;
-  if (o.emit == "all") {
-    for (const ir::Target &t : spec.targets)
-      targets.push_back(&t);
-  } else {
-    const ir::TargetInfo *info = ir::findTargetByEmitKind(o.emit);
-    const ir::Target *t = spec.target(info->kind);
-    if (!t) {
-      diags.report(DiagID::err_emit_no_target, SourceRange::point(sm.find(o.spec == "-" ? kStdinName : o.spec), 1, 1), {info->kind});
-      return finish(1);
-    }
-    targets.push_back(t);
-  }
-  std::vector<std::pair<std::string, std::string>> files; // path, bytes
-  std::string stem = o.spec == "-" ? "stdin" : fs::path(o.spec).stem().string();
-  std::vector<driver::TargetFile> built =
-      driver::buildTargets(spec, targets, diags, stem, o.emit == "all" ? o.output : std::string());
-  times.phase(targets.size() == 1 ? "emit " + targets[0]->kind : "emit " + std::to_string(targets.size()) + " targets");
-  for (driver::TargetFile &f : built)
-    files.emplace_back(o.emit == "all" ? (fs::path(o.output) / f.name).string() : o.output, std::move(f.bytes));
-  if (diags.hasErrors())
-    return finish(1);
-  if (o.emit == "all") {
-    std::error_code ec;
-    fs::create_directories(o.output, ec);
-    if (ec) {
-      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, ec.message()});
-      return finish(1);
-    }
-  }
-  for (auto &[path, bytes] : files) {
-    if (path.empty()) {
-      std::cout << bytes;
-      continue;
-    }
-    std::string err;
-    if (!emit::writeFileAtomically(path, bytes, err)) {
-      diags.report(DiagID::err_cannot_write_output, SourceRange{}, {path, err});
-      return finish(1);
-    }
-    if (o.emit == "all")
-      std::cerr << "qcc: wrote " << path << "\n";
-  }
-  times.phase("write");
-  return finish(0);
+  if (!compile(s, fo, spec))
+    return s.finish(1);
+  if (!o.explain.empty())
+    return explainModule(s, spec);
+  if (o.emit.empty() || (o.emit == "ir" && o.verify))
+    return s.finish(0); // a check only (--verify checks the IR's diagnostics, not its text)
+  if (o.emit == "ir")
+    return emitIR(s, spec);
+  return emitVendorFiles(s, spec);
 }
 
 } // namespace
