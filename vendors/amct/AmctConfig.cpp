@@ -389,6 +389,32 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
   }
 }
 
+namespace {
+struct Parsed {
+  std::string text;
+  ConfigKind kind = ConfigKind::PTQ;
+  AmctDocument doc;
+  bool full = false;
+};
+thread_local Parsed lastParsed;
+} // namespace
+
+void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc) {
+  lastParsed.text.assign(text);
+  lastParsed.kind = kind;
+  lastParsed.doc = std::move(doc);
+  lastParsed.full = true;
+}
+
+bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc) {
+  Parsed slot = std::move(lastParsed);
+  lastParsed = Parsed{};
+  if (!slot.full || slot.kind != kind || slot.text != text)
+    return false;
+  doc = std::move(slot.doc);
+  return true;
+}
+
 bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
                        std::vector<ParseError> &errors, bool locations) {
   pb::TextFormat::ParseInfoTree storage;

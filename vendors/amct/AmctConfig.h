@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qspec::amct {
@@ -88,6 +89,13 @@ struct ParseError {
 // emitter, which reports findings at the target, skips libprotobuf's per-field location tree.
 bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,
                        std::vector<ParseError> &errors, bool locations = true);
+// A document parsed (with locations) from `text` as `kind`, kept on this thread for a reader of
+// exactly these bytes and kind: the emitter's round trip parses the file it writes and remembers
+// the document; the read-back of that file (readAmct, run next on the same thread by
+// emit::emitTargets) takes it instead of parsing the same bytes again. One slot per thread: a
+// later remember replaces it, a take empties it, other bytes or another kind miss it.
+void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc);
+bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc);
 // Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
 // parses strictly. On failure `errors` holds the error of the message that got furthest (PTQ
 // preferred on ties), and `triedErrors` (if given) one line per message, "Message: l:c: text".

@@ -137,7 +137,8 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
                FieldActDtype | FieldActScope | FieldActSymmetric | FieldActMethod;
   AmctDocument doc;
   std::vector<ParseError> errors;
-  if (!parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
+  // The emitter's round trip already parsed these bytes when they are what it wrote.
+  if (!takeParsed(bytes, kind, doc) && !parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
     const ParseError &e = errors.front();
     diags.report(DiagID::err_amct_parse, target.range,
                  {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});

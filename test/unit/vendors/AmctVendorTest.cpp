@@ -51,6 +51,27 @@ std::vector<Applied> apply(const std::string &text, ConfigKind kind, const std::
 
 const Mods kNet = {{"conv1", "Conv2d"}, {"fc", "Linear"}, {"pool", "AvgPool2d"}, {"norm", "LayerNorm"}};
 
+// The emitter's parsed document handed to the read-back: taken once, only for the same bytes
+// and kind (the marker shows the remembered document came back, not a second parse).
+TEST(AmctConfig, RememberedDocumentIsTakenOnceForTheSameBytesAndKind) {
+  const std::string text = "batch_num: 2\nskip_layers: \"fc\"\n";
+  amct::AmctDocument doc = parse(text, ConfigKind::PTQ);
+  ASSERT_EQ(doc.skipLayers.size(), 1u);
+  doc.skipLayers[0].text = "marker";
+  amct::AmctDocument got;
+  amct::rememberParsed(text, ConfigKind::PTQ, doc);
+  EXPECT_FALSE(amct::takeParsed(text + " ", ConfigKind::PTQ, got));
+  EXPECT_FALSE(amct::takeParsed(text, ConfigKind::PTQ, got)); // the miss emptied the slot
+  amct::rememberParsed(text, ConfigKind::PTQ, doc);
+  EXPECT_FALSE(amct::takeParsed(text, ConfigKind::QAT, got));
+  amct::rememberParsed(text, ConfigKind::PTQ, doc);
+  ASSERT_TRUE(amct::takeParsed(text, ConfigKind::PTQ, got));
+  ASSERT_EQ(got.skipLayers.size(), 1u);
+  EXPECT_EQ(got.skipLayers[0].text, "marker");
+  EXPECT_EQ(got.batchNum, 2u);
+  EXPECT_FALSE(amct::takeParsed(text, ConfigKind::PTQ, got));
+}
+
 TEST(AmctReading, PtqSkipWinsOverAnOverride) {
   auto a = apply("skip_layers: \"conv1\"\noverride_layer_configs { layer_name: \"conv1\" calibration_config { "
                  "arq_quantize { quant_bits: 4 } ifmr_quantize { } } }\n",
