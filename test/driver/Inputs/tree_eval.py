@@ -20,8 +20,9 @@ if pid == 0:
 os.waitpid(pid, 0)
 while not os.path.exists(os.path.join(piddir, "grandchild.pid")):
     time.sleep(0.01)
-with open(os.path.join(piddir, "evaluator.pid"), "w") as f:
+with open(os.path.join(piddir, "evaluator.pid.tmp"), "w") as f:  # renamed: never read half-written
     f.write(str(os.getpid()))
+os.rename(os.path.join(piddir, "evaluator.pid.tmp"), os.path.join(piddir, "evaluator.pid"))
 if mode == "hang":
     time.sleep(600)
 json.dump({"accuracy": 0.5}, open(os.environ["QSPEC_RESULT"], "w"))
