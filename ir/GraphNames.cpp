@@ -67,10 +67,11 @@ Module nodeAsModule(const GraphNode &n) {
   Module m;
   m.name = n.name;
   m.type = n.opType;
-  if (n.opType == "Conv" || n.opType == "ConvTranspose" || n.opType == "Gemm") {
-    m.biasKnown = true;
-    m.hasBias = n.inputs.size() > 2 && !n.inputs[2].empty();
-  }
+  // As an ONNX inventory reads a node (frontend/readers/Onnx.cpp): Gemm's C and Conv's or
+  // ConvTranspose's third input are the bias; any other op (MatMul) has none of its own.
+  m.biasKnown = true;
+  m.hasBias = (n.opType == "Conv" || n.opType == "ConvTranspose" || n.opType == "Gemm") && n.inputs.size() > 2 &&
+              !n.inputs[2].empty();
   return m;
 }
 

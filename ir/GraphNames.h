@@ -42,8 +42,8 @@ struct GraphLayer {
 // Every such layer, in graph order.
 std::vector<GraphLayer> graphLayers(const Spec &spec);
 
-// The node as an inventory entry: its name, its op type, and for Conv/ConvTranspose/Gemm whether
-// it has a bias input (the third).
+// The node as an inventory entry, as an ONNX inventory reads it: its name, its op type, and
+// whether it has a bias input (the third of Conv/ConvTranspose/Gemm; any other op has none).
 Module nodeAsModule(const GraphNode &n);
 
 } // namespace qspec::ir
