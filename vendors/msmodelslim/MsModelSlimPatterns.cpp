@@ -178,52 +178,105 @@ private:
   std::vector<uint32_t> slots_;
   size_t used_ = 0;
 };
+
+// Whether the children of each parent (kids[childBegin[n], childBegin[n+1])) have distinct
+// components: a few compared pairwise, more through a small table reused from parent to parent
+// (it stays in the cache, where one table over every edge would not).
+bool childrenDistinct(const std::vector<std::string_view> &comp, const std::vector<uint32_t> &childBegin,
+                      const std::vector<uint32_t> &kids) {
+  constexpr uint32_t kEmpty = UINT32_MAX;
+  std::vector<uint32_t> table;
+  for (size_t n = 0; n + 1 < childBegin.size(); ++n) {
+    const uint32_t *b = kids.data() + childBegin[n], *e = kids.data() + childBegin[n + 1];
+    size_t k = static_cast<size_t>(e - b);
+    if (k <= 8) {
+      for (const uint32_t *i = b; i < e; ++i)
+        for (const uint32_t *j = b; j < i; ++j)
+          if (comp[*i] == comp[*j])
+            return false;
+      continue;
+    }
+    size_t cap = 16;
+    while (cap < k * 2)
+      cap <<= 1;
+    table.assign(cap, kEmpty);
+    for (const uint32_t *i = b; i < e; ++i)
+      for (size_t s = std::hash<std::string_view>()(comp[*i]) & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        if (table[s] == kEmpty) {
+          table[s] = *i;
+          break;
+        }
+        if (comp[table[s]] == comp[*i])
+          return false;
+      }
+  }
+  return true;
+}
 } // namespace
 
 // The inventory's names as a trie of dot-separated components. Node 0 is the root; a node's
-// parent always has a smaller index; a node's children are kids[childBegin[n], childBegin[n+1])
-// in component order (std::string order, so the output does not depend on the inventory's).
+// parent always has a smaller index; a node's children are kids[childBegin[n], childBegin[n+1]),
+// in the order they were made (compress sorts what it writes, so the output does not depend on
+// the inventory's order).
+//
+// Built in one pass over the names in inventory order first: while a name's leading components
+// equal the previous name's, their nodes are reused, and every component after the first
+// difference is a new node. That is the trie when the names come subtree by subtree (a model's
+// own order, a sorted index), which a check of each parent's children confirms; otherwise (a
+// parent got the same component twice) the trie is built again with a table of every edge.
 struct SelectionCompressor::Trie {
   std::vector<std::string_view> comp; // views into the inventory's names
   std::vector<uint32_t> parent;
   std::vector<int32_t> module; // the module named by the path to this node, or -1
   std::vector<uint32_t> childBegin, kids;
   std::vector<uint32_t> leafOf; // module -> node
+  bool onePass = true;
 
   void build(const ir::Inventory &inv) {
-    comp.emplace_back();
-    parent.push_back(0);
-    module.push_back(-1);
-    leafOf.resize(inv.modules.size());
+    walk(inv, [&](uint32_t node, std::string_view c) { return add(node, c); });
+    linkChildren();
+    if (childrenDistinct(comp, childBegin, kids))
+      return;
+    onePass = false;
+    comp.clear();
+    parent.clear();
+    module.clear();
     EdgeTable edges(inv.modules.size() * 2);
+    walk(inv, [&](uint32_t node, std::string_view c) {
+      return edges.findOrAdd(node, c, parent, comp, [&] { return add(node, c); });
+    });
+    linkChildren();
+  }
+
+private:
+  uint32_t add(uint32_t node, std::string_view c) {
+    comp.push_back(c);
+    parent.push_back(node);
+    module.push_back(-1);
+    return static_cast<uint32_t>(comp.size() - 1);
+  }
+
+  // Every name's path, `child(node, component)` giving the node below `node` where the path
+  // leaves the previous name's.
+  template <typename Child> void walk(const ir::Inventory &inv, Child &&child) {
+    add(0, {});
+    leafOf.resize(inv.modules.size());
     comp.reserve(inv.modules.size() * 2);
     parent.reserve(inv.modules.size() * 2);
     module.reserve(inv.modules.size() * 2);
-    // Neighbouring names share leading components: while the path equals the previous name's,
-    // its nodes are reused without hashing.
     std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
     for (uint32_t m = 0; m < inv.modules.size(); ++m) {
       std::string_view name = inv.modules[m].name;
       cur.clear();
       uint32_t node = 0;
       bool samePath = true;
-      size_t start = 0;
-      while (true) {
+      for (size_t start = 0;;) {
         size_t dot = name.find('.', start);
         size_t end = dot == std::string_view::npos ? name.size() : dot;
         std::string_view c = name.substr(start, end - start);
         size_t depth = cur.size();
-        if (samePath && depth < prev.size() && prev[depth].first == c) {
-          node = prev[depth].second;
-        } else {
-          samePath = false;
-          node = edges.findOrAdd(node, c, parent, comp, [&] {
-            comp.push_back(c);
-            parent.push_back(node);
-            module.push_back(-1);
-            return static_cast<uint32_t>(comp.size() - 1);
-          });
-        }
+        samePath = samePath && depth < prev.size() && prev[depth].first == c;
+        node = samePath ? prev[depth].second : child(node, c);
         cur.emplace_back(c, node);
         if (dot == std::string_view::npos)
           break;
@@ -233,7 +286,10 @@ struct SelectionCompressor::Trie {
       leafOf[m] = node;
       std::swap(prev, cur);
     }
-    // Children, grouped by parent, each group sorted by component.
+  }
+
+  // Children, grouped by parent (counting sort, creation order within a parent).
+  void linkChildren() {
     size_t n = comp.size();
     childBegin.assign(n + 1, 0);
     for (size_t i = 1; i < n; ++i)
@@ -244,9 +300,6 @@ struct SelectionCompressor::Trie {
     std::vector<uint32_t> fill(childBegin.begin(), childBegin.end() - 1);
     for (size_t i = 1; i < n; ++i)
       kids[fill[parent[i]]++] = static_cast<uint32_t>(i);
-    for (size_t i = 0; i < n; ++i)
-      std::sort(kids.begin() + childBegin[i], kids.begin() + childBegin[i + 1],
-                [&](uint32_t a, uint32_t b) { return comp[a] < comp[b]; });
   }
 };
 
@@ -339,6 +392,8 @@ SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::Mod
 }
 
 SelectionCompressor::~SelectionCompressor() = default;
+
+bool SelectionCompressor::builtInOnePass() const { return trie_->onePass; }
 
 bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
   std::vector<bool> hit(inv_.modules.size(), false);

@@ -112,6 +112,9 @@ public:
   // Cheaper matching (#21.3): each brace group of 100 alternatives or more becomes `*` where the
   // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees).
   std::vector<std::string> simplify(std::vector<std::string> patterns, const std::vector<Want> &want) const;
+  // Whether the name trie was built in one pass over the inventory's order (names subtree by
+  // subtree), not through the fall-back table of every edge. The lists are the same either way.
+  bool builtInOnePass() const;
 
 private:
   struct Trie;

@@ -3,10 +3,14 @@
 #include "vendors/Reading.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 #include "vendors/msmodelslim/MsModelSlimReader.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include "../emitters/EmitTestSupport.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
 
 namespace qspec {
 namespace {
@@ -99,6 +103,58 @@ TEST(MsModelSlimBraces, SplitToLengthKeepsTheSelection) {
   // An item cut alone is spliced in without the braces around it.
   std::vector<std::string> nested = msmodelslim::splitToLength("x.{{a,b},{c,d}}.y", 9);
   EXPECT_EQ(nested, (std::vector<std::string>{"x.{a,b}.y", "x.{c,d}.y"}));
+}
+
+// The name trie is built in one pass when the names come subtree by subtree (the model's order,
+// its reverse) and through the table of every edge otherwise (sorted with '-' < '.', which puts
+// `model.layers.2-b.x` between `model.layers.2` and its children; shuffled): the lists are the
+// same, and they select what was asked.
+TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
+  std::vector<std::string> names = {"model.embed_tokens"};
+  for (int l = 0; l < 6; ++l) {
+    if (l == 2)
+      names.push_back("model.layers.2");
+    for (int e = 0; e < 12; ++e)
+      for (const char *p : {"gate_proj", "up_proj", "down_proj"})
+        names.push_back("model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p);
+    if (l == 2)
+      names.push_back("model.layers.2-b.x");
+  }
+  names.push_back("lm_head");
+  auto wantOf = [](const std::string &n) {
+    if (n.find(".2.mlp.experts.") != std::string::npos && n.find("down_proj") != std::string::npos)
+      return n.find("experts.11.") != std::string::npos ? msmodelslim::Want::DontCare : msmodelslim::Want::Must;
+    if (n == "model.layers.2-b.x" || n.find(".4.mlp.experts.") != std::string::npos)
+      return msmodelslim::Want::Must;
+    return n == "model.embed_tokens" ? msmodelslim::Want::DontCare : msmodelslim::Want::Forbid;
+  };
+  std::vector<std::string> sorted = names, reversed(names.rbegin(), names.rend()), shuffled = names;
+  std::sort(sorted.begin(), sorted.end());
+  std::mt19937 rng(19);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  std::vector<std::string> first;
+  for (const auto &[order, onePass] : std::vector<std::pair<std::vector<std::string>, bool>>{
+           {names, true}, {reversed, true}, {sorted, false}, {shuffled, false}}) {
+    ir::Inventory inv;
+    inv.path = "x";
+    std::vector<msmodelslim::Want> want;
+    for (const std::string &n : order) {
+      inv.modules.push_back({n, "Linear"});
+      want.push_back(wantOf(n));
+    }
+    inv.rebuildIndex();
+    msmodelslim::SelectionCompressor c(inv);
+    EXPECT_EQ(c.builtInOnePass(), onePass) << order.front();
+    bool verified = false;
+    std::vector<std::string> list = c.compress(want, verified);
+    EXPECT_TRUE(verified);
+    EXPECT_TRUE(c.verify(list, want));
+    if (first.empty())
+      first = list;
+    EXPECT_EQ(list, first) << order.front();
+  }
+  EXPECT_EQ(first, (std::vector<std::string>{"model.layers.2-b.*", "model.layers.2.mlp.experts.{0..10}.down_proj",
+                                             "model.layers.4.*"}));
 }
 
 // A hand-written practice read over a small inventory.
