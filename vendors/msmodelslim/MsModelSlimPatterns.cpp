@@ -257,34 +257,39 @@ private:
   }
 
   // Every name's path, `child(node, component)` giving the node below `node` where the path
-  // leaves the previous name's.
+  // leaves the previous name's. The components the two names share are found from their common
+  // prefix in bytes, without splitting or comparing them again.
   template <typename Child> void walk(const ir::Inventory &inv, Child &&child) {
     add(0, {});
     leafOf.resize(inv.modules.size());
     comp.reserve(inv.modules.size() * 2);
     parent.reserve(inv.modules.size() * 2);
     module.reserve(inv.modules.size() * 2);
-    std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
+    std::string_view prev;
+    std::vector<uint32_t> ends, nodes; // the previous name's components: where each ends, its node
     for (uint32_t m = 0; m < inv.modules.size(); ++m) {
       std::string_view name = inv.modules[m].name;
-      cur.clear();
-      uint32_t node = 0;
-      bool samePath = true;
-      for (size_t start = 0;;) {
+      size_t common = static_cast<size_t>(
+          std::mismatch(name.begin(), name.end(), prev.begin(), prev.end()).first - name.begin());
+      size_t d = 0; // components shared with the previous name
+      while (d < ends.size() && ends[d] <= common && (ends[d] == name.size() || name[ends[d]] == '.'))
+        ++d;
+      ends.resize(d);
+      nodes.resize(d);
+      uint32_t node = d ? nodes[d - 1] : 0;
+      bool more = d == 0 || ends[d - 1] < name.size(); // components the previous name lacks
+      for (size_t start = d ? ends[d - 1] + 1 : 0; more; ) {
         size_t dot = name.find('.', start);
         size_t end = dot == std::string_view::npos ? name.size() : dot;
-        std::string_view c = name.substr(start, end - start);
-        size_t depth = cur.size();
-        samePath = samePath && depth < prev.size() && prev[depth].first == c;
-        node = samePath ? prev[depth].second : child(node, c);
-        cur.emplace_back(c, node);
-        if (dot == std::string_view::npos)
-          break;
-        start = dot + 1;
+        node = child(node, name.substr(start, end - start));
+        ends.push_back(static_cast<uint32_t>(end));
+        nodes.push_back(node);
+        more = dot != std::string_view::npos;
+        start = end + 1;
       }
       module[node] = static_cast<int32_t>(m);
       leafOf[m] = node;
-      std::swap(prev, cur);
+      prev = name;
     }
   }
 
