@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
 namespace qspec::msmodelslim {
@@ -179,6 +180,21 @@ private:
   size_t used_ = 0;
 };
 
+// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
+size_t commonPrefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size()), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y)
+      break;
+  }
+  while (i < n && a[i] == b[i])
+    ++i;
+  return i;
+}
+
 // Whether the children of each parent (kids[childBegin[n], childBegin[n+1])) have distinct
 // components: a few compared pairwise, more through a small table reused from parent to parent
 // (it stays in the cache, where one table over every edge would not).
@@ -269,8 +285,7 @@ private:
     std::vector<uint32_t> ends, nodes; // the previous name's components: where each ends, its node
     for (uint32_t m = 0; m < inv.modules.size(); ++m) {
       std::string_view name = inv.modules[m].name;
-      size_t common = static_cast<size_t>(
-          std::mismatch(name.begin(), name.end(), prev.begin(), prev.end()).first - name.begin());
+      size_t common = commonPrefix(name, prev);
       size_t d = 0; // components shared with the previous name
       while (d < ends.size() && ends[d] <= common && (ends[d] == name.size() || name[ends[d]] == '.'))
         ++d;
