@@ -39,6 +39,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 
@@ -331,6 +332,9 @@ void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<int32_t
   // signature; reported for every such module, as before).
   constexpr int64_t kRefused = -1, kConflict = -2;
   std::unordered_map<RecipeSignature, int64_t, RecipeSignatureHash> known;
+  // Neighbouring modules mostly share a recipe: the previous module's signature is tried first.
+  std::optional<RecipeSignature> last;
+  int64_t lastEntry = kRefused;
   for (uint32_t m = 0; m < inv.modules.size(); ++m) {
     const ir::ResolvedModule &rm = res.modules[m];
     role[m] = !quantizedByMsModelSlim(inv.modules[m]) ? kNotTested
@@ -338,15 +342,22 @@ void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<int32_t
                                                       : kNoEntry;
     if (role[m] != kNoEntry || !inScope[m])
       continue;
-    auto [at, fresh] = known.try_emplace(signatureOf(rm), kRefused);
-    if (fresh)
-      at->second = tierDtypeConflict(rm, inv.modules[m].name)
-                       ? kConflict
-                       : entryFor(rm, inv.modules[m].name, byKey, reported);
-    else if (at->second == kConflict)
+    RecipeSignature sig = signatureOf(rm);
+    if (!last || !(*last == sig)) {
+      auto [at, fresh] = known.try_emplace(sig, kRefused);
+      if (fresh)
+        at->second = tierDtypeConflict(rm, inv.modules[m].name)
+                         ? kConflict
+                         : entryFor(rm, inv.modules[m].name, byKey, reported);
+      else if (at->second == kConflict)
+        tierDtypeConflict(rm, inv.modules[m].name);
+      last = sig;
+      lastEntry = at->second;
+    } else if (lastEntry == kConflict) {
       tierDtypeConflict(rm, inv.modules[m].name);
-    if (at->second >= 0)
-      entries_[static_cast<size_t>(at->second)].members.push_back(m);
+    }
+    if (lastEntry >= 0)
+      entries_[static_cast<size_t>(lastEntry)].members.push_back(m);
   }
 }
 
