@@ -367,6 +367,11 @@ namespace {
 // patterns), so a `*` over a component the whole block agrees on costs one test instead of 128.
 constexpr uint64_t kStarAlternatives = 100;
 
+void sortNaturally(std::vector<std::string> &pats) {
+  std::sort(pats.begin(), pats.end(), naturalLess);
+  pats.erase(std::unique(pats.begin(), pats.end()), pats.end());
+}
+
 // The [open, close] spans of the top-level brace groups of `p`, last first.
 std::vector<std::pair<size_t, size_t>> braceGroups(const std::string &p) {
   std::vector<std::pair<size_t, size_t>> out;
@@ -388,18 +393,41 @@ std::vector<std::pair<size_t, size_t>> braceGroups(const std::string &p) {
 
 std::vector<std::string> SelectionCompressor::simplify(std::vector<std::string> pats,
                                                        const std::vector<Want> &want) const {
+  std::vector<uint32_t> hits;
+  if (countHits(pats, want, hits))
+    widenGroups(pats, want, hits);
+  sortNaturally(pats);
+  return pats;
+}
+
+// The list verifies and `hits` counts its entries selecting each module, so a replacement is
+// checked by what it changes alone (two selections instead of the whole list's): the wider entry
+// selects no Forbid module, and every Must module only the narrower one selected is still selected.
+void SelectionCompressor::widenGroups(std::vector<std::string> &pats, const std::vector<Want> &want,
+                                      std::vector<uint32_t> &hits) const {
+  std::vector<uint32_t> lost, gained;
   for (std::string &p : pats)
     for (auto [open, close] : braceGroups(p)) {
       if (braceExpansions(std::string_view(p).substr(open, close - open + 1)) < kStarAlternatives)
         continue;
-      std::string before = p;
-      p = p.substr(0, open) + "*" + p.substr(close + 1);
-      if (!verify(pats, want))
-        p = std::move(before);
+      std::string wider = p.substr(0, open) + "*" + p.substr(close + 1);
+      if (!selectText(wider, gained) || !selectText(p, lost) ||
+          std::any_of(gained.begin(), gained.end(), [&](uint32_t m) { return want[m] == Want::Forbid; }))
+        continue;
+      for (uint32_t m : lost)
+        --hits[m];
+      for (uint32_t m : gained)
+        ++hits[m];
+      auto kept = [&](uint32_t m) { return want[m] != Want::Must || hits[m] > 0; };
+      if (std::all_of(lost.begin(), lost.end(), kept)) {
+        p = std::move(wider);
+        continue;
+      }
+      for (uint32_t m : gained)
+        --hits[m];
+      for (uint32_t m : lost)
+        ++hits[m];
     }
-  std::sort(pats.begin(), pats.end(), naturalLess);
-  pats.erase(std::unique(pats.begin(), pats.end()), pats.end());
-  return pats;
 }
 
 SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector)
@@ -415,24 +443,37 @@ SelectionCompressor::~SelectionCompressor() = default;
 
 bool SelectionCompressor::builtInOnePass() const { return trie_->onePass; }
 
-bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
-  std::vector<bool> hit(inv_.modules.size(), false);
+bool SelectionCompressor::selectText(const std::string &text, std::vector<uint32_t> &out) const {
+  std::string err;
+  auto p = Pattern::compile(text, err);
+  if (!p)
+    return false;
+  out = selector_->selectWritten(text, *p); // exact string equality first, then the glob
+  return true;
+}
+
+bool SelectionCompressor::countHits(const std::vector<std::string> &pats, const std::vector<Want> &want,
+                                    std::vector<uint32_t> &hits) const {
+  hits.assign(inv_.modules.size(), 0);
+  std::vector<uint32_t> sel;
   for (const auto &text : pats) {
-    std::string err;
-    auto p = Pattern::compile(text, err);
-    if (!p)
+    if (!selectText(text, sel))
       return false;
-    // msModelSlim tests exact string equality first, then the glob.
-    for (uint32_t m : selector_->selectWritten(text, *p)) {
+    for (uint32_t m : sel) {
       if (want[m] == Want::Forbid)
         return false;
-      hit[m] = true;
+      ++hits[m];
     }
   }
   for (size_t m = 0; m < inv_.modules.size(); ++m)
-    if (want[m] == Want::Must && !hit[m])
+    if (want[m] == Want::Must && !hits[m])
       return false;
   return true;
+}
+
+bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
+  std::vector<uint32_t> hits;
+  return countHits(pats, want, hits);
 }
 
 std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &want, bool &verified) const {
@@ -462,8 +503,11 @@ std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &
   Collector{t.comp, t.module, t.childBegin, t.kids, want, must, forbid, base, {}}.visit(0, true);
   std::vector<std::string> merged = mergeRanges(base);
   std::sort(merged.begin(), merged.end(), naturalLess);
-  if (verify(merged, want))
-    return simplify(std::move(merged), want);
+  if (std::vector<uint32_t> hits; countHits(merged, want, hits)) {
+    widenGroups(merged, want, hits);
+    sortNaturally(merged);
+    return merged;
+  }
   std::sort(base.begin(), base.end(), naturalLess);
   if (verify(base, want))
     return base;

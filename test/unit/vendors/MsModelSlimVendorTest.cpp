@@ -157,6 +157,38 @@ TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
                                              "model.layers.4.*"}));
 }
 
+// A brace group of 100 alternatives or more becomes `*` where the list still selects what it
+// must and nothing it must not (layers 1 and 2), and stays where `*` would take a Forbid module
+// (layer 3's expert 5); the replacement is checked by what it changes.
+TEST(SelectionCompressor, StarOnlyWhereTheSelectionStays) {
+  ir::Inventory inv;
+  inv.path = "x";
+  std::vector<msmodelslim::Want> want;
+  for (int l = 0; l < 4; ++l)
+    for (int e = 0; e < 128; ++e)
+      for (const char *p : {"gate_proj", "up_proj"}) {
+        inv.modules.push_back({"model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p,
+                               "Linear"});
+        bool must = l > 0 && std::string(p) == "gate_proj" && !(l == 3 && e == 5);
+        want.push_back(must ? msmodelslim::Want::Must : msmodelslim::Want::Forbid);
+      }
+  inv.rebuildIndex();
+  msmodelslim::SelectionCompressor c(inv);
+  bool verified = false;
+  std::vector<std::string> list = c.compress(want, verified);
+  EXPECT_TRUE(verified);
+  EXPECT_EQ(list, (std::vector<std::string>{"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
+                                            "model.layers.{1,2}.mlp.experts.*.gate_proj"}));
+  EXPECT_TRUE(c.verify(list, want));
+  // simplify alone does the same on the narrow list, and leaves a list that does not verify as is.
+  EXPECT_EQ(c.simplify({"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
+                        "model.layers.{1,2}.mlp.experts.{0..127}.gate_proj"},
+                       want),
+            list);
+  EXPECT_EQ(c.simplify({"model.layers.{1,2}.mlp.experts.{0..127}.gate_proj"}, want),
+            std::vector<std::string>{"model.layers.{1,2}.mlp.experts.{0..127}.gate_proj"});
+}
+
 // A hand-written practice read over a small inventory.
 struct Reading {
   ir::Spec spec;
