@@ -41,7 +41,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <unordered_map>
 
 namespace qspec::emit {
 
@@ -309,6 +308,46 @@ struct RecipeSignatureHash {
     return h;
   }
 };
+// Signature -> value by open addressing, the signatures inline: a spec has few distinct
+// recipes, so a module costs one hash and one probe (std::unordered_map: a division and a node).
+class SignatureTable {
+public:
+  // The value of `s`, set to `absent` and flagged fresh when `s` was not there.
+  std::pair<int64_t *, bool> tryEmplace(const RecipeSignature &s, int64_t absent) {
+    if ((used_ + 1) * 2 > slots_.size())
+      grow();
+    size_t mask = slots_.size() - 1;
+    size_t h = RecipeSignatureHash()(s);
+    h = (h ^ (h >> 32)) * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = (h >> 20) & mask;; i = (i + 1) & mask) {
+      Slot &slot = slots_[i];
+      if (!slot.used) {
+        slot = {s, absent, true};
+        ++used_;
+        return {&slot.value, true};
+      }
+      if (slot.sig == s)
+        return {&slot.value, false};
+    }
+  }
+
+private:
+  struct Slot {
+    RecipeSignature sig;
+    int64_t value = 0;
+    bool used = false;
+  };
+  void grow() {
+    std::vector<Slot> old(std::max<size_t>(16, slots_.size() * 2));
+    old.swap(slots_);
+    used_ = 0;
+    for (const Slot &o : old)
+      if (o.used)
+        *tryEmplace(o.sig, o.value).first = o.value;
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
 RecipeSignature signatureOf(const ir::ResolvedModule &rm) {
   auto word = [](const ir::Decided<ir::Word> &d) -> const void * { return &d.value.str(); };
   const ir::ResolvedRecipe &w = rm.weight, &a = rm.act;
@@ -331,7 +370,7 @@ void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<int32_t
   // kConflict when its rule says two widths (tierDtypeConflict: everything it reads is in the
   // signature; reported for every such module, as before).
   constexpr int64_t kRefused = -1, kConflict = -2;
-  std::unordered_map<RecipeSignature, int64_t, RecipeSignatureHash> known;
+  SignatureTable known;
   // Neighbouring modules mostly share a recipe: the previous module's signature is tried first.
   std::optional<RecipeSignature> last;
   int64_t lastEntry = kRefused;
@@ -344,15 +383,15 @@ void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<int32_t
       continue;
     RecipeSignature sig = signatureOf(rm);
     if (!last || !(*last == sig)) {
-      auto [at, fresh] = known.try_emplace(sig, kRefused);
+      auto [at, fresh] = known.tryEmplace(sig, kRefused);
       if (fresh)
-        at->second = tierDtypeConflict(rm, inv.modules[m].name)
-                         ? kConflict
-                         : entryFor(rm, inv.modules[m].name, byKey, reported);
-      else if (at->second == kConflict)
+        *at = tierDtypeConflict(rm, inv.modules[m].name)
+                  ? kConflict
+                  : entryFor(rm, inv.modules[m].name, byKey, reported);
+      else if (*at == kConflict)
         tierDtypeConflict(rm, inv.modules[m].name);
       last = sig;
-      lastEntry = at->second;
+      lastEntry = *at;
     } else if (lastEntry == kConflict) {
       tierDtypeConflict(rm, inv.modules[m].name);
     }
