@@ -110,7 +110,8 @@ TEST(MsModelSlimBraces, SplitToLengthKeepsTheSelection) {
 // `model.layers.2-b.x` between `model.layers.2` and its children; shuffled): the lists are the
 // same, and they select what was asked.
 TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
-  std::vector<std::string> names = {"model.embed_tokens"};
+  // Empty components ("model.", "model..x") and names that are prefixes of others included.
+  std::vector<std::string> names = {"model.embed_tokens", "model.", "model..x", "model..y"};
   for (int l = 0; l < 6; ++l) {
     if (l == 2)
       names.push_back("model.layers.2");
@@ -121,12 +122,14 @@ TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
       names.push_back("model.layers.2-b.x");
   }
   names.push_back("lm_head");
+  using W = msmodelslim::Want;
   auto wantOf = [](const std::string &n) {
-    if (n.find(".2.mlp.experts.") != std::string::npos && n.find("down_proj") != std::string::npos)
-      return n.find("experts.11.") != std::string::npos ? msmodelslim::Want::DontCare : msmodelslim::Want::Must;
-    if (n == "model.layers.2-b.x" || n.find(".4.mlp.experts.") != std::string::npos)
-      return msmodelslim::Want::Must;
-    return n == "model.embed_tokens" ? msmodelslim::Want::DontCare : msmodelslim::Want::Forbid;
+    auto has = [&](const char *part) { return n.find(part) != std::string::npos; };
+    if (has(".2.mlp.experts.") && has("down_proj"))
+      return has("experts.11.") ? W::DontCare : W::Must;
+    if (n == "model.layers.2-b.x" || n == "model..x" || has(".4.mlp.experts."))
+      return W::Must;
+    return n == "model.embed_tokens" || n == "model." ? W::DontCare : W::Forbid;
   };
   std::vector<std::string> sorted = names, reversed(names.rbegin(), names.rend()), shuffled = names;
   std::sort(sorted.begin(), sorted.end());
@@ -137,7 +140,7 @@ TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
            {names, true}, {reversed, true}, {sorted, false}, {shuffled, false}}) {
     ir::Inventory inv;
     inv.path = "x";
-    std::vector<msmodelslim::Want> want;
+    std::vector<W> want;
     for (const std::string &n : order) {
       inv.modules.push_back({n, "Linear"});
       want.push_back(wantOf(n));
@@ -153,8 +156,8 @@ TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
       first = list;
     EXPECT_EQ(list, first) << order.front();
   }
-  EXPECT_EQ(first, (std::vector<std::string>{"model.layers.2-b.*", "model.layers.2.mlp.experts.{0..10}.down_proj",
-                                             "model.layers.4.*"}));
+  EXPECT_EQ(first, (std::vector<std::string>{"model..x", "model.layers.2-b.*",
+                                             "model.layers.2.mlp.experts.{0..10}.down_proj", "model.layers.4.*"}));
 }
 
 // A brace group of 100 alternatives or more becomes `*` where the list still selects what it
@@ -167,8 +170,8 @@ TEST(SelectionCompressor, StarOnlyWhereTheSelectionStays) {
   for (int l = 0; l < 4; ++l)
     for (int e = 0; e < 128; ++e)
       for (const char *p : {"gate_proj", "up_proj"}) {
-        inv.modules.push_back({"model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p,
-                               "Linear"});
+        std::string name = "model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p;
+        inv.modules.push_back({name, "Linear"});
         bool must = l > 0 && std::string(p) == "gate_proj" && !(l == 3 && e == 5);
         want.push_back(must ? msmodelslim::Want::Must : msmodelslim::Want::Forbid);
       }
