@@ -39,8 +39,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
-#include <unordered_map>
 
 namespace qspec::emit {
 
@@ -109,9 +109,10 @@ private:
   bool checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar);
   void resolveWithInventory();
   std::vector<bool> targetScope();
-  void groupEntries(const std::vector<bool> &inScope, std::vector<bool> &isFloat);
+  // What a module is to the lists (ListRole below), from groupEntries and the entries' members.
+  void groupEntries(const std::vector<bool> &inScope, std::vector<int32_t> &role);
   void orderEntries();
-  void compressLists(const std::vector<bool> &isFloat);
+  void compressLists(std::vector<int32_t> role);
   void checkWrittenNames();
   // A pattern the user wrote, written as is: whitelisted, and no qspec variable (`{i}`), which
   // msModelSlim would read as literal text.
@@ -244,11 +245,18 @@ bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Re
 
 bool quantizedByMsModelSlim(const ir::Module &m) { return m.type.empty() || m.type == "Linear"; }
 
+// A module's role in the lists: the index of its entry, or one of these.
+enum ListRole : int32_t {
+  kNotTested = -3, // not an nn.Linear: linear_quant never tests it
+  kFloat = -2,     // a float Linear: in the exclude list
+  kNoEntry = -1,   // a quantized Linear in no entry (outside the target's include, or refused)
+};
+
 void Builder::resolveWithInventory() {
-  std::vector<bool> isFloat(spec_.inventory.modules.size(), false);
-  groupEntries(targetScope(), isFloat);
+  std::vector<int32_t> role(spec_.inventory.modules.size(), kNoEntry);
+  groupEntries(targetScope(), role);
   orderEntries();
-  compressLists(isFloat);
+  compressLists(std::move(role));
   checkWrittenNames();
 }
 
@@ -300,6 +308,46 @@ struct RecipeSignatureHash {
     return h;
   }
 };
+// Signature -> value by open addressing, the signatures inline: a spec has few distinct
+// recipes, so a module costs one hash and one probe (std::unordered_map: a division and a node).
+class SignatureTable {
+public:
+  // The value of `s`, set to `absent` and flagged fresh when `s` was not there.
+  std::pair<int64_t *, bool> tryEmplace(const RecipeSignature &s, int64_t absent) {
+    if ((used_ + 1) * 2 > slots_.size())
+      grow();
+    size_t mask = slots_.size() - 1;
+    size_t h = RecipeSignatureHash()(s);
+    h = (h ^ (h >> 32)) * 0x9E3779B97F4A7C15ULL;
+    for (size_t i = (h >> 20) & mask;; i = (i + 1) & mask) {
+      Slot &slot = slots_[i];
+      if (!slot.used) {
+        slot = {s, absent, true};
+        ++used_;
+        return {&slot.value, true};
+      }
+      if (slot.sig == s)
+        return {&slot.value, false};
+    }
+  }
+
+private:
+  struct Slot {
+    RecipeSignature sig;
+    int64_t value = 0;
+    bool used = false;
+  };
+  void grow() {
+    std::vector<Slot> old(std::max<size_t>(16, slots_.size() * 2));
+    old.swap(slots_);
+    used_ = 0;
+    for (const Slot &o : old)
+      if (o.used)
+        *tryEmplace(o.sig, o.value).first = o.value;
+  }
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
 RecipeSignature signatureOf(const ir::ResolvedModule &rm) {
   auto word = [](const ir::Decided<ir::Word> &d) -> const void * { return &d.value.str(); };
   const ir::ResolvedRecipe &w = rm.weight, &a = rm.act;
@@ -313,28 +361,42 @@ RecipeSignature signatureOf(const ir::ResolvedModule &rm) {
 
 // One entry per distinct qconfig of the quantized Linears in scope (so one weight width per
 // processor). Reports at most one illegal qconfig per distinct recipe.
-void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<bool> &isFloat) {
+void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<int32_t> &role) {
   const ir::Inventory &inv = spec_.inventory;
   const auto &res = spec_.resolution;
   std::map<std::string, size_t> byKey;
   std::set<std::string> reported;
-  // Signature -> entry index, or -1 when that qconfig's entry was refused (reported once).
-  std::unordered_map<RecipeSignature, int64_t, RecipeSignatureHash> known;
+  // Signature -> entry index, kRefused when that qconfig's entry was refused (reported once), or
+  // kConflict when its rule says two widths (tierDtypeConflict: everything it reads is in the
+  // signature; reported for every such module, as before).
+  constexpr int64_t kRefused = -1, kConflict = -2;
+  SignatureTable known;
+  // Neighbouring modules mostly share a recipe: the previous module's signature is tried first.
+  std::optional<RecipeSignature> last;
+  int64_t lastEntry = kRefused;
   for (uint32_t m = 0; m < inv.modules.size(); ++m) {
     const ir::ResolvedModule &rm = res.modules[m];
-    if (rm.tier.value == ir::Tier::Float) {
-      isFloat[m] = true;
+    role[m] = !quantizedByMsModelSlim(inv.modules[m]) ? kNotTested
+              : rm.tier.value == ir::Tier::Float      ? kFloat
+                                                      : kNoEntry;
+    if (role[m] != kNoEntry || !inScope[m])
       continue;
+    RecipeSignature sig = signatureOf(rm);
+    if (!last || !(*last == sig)) {
+      auto [at, fresh] = known.tryEmplace(sig, kRefused);
+      if (fresh)
+        *at = tierDtypeConflict(rm, inv.modules[m].name)
+                  ? kConflict
+                  : entryFor(rm, inv.modules[m].name, byKey, reported);
+      else if (*at == kConflict)
+        tierDtypeConflict(rm, inv.modules[m].name);
+      last = sig;
+      lastEntry = *at;
+    } else if (lastEntry == kConflict) {
+      tierDtypeConflict(rm, inv.modules[m].name);
     }
-    if (!quantizedByMsModelSlim(inv.modules[m]) || !inScope[m])
-      continue;
-    if (tierDtypeConflict(rm, inv.modules[m].name))
-      continue;
-    auto [at, fresh] = known.try_emplace(signatureOf(rm), -1);
-    if (fresh)
-      at->second = entryFor(rm, inv.modules[m].name, byKey, reported);
-    if (at->second >= 0)
-      entries_[static_cast<size_t>(at->second)].members.push_back(m);
+    if (lastEntry >= 0)
+      entries_[static_cast<size_t>(lastEntry)].members.push_back(m);
   }
 }
 
@@ -375,25 +437,20 @@ void Builder::orderEntries() {
 }
 
 // Each entry's include and the shared exclude, compressed and verified on the inventory.
-void Builder::compressLists(const std::vector<bool> &isFloat) {
+void Builder::compressLists(std::vector<int32_t> role) {
   const ir::Inventory &inv = spec_.inventory;
-  std::vector<int32_t> entryOf(inv.modules.size(), -1);
   for (size_t i = 0; i < entries_.size(); ++i)
     for (uint32_t m : entries_[i].members)
-      entryOf[m] = static_cast<int32_t>(i);
+      role[m] = static_cast<int32_t>(i);
   compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(inv, ir::sharedSelector(spec_));
   const msmodelslim::SelectionCompressor &compressor = *compressor_;
   // Includes.
   for (size_t i = 0; i < entries_.size(); ++i) {
     std::vector<Want> want(inv.modules.size(), Want::DontCare);
-    for (size_t m = 0; m < inv.modules.size(); ++m) {
-      if (entryOf[m] == static_cast<int32_t>(i))
-        want[m] = Want::Must;
-      else if (isFloat[m] || !quantizedByMsModelSlim(inv.modules[m]))
-        want[m] = Want::DontCare;
-      else
-        want[m] = Want::Forbid; // another entry's module, or out of the target's include
-    }
+    for (size_t m = 0; m < inv.modules.size(); ++m)
+      want[m] = role[m] == static_cast<int32_t>(i) ? Want::Must
+                : role[m] <= kFloat                ? Want::DontCare
+                                                   : Want::Forbid; // another entry's, or no entry
     bool verified = false;
     entries_[i].include = compressor.compress(want, verified);
     entries_[i].want = std::move(want);
@@ -406,9 +463,9 @@ void Builder::compressLists(const std::vector<bool> &isFloat) {
   // Exclude: protected ∪ tuning (every float module).
   std::vector<Want> want(inv.modules.size(), Want::DontCare);
   for (size_t m = 0; m < inv.modules.size(); ++m)
-    want[m] = !quantizedByMsModelSlim(inv.modules[m]) ? Want::DontCare // never tested by linear_quant
-              : isFloat[m]                            ? Want::Must
-                                                      : Want::Forbid;
+    want[m] = role[m] == kNotTested ? Want::DontCare // never tested by linear_quant
+              : role[m] == kFloat   ? Want::Must
+                                    : Want::Forbid;
   bool verified = false;
   exclude_ = compressor.compress(want, verified);
   excludeWant_ = std::move(want);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 
 namespace qspec::msmodelslim {
@@ -178,62 +179,137 @@ private:
   std::vector<uint32_t> slots_;
   size_t used_ = 0;
 };
+
+// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
+size_t commonPrefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size()), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y)
+      break;
+  }
+  while (i < n && a[i] == b[i])
+    ++i;
+  return i;
+}
+
+// Whether the children of each parent (kids[childBegin[n], childBegin[n+1])) have distinct
+// components: a few compared pairwise, more through a small table reused from parent to parent
+// (it stays in the cache, where one table over every edge would not).
+bool childrenDistinct(const std::vector<std::string_view> &comp, const std::vector<uint32_t> &childBegin,
+                      const std::vector<uint32_t> &kids) {
+  constexpr uint32_t kEmpty = UINT32_MAX;
+  std::vector<uint32_t> table;
+  for (size_t n = 0; n + 1 < childBegin.size(); ++n) {
+    const uint32_t *b = kids.data() + childBegin[n], *e = kids.data() + childBegin[n + 1];
+    size_t k = static_cast<size_t>(e - b);
+    if (k <= 8) {
+      for (const uint32_t *i = b; i < e; ++i)
+        for (const uint32_t *j = b; j < i; ++j)
+          if (comp[*i] == comp[*j])
+            return false;
+      continue;
+    }
+    size_t cap = 16;
+    while (cap < k * 2)
+      cap <<= 1;
+    table.assign(cap, kEmpty);
+    for (const uint32_t *i = b; i < e; ++i)
+      for (size_t s = std::hash<std::string_view>()(comp[*i]) & (cap - 1);; s = (s + 1) & (cap - 1)) {
+        if (table[s] == kEmpty) {
+          table[s] = *i;
+          break;
+        }
+        if (comp[table[s]] == comp[*i])
+          return false;
+      }
+  }
+  return true;
+}
 } // namespace
 
 // The inventory's names as a trie of dot-separated components. Node 0 is the root; a node's
-// parent always has a smaller index; a node's children are kids[childBegin[n], childBegin[n+1])
-// in component order (std::string order, so the output does not depend on the inventory's).
+// parent always has a smaller index; a node's children are kids[childBegin[n], childBegin[n+1]),
+// in the order they were made (compress sorts what it writes, so the output does not depend on
+// the inventory's order).
+//
+// Built in one pass over the names in inventory order first: while a name's leading components
+// equal the previous name's, their nodes are reused, and every component after the first
+// difference is a new node. That is the trie when the names come subtree by subtree (a model's
+// own order, a sorted index), which a check of each parent's children confirms; otherwise (a
+// parent got the same component twice) the trie is built again with a table of every edge.
 struct SelectionCompressor::Trie {
   std::vector<std::string_view> comp; // views into the inventory's names
   std::vector<uint32_t> parent;
   std::vector<int32_t> module; // the module named by the path to this node, or -1
   std::vector<uint32_t> childBegin, kids;
   std::vector<uint32_t> leafOf; // module -> node
+  bool onePass = true;
 
   void build(const ir::Inventory &inv) {
-    comp.emplace_back();
-    parent.push_back(0);
-    module.push_back(-1);
-    leafOf.resize(inv.modules.size());
+    walk(inv, [&](uint32_t node, std::string_view c) { return add(node, c); });
+    linkChildren();
+    if (childrenDistinct(comp, childBegin, kids))
+      return;
+    onePass = false;
+    comp.clear();
+    parent.clear();
+    module.clear();
     EdgeTable edges(inv.modules.size() * 2);
+    walk(inv, [&](uint32_t node, std::string_view c) {
+      return edges.findOrAdd(node, c, parent, comp, [&] { return add(node, c); });
+    });
+    linkChildren();
+  }
+
+private:
+  uint32_t add(uint32_t node, std::string_view c) {
+    comp.push_back(c);
+    parent.push_back(node);
+    module.push_back(-1);
+    return static_cast<uint32_t>(comp.size() - 1);
+  }
+
+  // Every name's path, `child(node, component)` giving the node below `node` where the path
+  // leaves the previous name's. The components the two names share are found from their common
+  // prefix in bytes, without splitting or comparing them again.
+  template <typename Child> void walk(const ir::Inventory &inv, Child &&child) {
+    add(0, {});
+    leafOf.resize(inv.modules.size());
     comp.reserve(inv.modules.size() * 2);
     parent.reserve(inv.modules.size() * 2);
     module.reserve(inv.modules.size() * 2);
-    // Neighbouring names share leading components: while the path equals the previous name's,
-    // its nodes are reused without hashing.
-    std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
+    std::string_view prev;
+    std::vector<uint32_t> ends, nodes; // the previous name's components: where each ends, its node
     for (uint32_t m = 0; m < inv.modules.size(); ++m) {
       std::string_view name = inv.modules[m].name;
-      cur.clear();
-      uint32_t node = 0;
-      bool samePath = true;
-      size_t start = 0;
-      while (true) {
+      size_t common = commonPrefix(name, prev);
+      size_t d = 0; // components shared with the previous name
+      while (d < ends.size() && ends[d] <= common && (ends[d] == name.size() || name[ends[d]] == '.'))
+        ++d;
+      ends.resize(d);
+      nodes.resize(d);
+      uint32_t node = d ? nodes[d - 1] : 0;
+      bool more = d == 0 || ends[d - 1] < name.size(); // components the previous name lacks
+      for (size_t start = d ? ends[d - 1] + 1 : 0; more; ) {
         size_t dot = name.find('.', start);
         size_t end = dot == std::string_view::npos ? name.size() : dot;
-        std::string_view c = name.substr(start, end - start);
-        size_t depth = cur.size();
-        if (samePath && depth < prev.size() && prev[depth].first == c) {
-          node = prev[depth].second;
-        } else {
-          samePath = false;
-          node = edges.findOrAdd(node, c, parent, comp, [&] {
-            comp.push_back(c);
-            parent.push_back(node);
-            module.push_back(-1);
-            return static_cast<uint32_t>(comp.size() - 1);
-          });
-        }
-        cur.emplace_back(c, node);
-        if (dot == std::string_view::npos)
-          break;
-        start = dot + 1;
+        node = child(node, name.substr(start, end - start));
+        ends.push_back(static_cast<uint32_t>(end));
+        nodes.push_back(node);
+        more = dot != std::string_view::npos;
+        start = end + 1;
       }
       module[node] = static_cast<int32_t>(m);
       leafOf[m] = node;
-      std::swap(prev, cur);
+      prev = name;
     }
-    // Children, grouped by parent, each group sorted by component.
+  }
+
+  // Children, grouped by parent (counting sort, creation order within a parent).
+  void linkChildren() {
     size_t n = comp.size();
     childBegin.assign(n + 1, 0);
     for (size_t i = 1; i < n; ++i)
@@ -244,9 +320,6 @@ struct SelectionCompressor::Trie {
     std::vector<uint32_t> fill(childBegin.begin(), childBegin.end() - 1);
     for (size_t i = 1; i < n; ++i)
       kids[fill[parent[i]]++] = static_cast<uint32_t>(i);
-    for (size_t i = 0; i < n; ++i)
-      std::sort(kids.begin() + childBegin[i], kids.begin() + childBegin[i + 1],
-                [&](uint32_t a, uint32_t b) { return comp[a] < comp[b]; });
   }
 };
 
@@ -294,6 +367,11 @@ namespace {
 // patterns), so a `*` over a component the whole block agrees on costs one test instead of 128.
 constexpr uint64_t kStarAlternatives = 100;
 
+void sortNaturally(std::vector<std::string> &pats) {
+  std::sort(pats.begin(), pats.end(), naturalLess);
+  pats.erase(std::unique(pats.begin(), pats.end()), pats.end());
+}
+
 // The [open, close] spans of the top-level brace groups of `p`, last first.
 std::vector<std::pair<size_t, size_t>> braceGroups(const std::string &p) {
   std::vector<std::pair<size_t, size_t>> out;
@@ -315,18 +393,41 @@ std::vector<std::pair<size_t, size_t>> braceGroups(const std::string &p) {
 
 std::vector<std::string> SelectionCompressor::simplify(std::vector<std::string> pats,
                                                        const std::vector<Want> &want) const {
+  std::vector<uint32_t> hits;
+  if (countHits(pats, want, hits))
+    widenGroups(pats, want, hits);
+  sortNaturally(pats);
+  return pats;
+}
+
+// The list verifies and `hits` counts its entries selecting each module, so a replacement is
+// checked by what it changes alone (two selections instead of the whole list's): the wider entry
+// selects no Forbid module, and every Must module only the narrower one selected is still selected.
+void SelectionCompressor::widenGroups(std::vector<std::string> &pats, const std::vector<Want> &want,
+                                      std::vector<uint32_t> &hits) const {
+  std::vector<uint32_t> lost, gained;
   for (std::string &p : pats)
     for (auto [open, close] : braceGroups(p)) {
       if (braceExpansions(std::string_view(p).substr(open, close - open + 1)) < kStarAlternatives)
         continue;
-      std::string before = p;
-      p = p.substr(0, open) + "*" + p.substr(close + 1);
-      if (!verify(pats, want))
-        p = std::move(before);
+      std::string wider = p.substr(0, open) + "*" + p.substr(close + 1);
+      if (!selectText(wider, gained) || !selectText(p, lost) ||
+          std::any_of(gained.begin(), gained.end(), [&](uint32_t m) { return want[m] == Want::Forbid; }))
+        continue;
+      for (uint32_t m : lost)
+        --hits[m];
+      for (uint32_t m : gained)
+        ++hits[m];
+      auto kept = [&](uint32_t m) { return want[m] != Want::Must || hits[m] > 0; };
+      if (std::all_of(lost.begin(), lost.end(), kept)) {
+        p = std::move(wider);
+        continue;
+      }
+      for (uint32_t m : gained)
+        --hits[m];
+      for (uint32_t m : lost)
+        ++hits[m];
     }
-  std::sort(pats.begin(), pats.end(), naturalLess);
-  pats.erase(std::unique(pats.begin(), pats.end()), pats.end());
-  return pats;
 }
 
 SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector)
@@ -340,24 +441,39 @@ SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::Mod
 
 SelectionCompressor::~SelectionCompressor() = default;
 
-bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
-  std::vector<bool> hit(inv_.modules.size(), false);
+bool SelectionCompressor::builtInOnePass() const { return trie_->onePass; }
+
+bool SelectionCompressor::selectText(const std::string &text, std::vector<uint32_t> &out) const {
+  std::string err;
+  auto p = Pattern::compile(text, err);
+  if (!p)
+    return false;
+  out = selector_->selectWritten(text, *p); // exact string equality first, then the glob
+  return true;
+}
+
+bool SelectionCompressor::countHits(const std::vector<std::string> &pats, const std::vector<Want> &want,
+                                    std::vector<uint32_t> &hits) const {
+  hits.assign(inv_.modules.size(), 0);
+  std::vector<uint32_t> sel;
   for (const auto &text : pats) {
-    std::string err;
-    auto p = Pattern::compile(text, err);
-    if (!p)
+    if (!selectText(text, sel))
       return false;
-    // msModelSlim tests exact string equality first, then the glob.
-    for (uint32_t m : selector_->selectWritten(text, *p)) {
+    for (uint32_t m : sel) {
       if (want[m] == Want::Forbid)
         return false;
-      hit[m] = true;
+      ++hits[m];
     }
   }
   for (size_t m = 0; m < inv_.modules.size(); ++m)
-    if (want[m] == Want::Must && !hit[m])
+    if (want[m] == Want::Must && !hits[m])
       return false;
   return true;
+}
+
+bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
+  std::vector<uint32_t> hits;
+  return countHits(pats, want, hits);
 }
 
 std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &want, bool &verified) const {
@@ -387,8 +503,11 @@ std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &
   Collector{t.comp, t.module, t.childBegin, t.kids, want, must, forbid, base, {}}.visit(0, true);
   std::vector<std::string> merged = mergeRanges(base);
   std::sort(merged.begin(), merged.end(), naturalLess);
-  if (verify(merged, want))
-    return simplify(std::move(merged), want);
+  if (std::vector<uint32_t> hits; countHits(merged, want, hits)) {
+    widenGroups(merged, want, hits);
+    sortNaturally(merged);
+    return merged;
+  }
   std::sort(base.begin(), base.end(), naturalLess);
   if (verify(base, want))
     return base;

@@ -9,6 +9,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <regex>
 #include <optional>
@@ -287,7 +288,7 @@ bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
 
 namespace {
 
-std::string plainScalarType(const std::string &t) {
+std::string plainScalarTypeByRegex(const std::string &t) {
   static const std::regex kBool(
       "yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
   static const std::regex kNull("~|null|Null|NULL|");
@@ -314,6 +315,24 @@ std::string plainScalarType(const std::string &t) {
   if (t == "=")
     return "value";
   return "str";
+}
+
+// PyYAML's resolver first, on the two shapes a practice mostly holds: a plain scalar that starts
+// with a letter or '_' can only be one of the bool or null words (every other type starts with a
+// digit, a sign, '.', '~', '<' or '='), and a plain decimal without leading zero is an int. The
+// regexes (compiled on first use, a millisecond) are left for the rest.
+std::string plainScalarType(const std::string &t) {
+  if (!t.empty() && (std::isalpha(static_cast<unsigned char>(t[0])) || t[0] == '_') &&
+      static_cast<unsigned char>(t[0]) < 0x80) {
+    if (isOneOf(t, {"yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False",
+                    "FALSE", "on", "On", "ON", "off", "Off", "OFF"}))
+      return "bool";
+    return isOneOf(t, {"null", "Null", "NULL"}) ? "null" : "str";
+  }
+  if (!t.empty() && (t == "0" || t[0] != '0') &&
+      t.find_first_not_of("0123456789") == std::string::npos)
+    return "int";
+  return plainScalarTypeByRegex(t);
 }
 
 } // namespace

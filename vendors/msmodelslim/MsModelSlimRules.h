@@ -110,11 +110,22 @@ public:
   // True if `patterns` select every Must module and no Forbid module.
   bool verify(const std::vector<std::string> &patterns, const std::vector<Want> &want) const;
   // Cheaper matching (#21.3): each brace group of 100 alternatives or more becomes `*` where the
-  // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees).
+  // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees). A list that
+  // does not verify to begin with is only sorted.
   std::vector<std::string> simplify(std::vector<std::string> patterns, const std::vector<Want> &want) const;
+  // Whether the name trie was built in one pass over the inventory's order (names subtree by
+  // subtree), not through the fall-back table of every edge. The lists are the same either way.
+  bool builtInOnePass() const;
 
 private:
   struct Trie;
+  // The modules `text` selects as msModelSlim tests it; false if it does not compile.
+  bool selectText(const std::string &text, std::vector<uint32_t> &out) const;
+  // verify(), counting into `hits` how many entries select each module.
+  bool countHits(const std::vector<std::string> &patterns, const std::vector<Want> &want,
+                 std::vector<uint32_t> &hits) const;
+  void widenGroups(std::vector<std::string> &patterns, const std::vector<Want> &want,
+                   std::vector<uint32_t> &hits) const;
   const ir::Inventory &inv_;
   std::unique_ptr<ir::ModuleSelector> own_;
   const ir::ModuleSelector *selector_;

@@ -258,6 +258,34 @@ TEST(MsModelSlimRules, WhitelistAndQuoting) {
   EXPECT_FALSE(ms::checkConfigId(std::string(201, 'a'), why));
 }
 
+// A plain scalar's type as PyYAML's SafeLoader resolves it: the words and decimals a practice
+// mostly holds are answered without the regexes, everything else by them.
+TEST(MsModelSlimRules, ScalarTypesAsPyYamlResolvesThem) {
+  auto typeOf = [](const std::string &text, bool quoted = false) {
+    ms::YamlValue v;
+    v.kind = ms::YamlValue::Scalar;
+    v.text = text;
+    v.quoted = quoted;
+    return v.scalarType();
+  };
+  for (const char *w : {"yes", "Yes", "YES", "no", "NO", "true", "True", "FALSE", "on", "On", "OFF"})
+    EXPECT_EQ(typeOf(w), "bool") << w;
+  for (const char *w : {"null", "Null", "NULL", "~", ""})
+    EXPECT_EQ(typeOf(w), "null") << w;
+  for (const char *w : {"0", "8", "16", "1234567890123456789012", "007", "0b101", "0x1f", "-3", "+4", "1_000",
+                        "190:20:30"})
+    EXPECT_EQ(typeOf(w), "int") << w;
+  for (const char *w : {"1.5", "1.", ".5", "-2.5e+3", ".inf", "-.Inf", ".nan", "1:30.5"})
+    EXPECT_EQ(typeOf(w), "float") << w;
+  EXPECT_EQ(typeOf("2026-12-01"), "timestamp");
+  for (const char *w : {"y", "n", "nULL", "truee", "inf", "nan", "_1", "linear_quant", "a1", "1e5", "08",
+                        "00x", "1a", "-", "<", "model.layers.0", "yes "})
+    EXPECT_EQ(typeOf(w), "str") << w;
+  EXPECT_EQ(typeOf("<<"), "merge");
+  EXPECT_EQ(typeOf("true", true), "str");
+  EXPECT_EQ(typeOf("8", true), "str");
+}
+
 TEST(MsModelSlimRules, ReaderFindsDuplicatesAndMergeOverrides) {
   std::string text = "apiversion: modelslim_v1\nmetadata:\n  config_id: a\n  config_id: b\n"
                      "base: &b {x: 1}\nspec:\n  runner: <<\n";

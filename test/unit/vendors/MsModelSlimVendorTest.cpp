@@ -3,10 +3,14 @@
 #include "vendors/Reading.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 #include "vendors/msmodelslim/MsModelSlimReader.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include "../emitters/EmitTestSupport.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
 
 namespace qspec {
 namespace {
@@ -99,6 +103,93 @@ TEST(MsModelSlimBraces, SplitToLengthKeepsTheSelection) {
   // An item cut alone is spliced in without the braces around it.
   std::vector<std::string> nested = msmodelslim::splitToLength("x.{{a,b},{c,d}}.y", 9);
   EXPECT_EQ(nested, (std::vector<std::string>{"x.{a,b}.y", "x.{c,d}.y"}));
+}
+
+// The name trie is built in one pass when the names come subtree by subtree (the model's order,
+// its reverse) and through the table of every edge otherwise (sorted with '-' < '.', which puts
+// `model.layers.2-b.x` between `model.layers.2` and its children; shuffled): the lists are the
+// same, and they select what was asked.
+TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
+  // Empty components ("model.", "model..x") and names that are prefixes of others included.
+  std::vector<std::string> names = {"model.embed_tokens", "model.", "model..x", "model..y"};
+  for (int l = 0; l < 6; ++l) {
+    if (l == 2)
+      names.push_back("model.layers.2");
+    for (int e = 0; e < 12; ++e)
+      for (const char *p : {"gate_proj", "up_proj", "down_proj"})
+        names.push_back("model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p);
+    if (l == 2)
+      names.push_back("model.layers.2-b.x");
+  }
+  names.push_back("lm_head");
+  using W = msmodelslim::Want;
+  auto wantOf = [](const std::string &n) {
+    auto has = [&](const char *part) { return n.find(part) != std::string::npos; };
+    if (has(".2.mlp.experts.") && has("down_proj"))
+      return has("experts.11.") ? W::DontCare : W::Must;
+    if (n == "model.layers.2-b.x" || n == "model..x" || has(".4.mlp.experts."))
+      return W::Must;
+    return n == "model.embed_tokens" || n == "model." ? W::DontCare : W::Forbid;
+  };
+  std::vector<std::string> sorted = names, reversed(names.rbegin(), names.rend()), shuffled = names;
+  std::sort(sorted.begin(), sorted.end());
+  std::mt19937 rng(19);
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  std::vector<std::string> first;
+  for (const auto &[order, onePass] : std::vector<std::pair<std::vector<std::string>, bool>>{
+           {names, true}, {reversed, true}, {sorted, false}, {shuffled, false}}) {
+    ir::Inventory inv;
+    inv.path = "x";
+    std::vector<W> want;
+    for (const std::string &n : order) {
+      inv.modules.push_back({n, "Linear"});
+      want.push_back(wantOf(n));
+    }
+    inv.rebuildIndex();
+    msmodelslim::SelectionCompressor c(inv);
+    EXPECT_EQ(c.builtInOnePass(), onePass) << order.front();
+    bool verified = false;
+    std::vector<std::string> list = c.compress(want, verified);
+    EXPECT_TRUE(verified);
+    EXPECT_TRUE(c.verify(list, want));
+    if (first.empty())
+      first = list;
+    EXPECT_EQ(list, first) << order.front();
+  }
+  EXPECT_EQ(first, (std::vector<std::string>{"model..x", "model.layers.2-b.*",
+                                             "model.layers.2.mlp.experts.{0..10}.down_proj", "model.layers.4.*"}));
+}
+
+// A brace group of 100 alternatives or more becomes `*` where the list still selects what it
+// must and nothing it must not (layers 1 and 2), and stays where `*` would take a Forbid module
+// (layer 3's expert 5); the replacement is checked by what it changes.
+TEST(SelectionCompressor, StarOnlyWhereTheSelectionStays) {
+  ir::Inventory inv;
+  inv.path = "x";
+  std::vector<msmodelslim::Want> want;
+  for (int l = 0; l < 4; ++l)
+    for (int e = 0; e < 128; ++e)
+      for (const char *p : {"gate_proj", "up_proj"}) {
+        std::string name = "model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p;
+        inv.modules.push_back({name, "Linear"});
+        bool must = l > 0 && std::string(p) == "gate_proj" && !(l == 3 && e == 5);
+        want.push_back(must ? msmodelslim::Want::Must : msmodelslim::Want::Forbid);
+      }
+  inv.rebuildIndex();
+  msmodelslim::SelectionCompressor c(inv);
+  bool verified = false;
+  std::vector<std::string> list = c.compress(want, verified);
+  EXPECT_TRUE(verified);
+  EXPECT_EQ(list, (std::vector<std::string>{"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
+                                            "model.layers.{1,2}.mlp.experts.*.gate_proj"}));
+  EXPECT_TRUE(c.verify(list, want));
+  // simplify alone does the same on the narrow list, and leaves a list that does not verify as is.
+  EXPECT_EQ(c.simplify({"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
+                        "model.layers.{1,2}.mlp.experts.{0..127}.gate_proj"},
+                       want),
+            list);
+  EXPECT_EQ(c.simplify({"model.layers.{1,2}.mlp.experts.{0..127}.gate_proj"}, want),
+            std::vector<std::string>{"model.layers.{1,2}.mlp.experts.{0..127}.gate_proj"});
 }
 
 // A hand-written practice read over a small inventory.
