@@ -36,10 +36,7 @@ const SourceRange &Decision::range() const {
   return at ? *at : none;
 }
 
-const std::string &Word::str() const {
-  static const std::string none;
-  return text_ ? *text_ : none;
-}
+const std::string kUnsetWord;
 
 std::ostream &operator<<(std::ostream &os, const Word &w) { return os << w.str(); }
 

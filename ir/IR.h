@@ -337,12 +337,16 @@ template <typename T> struct Decided {
   Decision from;
 };
 
+// The text of an unset Word.
+extern const std::string kUnsetWord;
+
 // A resolved word (dtype, scope, method): the text of the rule that set it, which the Spec owns.
 class Word {
 public:
   Word() = default;
   explicit Word(const std::string &text) : text_(&text) {}
-  const std::string &str() const;
+  // Inline: the emitters read a million modules' words.
+  const std::string &str() const { return text_ ? *text_ : kUnsetWord; }
   operator const std::string &() const { return str(); }
   bool empty() const { return str().empty(); }
   friend bool operator==(const Word &a, std::string_view b) { return a.str() == b; }
