@@ -1,6 +1,8 @@
 #include "ir/IR.h"
 
+#include <functional>
 #include <ostream>
+#include <stdexcept>
 
 namespace qspec::ir {
 
@@ -34,10 +36,7 @@ const SourceRange &Decision::range() const {
   return at ? *at : none;
 }
 
-const std::string &Word::str() const {
-  static const std::string none;
-  return text_ ? *text_ : none;
-}
+const std::string kUnsetWord;
 
 std::ostream &operator<<(std::ostream &os, const Word &w) { return os << w.str(); }
 
@@ -89,11 +88,78 @@ const Option *Target::option(std::string_view key) const {
   return nullptr;
 }
 
+void ModuleIndex::clear() {
+  slots_.clear();
+  shift_ = 64;
+  size_ = 0;
+}
+
+void ModuleIndex::reserve(size_t n) {
+  size_t want = 16;
+  while (want < 2 * n)
+    want *= 2;
+  if (want > slots_.size())
+    rehash(want);
+}
+
+void ModuleIndex::rehash(size_t slots) {
+  std::vector<Slot> old = std::move(slots_);
+  slots_.assign(slots, Slot{});
+  shift_ = 64;
+  for (size_t s = slots; s > 1; s /= 2)
+    --shift_;
+  size_ = 0;
+  for (const Slot &o : old)
+    if (o.pos != kEmpty)
+      insert(o.pos, std::hash<std::string_view>()((*modules_)[o.pos].name));
+}
+
+std::pair<uint32_t, bool> ModuleIndex::insert(uint32_t pos, size_t hash) {
+  if (2 * (size_ + 1) > slots_.size())
+    rehash(slots_.empty() ? 16 : 2 * slots_.size());
+  const std::string &name = (*modules_)[pos].name;
+  const uint32_t tag = static_cast<uint32_t>(hash);
+  const size_t mask = slots_.size() - 1;
+  for (size_t s = homeSlot(hash);; s = (s + 1) & mask) {
+    Slot &slot = slots_[s];
+    if (slot.pos == kEmpty) {
+      slot = {pos, tag};
+      ++size_;
+      return {pos, true};
+    }
+    if (slot.tag == tag && (*modules_)[slot.pos].name == name)
+      return {slot.pos, false};
+  }
+}
+
+ModuleIndex::Hit ModuleIndex::find(std::string_view name) const {
+  if (slots_.empty())
+    return {};
+  const size_t hash = std::hash<std::string_view>()(name);
+  const uint32_t tag = static_cast<uint32_t>(hash);
+  const size_t mask = slots_.size() - 1;
+  for (size_t s = homeSlot(hash);; s = (s + 1) & mask) {
+    const Slot &slot = slots_[s];
+    if (slot.pos == kEmpty)
+      return {};
+    if (slot.tag == tag && (*modules_)[slot.pos].name == name)
+      return {slot.pos, true};
+  }
+}
+
+uint32_t ModuleIndex::at(std::string_view name) const {
+  Hit h = find(name);
+  if (!h.found)
+    throw std::out_of_range("no module named '" + std::string(name) + "'");
+  return h.second;
+}
+
 void Inventory::rebuildIndex() {
+  index.attach(&modules);
   index.clear();
   index.reserve(modules.size());
   for (uint32_t i = 0; i < modules.size(); ++i)
-    index.emplace(modules[i].name, i);
+    index.insert(i, std::hash<std::string_view>()(modules[i].name));
 }
 
 const Module *Inventory::find(std::string_view name) const {

@@ -40,10 +40,11 @@ static json optionJSON(const Option &o) {
 namespace {
 // `s` as a JSON string exactly as nlohmann's dump writes it.
 void appendJSONString(std::string &out, std::string_view s) {
-  bool plain = true;
+  // One pass without an early exit (the compiler vectorizes it): names are almost always plain.
+  unsigned char bad = 0;
   for (unsigned char c : s)
-    plain = plain && c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-  if (plain) {
+    bad |= static_cast<unsigned char>((c < 0x20) | (c >= 0x7f) | (c == '"') | (c == '\\'));
+  if (!bad) {
     out += '"';
     out += s;
     out += '"';
@@ -64,17 +65,36 @@ public:
 
   void module(const Spec &spec, size_t i, bool first) {
     const Module &m = spec.inventory.modules[i];
-    const ResolvedModule &r = spec.resolution.modules[i];
-    out_ += first ? "\n    {" : ",\n    {";
-    first_ = true;
-    key(6, "name");
+    out_ += first ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ";
     string(m.name);
-    key(6, "type");
+    out_ += ",\n      \"type\": ";
     string(m.type);
     if (m.block >= 0) {
-      key(6, "block");
+      out_ += ",\n      \"block\": ";
       out_ += std::to_string(m.block);
     }
+    first_ = false;
+    tail(spec, spec.resolution.modules[i]);
+  }
+
+private:
+  // Everything of a module after its name, type and block, formatted once per distinct tier,
+  // decision, flags, group and recipes: modules share a few, and this was about half of the
+  // writer's appends.
+  void tail(const Spec &spec, const ResolvedModule &r) {
+    TailKey k{&recipe(6, r.weight), &recipe(6, r.act), r.tier.from.at, r.group, r.tier.value, r.tier.from.source,
+              r.isProtected, r.tuned};
+    auto it = tails_.find(k);
+    if (it == tails_.end()) {
+      std::string t;
+      ModuleArrayWriter w(t, sm_);
+      w.first_ = false;
+      w.tailText(spec, r, *k.weight, *k.act);
+      it = tails_.emplace(k, std::move(t)).first;
+    }
+    out_ += it->second;
+  }
+  void tailText(const Spec &spec, const ResolvedModule &r, const std::string &weight, const std::string &act) {
     key(6, "tier");
     string(tierName(r.tier.value));
     key(6, "tier_from");
@@ -92,13 +112,12 @@ public:
       string(spec.resolution.groups[static_cast<size_t>(r.group)].name);
     }
     key(6, "weight");
-    recipe(6, r.weight);
+    out_ += weight;
     key(6, "act");
-    recipe(6, r.act);
+    out_ += act;
     out_ += "\n    }";
   }
 
-private:
   // Starts a member at `indent` spaces: the separator from the previous member, then the key.
   void key(int indent, const char *name) {
     out_ += first_ ? "\n" : ",\n";
@@ -154,8 +173,8 @@ private:
     close(indent);
   }
   // A recipe's object, formatted once per distinct (values, rules, indent): modules share a
-  // few recipes.
-  void recipe(int indent, const ResolvedRecipe &r) {
+  // few recipes. (The text, for the caller to append.)
+  const std::string &recipe(int indent, const ResolvedRecipe &r) {
     auto field = [](const Decided<Word> &d) {
       return RecipeField{&d.value.str(), d.from.at, d.from.source};
     };
@@ -170,8 +189,7 @@ private:
       w.recipeText(indent, r);
       it = recipes_.emplace(k, std::move(t)).first;
     }
-    out_ += it->second;
-    first_ = false;
+    return it->second;
   }
   void recipeText(int indent, const ResolvedRecipe &r) {
     out_ += '{';
@@ -222,11 +240,37 @@ private:
     }
   };
 
+  // What a module's tail depends on: its recipes' texts (cached, so their addresses say which)
+  // and the rest of its resolution but the targets' option blocks, which --emit=ir does not print.
+  struct TailKey {
+    const std::string *weight, *act;
+    const SourceRange *tierAt;
+    int32_t group;
+    Tier tier;
+    Decision::Source tierSource;
+    bool isProtected, tuned;
+    bool operator==(const TailKey &o) const {
+      return weight == o.weight && act == o.act && tierAt == o.tierAt && group == o.group && tier == o.tier &&
+             tierSource == o.tierSource && isProtected == o.isProtected && tuned == o.tuned;
+    }
+  };
+  struct TailKeyHash {
+    size_t operator()(const TailKey &k) const {
+      size_t h = std::hash<const void *>()(k.weight);
+      for (size_t v : {std::hash<const void *>()(k.act), std::hash<const void *>()(k.tierAt),
+                       static_cast<size_t>(k.group), static_cast<size_t>(k.tier) << 16 | static_cast<size_t>(k.tierSource) << 8 |
+                           static_cast<size_t>(k.isProtected) << 1 | static_cast<size_t>(k.tuned)})
+        h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+      return h;
+    }
+  };
+
   std::string &out_;
   const SourceManager &sm_;
   bool first_ = true;
   std::unordered_map<DecisionKey, std::string, DecisionKeyHash> decisions_;
   std::unordered_map<RecipeKey, std::string, RecipeKeyHash> recipes_;
+  std::unordered_map<TailKey, std::string, TailKeyHash> tails_;
 };
 } // namespace
 

@@ -2,6 +2,7 @@
 #include "ir/GlobSyntax.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <optional>
 
@@ -166,31 +167,59 @@ void ModuleSelector::buildSorted() const {
   });
 }
 
+namespace {
+// The ids of the segments last seen at each position of a name ("model.layers.7.mlp.experts.3.
+// up_proj" is segments 0-6), a few per position: neighbouring names share their leading segments
+// and cycle through a few last ones (gate_proj, up_proj, down_proj), so most segments are found
+// here without hashing.
+class RecentSegments {
+public:
+  static constexpr size_t kWays = 4;
+  // The id of `seg` at `pos`, or UINT32_MAX.
+  uint32_t find(size_t pos, std::string_view seg) const {
+    if (pos >= ways_.size())
+      return UINT32_MAX;
+    for (const auto &[text, id] : ways_[pos])
+      if (id != UINT32_MAX && text == seg)
+        return id;
+    return UINT32_MAX;
+  }
+  void add(size_t pos, std::string_view seg, uint32_t id) {
+    if (pos >= ways_.size()) {
+      ways_.resize(pos + 1);
+      next_.resize(pos + 1, 0);
+      for (auto &w : ways_[pos])
+        w.second = UINT32_MAX;
+    }
+    ways_[pos][next_[pos]] = {seg, id};
+    next_[pos] = static_cast<uint8_t>((next_[pos] + 1) % kWays);
+  }
+
+private:
+  std::vector<std::array<std::pair<std::string_view, uint32_t>, kWays>> ways_;
+  std::vector<uint8_t> next_; // per position, the way to replace next
+};
+} // namespace
+
 void ModuleSelector::buildSegments() const {
   std::call_once(segmentsOnce_, [this] {
   const auto &mods = inv_.modules;
-  // Neighbouring names share their leading segments ("model.layers.7.mlp.experts."): a segment
-  // equal to the previous name's segment at the same position reuses its id without hashing.
-  std::vector<std::pair<std::string_view, uint32_t>> prev, cur;
+  RecentSegments recent;
   for (uint32_t i = 0; i < mods.size(); ++i) {
     std::string_view name = mods[i].name;
-    cur.clear();
     size_t start = 0;
-    while (true) {
+    for (size_t pos = 0;; ++pos) {
       size_t dot = name.find('.', start);
       size_t end = dot == std::string_view::npos ? name.size() : dot;
       std::string_view seg = name.substr(start, end - start);
-      uint32_t id;
-      size_t k = cur.size();
-      if (k < prev.size() && prev[k].first == seg) {
-        id = prev[k].second;
-      } else {
+      uint32_t id = recent.find(pos, seg);
+      if (id == UINT32_MAX) {
         auto [it, inserted] = segmentIds_.try_emplace(seg, static_cast<uint32_t>(postings_.size()));
         if (inserted)
           postings_.emplace_back();
         id = it->second;
+        recent.add(pos, seg, id);
       }
-      cur.emplace_back(seg, id);
       std::vector<uint32_t> &list = postings_[id];
       if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
         list.push_back(i);
@@ -204,7 +233,6 @@ void ModuleSelector::buildSegments() const {
       }
       start = dot + 1;
     }
-    std::swap(prev, cur);
   }
   });
 }

@@ -456,34 +456,26 @@ void InventoryBuilder::reportDuplicate(size_t dup, uint32_t first) {
 
 namespace {
 
-void prefetch(const void *p) {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p);
-#else
-  (void)p;
-#endif
-}
-
-// A module's name on its way into the index: the sort key (bucket << 32 | position) and the
-// characters, so the insertion loop reads the characters without first reading the module.
+// A module on its way into the index: the sort key (home slot << 32 | position) and its hash.
 struct IndexItem {
   uint64_t key;
-  const char *name;
-  size_t size;
+  size_t hash;
 };
 
-// Modules [begin, end) ordered by the hash-table bucket of their name (`hash % buckets`,
-// libstdc++'s choice; another library's would only make the order less useful), ties in file
-// order: an LSD radix sort, linear and stable.
-std::vector<IndexItem> orderByBucket(const std::vector<ir::Module> &modules, const std::vector<size_t> &hashes,
-                                     size_t begin, size_t end, size_t buckets) {
+// Modules [begin, end) ordered by the index slot their name goes to first (ties in file
+// order): an LSD radix sort, linear and stable.
+std::vector<IndexItem> orderBySlot(const ir::ModuleIndex &index, const std::vector<size_t> &hashes, size_t begin,
+                                   size_t end) {
   std::vector<IndexItem> order(end - begin), tmp(end - begin);
-  for (size_t i = begin; i < end; ++i)
-    order[i - begin] = {(static_cast<uint64_t>(hashes[i] % buckets) << 32) | i, modules[i].name.data(),
-                        modules[i].name.size()};
+  uint64_t maxSlot = 0;
+  for (size_t i = begin; i < end; ++i) {
+    uint64_t slot = index.homeSlot(hashes[i]);
+    maxSlot = std::max(maxSlot, slot);
+    order[i - begin] = {(slot << 32) | i, hashes[i]};
+  }
   constexpr unsigned kBits = 11;
   constexpr size_t kRadix = size_t(1) << kBits;
-  for (unsigned shift = 32; shift < 64 && ((buckets - 1) >> (shift - 32)) != 0; shift += kBits) {
+  for (unsigned shift = 32; shift < 64 && (maxSlot >> (shift - 32)) != 0; shift += kBits) {
     size_t count[kRadix + 1] = {};
     for (const IndexItem &x : order)
       ++count[((x.key >> shift) & (kRadix - 1)) + 1];
@@ -502,25 +494,22 @@ bool InventoryBuilder::finish() {
   const size_t begin = indexed_, end = inv_.modules.size();
   if (begin == end)
     return true;
-  auto &index = inv_.index;
+  ir::ModuleIndex &index = inv_.index;
   std::vector<ir::Module> &modules = inv_.modules;
+  index.attach(&modules);
   index.reserve(end);
-  std::vector<IndexItem> order = orderByBucket(modules, hashes_, begin, end, index.bucket_count());
-  // In bucket order the table is written front to back; what is left to wait for is each name's
-  // characters, fetched ahead.
-  constexpr size_t kAhead = 8;
+  // In slot order the table is written front to back, and a name's characters are read only
+  // when 32 bits of its hash meet another's.
+  std::vector<IndexItem> order = orderBySlot(index, hashes_, begin, end);
   size_t dup = SIZE_MAX;
   uint32_t dupOf = 0;
-  for (size_t k = 0; k < order.size(); ++k) {
-    if (k + kAhead < order.size())
-      prefetch(order[k + kAhead].name);
-    const IndexItem &item = order[k];
+  for (const IndexItem &item : order) {
     uint32_t i = static_cast<uint32_t>(item.key);
-    auto [it, inserted] = index.try_emplace(std::string_view(item.name, item.size), i); // views modules[i].name
-    // Equal names share a bucket and come in file order, so `it` holds the first occurrence.
+    auto [first, inserted] = index.insert(i, item.hash);
+    // Equal names share a home slot and come in file order, so `first` is the first occurrence.
     if (!inserted && i < dup) {
       dup = i;
-      dupOf = it->second;
+      dupOf = first;
     }
   }
   if (dup == SIZE_MAX) {
@@ -528,16 +517,12 @@ bool InventoryBuilder::finish() {
     return true;
   }
   // Keep what checking one name at a time would have kept: the modules before the duplicate.
-  for (size_t i = dup; i < end; ++i) {
-    auto it = index.find(modules[i].name);
-    if (it != index.end() && it->second >= dup)
-      index.erase(it);
-  }
   reportDuplicate(dup, dupOf);
   modules.resize(dup);
   offsets_.resize(dup);
   nameLens_.resize(dup);
   hashes_.resize(dup);
+  inv_.rebuildIndex(); // an error path: the index of the modules kept
   indexed_ = dup;
   return false;
 }

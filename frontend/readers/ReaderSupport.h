@@ -109,9 +109,10 @@ bool endsWith(std::string_view s, std::string_view suffix);
 //
 // Names are indexed (Inventory::index) in batches by finish(), not one at a time: inserting into
 // the hash table in file order costs a few cache misses per name (most of reading a 1M-module
-// manifest), inserting in bucket order almost none. The diagnostics are the same as checking
-// each name when added, provided the reader calls finish() before every error of its own and at
-// the end: the first duplicate in file order is the error, the modules before it are kept.
+// manifest), inserting in the order of their home slots almost none. The diagnostics are the
+// same as checking each name when added, provided the reader calls finish() before every error
+// of its own and at the end: the first duplicate in file order is the error, the modules before
+// it are kept.
 class InventoryBuilder {
 public:
   InventoryBuilder(ir::Inventory &inv, DiagnosticEngine &diags, FileID file, const ReaderLimits &limits)
