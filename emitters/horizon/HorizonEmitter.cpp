@@ -341,14 +341,15 @@ void HorizonWriter::restorePrefixed() {
   // Every dotted prefix of a name in one pass (vendors/horizon PrefixKeys): at a million modules
   // the maps' ordered lookups, and then std::hash of every prefix, were most of this emitter's time.
   const horizon::PrefixKeys frozenKeys = prefixKeys(frozen_), entryKeys = prefixKeys(entries_);
-  std::vector<std::pair<bool, size_t>> restore; // (frozen template, module)
+  horizon::PrefixKeys::Cursor frozenAt, entryAt; // consecutive names share their parents
+  std::vector<std::pair<bool, size_t>> restore;   // (frozen template, module)
   for (size_t i = 0; i < mods.size(); ++i) {
     const std::string_view name = mods[i].name;
     for (bool frozen : {true, false}) {
       const horizon::PrefixKeys &into = frozen ? frozenKeys : entryKeys;
       if (into.empty())
         continue;
-      auto hit = into.longest(name, false);
+      auto hit = into.longest(name, false, frozen ? frozenAt : entryAt);
       if (hit && hit->length == name.size())
         break; // its own key decides in the last template that reaches it
       if (hit) {

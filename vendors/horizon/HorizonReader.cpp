@@ -135,6 +135,7 @@ struct SetterReading::Step {
   enum Kind { Names, Conv, Matmul, Sensitivity } kind = Names;
   bool freeze = false;
   PrefixKeys keys; // Names: key (the doc's text) -> index in `entries`
+  mutable PrefixKeys::Cursor cursor; // the last name looked up in `keys` (module() is const)
   const std::vector<std::pair<PyValue, PyValue>> *entries = nullptr;
   std::optional<ir::Tier> tier;                            // Conv / Matmul
   const PyValue *at = nullptr;
@@ -213,7 +214,7 @@ SetterReading::Result SetterReading::module(std::string_view name, std::string_v
       continue;
     }
     // The longest key that is the name or a dotted prefix of it ("" covers everything).
-    if (auto hit = s.keys.longest(name, true)) {
+    if (auto hit = s.keys.longest(name, true, s.cursor)) {
       const PyValue &v = (*s.entries)[hit->value].second;
       r = Result{tierForDtype(v), v.line, v.column};
       frozen = s.freeze;

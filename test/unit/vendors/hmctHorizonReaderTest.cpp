@@ -398,3 +398,34 @@ TEST(HorizonPrefixKeys, LongestDottedPrefix) {
   EXPECT_EQ(hit->value, 1009u);
   EXPECT_FALSE(keys.longest("m.l1000", false));
 }
+
+// A cursor resumes after the dotted prefix a name shares with the previous one: every answer is
+// the one-shot answer, whatever the order (tree order, jumps back, a name and its own prefix,
+// names sharing text but not a whole segment, a second index with the same cursor).
+TEST(HorizonPrefixKeys, CursorGivesTheOneShotAnswerInAnyOrder) {
+  horizon::PrefixKeys keys, other;
+  for (const char *k : {"a", "a.b", "a.b.c1", "a.bx", "m.l1", "m.l1.x.y", ".d"})
+    keys.add(k, std::string_view(k).size());
+  other.add("a.b.c", 99);
+  const std::vector<std::string> names = {
+      "a.b.c1.k", "a.b.c1", "a.b.c2.k", "a.b", "a.bx.c", "a.b.c1.k", "a.c", "a", "m.l1.x.y.z",
+      "m.l1.x.z", "m.l10.x", "m.l1", "z.y", ".d.e", ".", "", "a..b", "a.b.", "m.l1.x.y"};
+  horizon::PrefixKeys::Cursor cursor;
+  for (bool withEmpty : {false, true})
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t n = 0; n < names.size(); ++n) {
+        const std::string &name = names[pass ? names.size() - 1 - n : n];
+        auto want = keys.longest(name, withEmpty), got = keys.longest(name, withEmpty, cursor);
+        ASSERT_EQ(want.has_value(), got.has_value()) << name;
+        if (want) {
+          EXPECT_EQ(want->value, got->value) << name;
+          EXPECT_EQ(want->length, got->length) << name;
+        }
+      }
+  auto hit = other.longest("a.b.c.d", false, cursor); // another index: the cursor starts over
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 99u);
+  hit = keys.longest("a.b.c.d", false, cursor);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->length, 3u);
+}
