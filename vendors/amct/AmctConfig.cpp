@@ -3,6 +3,7 @@
 // the parser's ParseInfoTree. documentFromPtq/Qat (AmctProto.h) are shared with the emitter.
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctProto.h"
+#include "vendors/Parsed.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -389,30 +390,12 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
   }
 }
 
-namespace {
-struct Parsed {
-  std::string text;
-  ConfigKind kind = ConfigKind::PTQ;
-  AmctDocument doc;
-  bool full = false;
-};
-thread_local Parsed lastParsed;
-} // namespace
-
 void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc) {
-  lastParsed.text.assign(text);
-  lastParsed.kind = kind;
-  lastParsed.doc = std::move(doc);
-  lastParsed.full = true;
+  vendors::rememberParsed(text, static_cast<int>(kind), std::move(doc));
 }
 
 bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc) {
-  Parsed slot = std::move(lastParsed);
-  lastParsed = Parsed{};
-  if (!slot.full || slot.kind != kind || slot.text != text)
-    return false;
-  doc = std::move(slot.doc);
-  return true;
+  return vendors::takeParsed(text, static_cast<int>(kind), doc);
 }
 
 bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,

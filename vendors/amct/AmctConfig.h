@@ -92,8 +92,8 @@ bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &d
 // A document parsed (with locations) from `text` as `kind`, kept on this thread for a reader of
 // exactly these bytes and kind: the emitter's round trip parses the file it writes and remembers
 // the document; the read-back of that file (readAmct, run next on the same thread by
-// emit::emitTargets) takes it instead of parsing the same bytes again. One slot per thread: a
-// later remember replaces it, a take empties it, other bytes or another kind miss it.
+// emit::emitTargets) takes it instead of parsing the same bytes again. The slot is
+// vendors/Parsed.h's (one per thread for every vendor's documents), tagged with the kind.
 void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc);
 bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc);
 // Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
