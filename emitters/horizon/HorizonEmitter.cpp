@@ -14,6 +14,7 @@
 //    emitTargets then reads the bytes back through vendors/horizon and compares each module.
 #include "emitters/horizon/HorizonEmitter.h"
 #include "emitters/RecipeCarry.h"
+#include "vendors/Parsed.h"
 #include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
@@ -575,6 +576,7 @@ bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, Output
     act.method = m;
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, act},
                          DiagID::warn_horizon_recipe_not_carried, diags);
+  vendors::rememberParsed(out.buffer(), 0, std::move(doc)); // for the read-back (vendors/Parsed.h)
   return true;
 }
 

@@ -1,5 +1,6 @@
 // HMCT's reading of a quant_config; see HmctReader.h.
 #include "vendors/hmct/HmctReader.h"
+#include "vendors/Parsed.h"
 
 namespace qspec::vendors {
 
@@ -165,7 +166,8 @@ bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   hmct::QuantConfigDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!hmct::parseQuantConfigText(bytes, doc, error, line, column)) {
+  // The emitter's recipe check already parsed these bytes when they are what it wrote.
+  if (!takeParsed(bytes, 0, doc) && !hmct::parseQuantConfigText(bytes, doc, error, line, column)) {
     diags.report(DiagID::err_hmct_refused, target.range,
                  {std::to_string(line), std::to_string(column), error, "json"});
     return false;

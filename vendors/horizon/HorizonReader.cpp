@@ -1,5 +1,6 @@
 // horizon_plugin_pytorch's reading of a QconfigSetter; see HorizonReader.h.
 #include "vendors/horizon/HorizonReader.h"
+#include "vendors/Parsed.h"
 
 #include "vendors/horizon/HorizonRules.h"
 
@@ -236,7 +237,8 @@ bool readHorizon(const ir::Spec &spec, const ir::Target &target, std::string_vie
   horizon::QconfigSetterDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!horizon::parseQconfigSetter(bytes, doc, error, line, column)) {
+  // The emitter's recipe check already parsed these bytes when they are what it wrote.
+  if (!takeParsed(bytes, 0, doc) && !horizon::parseQconfigSetter(bytes, doc, error, line, column)) {
     diags.report(DiagID::err_horizon_refused, target.range,
                  {std::to_string(line), std::to_string(column), error, "python"});
     return false;

@@ -1,6 +1,7 @@
 // The HMCT and Horizon vendor models (vendors/hmct, vendors/horizon): the document models with
 // locations, HMCT's node > op > model reading, the QconfigSetter's template order with prefix
 // keys and march defaults, and the HMCT model against the real files in ../shared/conformance.
+#include "vendors/Parsed.h"
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
@@ -428,4 +429,48 @@ TEST(HorizonPrefixKeys, CursorGivesTheOneShotAnswerInAnyOrder) {
   hit = keys.longest("a.b.c.d", false, cursor);
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->length, 3u);
+}
+
+// The emitter's parsed document handed to the read-back (vendors/Parsed.h): the HMCT and
+// Horizon readers take what the emitter remembered for exactly these bytes (a doctored document
+// shows it was taken, not parsed again), once; another document type, other bytes, another tag
+// or forgetParsed miss it.
+TEST(ParsedHandoff, ReadersTakeTheEmittersDocumentOnlyForItsBytes) {
+  ir::Spec spec;
+  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
+  auto r = testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec,
+                                       {}, "onnx");
+  ASSERT_TRUE(r.ok) << r.out;
+  SourceManager sm;
+  auto reads = [&](const hmct::QuantConfigDoc *remembered) {
+    if (remembered)
+      vendors::rememberParsed(r.out, 0, *remembered);
+    DiagnosticEngine diags(sm);
+    vendors::VendorReading reading;
+    EXPECT_TRUE(vendors::readHmct(spec, *spec.target("hmct"), r.out, reading, diags));
+    return vendors::validateReading(spec, *spec.target("hmct"), reading, diags);
+  };
+  EXPECT_TRUE(reads(nullptr)); // what the emitter remembered is what it wrote
+  hmct::QuantConfigDoc doctored = hmctDoc(r.out);
+  for (auto &[key, v] : doctored.root.members)
+    if (key == "model_config")
+      for (auto &[k, w] : v.members)
+        if (k == "all_node_type")
+          w.text = "int16";
+  EXPECT_FALSE(reads(&doctored)); // taken: the doctored qtype diverges
+  EXPECT_TRUE(reads(nullptr));    // the take emptied the slot: parsed again
+  vendors::rememberParsed(r.out, 0, doctored);
+  horizon::QconfigSetterDoc setter;
+  EXPECT_FALSE(vendors::takeParsed(r.out, 0, setter)); // another document type misses (and empties)
+  EXPECT_TRUE(reads(nullptr));
+  hmct::QuantConfigDoc got;
+  vendors::rememberParsed(r.out, 0, doctored);
+  EXPECT_FALSE(vendors::takeParsed(r.out, 1, got)); // another tag
+  vendors::rememberParsed(r.out, 0, doctored);
+  EXPECT_FALSE(vendors::takeParsed(r.out + " ", 0, got)); // other bytes
+  vendors::rememberParsed(r.out, 0, doctored);
+  vendors::forgetParsed();
+  EXPECT_FALSE(vendors::takeParsed(r.out, 0, got));
+  vendors::rememberParsed(r.out, 0, doctored);
+  EXPECT_TRUE(vendors::takeParsed(r.out, 0, got));
 }
