@@ -69,12 +69,14 @@ struct Namer {
     if (!a.considered || !a.enabled)
       return r; // tier Float: unquantized
     dtypes(rm, a, r);
+    // The words every module gets, interned once.
+    static const ReadingWord kPerChannel("per_channel"), kPerTensor("per_tensor");
     if (a.channelWise && isChannelWiseType(m.type))
-      r.weight.scope = *a.channelWise ? "per_channel" : "per_tensor";
+      r.weight.scope = *a.channelWise ? kPerChannel : kPerTensor;
     if (a.wtsAlgo != "ulq")
       r.weight.symmetric = true; // ARQ and ADA quantize weights symmetrically
     r.weight.method = method(rm, true, a.wtsAlgo);
-    r.act.scope = "per_tensor";
+    r.act.scope = kPerTensor;
     if (a.asymmetric)
       r.act.symmetric = !*a.asymmetric;
     r.act.method = method(rm, false, a.actAlgo);

@@ -56,8 +56,8 @@ void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const i
               Applied &a, std::vector<Finding> &refusals) {
   const std::string &type = m.type;
   bool known = !type.empty();
-  a.actAlgo = r.actAlgo.empty() ? "ifmr" : r.actAlgo;
-  a.wtsAlgo = r.wtsAlgo.empty() ? "arq" : r.wtsAlgo;
+  a.actAlgo = r.actAlgo.empty() ? std::string_view("ifmr") : std::string_view(r.actAlgo);
+  a.wtsAlgo = r.wtsAlgo.empty() ? std::string_view("arq") : std::string_view(r.wtsAlgo);
   a.act = r.actType.value_or(DataType::Int8);
   bool noBias = m.biasKnown && !m.hasBias;
   std::string msg;
@@ -81,7 +81,7 @@ void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const i
 
 void applyQat(const Recipe &r, const ir::Module &m, Applied &a) {
   a.actAlgo = "ulq";
-  a.wtsAlgo = r.wtsAlgo.empty() ? "arq" : r.wtsAlgo;
+  a.wtsAlgo = r.wtsAlgo.empty() ? std::string_view("arq") : std::string_view(r.wtsAlgo);
   a.act = r.actType.value_or(DataType::Int8);
   a.weightBits = r.weightType.value_or(DataType::Int8) == DataType::Int4 ? 4 : 8;
   if (r.channelWise)

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -41,7 +42,9 @@ std::vector<ir::Module> modules(const Mods &mods) {
 std::vector<Applied> apply(const std::string &text, ConfigKind kind, const std::vector<ir::Module> &mods,
                            std::vector<amct::Finding> *refusalsOut = nullptr) {
   std::vector<amct::Finding> refusals;
-  auto out = amct::applyDocument(parse(text, kind), mods, amct::Version{}, refusals);
+  static std::deque<amct::AmctDocument> docs; // the result's algorithm names are views into its document
+  docs.push_back(parse(text, kind));
+  auto out = amct::applyDocument(docs.back(), mods, amct::Version{}, refusals);
   if (refusalsOut)
     *refusalsOut = refusals;
   else
@@ -161,7 +164,7 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
     nlohmann::json w = layer.value("retrain_weight_config", nlohmann::json::object());
     EXPECT_EQ(a.act == amct::DataType::Int16 ? "INT16" : "INT8", d.value("dst_type", std::string("INT8")));
     EXPECT_EQ(a.weightBits == 4 ? "INT4" : "INT8", w.value("dst_type", std::string("INT8")));
-    EXPECT_EQ(a.wtsAlgo + "_retrain", w.value("algo", std::string()));
+    EXPECT_EQ(std::string(a.wtsAlgo) + "_retrain", w.value("algo", std::string()));
     EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
     return;
   }
@@ -174,7 +177,7 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
   EXPECT_EQ(a.actAlgo, act.value("act_algo", std::string()));
   EXPECT_EQ(a.asymmetric, act.value("asymmetric", true));
   EXPECT_EQ(static_cast<int>(a.weightBits), w.value("num_bits", 8));
-  EXPECT_EQ(a.wtsAlgo + "_quantize", w.value("wts_algo", std::string()));
+  EXPECT_EQ(std::string(a.wtsAlgo) + "_quantize", w.value("wts_algo", std::string()));
   EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
 }
 
