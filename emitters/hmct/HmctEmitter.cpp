@@ -576,8 +576,7 @@ bool Builder::run(OutputContext &out) {
 
 bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
-  Builder b(spec, target, diags);
-  if (!b.run(out))
+  if (!Builder(spec, target, diags).run(out)) // freed before the document below is built
     return false;
   // Verify: the activation recipe HMCT reads from the written model_config is model-wide, and
   // weights have no keys at all; every rule's recipe field it does not apply is reported. The

@@ -562,8 +562,7 @@ bool HorizonWriter::printTail(PyPrinter &p) {
 
 bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                           DiagnosticEngine &diags) {
-  HorizonWriter w(spec, target, diags);
-  if (!w.run(out.buffer()))
+  if (!HorizonWriter(spec, target, diags).run(out.buffer())) // freed before the document below
     return false;
   // Verify: the observer is the one recipe setting the setter carries, model-wide.
   horizon::QconfigSetterDoc doc;
