@@ -252,13 +252,18 @@ TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
   EXPECT_TRUE(vendors::validateReading(spec, *spec.target("horizon"), now, d2));
 }
 
+// An int8 quant_config for a two-node ONNX inventory, as qcc emits it.
+static testsupport::EmitRun emitTwoNodeHmct(ir::Spec &spec) {
+  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
+  return testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec, {},
+                                     "onnx");
+}
+
 // A quant_config HMCT would refuse is reported with its line and column, and a node entry that
 // disagrees with the IR is a divergence at the node.
 TEST(HmctValidation, RefusalAndDivergence) {
   ir::Spec spec;
-  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
-  auto r = testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec,
-                                       {}, "onnx");
+  auto r = emitTwoNodeHmct(spec);
   ASSERT_TRUE(r.ok) << r.out;
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -437,9 +442,7 @@ TEST(HorizonPrefixKeys, CursorGivesTheOneShotAnswerInAnyOrder) {
 // or forgetParsed miss it.
 TEST(ParsedHandoff, ReadersTakeTheEmittersDocumentOnlyForItsBytes) {
   ir::Spec spec;
-  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
-  auto r = testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec,
-                                       {}, "onnx");
+  auto r = emitTwoNodeHmct(spec);
   ASSERT_TRUE(r.ok) << r.out;
   SourceManager sm;
   auto reads = [&](const hmct::QuantConfigDoc *remembered) {
