@@ -1,5 +1,6 @@
 #include "emitters/Emitter.h"
 #include "ir/Parallel.h"
+#include "vendors/Parsed.h"
 #include "vendors/Reading.h"
 
 #include <map>
@@ -65,6 +66,7 @@ std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<cons
     }
     results[i].ok = emitter->emit(spec, *targets[i], results[i].out, d) && !d.hasErrors() &&
                     validateEmitted(spec, *targets[i], results[i].out, d);
+    vendors::forgetParsed(); // what the emitter parsed and the read-back did not take
   };
   if (threads == 0)
     threads = spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(targets.size()) : 1;

@@ -26,6 +26,7 @@
 #include "emitters/RecipeCarry.h"
 #include "ir/EditDistance.h"
 #include "ir/GraphNames.h"
+#include "vendors/Parsed.h"
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/hmct/HmctRules.h"
 
@@ -575,18 +576,19 @@ bool Builder::run(OutputContext &out) {
 
 bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
-  Builder b(spec, target, diags);
-  if (!b.run(out))
+  if (!Builder(spec, target, diags).run(out)) // freed before the document below is built
     return false;
   // Verify: the activation recipe HMCT reads from the written model_config is model-wide, and
-  // weights have no keys at all; every rule's recipe field it does not apply is reported.
+  // weights have no keys at all; every rule's recipe field it does not apply is reported. The
+  // whole document is parsed once, here, and handed to the read-back (vendors/Parsed.h).
   hmct::QuantConfigDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column, "model_config"))
+  if (!hmct::parseQuantConfigText(out.buffer(), doc, error, line, column))
     return true; // the reader reports it (err_hmct_refused)
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
                          DiagID::warn_hmct_recipe_not_carried, diags);
+  vendors::rememberParsed(out.buffer(), 0, std::move(doc));
   return true;
 }
 

@@ -14,6 +14,7 @@
 //    emitTargets then reads the bytes back through vendors/horizon and compares each module.
 #include "emitters/horizon/HorizonEmitter.h"
 #include "emitters/RecipeCarry.h"
+#include "vendors/Parsed.h"
 #include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
@@ -341,14 +342,15 @@ void HorizonWriter::restorePrefixed() {
   // Every dotted prefix of a name in one pass (vendors/horizon PrefixKeys): at a million modules
   // the maps' ordered lookups, and then std::hash of every prefix, were most of this emitter's time.
   const horizon::PrefixKeys frozenKeys = prefixKeys(frozen_), entryKeys = prefixKeys(entries_);
-  std::vector<std::pair<bool, size_t>> restore; // (frozen template, module)
+  horizon::PrefixKeys::Cursor frozenAt, entryAt; // consecutive names share their parents
+  std::vector<std::pair<bool, size_t>> restore;   // (frozen template, module)
   for (size_t i = 0; i < mods.size(); ++i) {
     const std::string_view name = mods[i].name;
     for (bool frozen : {true, false}) {
       const horizon::PrefixKeys &into = frozen ? frozenKeys : entryKeys;
       if (into.empty())
         continue;
-      auto hit = into.longest(name, false);
+      auto hit = into.longest(name, false, frozen ? frozenAt : entryAt);
       if (hit && hit->length == name.size())
         break; // its own key decides in the last template that reaches it
       if (hit) {
@@ -560,8 +562,7 @@ bool HorizonWriter::printTail(PyPrinter &p) {
 
 bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                           DiagnosticEngine &diags) {
-  HorizonWriter w(spec, target, diags);
-  if (!w.run(out.buffer()))
+  if (!HorizonWriter(spec, target, diags).run(out.buffer())) // freed before the document below
     return false;
   // Verify: the observer is the one recipe setting the setter carries, model-wide.
   horizon::QconfigSetterDoc doc;
@@ -574,6 +575,7 @@ bool HorizonEmitter::emit(const ir::Spec &spec, const ir::Target &target, Output
     act.method = m;
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, act},
                          DiagID::warn_horizon_recipe_not_carried, diags);
+  vendors::rememberParsed(out.buffer(), 0, std::move(doc)); // for the read-back (vendors/Parsed.h)
   return true;
 }
 

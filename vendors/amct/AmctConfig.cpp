@@ -3,6 +3,7 @@
 // the parser's ParseInfoTree. documentFromPtq/Qat (AmctProto.h) are shared with the emitter.
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctProto.h"
+#include "vendors/Parsed.h"
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
@@ -389,29 +390,35 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
   }
 }
 
-namespace {
-struct Parsed {
-  std::string text;
-  ConfigKind kind = ConfigKind::PTQ;
-  AmctDocument doc;
-  bool full = false;
-};
-thread_local Parsed lastParsed;
-} // namespace
-
-void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc) {
-  lastParsed.text.assign(text);
-  lastParsed.kind = kind;
-  lastParsed.doc = std::move(doc);
-  lastParsed.full = true;
+CheckedWith CheckedWith::of(const CheckOptions &co, const void *layersFrom) {
+  return CheckedWith{co.version, co.hardware, co.pytorchTypes, co.uniqueLayerNames, co.framework,
+                     co.layerTypes.empty() ? nullptr : layersFrom, co.layerTypes.size()};
 }
 
-bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc) {
-  Parsed slot = std::move(lastParsed);
-  lastParsed = Parsed{};
-  if (!slot.full || slot.kind != kind || slot.text != text)
+bool CheckedWith::operator==(const CheckedWith &o) const {
+  return version.major == o.version.major && version.minor == o.version.minor && hardware == o.hardware &&
+         pytorchTypes == o.pytorchTypes && uniqueLayerNames == o.uniqueLayerNames && framework == o.framework &&
+         layersFrom == o.layersFrom && layerCount == o.layerCount;
+}
+
+namespace {
+struct Remembered {
+  AmctDocument doc;
+  std::optional<CheckedWith> checked;
+};
+} // namespace
+
+void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc, std::optional<CheckedWith> checked) {
+  vendors::rememberParsed(text, static_cast<int>(kind), Remembered{std::move(doc), std::move(checked)});
+}
+
+bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc, std::optional<CheckedWith> *checked) {
+  Remembered r;
+  if (!vendors::takeParsed(text, static_cast<int>(kind), r))
     return false;
-  doc = std::move(slot.doc);
+  doc = std::move(r.doc);
+  if (checked)
+    *checked = std::move(r.checked);
   return true;
 }
 

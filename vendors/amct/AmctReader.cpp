@@ -69,12 +69,14 @@ struct Namer {
     if (!a.considered || !a.enabled)
       return r; // tier Float: unquantized
     dtypes(rm, a, r);
+    // The words every module gets, interned once.
+    static const ReadingWord kPerChannel("per_channel"), kPerTensor("per_tensor");
     if (a.channelWise && isChannelWiseType(m.type))
-      r.weight.scope = *a.channelWise ? "per_channel" : "per_tensor";
+      r.weight.scope = *a.channelWise ? kPerChannel : kPerTensor;
     if (a.wtsAlgo != "ulq")
       r.weight.symmetric = true; // ARQ and ADA quantize weights symmetrically
     r.weight.method = method(rm, true, a.wtsAlgo);
-    r.act.scope = "per_tensor";
+    r.act.scope = kPerTensor;
     if (a.asymmetric)
       r.act.symmetric = !*a.asymmetric;
     r.act.method = method(rm, false, a.actAlgo);
@@ -137,8 +139,9 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
                FieldActDtype | FieldActScope | FieldActSymmetric | FieldActMethod;
   AmctDocument doc;
   std::vector<ParseError> errors;
-  // The emitter's round trip already parsed these bytes when they are what it wrote.
-  if (!takeParsed(bytes, kind, doc) && !parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
+  std::optional<CheckedWith> checked;
+  // The emitter's round trip already parsed (and checked) these bytes when they are what it wrote.
+  if (!takeParsed(bytes, kind, doc, &checked) && !parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
     const ParseError &e = errors.front();
     diags.report(DiagID::err_amct_parse, target.range,
                  {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});
@@ -165,9 +168,10 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
       co.layerTypes.emplace_back(m.name, m.type);
   }
   std::vector<Finding> refusals;
-  for (Finding &f : checkDocument(doc, co))
-    if (f.level == Finding::Error)
-      refusals.push_back(std::move(f));
+  if (!checked || !(*checked == CheckedWith::of(co, withInventory ? mods.data() : nullptr)))
+    for (Finding &f : checkDocument(doc, co))
+      if (f.level == Finding::Error)
+        refusals.push_back(std::move(f));
   std::vector<Applied> applied;
   if (withInventory)
     applied = applyDocument(doc, mods, co.version, refusals);

@@ -26,15 +26,18 @@ struct Applied {
   uint32_t weightBits = 8;        // 4, 6, 7, 8; 0 = the weights are not quantized (ADA dropped)
   std::optional<bool> channelWise; // unset: the type is unknown
   std::optional<bool> asymmetric;  // PTQ activations
-  std::string actAlgo, wtsAlgo;    // ifmr | hfmg | ulq; arq | ada | ulq
+  std::string_view actAlgo, wtsAlgo; // ifmr | hfmg | ulq; arq | ada | ulq (views into the document)
   uint32_t line = 0, col = 0;      // the deciding entry (0: AMCT's built-in default)
 };
 
-// Applies `doc` to every module of `modules` (a PTQ or QAT document). Layers the document
+// Applies `doc` to every module of `modules` (a PTQ or QAT document), which must outlive the
+// result (its algorithm names are views into it). Layers the document
 // refuses (an override giving INT16 to a layer that cannot take it) are reported in `refusals`
 // with AMCT's message.
 std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules, Version v,
                                    std::vector<Finding> &refusals);
+std::vector<Applied> applyDocument(AmctDocument &&, const std::vector<ir::Module> &, Version,
+                                   std::vector<Finding> &) = delete;
 
 } // namespace qspec::amct
 

@@ -2,37 +2,39 @@
 // precedence, then named in the IR's words for translation validation.
 #include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctIntent.h"
-
-#include <unordered_map>
-#include <unordered_set>
+#include "vendors/ViewIndex.h"
 
 namespace qspec::amct {
 
 namespace {
 
 // The document's lists, indexed once: a large inventory is matched against them module by module.
+// A repeated entry: the first one decides.
 struct Index {
-  std::unordered_map<std::string_view, const Override *> byName, byType;
-  std::unordered_map<std::string_view, const Entry *> skipNames, skipTypes;
+  vendors::ViewIndex<const Override *> byName, byType;
+  vendors::ViewIndex<const Entry *> skipNames, skipTypes;
 
-  explicit Index(const AmctDocument &doc) {
+  explicit Index(const AmctDocument &doc)
+      : byName(doc.nameOverrides.size()), byType(doc.typeOverrides.size()),
+        skipNames(doc.skipLayers.size() + doc.quantSkipLayers.size()),
+        skipTypes(doc.skipLayerTypes.size() + doc.quantSkipTypes.size()) {
     for (const Override &o : doc.nameOverrides)
-      byName.try_emplace(o.key, &o);
+      byName.add(o.key, &o);
     for (const Override &o : doc.typeOverrides)
-      byType.try_emplace(o.key, &o);
+      byType.add(o.key, &o);
     bool qat = doc.kind == ConfigKind::QAT;
     for (const auto *list : {&doc.skipLayers, qat ? &doc.quantSkipLayers : nullptr})
       if (list)
         for (const Entry &e : *list)
-          skipNames.try_emplace(e.text, &e);
+          skipNames.add(e.text, &e);
     for (const auto *list : {&doc.skipLayerTypes, qat ? &doc.quantSkipTypes : nullptr})
       if (list)
         for (const Entry &e : *list)
-          skipTypes.try_emplace(e.text, &e);
+          skipTypes.add(e.text, &e);
   }
-  template <typename M> static typename M::mapped_type find(const M &m, std::string_view key) {
-    auto it = m.find(key);
-    return it == m.end() ? nullptr : it->second;
+  template <typename V> static V find(const vendors::ViewIndex<V> &m, std::string_view key) {
+    const V *v = m.find(key);
+    return v ? *v : nullptr;
   }
 };
 
@@ -54,8 +56,8 @@ void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const i
               Applied &a, std::vector<Finding> &refusals) {
   const std::string &type = m.type;
   bool known = !type.empty();
-  a.actAlgo = r.actAlgo.empty() ? "ifmr" : r.actAlgo;
-  a.wtsAlgo = r.wtsAlgo.empty() ? "arq" : r.wtsAlgo;
+  a.actAlgo = r.actAlgo.empty() ? std::string_view("ifmr") : std::string_view(r.actAlgo);
+  a.wtsAlgo = r.wtsAlgo.empty() ? std::string_view("arq") : std::string_view(r.wtsAlgo);
   a.act = r.actType.value_or(DataType::Int8);
   bool noBias = m.biasKnown && !m.hasBias;
   std::string msg;
@@ -79,7 +81,7 @@ void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const i
 
 void applyQat(const Recipe &r, const ir::Module &m, Applied &a) {
   a.actAlgo = "ulq";
-  a.wtsAlgo = r.wtsAlgo.empty() ? "arq" : r.wtsAlgo;
+  a.wtsAlgo = r.wtsAlgo.empty() ? std::string_view("arq") : std::string_view(r.wtsAlgo);
   a.act = r.actType.value_or(DataType::Int8);
   a.weightBits = r.weightType.value_or(DataType::Int8) == DataType::Int4 ? 4 : 8;
   if (r.channelWise)

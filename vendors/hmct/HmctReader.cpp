@@ -1,5 +1,6 @@
 // HMCT's reading of a quant_config; see HmctReader.h.
 #include "vendors/hmct/HmctReader.h"
+#include "vendors/Parsed.h"
 
 namespace qspec::vendors {
 
@@ -101,23 +102,24 @@ std::optional<ir::Tier> tierForQtype(std::string_view q) {
 HmctNodes::HmctNodes(const hmct::QuantConfigDoc &doc) {
   // A repeated key: json.loads keeps the last one.
   if (const hmct::JsonValue *nodes = section(doc, "node_config")) {
-    nodes_.reserve(nodes->members.size());
+    nodes_ = ViewIndex<const hmct::JsonValue *>(nodes->members.size());
     for (const auto &[name, e] : nodes->members)
-      nodes_[name] = &e;
+      nodes_.add(name, &e, true);
   }
   if (const hmct::JsonValue *ops = section(doc, "op_config"))
     for (const auto &[type, e] : ops->members)
-      ops_[type] = &e;
+      ops_.add(type, &e, true);
   if (const hmct::JsonValue *mc = section(doc, "model_config"))
     model_ = stringMember(*mc, "all_node_type");
 }
 
 HmctNodeQtype HmctNodes::qtype(std::string_view name, std::string_view opType) const {
-  if (auto it = nodes_.find(name); it != nodes_.end())
-    if (auto q = hmctEntryQtype(*it->second))
+  if (const hmct::JsonValue *const *e = nodes_.find(name))
+    if (auto q = hmctEntryQtype(**e))
       return *q;
-  if (auto it = ops_.find(opType); !opType.empty() && it != ops_.end() && it->second->kind == hmct::JsonValue::Object)
-    if (const hmct::JsonValue *q = stringMember(*it->second, "qtype"))
+  if (const hmct::JsonValue *const *e = opType.empty() ? nullptr : ops_.find(opType);
+      e && (*e)->kind == hmct::JsonValue::Object)
+    if (const hmct::JsonValue *q = stringMember(**e, "qtype"))
       return fromWord(*q);
   if (model_)
     return fromWord(*model_);
@@ -165,7 +167,8 @@ bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   hmct::QuantConfigDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!hmct::parseQuantConfigText(bytes, doc, error, line, column)) {
+  // The emitter's recipe check already parsed these bytes when they are what it wrote.
+  if (!takeParsed(bytes, 0, doc) && !hmct::parseQuantConfigText(bytes, doc, error, line, column)) {
     diags.report(DiagID::err_hmct_refused, target.range,
                  {std::to_string(line), std::to_string(column), error, "json"});
     return false;

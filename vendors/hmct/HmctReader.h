@@ -6,11 +6,11 @@
 #pragma once
 
 #include "vendors/Reading.h"
+#include "vendors/ViewIndex.h"
 #include "vendors/hmct/HmctRules.h"
 
 #include <optional>
 #include <string_view>
-#include <unordered_map>
 
 namespace qspec::vendors {
 
@@ -31,7 +31,7 @@ public:
   HmctNodeQtype qtype(std::string_view name, std::string_view opType) const;
 
 private:
-  std::unordered_map<std::string_view, const hmct::JsonValue *> nodes_, ops_;
+  ViewIndex<const hmct::JsonValue *> nodes_, ops_;
   const hmct::JsonValue *model_ = nullptr;
 };
 HmctNodeQtype hmctNodeQtype(const hmct::QuantConfigDoc &doc, std::string_view name,

@@ -1,5 +1,6 @@
 // horizon_plugin_pytorch's reading of a QconfigSetter; see HorizonReader.h.
 #include "vendors/horizon/HorizonReader.h"
+#include "vendors/Parsed.h"
 
 #include "vendors/horizon/HorizonRules.h"
 
@@ -135,6 +136,7 @@ struct SetterReading::Step {
   enum Kind { Names, Conv, Matmul, Sensitivity } kind = Names;
   bool freeze = false;
   PrefixKeys keys; // Names: key (the doc's text) -> index in `entries`
+  mutable PrefixKeys::Cursor cursor; // the last name looked up in `keys` (module() is const)
   const std::vector<std::pair<PyValue, PyValue>> *entries = nullptr;
   std::optional<ir::Tier> tier;                            // Conv / Matmul
   const PyValue *at = nullptr;
@@ -213,7 +215,7 @@ SetterReading::Result SetterReading::module(std::string_view name, std::string_v
       continue;
     }
     // The longest key that is the name or a dotted prefix of it ("" covers everything).
-    if (auto hit = s.keys.longest(name, true)) {
+    if (auto hit = s.keys.longest(name, true, s.cursor)) {
       const PyValue &v = (*s.entries)[hit->value].second;
       r = Result{tierForDtype(v), v.line, v.column};
       frozen = s.freeze;
@@ -235,7 +237,8 @@ bool readHorizon(const ir::Spec &spec, const ir::Target &target, std::string_vie
   horizon::QconfigSetterDoc doc;
   std::string error;
   uint32_t line = 0, column = 0;
-  if (!horizon::parseQconfigSetter(bytes, doc, error, line, column)) {
+  // The emitter's recipe check already parsed these bytes when they are what it wrote.
+  if (!takeParsed(bytes, 0, doc) && !horizon::parseQconfigSetter(bytes, doc, error, line, column)) {
     diags.report(DiagID::err_horizon_refused, target.range,
                  {std::to_string(line), std::to_string(column), error, "python"});
     return false;

@@ -40,7 +40,8 @@ std::optional<ir::Tier> tierForDtype(const PyValue &v);
 std::string setterActMethod(const QconfigSetterDoc &doc);
 
 // The templates of one document, indexed for reading many modules. It points into `doc`, which
-// must outlive it.
+// must outlive it. module() remembers the last name's prefixes (fastest for names in tree
+// order), so one reading is not for several threads at once.
 class SetterReading {
 public:
   explicit SetterReading(const QconfigSetterDoc &doc);

@@ -1,10 +1,12 @@
 // horizon_plugin_pytorch facts and the Python string escaper; see HorizonRules.h.
 #include "vendors/horizon/HorizonRules.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace qspec::horizon {
 
@@ -211,6 +213,20 @@ uint64_t fnv(std::string_view s) {
     h = fnvStep(h, c);
   return h;
 }
+// How many leading bytes `a` and `b` share, compared eight at a time.
+size_t sharedPrefix(std::string_view a, std::string_view b) {
+  size_t n = std::min(a.size(), b.size()), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data() + i, 8);
+    std::memcpy(&y, b.data() + i, 8);
+    if (x != y)
+      break;
+  }
+  while (i < n && a[i] == b[i])
+    ++i;
+  return i;
+}
 } // namespace
 
 PrefixKeys::PrefixKeys(size_t expected) {
@@ -221,6 +237,8 @@ PrefixKeys::PrefixKeys(size_t expected) {
 }
 
 size_t PrefixKeys::find(std::string_view key, uint64_t hash) const {
+  if (!lengths_[std::min(key.size(), kLongKey)])
+    return kNone;
   size_t mask = slots_.size() - 1;
   for (size_t i = hash & mask; slots_[i].used; i = (i + 1) & mask)
     if (slots_[i].hash == hash && slots_[i].key == key)
@@ -251,21 +269,44 @@ void PrefixKeys::add(std::string_view key, size_t value) {
   while (slots_[i].used)
     i = (i + 1) & mask;
   slots_[i] = Slot{h, key, value, true};
+  lengths_[std::min(key.size(), kLongKey)] = true;
+  maxLength_ = std::max(maxLength_, key.size());
   ++size_;
 }
 
 std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool withEmpty) const {
+  Cursor fresh;
+  return longest(name, withEmpty, fresh);
+}
+
+std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool withEmpty,
+                                                   Cursor &c) const {
   if (size_ == 0)
     return std::nullopt;
-  std::optional<Hit> best;
-  uint64_t h = kFnvBasis;
-  for (size_t i = 0; i < name.size(); ++i) {
-    if (name[i] == '.')
+  if (c.keys != this) {
+    c.keys = this;
+    c.levels.clear();
+  }
+  size_t common = sharedPrefix(name, c.prev);
+  while (!c.levels.empty() && c.levels.back().end > common)
+    c.levels.pop_back();
+  size_t from = c.levels.empty() ? 0 : c.levels.back().end;
+  uint64_t h = c.levels.empty() ? kFnvBasis : c.levels.back().hash;
+  std::optional<Hit> best = c.levels.empty() ? std::nullopt : c.levels.back().best;
+  // No key is longer than maxLength_: neither a longer prefix nor a longer name can be one.
+  const size_t end = std::min(name.size(), maxLength_ + 1);
+  for (size_t i = from; i < end; ++i) {
+    if (name[i] == '.') {
       if (size_t at = find(name.substr(0, i), h); at != kNone)
         best = Hit{slots_[at].value, i};
+      h = fnvStep(h, '.');
+      c.levels.push_back({i + 1, h, best});
+      continue;
+    }
     h = fnvStep(h, name[i]);
   }
-  if (size_t at = find(name, h); at != kNone)
+  c.prev.assign(name.data(), name.size());
+  if (size_t at = name.size() <= maxLength_ ? find(name, h) : kNone; at != kNone)
     return Hit{slots_[at].value, name.size()};
   if (!best && withEmpty)
     if (size_t at = find("", kFnvBasis); at != kNone)

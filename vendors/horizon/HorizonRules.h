@@ -4,6 +4,7 @@
 // Plain qspec types only.
 #pragma once
 
+#include <bitset>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -73,6 +74,23 @@ public:
   // The longest key that is `name` or a dotted prefix of it; with `withEmpty`, "" reaches every
   // name (as in the plugin's templates), else only names that start with a dot.
   std::optional<Hit> longest(std::string_view name, bool withEmpty) const;
+  // The dotted prefixes of the last name a cursor looked up (their hashes and the best key so
+  // far): the next name resumes after the last dot the two share, so an inventory in tree order
+  // hashes and probes about one segment per module instead of every prefix. For one index,
+  // after all its keys are added.
+  class Cursor {
+    friend class PrefixKeys;
+    struct Level {
+      size_t end;    // just after a dot of `prev`
+      uint64_t hash; // of prev[0, end)
+      std::optional<Hit> best;
+    };
+    const PrefixKeys *keys = nullptr;
+    std::string prev;
+    std::vector<Level> levels;
+  };
+  // The same as longest(name, withEmpty), resuming from `cursor` (which then holds `name`).
+  std::optional<Hit> longest(std::string_view name, bool withEmpty, Cursor &cursor) const;
 
 private:
   struct Slot {
@@ -83,6 +101,10 @@ private:
   };
   std::vector<Slot> slots_;
   size_t size_ = 0;
+  static constexpr size_t kLongKey = 255;
+  std::bitset<kLongKey + 1> lengths_; // the keys' lengths (kLongKey: that or longer): most probes miss
+  size_t maxLength_ = 0;
+
   static constexpr size_t kNone = SIZE_MAX;
   size_t find(std::string_view key, uint64_t hash) const; // the key's slot, or kNone
   void grow();

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -41,7 +42,9 @@ std::vector<ir::Module> modules(const Mods &mods) {
 std::vector<Applied> apply(const std::string &text, ConfigKind kind, const std::vector<ir::Module> &mods,
                            std::vector<amct::Finding> *refusalsOut = nullptr) {
   std::vector<amct::Finding> refusals;
-  auto out = amct::applyDocument(parse(text, kind), mods, amct::Version{}, refusals);
+  static std::deque<amct::AmctDocument> docs; // the result's algorithm names are views into its document
+  docs.push_back(parse(text, kind));
+  auto out = amct::applyDocument(docs.back(), mods, amct::Version{}, refusals);
   if (refusalsOut)
     *refusalsOut = refusals;
   else
@@ -161,7 +164,7 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
     nlohmann::json w = layer.value("retrain_weight_config", nlohmann::json::object());
     EXPECT_EQ(a.act == amct::DataType::Int16 ? "INT16" : "INT8", d.value("dst_type", std::string("INT8")));
     EXPECT_EQ(a.weightBits == 4 ? "INT4" : "INT8", w.value("dst_type", std::string("INT8")));
-    EXPECT_EQ(a.wtsAlgo + "_retrain", w.value("algo", std::string()));
+    EXPECT_EQ(std::string(a.wtsAlgo) + "_retrain", w.value("algo", std::string()));
     EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
     return;
   }
@@ -174,7 +177,7 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
   EXPECT_EQ(a.actAlgo, act.value("act_algo", std::string()));
   EXPECT_EQ(a.asymmetric, act.value("asymmetric", true));
   EXPECT_EQ(static_cast<int>(a.weightBits), w.value("num_bits", 8));
-  EXPECT_EQ(a.wtsAlgo + "_quantize", w.value("wts_algo", std::string()));
+  EXPECT_EQ(std::string(a.wtsAlgo) + "_quantize", w.value("wts_algo", std::string()));
   EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
 }
 
@@ -294,6 +297,40 @@ defaults { tier int8; weight int8 symmetric minmax; act int8 asymmetric minmax }
 override name "model.layers.*.mlp.down_proj" { act int8 asymmetric histogram }
 target amct ptq { act_algo ifmr }
 )";
+
+// checkDocument runs once: the emitter remembers the options it checked its document with, and
+// the read-back skips the same rules when its own options are those (as they are for what qcc
+// writes: the emitter's remembered options are reused below). A document the rules refuse,
+// remembered as checked, reads; with other options, or not remembered, it is refused.
+TEST(AmctValidation, ReadBackSkipsTheChecksTheEmitterRanWithTheSameOptions) {
+  static ir::Spec spec; // the diagnostics' ranges point into it
+  spec = ir::Spec{};
+  auto r = testsupport::compileAndEmit("amct", kHistogramSpec, kBlock, spec);
+  ASSERT_TRUE(r.ok) << r.out;
+  amct::AmctDocument emitted;
+  std::optional<amct::CheckedWith> checked;
+  ASSERT_TRUE(amct::takeParsed(r.out, ConfigKind::PTQ, emitted, &checked));
+  ASSERT_TRUE(checked);
+  const std::string refused = "skip_layers: \"model.layers.0.mlp.up_proj\"\n"
+                              "skip_layers: \"model.layers.0.mlp.up_proj\"\n";
+  auto reads = [&](std::optional<amct::CheckedWith> with) {
+    amct::rememberParsed(refused, ConfigKind::PTQ, parse(refused, ConfigKind::PTQ), with);
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    vendors::VendorReading reading;
+    bool ok = vendors::readAmct(spec, *spec.target("amct"), refused, reading, diags);
+    EXPECT_EQ(ok, diags.diagnostics().empty());
+    return ok;
+  };
+  EXPECT_TRUE(reads(checked));
+  EXPECT_FALSE(reads(std::nullopt));
+  amct::CheckedWith other = *checked;
+  other.hardware = "other";
+  EXPECT_FALSE(reads(other));
+  other = *checked;
+  other.layerCount = 1;
+  EXPECT_FALSE(reads(other));
+}
 
 TEST(AmctValidation, ActAlgoReplacingARulesMethodIsADivergence) {
   // What qcc wrote before the fix: act_algo ifmr everywhere, down_proj's histogram lost.

@@ -1,6 +1,7 @@
 // The HMCT and Horizon vendor models (vendors/hmct, vendors/horizon): the document models with
 // locations, HMCT's node > op > model reading, the QconfigSetter's template order with prefix
 // keys and march defaults, and the HMCT model against the real files in ../shared/conformance.
+#include "vendors/Parsed.h"
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
@@ -251,13 +252,18 @@ TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
   EXPECT_TRUE(vendors::validateReading(spec, *spec.target("horizon"), now, d2));
 }
 
+// An int8 quant_config for a two-node ONNX inventory, as qcc emits it.
+static testsupport::EmitRun emitTwoNodeHmct(ir::Spec &spec) {
+  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
+  return testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec, {},
+                                     "onnx");
+}
+
 // A quant_config HMCT would refuse is reported with its line and column, and a node entry that
 // disagrees with the IR is a divergence at the node.
 TEST(HmctValidation, RefusalAndDivergence) {
   ir::Spec spec;
-  testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
-  auto r = testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec,
-                                       {}, "onnx");
+  auto r = emitTwoNodeHmct(spec);
   ASSERT_TRUE(r.ok) << r.out;
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -397,4 +403,77 @@ TEST(HorizonPrefixKeys, LongestDottedPrefix) {
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->value, 1009u);
   EXPECT_FALSE(keys.longest("m.l1000", false));
+}
+
+// A cursor resumes after the dotted prefix a name shares with the previous one: every answer is
+// the one-shot answer, whatever the order (tree order, jumps back, a name and its own prefix,
+// names sharing text but not a whole segment, a second index with the same cursor).
+TEST(HorizonPrefixKeys, CursorGivesTheOneShotAnswerInAnyOrder) {
+  horizon::PrefixKeys keys, other;
+  for (const char *k : {"a", "a.b", "a.b.c1", "a.bx", "m.l1", "m.l1.x.y", ".d"})
+    keys.add(k, std::string_view(k).size());
+  other.add("a.b.c", 99);
+  const std::vector<std::string> names = {
+      "a.b.c1.k", "a.b.c1", "a.b.c2.k", "a.b", "a.bx.c", "a.b.c1.k", "a.c", "a", "m.l1.x.y.z",
+      "m.l1.x.z", "m.l10.x", "m.l1", "z.y", ".d.e", ".", "", "a..b", "a.b.", "m.l1.x.y"};
+  horizon::PrefixKeys::Cursor cursor;
+  for (bool withEmpty : {false, true})
+    for (int pass = 0; pass < 2; ++pass)
+      for (size_t n = 0; n < names.size(); ++n) {
+        const std::string &name = names[pass ? names.size() - 1 - n : n];
+        auto want = keys.longest(name, withEmpty), got = keys.longest(name, withEmpty, cursor);
+        ASSERT_EQ(want.has_value(), got.has_value()) << name;
+        if (want) {
+          EXPECT_EQ(want->value, got->value) << name;
+          EXPECT_EQ(want->length, got->length) << name;
+        }
+      }
+  auto hit = other.longest("a.b.c.d", false, cursor); // another index: the cursor starts over
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->value, 99u);
+  hit = keys.longest("a.b.c.d", false, cursor);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->length, 3u);
+}
+
+// The emitter's parsed document handed to the read-back (vendors/Parsed.h): the HMCT and
+// Horizon readers take what the emitter remembered for exactly these bytes (a doctored document
+// shows it was taken, not parsed again), once; another document type, other bytes, another tag
+// or forgetParsed miss it.
+TEST(ParsedHandoff, ReadersTakeTheEmittersDocumentOnlyForItsBytes) {
+  ir::Spec spec;
+  auto r = emitTwoNodeHmct(spec);
+  ASSERT_TRUE(r.ok) << r.out;
+  SourceManager sm;
+  auto reads = [&](const hmct::QuantConfigDoc *remembered) {
+    if (remembered)
+      vendors::rememberParsed(r.out, 0, *remembered);
+    DiagnosticEngine diags(sm);
+    vendors::VendorReading reading;
+    EXPECT_TRUE(vendors::readHmct(spec, *spec.target("hmct"), r.out, reading, diags));
+    return vendors::validateReading(spec, *spec.target("hmct"), reading, diags);
+  };
+  EXPECT_TRUE(reads(nullptr)); // what the emitter remembered is what it wrote
+  hmct::QuantConfigDoc doctored = hmctDoc(r.out);
+  for (auto &[key, v] : doctored.root.members)
+    if (key == "model_config")
+      for (auto &[k, w] : v.members)
+        if (k == "all_node_type")
+          w.text = "int16";
+  EXPECT_FALSE(reads(&doctored)); // taken: the doctored qtype diverges
+  EXPECT_TRUE(reads(nullptr));    // the take emptied the slot: parsed again
+  vendors::rememberParsed(r.out, 0, doctored);
+  horizon::QconfigSetterDoc setter;
+  EXPECT_FALSE(vendors::takeParsed(r.out, 0, setter)); // another document type misses (and empties)
+  EXPECT_TRUE(reads(nullptr));
+  hmct::QuantConfigDoc got;
+  vendors::rememberParsed(r.out, 0, doctored);
+  EXPECT_FALSE(vendors::takeParsed(r.out, 1, got)); // another tag
+  vendors::rememberParsed(r.out, 0, doctored);
+  EXPECT_FALSE(vendors::takeParsed(r.out + " ", 0, got)); // other bytes
+  vendors::rememberParsed(r.out, 0, doctored);
+  vendors::forgetParsed();
+  EXPECT_FALSE(vendors::takeParsed(r.out, 0, got));
+  vendors::rememberParsed(r.out, 0, doctored);
+  EXPECT_TRUE(vendors::takeParsed(r.out, 0, got));
 }
