@@ -1,5 +1,6 @@
 // horizon_plugin_pytorch facts and the Python string escaper; see HorizonRules.h.
 #include "vendors/horizon/HorizonRules.h"
+#include "vendors/CheckHelpers.h"
 
 #include <algorithm>
 #include <cctype>
@@ -213,20 +214,6 @@ uint64_t fnv(std::string_view s) {
     h = fnvStep(h, c);
   return h;
 }
-// How many leading bytes `a` and `b` share, compared eight at a time.
-size_t sharedPrefix(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size()), i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y)
-      break;
-  }
-  while (i < n && a[i] == b[i])
-    ++i;
-  return i;
-}
 } // namespace
 
 PrefixKeys::PrefixKeys(size_t expected) {
@@ -287,7 +274,7 @@ std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool w
     c.keys = this;
     c.levels.clear();
   }
-  size_t common = sharedPrefix(name, c.prev);
+  size_t common = vendors::commonPrefixLength(name, c.prev);
   while (!c.levels.empty() && c.levels.back().end > common)
     c.levels.pop_back();
   size_t from = c.levels.empty() ? 0 : c.levels.back().end;

@@ -2,6 +2,7 @@
 // Patterns are checked with ir::Pattern, which implements msModelSlim's matching (reference 5).
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
+#include "vendors/CheckHelpers.h"
 
 #include <algorithm>
 #include <cctype>
@@ -180,21 +181,6 @@ private:
   size_t used_ = 0;
 };
 
-// The length of the longest common prefix of `a` and `b`, eight bytes at a time.
-size_t commonPrefix(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size()), i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y)
-      break;
-  }
-  while (i < n && a[i] == b[i])
-    ++i;
-  return i;
-}
-
 // Whether the children of each parent (kids[childBegin[n], childBegin[n+1])) have distinct
 // components: a few compared pairwise, more through a small table reused from parent to parent
 // (it stays in the cache, where one table over every edge would not).
@@ -285,7 +271,7 @@ private:
     std::vector<uint32_t> ends, nodes; // the previous name's components: where each ends, its node
     for (uint32_t m = 0; m < inv.modules.size(); ++m) {
       std::string_view name = inv.modules[m].name;
-      size_t common = commonPrefix(name, prev);
+      size_t common = vendors::commonPrefixLength(name, prev);
       size_t d = 0; // components shared with the previous name
       while (d < ends.size() && ends[d] <= common && (ends[d] == name.size() || name[ends[d]] == '.'))
         ++d;
