@@ -622,6 +622,43 @@ struct Checker {
     }
   }
 
+  // Names AMCT looks up in the graph (reference §4.4, §4.5), judged only when the layers are known
+  // (an inventory): PTQ refuses a skip_fusion_layers entry the graph lacks; QAT refuses a skip list
+  // (skip_layers, quant_skip_layers, regular_prune_skip_layers) with a name outside valid_layers,
+  // which a name the graph lacks never is. One pass over the layers marks the names asked for.
+  void missingLayers() {
+    std::vector<std::pair<const Entry *, const char *>> asked;
+    if (doc.kind == ConfigKind::PTQ)
+      for (const Entry &e : doc.skipFusionLayers)
+        asked.emplace_back(&e, "skip_fusion_layers");
+    if (doc.kind == ConfigKind::QAT)
+      for (auto [list, field] : {std::pair{&doc.skipLayers, "skip_layers"}, {&doc.quantSkipLayers, "quant_skip_layers"},
+                                 {&doc.pruneSkipLayers, "regular_prune_skip_layers"}})
+        for (const Entry &e : *list)
+          asked.emplace_back(&e, field);
+    if (asked.empty() || opts.layerTypes.empty())
+      return;
+    std::unordered_map<std::string_view, bool> found;
+    found.reserve(asked.size());
+    for (auto &a : asked)
+      found.emplace(a.first->text, false);
+    for (auto &[name, type] : opts.layerTypes) {
+      auto it = found.find(name);
+      if (it != found.end())
+        it->second = true;
+    }
+    for (auto &[e, field] : asked) {
+      if (found[e->text])
+        continue;
+      std::string amctMsg = doc.kind == ConfigKind::PTQ
+                                ? "Layer \"" + e->text + "\" in skip_fusion_layers does not exist in the graph."
+                                : std::string("some ") + field + " not in valid_layers";
+      if (doc.kind == ConfigKind::QAT)
+        amctMsg += " (\"" + e->text + "\" is not a layer of the graph)";
+      add(Finding::Error, "amct-layer-missing", e->line, e->col, amctMsg);
+    }
+  }
+
   // QAT: an override with only prune_config in a file that quantizes still counts as a quant
   // override (reference §4.2): the layer's quantization resets to AMCT's defaults, not the global
   // recipe, and retrain_enable is true even if the layer is skipped.
@@ -777,6 +814,7 @@ struct Checker {
       pruneTypes();
       pruneOnlyOverrides();
     }
+    missingLayers();
     if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty())
       add(Finding::Error, "amct-kv-no-quant-layers",
           doc.global.line || doc.nameOverrides.empty() ? doc.global.line : doc.nameOverrides[0].line, 0,
