@@ -1008,6 +1008,8 @@ bool Pattern::matchesReference(std::string_view name,
         return true;
       }
       break;
+    case Op::Star: // never emitted (`*` is Split/Any/Jmp)
+      break;
     }
   }
   return false;

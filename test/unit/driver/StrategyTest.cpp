@@ -150,8 +150,9 @@ TEST(QTuneStrategy, StandingHighUsesEverySlot) {
           EXPECT_EQ(four.verdict.best->chain, one.verdict.best->chain) << "G=" << G << " p=" << p;
         }
         EXPECT_LE(four.rounds, one.rounds) << "G=" << G << " p=" << p;
-        if (p > 0 && G >= 16)
+        if (p > 0 && G >= 16) {
           EXPECT_LT(four.rounds, one.rounds) << "G=" << G << " p=" << p;
+        }
       }
   // The first round of a long search fills all four slots with distinct probes.
   SearchSpace sp;

@@ -125,8 +125,9 @@ TEST(MatcherEquivalence, MatchesAgreesWithReferenceOnRandomInputs) {
       bool fast = p->matches(name, &fastCaps);
       bool ref = p->matchesReference(name, &refCaps);
       ASSERT_EQ(fast, ref) << "pattern '" << text << "' name '" << name << "'";
-      if (ref)
+      if (ref) {
         ASSERT_EQ(fastCaps, refCaps) << "pattern '" << text << "' name '" << name << "'";
+      }
       ASSERT_EQ(p->matches(name), ref) << "pattern '" << text << "' name '" << name << "'";
       agreedTrue += ref;
       ++compared;
