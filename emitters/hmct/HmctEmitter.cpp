@@ -97,6 +97,10 @@ private:
     ok_ = false;
   }
   Json modelConfig();
+  void calibrationType(Json &act);
+  void numberOption(Json &act, const char *key, bool isFloat, double clampBelow, const char *clampTo);
+  void boolOption(Json &act, const char *key, std::optional<bool> fromRecipe);
+  Json biasCorrection(const ir::Option &o);
   void readMarch();
   void plan();
   bool lower(const Json &mc, Json &root);
@@ -123,6 +127,23 @@ Json Builder::modelConfig() {
       mc["model_output_type"] = o->values[0].text;
   }
   Json act = Json::object();
+  calibrationType(act);
+  numberOption(act, "num_bin", false, 129, "129");
+  numberOption(act, "max_num_bin", false, 258, "258");
+  numberOption(act, "max_percentile", true, 0.5, "0.5");
+  const ir::Recipe &ar = spec_.defaults.act;
+  boolOption(act, "per_channel", ar.scope ? std::optional<bool>(*ar.scope == "per_channel") : std::nullopt);
+  boolOption(act, "asymmetric", ar.symmetric ? std::optional<bool>(!*ar.symmetric) : std::nullopt);
+  if (!act.empty())
+    mc["activation"] = act;
+  if (const ir::Option *o = target_.option("bias_correction"))
+    mc["weight"] = Json{{"bias_correction", biasCorrection(*o)}};
+  return mc;
+}
+
+// activation.calibration_type: the target's list, else from the default act method (kl or max),
+// none with 'search default' (HMCT's own search).
+void Builder::calibrationType(Json &act) {
   bool defaultSearch = false;
   if (const ir::Option *o = target_.option("search")) {
     if (o->values.size() == 1 && o->values[0].text == "default")
@@ -131,106 +152,92 @@ Json Builder::modelConfig() {
       bad(o, "only 'search default' (HMCT's own calibration search) is emitted; the hmct 2.8.3 "
              "'search' block is not");
   }
-  if (const ir::Option *o = target_.option("calibration_type")) {
-    if (defaultSearch)
-      bad(o, "calibration_type and 'search default' exclude each other");
-    for (const ir::Value &v : o->values)
-      if (!hmct::isCalibrationType(v.text)) {
-        diags_.report(DiagID::err_hmct_bad_option, v.range,
-                      {"calibration_type",
-                       "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
-        ok_ = false;
-      }
-    if (o->values.size() == 1)
-      act["calibration_type"] = o->values[0].text;
+  const ir::Option *o = target_.option("calibration_type");
+  if (!o) {
+    if (!defaultSearch) {
+      const auto &m = spec_.defaults.act.method;
+      act["calibration_type"] = m && (*m == "kl" || *m == "histogram") ? "kl" : "max";
+    }
+    return;
+  }
+  if (defaultSearch)
+    bad(o, "calibration_type and 'search default' exclude each other");
+  for (const ir::Value &v : o->values)
+    if (!hmct::isCalibrationType(v.text)) {
+      diags_.report(DiagID::err_hmct_bad_option, v.range,
+                    {"calibration_type", "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
+      ok_ = false;
+    }
+  Json list = Json::array();
+  for (const ir::Value &v : o->values)
+    list.push_back(v.text);
+  act["calibration_type"] = list.size() == 1 ? list[0] : list;
+}
+
+// A numeric activation setting (one value, or a list HMCT searches): whole numbers or fractions
+// at most 1.0; below `clampBelow` HMCT clamps it (warned).
+void Builder::numberOption(Json &act, const char *key, bool isFloat, double clampBelow, const char *clampTo) {
+  const ir::Option *o = target_.option(key);
+  if (!o)
+    return;
+  Json list = Json::array();
+  for (const ir::Value &v : o->values) {
+    if (v.kind != ir::Value::Number || (!isFloat && !v.isInteger)) {
+      diags_.report(DiagID::err_hmct_bad_option, v.range,
+                    {key, std::string("expects ") + (isFloat ? "a number" : "a whole number")});
+      ok_ = false;
+      continue;
+    }
+    if (isFloat && v.number > 1.0) {
+      diags_.report(DiagID::err_hmct_bad_option, v.range, {key, "is at most 1.0"});
+      ok_ = false;
+    }
+    if (v.number < clampBelow)
+      diags_.report(DiagID::warn_hmct_clamped_value, v.range, {key, v.text, clampTo});
+    list.push_back(isFloat ? Json(v.number) : Json(static_cast<long long>(v.number)));
+  }
+  act[key] = list.size() == 1 ? list[0] : list;
+}
+
+// A boolean activation setting: the target's value(s), else what the default recipe says.
+void Builder::boolOption(Json &act, const char *key, std::optional<bool> fromRecipe) {
+  const ir::Option *o = target_.option(key);
+  if (!o) {
+    if (fromRecipe)
+      act[key] = *fromRecipe;
+    return;
+  }
+  Json list = Json::array();
+  for (const ir::Value &v : o->values) {
+    if (v.text != "true" && v.text != "false") {
+      diags_.report(DiagID::err_hmct_bad_option, v.range, {key, "expects true or false"});
+      ok_ = false;
+      continue;
+    }
+    list.push_back(v.text == "true");
+  }
+  act[key] = list.size() == 1 ? list[0] : list;
+}
+
+// weight.bias_correction: 'bias_correction true' or a block of num_sample and metric.
+Json Builder::biasCorrection(const ir::Option &o) {
+  Json bc = Json::object();
+  if (!o.isBlock && !(o.values.size() == 1 && (o.values[0].text == "true" || o.values[0].text == "on")))
+    bad(&o, "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
+  for (const ir::Option &c : o.children) {
+    const ir::Value *v = c.values.size() == 1 ? &c.values[0] : nullptr;
+    if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger && v->number >= 1)
+      bc["num_sample"] = static_cast<long long>(v->number);
+    else if (c.key == "metric" && v && hmct::isBiasMetric(v->text))
+      bc["metric"] = v->text;
     else {
-      Json list = Json::array();
-      for (const ir::Value &v : o->values)
-        list.push_back(v.text);
-      act["calibration_type"] = list;
+      diags_.report(DiagID::err_hmct_bad_option, c.range,
+                    {"bias_correction." + c.key, "num_sample is a whole number >= 1; metric is "
+                                                 "cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
+      ok_ = false;
     }
-  } else if (!defaultSearch) {
-    const auto &m = spec_.defaults.act.method;
-    act["calibration_type"] = m && (*m == "kl" || *m == "histogram") ? "kl" : "max";
   }
-  auto numbers = [&](const char *key, bool isFloat, double clampBelow, const std::string &clampTo) {
-    const ir::Option *o = target_.option(key);
-    if (!o)
-      return;
-    Json list = Json::array();
-    for (const ir::Value &v : o->values) {
-      if (v.kind != ir::Value::Number || (!isFloat && !v.isInteger)) {
-        diags_.report(DiagID::err_hmct_bad_option, v.range,
-                      {key, std::string("expects ") + (isFloat ? "a number" : "a whole number")});
-        ok_ = false;
-        continue;
-      }
-      if (isFloat && v.number > 1.0) {
-        diags_.report(DiagID::err_hmct_bad_option, v.range, {key, "is at most 1.0"});
-        ok_ = false;
-      }
-      if (v.number < clampBelow)
-        diags_.report(DiagID::warn_hmct_clamped_value, v.range, {key, v.text, clampTo});
-      list.push_back(isFloat ? Json(v.number) : Json(static_cast<long long>(v.number)));
-    }
-    if (list.size() == 1)
-      act[key] = list[0];
-    else
-      act[key] = list;
-  };
-  numbers("num_bin", false, 129, "129");
-  numbers("max_num_bin", false, 258, "258");
-  numbers("max_percentile", true, 0.5, "0.5");
-  auto bools = [&](const char *key, std::optional<bool> fromRecipe) {
-    const ir::Option *o = target_.option(key);
-    if (!o) {
-      if (fromRecipe)
-        act[key] = *fromRecipe;
-      return;
-    }
-    Json list = Json::array();
-    for (const ir::Value &v : o->values) {
-      if (v.text != "true" && v.text != "false") {
-        diags_.report(DiagID::err_hmct_bad_option, v.range, {key, "expects true or false"});
-        ok_ = false;
-        continue;
-      }
-      list.push_back(v.text == "true");
-    }
-    if (list.size() == 1)
-      act[key] = list[0];
-    else
-      act[key] = list;
-  };
-  const ir::Recipe &ar = spec_.defaults.act;
-  bools("per_channel", ar.scope ? std::optional<bool>(*ar.scope == "per_channel") : std::nullopt);
-  bools("asymmetric", ar.symmetric ? std::optional<bool>(!*ar.symmetric) : std::nullopt);
-  if (!act.empty())
-    mc["activation"] = act;
-  if (const ir::Option *o = target_.option("bias_correction")) {
-    Json bc = Json::object();
-    if (!o->isBlock &&
-        !(o->values.size() == 1 && (o->values[0].text == "true" || o->values[0].text == "on")))
-      bad(o,
-          "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
-    for (const ir::Option &c : o->children) {
-      const ir::Value *v = c.values.size() == 1 ? &c.values[0] : nullptr;
-      if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger &&
-          v->number >= 1)
-        bc["num_sample"] = static_cast<long long>(v->number);
-      else if (c.key == "metric" && v && hmct::isBiasMetric(v->text))
-        bc["metric"] = v->text;
-      else {
-        diags_.report(
-            DiagID::err_hmct_bad_option, c.range,
-            {"bias_correction." + c.key, "num_sample is a whole number >= 1; metric is "
-                                         "cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
-        ok_ = false;
-      }
-    }
-    mc["weight"] = Json{{"bias_correction", bc}};
-  }
-  return mc;
+  return bc;
 }
 
 // Looking for a close name scans the whole inventory; like clang's typo correction, only the
