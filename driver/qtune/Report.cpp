@@ -148,109 +148,154 @@ std::vector<ChartPoint> chartPoints(const json &st, bool byRound) {
 // bottom edge; the best configuration is ringed and labelled; the target is the dashed line.
 // With the HMCT ladder each phase has its colour and its points are joined in order of size, so
 // phases stay apart on the size axis.
-void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *title, const char *xLabel,
-              bool byRound) {
-  const double w = 380, h = 270, padL = 55, padB = 45, padT = 25;
-  std::vector<ChartPoint> pts = chartPoints(st, byRound);
-  double thr = st.value("threshold", 0.0);
-  double xmin = 0, xmax = 1, ymin = thr, ymax = thr;
-  for (const ChartPoint &p : pts) {
-    xmax = std::max(xmax, p.x);
-    if (!p.failed) {
-      ymin = std::min(ymin, p.y);
-      ymax = std::max(ymax, p.y);
+class Panel {
+public:
+  Panel(std::ostringstream &svg, const json &st, double x0, bool byRound)
+      : svg_(svg), st_(st), x0_(x0), byRound_(byRound), pts_(chartPoints(st, byRound)),
+        thr_(st.value("threshold", 0.0)) {
+    fitRanges();
+  }
+
+  void draw(const char *title, const char *xLabel) {
+    put("<text x=\"%.1f\" y=\"15\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", x0_ + kPadL, title);
+    put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0_ + kPadL,
+        kPadT, kPlotW, kPlotH);
+    for (double t : ticks(ymin_, ymax_, false)) {
+      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", x0_ + kPadL + 1, Y(t),
+          x0_ + kPadL + kPlotW - 1, Y(t));
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", x0_ + kPadL - 4, Y(t) + 3,
+          t);
     }
+    xLabel = xAxis(xLabel);
+    labels(xLabel);
+    if (!byRound_)
+      phaseLines();
+    for (const ChartPoint &p : pts_)
+      point(p);
   }
-  if (byRound)
-    xmin = std::min(1.0, xmax);
-  if (ymax - ymin < 1e-9) {
-    ymin -= 0.01;
-    ymax += 0.01;
+
+private:
+  static constexpr double kW = 380, kH = 270, kPadL = 55, kPadB = 45, kPadT = 25;
+  static constexpr double kPlotW = kW - kPadL - 15, kPlotH = kH - kPadT - kPadB;
+  std::ostringstream &svg_;
+  const json &st_;
+  double x0_;
+  bool byRound_;
+  std::vector<ChartPoint> pts_;
+  double thr_;
+  double xmin_ = 0, xmax_ = 1, ymin_ = 0, ymax_ = 0;
+  char buf_[320];
+
+  template <typename... A> void put(const char *fmt, A... args) {
+    snprintf(buf_, sizeof buf_, fmt, args...);
+    svg_ << buf_;
   }
-  double ypad = (ymax - ymin) * 0.12;
-  ymin -= ypad;
-  ymax += ypad;
-  const double plotW = w - padL - 15, plotH = h - padT - padB;
-  auto X = [&](double x) { return x0 + padL + (xmax > xmin ? (x - xmin) / (xmax - xmin) : 0.5) * plotW; };
-  auto Y = [&](double y) { return padT + (ymax - y) / (ymax - ymin) * plotH; };
-  char buf[320];
-  auto put = [&](const char *fmt, auto... args) {
-    snprintf(buf, sizeof buf, fmt, args...);
-    svg << buf;
-  };
-  put("<text x=\"%.1f\" y=\"15\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", x0 + padL, title);
-  put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0 + padL, padT,
-      plotW, plotH);
-  for (double t : ticks(ymin, ymax, false)) {
-    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", x0 + padL + 1, Y(t),
-        x0 + padL + plotW - 1, Y(t));
-    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", x0 + padL - 4, Y(t) + 3, t);
+  double X(double x) const { return x0_ + kPadL + (xmax_ > xmin_ ? (x - xmin_) / (xmax_ - xmin_) : 0.5) * kPlotW; }
+  double Y(double y) const { return kPadT + (ymax_ - y) / (ymax_ - ymin_) * kPlotH; }
+
+  // The axes' ranges: every probe and the target, 12% of room above and below.
+  void fitRanges() {
+    ymin_ = ymax_ = thr_;
+    for (const ChartPoint &p : pts_) {
+      xmax_ = std::max(xmax_, p.x);
+      if (!p.failed) {
+        ymin_ = std::min(ymin_, p.y);
+        ymax_ = std::max(ymax_, p.y);
+      }
+    }
+    if (byRound_)
+      xmin_ = std::min(1.0, xmax_);
+    if (ymax_ - ymin_ < 1e-9) {
+      ymin_ -= 0.01;
+      ymax_ += 0.01;
+    }
+    double ypad = (ymax_ - ymin_) * 0.12;
+    ymin_ -= ypad;
+    ymax_ += ypad;
   }
-  std::vector<int> phases = byRound ? std::vector<int>{} : phasesOf(st);
-  if (!phases.empty()) { // one band per phase, labelled, separated by a line
-    xmin = 0;
-    xmax = static_cast<double>(phases.size());
+
+  // The x axis: one labelled band per HMCT phase (then the points' x is the band position), else
+  // ticks with values. Returns the axis label.
+  const char *xAxis(const char *xLabel) {
+    std::vector<int> phases = byRound_ ? std::vector<int>{} : phasesOf(st_);
+    if (phases.empty()) {
+      for (double t : ticks(xmin_, xmax_, true)) {
+        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", X(t), kPadT + kPlotH, X(t),
+            kPadT + kPlotH + 4);
+        put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%g</text>\n", X(t),
+            kPadT + kPlotH + 15, t);
+      }
+      return xLabel;
+    }
+    xmin_ = 0;
+    xmax_ = static_cast<double>(phases.size());
     for (size_t b = 0; b < phases.size(); ++b) {
       if (b > 0)
-        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>\n", X(b), padT, X(b),
-            padT + plotH);
+        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>\n", X(b), kPadT, X(b),
+            kPadT + kPlotH);
       put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"%s\">phase %d</text>\n",
-          X(b + 0.5), padT + plotH + 15, phaseColor(phases[b]), phases[b]);
+          X(b + 0.5), kPadT + kPlotH + 15, phaseColor(phases[b]), phases[b]);
     }
-    xLabel = "phase, then level within it (left: none, right: all)";
-  } else {
-    for (double t : ticks(xmin, xmax, true)) {
-      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", X(t), padT + plotH, X(t),
-          padT + plotH + 4);
-      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%g</text>\n", X(t),
-          padT + plotH + 15, t);
-    }
+    return "phase, then level within it (left: none, right: all)";
   }
-  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x0 + padL + plotW / 2,
-      padT + plotH + 30, xLabel);
-  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">%s"
-      "</text>\n",
-      x0 + 14, padT + plotH / 2, x0 + 14, padT + plotH / 2, xmlEscape(st.value("metric", "metric")).c_str());
-  put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" stroke-dasharray=\"4 3\"/>\n", x0 + padL,
-      Y(thr), x0 + padL + plotW, Y(thr));
-  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#06c\">target %.4g</text>\n", x0 + padL + 3, Y(thr) - 3,
-      thr);
-  if (!byRound) // each phase's probes joined in order of size
+
+  // The axis labels and the dashed target line.
+  void labels(const char *xLabel) {
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x0_ + kPadL + kPlotW / 2,
+        kPadT + kPlotH + 30, xLabel);
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">%s"
+        "</text>\n",
+        x0_ + 14, kPadT + kPlotH / 2, x0_ + 14, kPadT + kPlotH / 2, xmlEscape(st_.value("metric", "metric")).c_str());
+    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" stroke-dasharray=\"4 3\"/>\n",
+        x0_ + kPadL, Y(thr_), x0_ + kPadL + kPlotW, Y(thr_));
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#06c\">target %.4g</text>\n", x0_ + kPadL + 3,
+        Y(thr_) - 3, thr_);
+  }
+
+  // Each phase's probes joined in order of size.
+  void phaseLines() {
     for (int ph = 1; ph <= 7; ++ph) {
       std::vector<std::pair<double, double>> line;
-      for (const ChartPoint &p : pts)
+      for (const ChartPoint &p : pts_)
         if (p.phase == ph && !p.failed)
           line.emplace_back(X(p.x), Y(p.y));
       std::sort(line.begin(), line.end());
       if (line.size() < 2)
         continue;
-      svg << "<polyline fill=\"none\" stroke=\"" << phaseColor(ph) << "\" stroke-opacity=\"0.6\" points=\"";
-      for (const auto &[px, py] : line) {
+      svg_ << "<polyline fill=\"none\" stroke=\"" << phaseColor(ph) << "\" stroke-opacity=\"0.6\" points=\"";
+      for (const auto &[px, py] : line)
         put("%.1f,%.1f ", px, py);
-      }
-      svg << "\"/>\n";
+      svg_ << "\"/>\n";
     }
-  for (const ChartPoint &p : pts) {
+  }
+
+  // One probe: a cross for a failed evaluation, a filled or hollow dot, a ring and label if best.
+  void point(const ChartPoint &p) {
     const char *color = p.phase > 0 ? phaseColor(p.phase) : p.pass ? "#2a2" : "#c22";
     if (p.failed) {
-      double cx = X(p.x), cy = padT + plotH - 5;
+      double cx = X(p.x), cy = kPadT + kPlotH - 5;
       put("<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" stroke-width=\"2\"/>\n", cx - 4,
           cy - 4, cx + 4, cy + 4, cx - 4, cy + 4, cx + 4, cy - 4);
-      continue;
+      return;
     }
     if (p.pass || p.phase == 0)
       put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X(p.x), Y(p.y), color);
     else
       put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", X(p.x),
           Y(p.y), color);
-    if (p.best) {
-      put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", X(p.x),
-          Y(p.y));
-      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"bold\"%s>best</text>\n",
-          X(p.x) + (X(p.x) > x0 + padL + plotW - 30 ? -10.0 : 10.0), Y(p.y) - 8,
-          X(p.x) > x0 + padL + plotW - 30 ? " text-anchor=\"end\"" : "");
-    }
+    if (!p.best)
+      return;
+    bool nearRight = X(p.x) > x0_ + kPadL + kPlotW - 30;
+    put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", X(p.x),
+        Y(p.y));
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"bold\"%s>best</text>\n",
+        X(p.x) + (nearRight ? -10.0 : 10.0), Y(p.y) - 8, nearRight ? " text-anchor=\"end\"" : "");
   }
+};
+
+void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *title, const char *xLabel,
+              bool byRound) {
+  Panel(svg, st, x0, byRound).draw(title, xLabel);
 }
 
 // The legend under the panels: the markers, and the HMCT phases that occur.
