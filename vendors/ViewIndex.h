@@ -1,4 +1,4 @@
-// A flat index from names to values for the readers, which look up every module of an inventory
+// A flat index from keys (names, mostly) to values for the readers and emitters, which look up every module of an inventory
 // (tens of thousands to a million) in a document's lists: open addressing in one array (a power
 // of two at least twice the keys), so building it allocates once instead of once per key and a
 // lookup touches one slot and the key's text instead of a bucket, a node and the text (the
@@ -8,34 +8,40 @@
 #include <cstdint>
 #include <functional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qspec::vendors {
 
-template <typename V> class ViewIndex {
+template <typename K, typename V, typename Hash = std::hash<K>> class FlatIndex {
 public:
-  explicit ViewIndex(size_t expected = 0) { slots_.resize(capacityFor(expected)); }
+  explicit FlatIndex(size_t expected = 0) { slots_.resize(capacityFor(expected)); }
 
   // key -> value; a repeated key keeps its first value, or with `replace` its last.
-  void add(std::string_view key, V value, bool replace = false) {
+  void add(const K &key, V value, bool replace = false) {
+    auto [at, fresh] = tryEmplace(key, value);
+    if (!fresh && replace)
+      *at = value;
+  }
+
+  // The key's value, set to `value` first if the key was not there: {its value, whether it was added}.
+  std::pair<V *, bool> tryEmplace(const K &key, V value) {
     if ((size_ + 1) * 2 > slots_.size())
       grow();
-    size_t hash = std::hash<std::string_view>{}(key), mask = slots_.size() - 1, i = hash & mask;
+    size_t hash = Hash{}(key), mask = slots_.size() - 1, i = hash & mask;
     for (; slots_[i].used; i = (i + 1) & mask)
-      if (slots_[i].hash == hash && slots_[i].key == key) {
-        if (replace)
-          slots_[i].value = value;
-        return;
-      }
+      if (slots_[i].hash == hash && slots_[i].key == key)
+        return {&slots_[i].value, false};
     slots_[i] = Slot{hash, key, value, true};
     ++size_;
+    return {&slots_[i].value, true};
   }
 
   // The key's value, or null.
-  const V *find(std::string_view key) const {
+  const V *find(const K &key) const {
     if (size_ == 0)
       return nullptr;
-    size_t hash = std::hash<std::string_view>{}(key), mask = slots_.size() - 1;
+    size_t hash = Hash{}(key), mask = slots_.size() - 1;
     for (size_t i = hash & mask; slots_[i].used; i = (i + 1) & mask)
       if (slots_[i].hash == hash && slots_[i].key == key)
         return &slots_[i].value;
@@ -48,7 +54,7 @@ public:
 private:
   struct Slot {
     size_t hash = 0;
-    std::string_view key;
+    K key{};
     V value{};
     bool used = false;
   };
@@ -70,5 +76,8 @@ private:
         add(s.key, s.value); // keys are distinct already
   }
 };
+
+// Names (views: their text must outlive the index) -> values.
+template <typename V> using ViewIndex = FlatIndex<std::string_view, V>;
 
 } // namespace qspec::vendors

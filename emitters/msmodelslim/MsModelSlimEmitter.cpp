@@ -29,6 +29,7 @@
 #include "ir/Select.h"
 #include "ir/Suggest.h"
 #include "vendors/Reading.h"
+#include "vendors/ViewIndex.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <yaml-cpp/yaml.h>
@@ -305,48 +306,10 @@ struct RecipeSignatureHash {
       mix(static_cast<uint32_t>(i));
     for (uint8_t b : s.small)
       mix(b);
-    return h;
-  }
-};
-// Signature -> value by open addressing, the signatures inline: a spec has few distinct
-// recipes, so a module costs one hash and one probe (std::unordered_map: a division and a node).
-class SignatureTable {
-public:
-  // The value of `s`, set to `absent` and flagged fresh when `s` was not there.
-  std::pair<int64_t *, bool> tryEmplace(const RecipeSignature &s, int64_t absent) {
-    if ((used_ + 1) * 2 > slots_.size())
-      grow();
-    size_t mask = slots_.size() - 1;
-    size_t h = RecipeSignatureHash()(s);
+    // Spread into the low bits, which pick the slot of vendors::FlatIndex.
     h = (h ^ (h >> 32)) * 0x9E3779B97F4A7C15ULL;
-    for (size_t i = (h >> 20) & mask;; i = (i + 1) & mask) {
-      Slot &slot = slots_[i];
-      if (!slot.used) {
-        slot = {s, absent, true};
-        ++used_;
-        return {&slot.value, true};
-      }
-      if (slot.sig == s)
-        return {&slot.value, false};
-    }
+    return h >> 20;
   }
-
-private:
-  struct Slot {
-    RecipeSignature sig;
-    int64_t value = 0;
-    bool used = false;
-  };
-  void grow() {
-    std::vector<Slot> old(std::max<size_t>(16, slots_.size() * 2));
-    old.swap(slots_);
-    used_ = 0;
-    for (const Slot &o : old)
-      if (o.used)
-        *tryEmplace(o.sig, o.value).first = o.value;
-  }
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
 };
 RecipeSignature signatureOf(const ir::ResolvedModule &rm) {
   auto word = [](const ir::Decided<ir::Word> &d) -> const void * { return &d.value.str(); };
@@ -370,7 +333,9 @@ void Builder::groupEntries(const std::vector<bool> &inScope, std::vector<int32_t
   // kConflict when its rule says two widths (tierDtypeConflict: everything it reads is in the
   // signature; reported for every such module, as before).
   constexpr int64_t kRefused = -1, kConflict = -2;
-  SignatureTable known;
+  // Signature -> entry, the signatures inline: a spec has few distinct recipes, so a module costs
+  // one hash and one probe.
+  vendors::FlatIndex<RecipeSignature, int64_t, RecipeSignatureHash> known;
   // Neighbouring modules mostly share a recipe: the previous module's signature is tried first.
   std::optional<RecipeSignature> last;
   int64_t lastEntry = kRefused;
