@@ -1068,9 +1068,8 @@ bool AmctWriter::verify(const std::string &file) {
     else
       diags_.report(DiagID::warn_amct_check, target_.range, {f.rule, f.message});
   }
-  if (ok_) // checked without an error: the read-back need not run the same rules again
-    rememberParsed(file, opts_.kind, std::move(doc),
-                   CheckedWith::of(co, spec_.resolution.done ? spec_.inventory.modules.data() : nullptr));
+  if (ok_)
+    rememberParsed(file, opts_.kind, std::move(doc));
   return ok_;
 }
 

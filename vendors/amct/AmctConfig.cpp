@@ -390,36 +390,12 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
   }
 }
 
-CheckedWith CheckedWith::of(const CheckOptions &co, const void *layersFrom) {
-  return CheckedWith{co.version, co.hardware, co.pytorchTypes, co.uniqueLayerNames, co.framework,
-                     co.layerTypes.empty() ? nullptr : layersFrom, co.layerTypes.size()};
+void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc) {
+  vendors::rememberParsed(text, static_cast<int>(kind), std::move(doc));
 }
 
-bool CheckedWith::operator==(const CheckedWith &o) const {
-  return version.major == o.version.major && version.minor == o.version.minor && hardware == o.hardware &&
-         pytorchTypes == o.pytorchTypes && uniqueLayerNames == o.uniqueLayerNames && framework == o.framework &&
-         layersFrom == o.layersFrom && layerCount == o.layerCount;
-}
-
-namespace {
-struct Remembered {
-  AmctDocument doc;
-  std::optional<CheckedWith> checked;
-};
-} // namespace
-
-void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc, std::optional<CheckedWith> checked) {
-  vendors::rememberParsed(text, static_cast<int>(kind), Remembered{std::move(doc), std::move(checked)});
-}
-
-bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc, std::optional<CheckedWith> *checked) {
-  Remembered r;
-  if (!vendors::takeParsed(text, static_cast<int>(kind), r))
-    return false;
-  doc = std::move(r.doc);
-  if (checked)
-    *checked = std::move(r.checked);
-  return true;
+bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc) {
+  return vendors::takeParsed(text, static_cast<int>(kind), doc);
 }
 
 bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &doc,

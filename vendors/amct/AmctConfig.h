@@ -94,22 +94,8 @@ bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &d
 // the document; the read-back of that file (readAmct, run next on the same thread by
 // emit::emitTargets) takes it instead of parsing the same bytes again. The slot is
 // vendors/Parsed.h's (one per thread for every vendor's documents), tagged with the kind.
-// `checked`: the emitter ran checkDocument on it with these options and it found no error, so
-// a reader checking with the same options need not run the same rules again.
-struct CheckedWith {
-  Version version;
-  std::string hardware;
-  bool pytorchTypes = false, uniqueLayerNames = false;
-  Framework framework = Framework::Unknown;
-  const void *layersFrom = nullptr; // the inventory (its modules' array) the layer list views
-  size_t layerCount = 0;
-  static CheckedWith of(const CheckOptions &co, const void *layersFrom);
-  bool operator==(const CheckedWith &o) const;
-};
-void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc,
-                    std::optional<CheckedWith> checked = std::nullopt);
-bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc,
-                std::optional<CheckedWith> *checked = nullptr);
+void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc);
+bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc);
 // Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
 // parses strictly. On failure `errors` holds the error of the message that got furthest (PTQ
 // preferred on ties), and `triedErrors` (if given) one line per message, "Message: l:c: text".

@@ -139,9 +139,8 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
                FieldActDtype | FieldActScope | FieldActSymmetric | FieldActMethod;
   AmctDocument doc;
   std::vector<ParseError> errors;
-  std::optional<CheckedWith> checked;
-  // The emitter's round trip already parsed (and checked) these bytes when they are what it wrote.
-  if (!takeParsed(bytes, kind, doc, &checked) && !parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
+  // The emitter's round trip already parsed these bytes when they are what it wrote.
+  if (!takeParsed(bytes, kind, doc) && !parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
     const ParseError &e = errors.front();
     diags.report(DiagID::err_amct_parse, target.range,
                  {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});
@@ -168,10 +167,9 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
       co.layerTypes.emplace_back(m.name, m.type);
   }
   std::vector<Finding> refusals;
-  if (!checked || !(*checked == CheckedWith::of(co, withInventory ? mods.data() : nullptr)))
-    for (Finding &f : checkDocument(doc, co))
-      if (f.level == Finding::Error)
-        refusals.push_back(std::move(f));
+  for (Finding &f : checkDocument(doc, co))
+    if (f.level == Finding::Error)
+      refusals.push_back(std::move(f));
   std::vector<Applied> applied;
   if (withInventory)
     applied = applyDocument(doc, mods, co.version, refusals);

@@ -298,40 +298,6 @@ override name "model.layers.*.mlp.down_proj" { act int8 asymmetric histogram }
 target amct ptq { act_algo ifmr }
 )";
 
-// checkDocument runs once: the emitter remembers the options it checked its document with, and
-// the read-back skips the same rules when its own options are those (as they are for what qcc
-// writes: the emitter's remembered options are reused below). A document the rules refuse,
-// remembered as checked, reads; with other options, or not remembered, it is refused.
-TEST(AmctValidation, ReadBackSkipsTheChecksTheEmitterRanWithTheSameOptions) {
-  static ir::Spec spec; // the diagnostics' ranges point into it
-  spec = ir::Spec{};
-  auto r = testsupport::compileAndEmit("amct", kHistogramSpec, kBlock, spec);
-  ASSERT_TRUE(r.ok) << r.out;
-  amct::AmctDocument emitted;
-  std::optional<amct::CheckedWith> checked;
-  ASSERT_TRUE(amct::takeParsed(r.out, ConfigKind::PTQ, emitted, &checked));
-  ASSERT_TRUE(checked);
-  const std::string refused = "skip_layers: \"model.layers.0.mlp.up_proj\"\n"
-                              "skip_layers: \"model.layers.0.mlp.up_proj\"\n";
-  auto reads = [&](std::optional<amct::CheckedWith> with) {
-    amct::rememberParsed(refused, ConfigKind::PTQ, parse(refused, ConfigKind::PTQ), with);
-    SourceManager sm;
-    DiagnosticEngine diags(sm);
-    vendors::VendorReading reading;
-    bool ok = vendors::readAmct(spec, *spec.target("amct"), refused, reading, diags);
-    EXPECT_EQ(ok, diags.diagnostics().empty());
-    return ok;
-  };
-  EXPECT_TRUE(reads(checked));
-  EXPECT_FALSE(reads(std::nullopt));
-  amct::CheckedWith other = *checked;
-  other.hardware = "other";
-  EXPECT_FALSE(reads(other));
-  other = *checked;
-  other.layerCount = 1;
-  EXPECT_FALSE(reads(other));
-}
-
 TEST(AmctValidation, ActAlgoReplacingARulesMethodIsADivergence) {
   // What qcc wrote before the fix: act_algo ifmr everywhere, down_proj's histogram lost.
   Validated before = validate(kHistogramSpec, kBlock, "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n");
