@@ -196,8 +196,7 @@ private:
 // Builds JsonValue directly from nlohmann's SAX events, in file order. A repeated key keeps its
 // first position and takes the last value, as nlohmann::ordered_json (and Python's dict) do;
 // objects with many members find repeats through a hash index, so a node_config of n entries is
-// read in O(n) (ordered_json's insert searches its vector: O(n^2)). With `only` set, the values
-// of the other top-level members are parsed but not kept.
+// read in O(n) (ordered_json's insert searches its vector: O(n^2)).
 struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   struct Open {
     JsonValue *value;
@@ -205,28 +204,13 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   };
   static constexpr size_t kIndexFrom = 16;
   JsonValue &root;
-  std::string_view only;
   std::vector<Open> stack;
   JsonValue *pending = nullptr; // the slot the next value fills (a member's value)
-  bool skipNext = false;        // the next value belongs to a top-level member not kept
-  size_t skipDepth = 0;         // > 0: inside such a value
   std::string error;
   size_t errorByte = 0;
 
-  TreeBuilder(JsonValue &r, std::string_view o) : root(r), only(o) {}
+  explicit TreeBuilder(JsonValue &r) : root(r) {}
 
-  // True if the value that starts now is not kept (and enters it when it is a container).
-  bool skipped(bool container) {
-    if (skipDepth > 0) {
-      skipDepth += container;
-      return true;
-    }
-    if (!skipNext)
-      return false;
-    skipNext = false;
-    skipDepth = container;
-    return true;
-  }
   JsonValue &slot() {
     if (pending) {
       JsonValue *p = pending;
@@ -241,8 +225,6 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
     return parent->items.back();
   }
   bool scalar(JsonValue::Kind kind, std::string text) {
-    if (skipped(false))
-      return true;
     JsonValue &v = slot();
     v.kind = kind;
     v.text = std::move(text);
@@ -262,8 +244,6 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   bool string(string_t &s) override { return scalar(JsonValue::String, std::move(s)); }
   bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
   bool open(JsonValue::Kind kind) {
-    if (skipped(true))
-      return true;
     JsonValue &v = slot();
     v.kind = kind;
     stack.push_back({&v, {}});
@@ -272,21 +252,12 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   bool start_object(std::size_t) override { return open(JsonValue::Object); }
   bool start_array(std::size_t) override { return open(JsonValue::Array); }
   bool close() {
-    if (skipDepth > 0)
-      --skipDepth;
-    else
-      stack.pop_back();
+    stack.pop_back();
     return true;
   }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
   bool key(string_t &k) override {
-    if (skipDepth > 0)
-      return true;
-    if (!only.empty() && stack.size() == 1 && k != only) {
-      skipNext = true;
-      return true;
-    }
     Open &o = stack.back();
     auto &members = o.value->members;
     size_t found = members.size();
@@ -377,11 +348,11 @@ struct Locator {
 } // namespace
 
 bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
-                          uint32_t &line, uint32_t &column, std::string_view onlySection) {
+                          uint32_t &line, uint32_t &column) {
   doc = QuantConfigDoc{};
   std::string stripped = stripHmctComments(text);
   doc.hadComments = stripped != text;
-  TreeBuilder builder(doc.root, onlySection);
+  TreeBuilder builder(doc.root);
   if (!nlohmann::json::sax_parse(stripped, &builder)) {
     size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
                                   stripped.size());

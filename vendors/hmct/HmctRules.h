@@ -83,11 +83,9 @@ struct QuantConfigDoc {
 bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
                       DiagnosticEngine &diags);
 // The same without a source file (a buffer qcc just wrote): on a syntax error returns false with
-// nlohmann_json's message and the 1-based line and column. A non-empty `onlySection` keeps only
-// that top-level member (the whole text is still parsed, so errors are the same): the emitter's
-// model_config check does not build a tree of tens of thousands of node_config entries.
+// nlohmann_json's message and the 1-based line and column.
 bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
-                          uint32_t &line, uint32_t &column, std::string_view onlySection = {});
+                          uint32_t &line, uint32_t &column);
 
 struct Issue {
   // The check's stable ID (kCheckIDs); qlint maps each to a rule, the reader to a diagnostic.

@@ -347,26 +347,6 @@ TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
   EXPECT_EQ(nodes->members[2].second.get("qtype")->column, 5u);
 }
 
-// onlySection keeps one top-level member (the emitter's model_config check) and still parses the
-// rest: a syntax error anywhere is the same error.
-TEST(HmctDocumentModel, OnlySectionKeepsOneMemberAndParsesAll) {
-  std::string text = "{\"node_config\": {\"n\": {\"qtype\": [1, {\"x\": 2}]}}, \"model_config\": "
-                     "{\"all_node_type\": \"int16\"}, \"op_config\": {}, \"model_config\": "
-                     "{\"activation\": {\"calibration_type\": \"kl\"}}}";
-  hmct::QuantConfigDoc doc;
-  std::string error;
-  uint32_t line = 0, col = 0;
-  ASSERT_TRUE(hmct::parseQuantConfigText(text, doc, error, line, col, "model_config")) << error;
-  ASSERT_EQ(doc.root.members.size(), 1u);
-  EXPECT_EQ(doc.root.members[0].first, "model_config");
-  const hmct::JsonValue &mc = doc.root.members[0].second;
-  ASSERT_EQ(mc.members.size(), 1u); // the last value, as without onlySection
-  EXPECT_EQ(mc.members[0].first, "activation");
-  EXPECT_FALSE(hmct::parseQuantConfigText("{\"node_config\": {\"n\": [1 2]}, \"model_config\": {}}",
-                                          doc, error, line, col, "model_config"));
-  EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
-}
-
 // ModuleNameTemplate keys: the longest key that is the name or a dotted prefix of it ("" only
 // when asked, or for a name starting with a dot), a repeated key keeping its last value, and
 // many keys (the table grows past its first size).
