@@ -32,3 +32,30 @@ TEST(ViewIndex, FirstOrLastValueGrowthAndMisses) {
   ASSERT_NE(index.find(""), nullptr);
   EXPECT_EQ(*index.find(""), 42);
 }
+
+// FlatIndex with a key of its own type and hash (the msModelSlim emitter's recipe signatures):
+// tryEmplace adds a key once and hands back the same slot after growth; a weak hash that sends
+// every key to one slot still keeps them apart.
+TEST(ViewIndex, TryEmplaceWithAnyKeyAndHash) {
+  struct Pair {
+    int a = 0, b = 0;
+    bool operator==(const Pair &o) const { return a == o.a && b == o.b; }
+  };
+  struct OneSlot {
+    size_t operator()(const Pair &) const { return 7; }
+  };
+  vendors::FlatIndex<Pair, int, OneSlot> index;
+  for (int i = 0; i < 100; ++i) {
+    auto [at, fresh] = index.tryEmplace({i, -i}, i * 10);
+    ASSERT_TRUE(fresh) << i;
+    EXPECT_EQ(*at, i * 10);
+  }
+  auto [again, fresh] = index.tryEmplace({42, -42}, -1);
+  EXPECT_FALSE(fresh);
+  EXPECT_EQ(*again, 420);
+  *again = 5;
+  ASSERT_NE(index.find({42, -42}), nullptr);
+  EXPECT_EQ(*index.find({42, -42}), 5);
+  EXPECT_EQ(index.find({42, 42}), nullptr);
+  EXPECT_EQ(index.size(), 100u);
+}
