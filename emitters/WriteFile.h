@@ -2,6 +2,7 @@
 // same safety as emit::writeFileAtomically (emitters/Emitter.h, docs/limits.md "Output safety").
 #pragma once
 
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,11 @@ namespace qspec::emit {
 // file that is fsynced and renamed over it, so a failure anywhere leaves nothing behind (the old
 // file stays); a device, a FIFO and `-` (stdout) are written directly.
 using ChunkSink = std::function<bool(std::string_view)>;
+
+// A regular file's bytes are handed to the disk in stretches of this size while the rest is
+// still being made (a hint to the kernel; the fsync at the end still decides), so the final
+// fsync waits for the last stretch, not for the whole file.
+constexpr size_t kWritebackStretch = size_t(8) << 20;
 bool writeFileStreamed(const std::string &path, const std::function<bool(const ChunkSink &)> &produce,
                        std::string &error);
 

@@ -1,5 +1,6 @@
-// emit::writeFileStreamed (emitters/WriteFile.h): the chunks land in order, and a failure while
-// they are made leaves the old file as it was and no temporary file behind.
+// emit::writeFileStreamed (emitters/WriteFile.h): the chunks land in order (also where they cross
+// the stretches whose writeback starts early), and a failure while they are made leaves the old
+// file as it was and no temporary file behind.
 #include "emitters/WriteFile.h"
 
 #include <gtest/gtest.h>
@@ -7,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string_view>
+#include <vector>
 
 using namespace qspec;
 namespace fs = std::filesystem;
@@ -38,6 +41,36 @@ TEST(WriteFileStreamed, ChunksInOrder) {
       [](const emit::ChunkSink &sink) { return sink("{\"a\": ") && sink("") && sink("[1, 2]}\n"); }, err))
       << err;
   EXPECT_EQ(slurp(out), "{\"a\": [1, 2]}\n");
+  fs::remove_all(d);
+}
+
+// Chunks smaller than a stretch, one ending exactly on a stretch's end, and one spanning several:
+// every byte once, in order (each byte says where it belongs).
+TEST(WriteFileStreamed, ChunksAcrossWritebackStretches) {
+  fs::path d = freshDir("stretch"), out = d / "out.bin";
+  const size_t s = emit::kWritebackStretch;
+  std::vector<size_t> sizes = {s / 3 + 1, s - (s / 3 + 1), 1, 2 * s + 7, s / 2, s + s / 2 - 8};
+  std::string want;
+  for (size_t n : sizes)
+    for (size_t i = 0; i < n; ++i)
+      want.push_back(static_cast<char>((want.size() * 131 + want.size() / 4093) & 0xff));
+  std::string err;
+  ASSERT_TRUE(emit::writeFileStreamed(
+      out.string(),
+      [&](const emit::ChunkSink &sink) {
+        size_t at = 0;
+        for (size_t n : sizes) {
+          if (!sink(std::string_view(want).substr(at, n)))
+            return false;
+          at += n;
+        }
+        return true;
+      },
+      err))
+      << err;
+  std::string got = slurp(out);
+  ASSERT_EQ(got.size(), want.size());
+  EXPECT_TRUE(got == want);
   fs::remove_all(d);
 }
 
