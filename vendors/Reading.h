@@ -102,8 +102,9 @@ ReadBack findReader(std::string_view kind); // null when the kind has none
 // names, unless the tier was decided by a more specific rule (then an integer dtype gives way to
 // the tier's width: `override name "x" { tier int4 }` over `defaults { tier int8; weight int8 }`
 // is int4, while `override type Linear { weight int4 }` under `defaults { tier int8 }` is W4A8);
-// no dtype: the tier's width (int4, int8), "" for other tiers.
-std::string effectiveWeightDtype(const ir::ResolvedModule &m);
+// no dtype: the tier's width (int4, int8), "" for other tiers. The view is of a literal or of the
+// rule's own word, so it lives as long as the spec.
+std::string_view effectiveWeightDtype(const ir::ResolvedModule &m);
 
 // Translation validation: compares `reading` with spec.resolution module by module, for the
 // fields the backend carries. Each difference is reported (err_emit_divergence: the module, the

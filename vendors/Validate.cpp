@@ -15,6 +15,7 @@
 #include "vendors/Reading.h"
 
 #include <string>
+#include <string_view>
 
 namespace qspec::vendors {
 
@@ -49,7 +50,7 @@ bool sameWord(Field f, const std::string &spec, const std::string &vendor) {
 // where it is known. `weightDtype` (the weight role only) is the module's effective weight dtype,
 // compared instead of the rule's word.
 void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32_t fields, Field dtype,
-                 Field scope, Field symmetric, Field method, const std::string *weightDtype,
+                 Field scope, Field symmetric, Field method, const std::string_view *weightDtype,
                  const ir::Decision &tierFrom, std::vector<Difference> &out) {
   auto word = [&](Field f, const ir::Decided<ir::Word> &spec, const ReadingWord &v) {
     if ((fields & f) && spec.from.source != ir::Decision::BuiltIn && v && !sameWord(f, spec.value.str(), *v))
@@ -58,7 +59,7 @@ void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32
   if (weightDtype) {
     const ir::Decision &from = ir.dtype.value.str() == *weightDtype ? ir.dtype.from : tierFrom;
     if ((fields & dtype) && !weightDtype->empty() && vendor.dtype && *vendor.dtype != *weightDtype)
-      out.push_back({dtype, *weightDtype, *vendor.dtype, &from});
+      out.push_back({dtype, std::string(*weightDtype), *vendor.dtype, &from});
   } else {
     word(dtype, ir.dtype, vendor.dtype);
   }
@@ -79,7 +80,7 @@ std::vector<Difference> compareModule(const ir::ResolvedModule &m, const ModuleR
   // A recipe only means something on a quantized module, on both sides.
   if (floatSpec || floatVendor)
     return out;
-  std::string weightDtype = effectiveWeightDtype(m);
+  std::string_view weightDtype = effectiveWeightDtype(m);
   compareRole(m.weight, r.weight, fields, FieldWeightDtype, FieldWeightScope, FieldWeightSymmetric,
               FieldWeightMethod, &weightDtype, m.tier.from, out);
   compareRole(m.act, r.act, fields, FieldActDtype, FieldActScope, FieldActSymmetric, FieldActMethod, nullptr,
@@ -95,9 +96,9 @@ std::string where(const ModuleReading &r) {
 
 } // namespace
 
-std::string effectiveWeightDtype(const ir::ResolvedModule &m) {
+std::string_view effectiveWeightDtype(const ir::ResolvedModule &m) {
   const auto &d = m.weight.dtype;
-  std::string width = m.tier.value == ir::Tier::Int4 ? "int4" : m.tier.value == ir::Tier::Int8 ? "int8" : "";
+  std::string_view width = m.tier.value == ir::Tier::Int4 ? "int4" : m.tier.value == ir::Tier::Int8 ? "int8" : "";
   if (d.from.source == ir::Decision::BuiltIn)
     return width;
   bool integer = d.value == "int4" || d.value == "int8";

@@ -201,8 +201,8 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
   e.tier = rm.tier.value;
   if (tierDtypeConflict(rm, name))
     return false;
-  std::string effective = vendors::effectiveWeightDtype(rm);
-  e.weight.dtype = effective.empty() ? weightDtypeFor(rm.tier.value, "") : effective;
+  std::string_view effective = vendors::effectiveWeightDtype(rm);
+  e.weight.dtype = effective.empty() ? weightDtypeFor(rm.tier.value, "") : std::string(effective);
   e.weight.scope = rm.weight.scope.value.empty() ? "per_channel" : rm.weight.scope.value.str();
   e.weight.symmetric =
       rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
