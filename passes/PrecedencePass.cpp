@@ -16,7 +16,6 @@
 #include "passes/Pass.h"
 
 #include <array>
-#include <map>
 #include <optional>
 #include <set>
 
@@ -158,26 +157,33 @@ public:
       // lists[0] is empty, and override o selecting a module on list L moves it to the list L+o,
       // created once per (L, o). Modules on one list resolve the same way, so each list is decided
       // once, at its first module (which also reports its conflicts, as module by module would,
-      // since each pair is reported once).
+      // since each pair is reported once). The pair (L, o) is only looked up while override o is
+      // applied (a list created then ends in o and is skipped), so L+o is kept per list L with
+      // the override it was made for (`extendedBy`), not in a map of pairs.
       std::vector<std::vector<int32_t>> lists(1);
-      std::map<std::pair<uint32_t, int32_t>, uint32_t> extend;
+      std::vector<int32_t> extendedBy(1, -1);
+      std::vector<uint32_t> extendedTo(1, 0);
       std::vector<uint32_t> listOf(mods.size(), 0);
       for (size_t o = 0; o < spec.overrides.size(); ++o) {
         const ir::Override &ov = spec.overrides[o];
         if (ov.level != level)
           continue;
+        const auto oi = static_cast<int32_t>(o);
         for (const ir::Selector &s : ov.selectors)
           for (uint32_t m : res.selected[&s]) {
             uint32_t &l = listOf[m];
-            if (!lists[l].empty() && lists[l].back() == static_cast<int32_t>(o))
+            if (!lists[l].empty() && lists[l].back() == oi)
               continue; // already selected by another selector of this override
-            auto [it, fresh] = extend.try_emplace({l, static_cast<int32_t>(o)}, static_cast<uint32_t>(lists.size()));
-            if (fresh) {
+            if (extendedBy[l] != oi) {
+              extendedBy[l] = oi;
+              extendedTo[l] = static_cast<uint32_t>(lists.size());
               std::vector<int32_t> longer = lists[l];
-              longer.push_back(static_cast<int32_t>(o));
+              longer.push_back(oi);
               lists.push_back(std::move(longer));
+              extendedBy.push_back(-1);
+              extendedTo.push_back(0);
             }
-            l = it->second;
+            l = extendedTo[l];
           }
       }
       struct Outcome {
