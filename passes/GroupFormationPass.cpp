@@ -8,7 +8,7 @@
 //    "model.layers.{i}.mlp.gate_proj" with "model.layers.{i}.mlp.up_proj" gives one group per i.
 // 3. Groups that share a module are merged (union-find): ties are transitive.
 // 4. Protected modules are never group members: they are fixed at float and cannot move.
-// 5. Each module records its group; groups are ordered by their first member.
+// 5. Groups are ordered by their first member (the precedence pass records each module's group).
 #include "passes/Pass.h"
 
 #include <algorithm>
@@ -121,10 +121,8 @@ public:
     }
     std::sort(groups.begin(), groups.end(),
               [](const ir::Group &a, const ir::Group &b) { return a.members.front() < b.members.front(); });
-    spec.resolution.modules.resize(mods.size());
-    for (size_t gi = 0; gi < groups.size(); ++gi)
-      for (uint32_t m : groups[gi].members)
-        spec.resolution.modules[m].group = static_cast<int32_t>(gi);
+    // (Each module's ResolvedModule::group is set from these lists by the precedence pass, which
+    // writes every module's resolution in one pass.)
     spec.resolution.groups = std::move(groups);
     return true;
   }

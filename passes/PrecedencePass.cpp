@@ -1,7 +1,7 @@
 // PrecedencePass: each module's tier and quantization settings, and the rule behind each.
 //
 // 1. Start every module at the defaults (tier: `defaults { tier }`, else the ladder's lowest;
-//    recipe fields as written in `defaults`).
+//    recipe fields as written in `defaults`), and record each module's group (Resolution::groups).
 // 2. Apply type overrides, then name overrides (name > type > default), field by field: a field
 //    an override does not set is inherited from the level below. Within one level the override
 //    with the higher `priority` wins; two overrides of equal priority that set one field of one
@@ -129,12 +129,11 @@ public:
             at.at = &r.range;
           assign(base, f, spec.defaults, at);
         }
-      res.modules.resize(mods.size());
-      for (ir::ResolvedModule &m : res.modules) {
-        int32_t group = m.group; // set by the groups pass
-        m = base;
-        m.group = group;
-      }
+      // One write of every module (the groups pass leaves res.modules alone), then its group.
+      res.modules.assign(mods.size(), base);
+      for (size_t g = 0; g < res.groups.size(); ++g)
+        for (uint32_t m : res.groups[g].members)
+          res.modules[m].group = static_cast<int32_t>(g);
     }
 
     // Protected set.
