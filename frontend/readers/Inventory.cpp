@@ -64,6 +64,13 @@ namespace {
 // C0 controls, DEL, and the C1 controls U+0080..U+009F (UTF-8 C2 80..C2 9F: U+0085 is a line
 // break to YAML, U+009B starts an escape sequence on some terminals).
 bool hasControlChar(std::string_view s) {
+  // Names almost never have one: a pass without an early exit (vectorized) says whether any byte
+  // could start one (below 0x20, DEL, the lead byte 0xC2), and only then the exact walk runs.
+  unsigned char candidate = 0;
+  for (unsigned char c : s)
+    candidate |= static_cast<unsigned char>((c < 0x20) | (c == 0x7f) | (c == 0xC2));
+  if (!candidate)
+    return false;
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x20 || c == 0x7f)
@@ -189,8 +196,12 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
         return bad(fields.f[k].col, fields.f[k].len,
                    "control character in '" + std::string(fields.f[k].text) + "'");
     const Field &name = fields.f[0];
-    // (A loop, not find_first_of(" \t"): that calls memchr once per character of the name.)
-    if (std::any_of(name.text.begin(), name.text.end(), [](char c) { return c == ' ' || c == '\t'; }))
+    // (A loop, not find_first_of(" \t"): that calls memchr once per character of the name; and
+    // without an early exit, so it is vectorized.)
+    unsigned char blank = 0;
+    for (char c : name.text)
+      blank |= static_cast<unsigned char>((c == ' ') | (c == '\t'));
+    if (blank)
       return bad(name.col, name.len, "module name '" + std::string(name.text) + "' contains a space");
     std::string_view type = fields.count > 1 ? fields.f[1].text : std::string_view();
     if (!builder.add(name.text, type, line.offset + name.col - 1, name.len, line.number))

@@ -147,6 +147,26 @@ TEST_F(ReadersTest, ManifestTextIsFreedAfterAQuietReadAndKeptForItsMessages) {
   EXPECT_EQ(sm_.line(g, 2), "a.q_proj Linear");
 }
 
+TEST_F(ReadersTest, ManifestControlCharactersAndBlanksInNames) {
+  // The quick pass flags candidate bytes (C0, DEL, 0xC2), the exact walk decides: U+00A0 and
+  // U+00E9 (C2 A0, C3 A9) and a lone C2 at the end are names; U+0085 (C2 85), DEL, a C0 control,
+  // and a tab or space inside a CSV name are not (one error each, on the second line).
+  ASSERT_TRUE(inventory(write("ok.txt", "a.\xC2\xA0x Linear\nb.\xC3\xA9 Linear\nc.\xC2 Linear\n")));
+  EXPECT_EQ(inv_.modules.size(), 3u);
+  EXPECT_EQ(count("err_inventory_malformed"), 0u);
+  unsigned errors = 0;
+  for (const char *bad : {"a.\xC2\x85x Linear\n", "a.x\x7f Linear\n", "a.x\x01 Linear\n"}) {
+    EXPECT_FALSE(inventory(write("bad.txt", std::string("ok Linear\n") + bad))) << bad;
+    EXPECT_EQ(count("err_inventory_malformed"), ++errors) << bad;
+  }
+  EXPECT_FALSE(inventory(write("tab.csv", "a.x,Linear\n\"a.\ty\",Linear\n")));
+  EXPECT_EQ(count("err_inventory_malformed"), ++errors);
+  EXPECT_FALSE(inventory(write("space.csv", "a.x,Linear\na. y,Linear\n")));
+  EXPECT_EQ(count("err_inventory_malformed"), ++errors);
+  for (const Diagnostic &d : diags_.diagnostics())
+    EXPECT_EQ(d.range.begin.line, 2u) << d.message;
+}
+
 TEST_F(ReadersTest, ManifestCsvWithHeaderAndQuotes) {
   std::string p = write("m.csv", "\xEF\xBB\xBFname,type\nx.fc,Linear\n\"y.norm\", RMSNorm\nz,\n");
   ASSERT_TRUE(inventory(p));
