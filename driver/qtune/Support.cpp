@@ -19,6 +19,10 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
 
 namespace qspec::tune {
 
@@ -46,34 +50,102 @@ Sha256::Sha256() {
   std::memcpy(h_, init, sizeof h_);
 }
 
-void Sha256::block(const unsigned char *p) {
-  uint32_t w[64];
-  for (int i = 0; i < 16; ++i)
-    w[i] = (uint32_t(p[4 * i]) << 24) | (uint32_t(p[4 * i + 1]) << 16) | (uint32_t(p[4 * i + 2]) << 8) |
-           uint32_t(p[4 * i + 3]);
-  for (int i = 16; i < 64; ++i) {
-    uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-    uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-    w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+namespace detail {
+
+void sha256BlocksPortable(uint32_t h[8], const unsigned char *p, size_t n) {
+  for (; n; --n, p += 64) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; ++i)
+      w[i] = (uint32_t(p[4 * i]) << 24) | (uint32_t(p[4 * i + 1]) << 16) | (uint32_t(p[4 * i + 2]) << 8) |
+             uint32_t(p[4 * i + 3]);
+    for (int i = 16; i < 64; ++i) {
+      uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+      uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+    for (int i = 0; i < 64; ++i) {
+      uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
+      uint32_t ch = (e & f) ^ (~e & g);
+      uint32_t t1 = hh + S1 + ch + kK[i] + w[i];
+      uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
+      uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
+      uint32_t t2 = S0 + maj;
+      hh = g;
+      g = f;
+      f = e;
+      e = d + t1;
+      d = c;
+      c = b;
+      b = a;
+      a = t1 + t2;
+    }
+    h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
   }
-  uint32_t a = h_[0], b = h_[1], c = h_[2], d = h_[3], e = h_[4], f = h_[5], g = h_[6], hh = h_[7];
-  for (int i = 0; i < 64; ++i) {
-    uint32_t S1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-    uint32_t ch = (e & f) ^ (~e & g);
-    uint32_t t1 = hh + S1 + ch + kK[i] + w[i];
-    uint32_t S0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22);
-    uint32_t maj = (a & b) ^ (a & c) ^ (b & c);
-    uint32_t t2 = S0 + maj;
-    hh = g;
-    g = f;
-    f = e;
-    e = d + t1;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+namespace {
+bool cpuHasShaNi() {
+  unsigned a, b, c, d;
+  // CPUID leaf 7 EBX bit 29: SHA; leaf 1 ECX bits 9 / 19: SSSE3 / SSE4.1 (used beside it).
+  if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 9)) || !(c & (1u << 19)))
+    return false;
+  return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29));
+}
+
+// The state is kept as the two vectors the sha256rnds2 instruction takes (ABEF, CDGH); each
+// group of four rounds adds its constants to four message words, and the schedule's next four
+// words come from sha256msg1 / msg2 (Intel's "SHA extensions" paper, section 4).
+__attribute__((target("sha,sse4.1,ssse3"))) void shaNiBlocks(uint32_t h[8], const unsigned char *p, size_t n) {
+  const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+  __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h)), 0xB1); // CDAB
+  __m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h + 4)), 0x1B); // EFGH
+  __m128i s0 = _mm_alignr_epi8(tmp, s1, 8);    // ABEF
+  s1 = _mm_blend_epi16(s1, tmp, 0xF0);         // CDGH
+  for (; n; --n, p += 64) {
+    const __m128i abef = s0, cdgh = s1;
+    __m128i w[4];
+    for (int i = 0; i < 4; ++i)
+      w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + 16 * i)), swap);
+    for (int g = 0; g < 16; ++g) {
+      __m128i m = _mm_add_epi32(w[g & 3], _mm_loadu_si128(reinterpret_cast<const __m128i *>(kK + 4 * g)));
+      s1 = _mm_sha256rnds2_epu32(s1, s0, m);
+      s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(m, 0x0E));
+      if (g < 12) { // W[4g+16 ..]: from W[4g ..], W[4g+4 ..], W[4g+9 ..], W[4g+12 ..]
+        __m128i x = _mm_add_epi32(_mm_sha256msg1_epu32(w[g & 3], w[(g + 1) & 3]),
+                                  _mm_alignr_epi8(w[(g + 3) & 3], w[(g + 2) & 3], 4));
+        w[g & 3] = _mm_sha256msg2_epu32(x, w[(g + 3) & 3]);
+      }
+    }
+    s0 = _mm_add_epi32(s0, abef);
+    s1 = _mm_add_epi32(s1, cdgh);
   }
-  h_[0] += a, h_[1] += b, h_[2] += c, h_[3] += d, h_[4] += e, h_[5] += f, h_[6] += g, h_[7] += hh;
+  tmp = _mm_shuffle_epi32(s0, 0x1B);   // FEBA
+  s1 = _mm_shuffle_epi32(s1, 0xB1);    // DCHG
+  s0 = _mm_blend_epi16(tmp, s1, 0xF0); // DCBA
+  s1 = _mm_alignr_epi8(s1, tmp, 8);    // HGFE
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(h), s0);
+  _mm_storeu_si128(reinterpret_cast<__m128i *>(h + 4), s1);
+}
+} // namespace
+
+bool sha256BlocksShaNi(uint32_t h[8], const unsigned char *p, size_t n) {
+  static const bool has = cpuHasShaNi();
+  if (!has)
+    return false;
+  shaNiBlocks(h, p, n);
+  return true;
+}
+#else
+bool sha256BlocksShaNi(uint32_t *, const unsigned char *, size_t) { return false; }
+#endif
+
+} // namespace detail
+
+void Sha256::blocks(const unsigned char *p, size_t n) {
+  if (n && !detail::sha256BlocksShaNi(h_, p, n))
+    detail::sha256BlocksPortable(h_, p, n);
 }
 
 Sha256 &Sha256::update(const void *data, size_t n) {
@@ -87,11 +159,12 @@ Sha256 &Sha256::update(const void *data, size_t n) {
     n -= take;
     if (bufLen_ < 64)
       return *this;
-    block(buf_);
+    blocks(buf_, 1);
     bufLen_ = 0;
   }
-  for (; n >= 64; p += 64, n -= 64)
-    block(p);
+  blocks(p, n / 64);
+  p += n / 64 * 64;
+  n %= 64;
   std::memcpy(buf_, p, n);
   bufLen_ = n;
   return *this;

@@ -20,7 +20,7 @@ public:
   std::string hexDigest(); // lowercase hex; the object is spent afterwards
 
 private:
-  void block(const unsigned char *p);
+  void blocks(const unsigned char *p, size_t n);
   uint32_t h_[8];
   unsigned char buf_[64];
   size_t bufLen_ = 0;
@@ -29,6 +29,15 @@ private:
 
 // Lowercase hex SHA-256 of `data`.
 std::string sha256Hex(const std::string &data);
+
+namespace detail {
+// The compression function over `n` whole 64-byte blocks at `p`, updating `h`: the portable
+// rounds, and the x86 SHA extensions' (SHA-NI), which Sha256 uses when the CPU has them (a
+// probe hashes its emitted files, up to 10 MB, every round). The second returns false and
+// leaves `h` alone when the CPU (or the build target) has no SHA-NI. Exposed for the tests.
+void sha256BlocksPortable(uint32_t h[8], const unsigned char *p, size_t n);
+bool sha256BlocksShaNi(uint32_t h[8], const unsigned char *p, size_t n);
+} // namespace detail
 
 // ---- History: one JSON object per line, flushed and fsynced per record -----------------------
 
