@@ -27,6 +27,7 @@
 #include "ir/EditDistance.h"
 #include "ir/GraphNames.h"
 #include "vendors/Parsed.h"
+#include "vendors/ViewIndex.h"
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/hmct/HmctRules.h"
 
@@ -42,28 +43,31 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// node_config entries: a vector with a hash index (one lookup per node, no search through the
-// JSON object), sorted by name (bytes = code points for UTF-8) once, when serialised.
+// node_config entries: a vector with a flat index (one lookup per node, no search through the
+// JSON object), sorted by name (bytes = code points for UTF-8) once, when serialised. Names are
+// views of the spec's inventory or graph, or of the rules asWritten() keeps: no copy per node.
 class NodeTable {
 public:
-  void set(const std::string &name, ir::Tier tier) {
-    auto [it, added] = index_.emplace(name, entries_.size());
+  explicit NodeTable(size_t expected = 0) : index_(expected) {}
+  void set(std::string_view name, ir::Tier tier) {
+    auto [at, added] = index_.tryEmplace(name, entries_.size());
     if (added)
       entries_.emplace_back(name, tier);
     else
-      entries_[it->second].second = tier;
+      entries_[*at].second = tier;
   }
   bool empty() const { return entries_.empty(); }
-  // Sorts the entries in place (no copy of tens of thousands of names): the last call.
-  const std::vector<std::pair<std::string, ir::Tier>> &sorted() {
-    index_.clear();
+  size_t size() const { return entries_.size(); }
+  // Sorts the entries in place: the last call.
+  const std::vector<std::pair<std::string_view, ir::Tier>> &sorted() {
+    index_ = vendors::ViewIndex<size_t>();
     std::sort(entries_.begin(), entries_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
     return entries_;
   }
 
 private:
-  std::vector<std::pair<std::string, ir::Tier>> entries_;
-  std::unordered_map<std::string, size_t> index_;
+  std::vector<std::pair<std::string_view, ir::Tier>> entries_;
+  vendors::ViewIndex<size_t> index_;
 };
 
 struct NodeRule {
@@ -88,6 +92,7 @@ private:
   std::string march_;
   std::map<std::string, ir::Tier> ops_;   // op type -> tier
   NodeTable nodes_;                       // node name -> tier
+  std::map<std::string, NodeRule> rules_; // asWritten(): literal node names (nodes_ views them)
 
   void bad(const ir::Option *o, const std::string &why) {
     diags_.report(DiagID::err_hmct_bad_option,
@@ -383,7 +388,7 @@ void Builder::asWritten() {
   if (d == ir::Tier::DualInt16)
     for (const char *t : {"Conv", "ConvTranspose", "Gemm", "MatMul"})
       ops_.emplace(t, ir::Tier::DualInt16);
-  std::map<std::string, NodeRule> rules;
+  std::map<std::string, NodeRule> &rules = rules_;
   auto add = [&](const ir::Selector &s, NodeRule r) {
     if (s.kind == ir::Selector::Type) {
       if (r.rank == 3) // protect type X: the whole op type stays float
@@ -458,7 +463,12 @@ void Builder::plan() {
 // thousands of entries.
 void Builder::writeNodeConfig() {
   std::string &out = nodeText_;
-  for (const auto &[name, tier] : nodes_.sorted()) {
+  const auto &entries = nodes_.sorted();
+  size_t bytes = 0;
+  for (const auto &entry : entries)
+    bytes += entry.first.size() + 64; // the name, its quotes and the longest member text below
+  out.reserve(bytes);
+  for (const auto &[name, tier] : entries) {
     if (!hmct::isValidUtf8(name)) {
       diags_.report(DiagID::err_hmct_bad_node_name, target_.range, {sanitizeForTerminal(name)});
       ok_ = false;
@@ -473,7 +483,7 @@ void Builder::writeNodeConfig() {
       out += name;
       out += '"';
     } else {
-      out += Json(name).dump();
+      out += Json(std::string(name)).dump();
     }
     if (tier == ir::Tier::DualInt16) {
       out += ": {\n      \"input0\": \"int16\",\n      \"input1\": \"int16\"\n    }";
@@ -522,9 +532,9 @@ bool Builder::lower(const Json &mc, Json &root) {
 // HMCT strips `//...` and `/*...*/` from a quant_config file by regex, inside strings too. JSON
 // may spell '/' as "\/" and '*' as "\u002a", which the regex never matches and json.loads reads
 // back unchanged, so a name such as `/a//b` reaches HMCT intact.
-std::string protectCommentMarkers(const std::string &json) {
-  std::string out;
-  out.reserve(json.size());
+void protectCommentMarkers(const std::string &json, std::string &out) {
+  out.clear();
+  out.reserve(json.size() + 1); // and the final newline run() appends
   bool inString = false;
   for (size_t i = 0; i < json.size(); ++i) {
     size_t run = i; // characters none of the cases below looks at are copied at once
@@ -553,7 +563,6 @@ std::string protectCommentMarkers(const std::string &json) {
     }
     out += c;
   }
-  return out;
 }
 
 bool Builder::run(OutputContext &out) {
@@ -567,11 +576,14 @@ bool Builder::run(OutputContext &out) {
     std::string text = root.dump(2, ' ', false, Json::error_handler_t::strict);
     if (!nodeText_.empty()) { // in place of the root's closing "\n}"
       text.resize(text.size() - 2);
+      text.reserve(text.size() + nodeText_.size() + 32);
       text += ",\n  \"node_config\": {\n";
       text += nodeText_;
       text += "\n  }\n}";
+      nodeText_ = std::string();
     }
-    out.buffer() = protectCommentMarkers(text) + "\n";
+    protectCommentMarkers(text, out.buffer());
+    out.buffer() += '\n';
   } catch (const nlohmann::json::exception &e) {
     diags_.report(DiagID::err_internal, target_.range, {std::string("nlohmann_json: ") + e.what()});
     return false;
