@@ -19,7 +19,8 @@
 #include "vendors/horizon/HorizonRules.h"
 #include "emitters/horizon/PyPrinter.h"
 
-#include <map>
+#include <algorithm>
+#include <deque>
 #include <set>
 #include <string_view>
 
@@ -34,6 +35,32 @@ struct EntryValue {
   std::optional<double> threshold;
 };
 
+// A ModuleNameTemplate entry: the module name (a view of the inventory's name, or of a name the
+// writer keeps), its Python literal (checked once, when added) and its value.
+struct Entry {
+  std::string_view name;
+  std::string literal;
+  EntryValue value;
+};
+
+// A template's entries in the order added until sortEntries(): a vector instead of a std::map of
+// tens of thousands of names (one node and one name copy each, and an ordered insert).
+using Entries = std::vector<Entry>;
+
+// By name (byte order), each name once with the value added last (what map[name] = v kept).
+void sortEntries(Entries &e) {
+  std::stable_sort(e.begin(), e.end(), [](const Entry &a, const Entry &b) { return a.name < b.name; });
+  size_t out = 0;
+  for (size_t i = 0; i < e.size(); ++i) {
+    if (i + 1 < e.size() && e[i + 1].name == e[i].name)
+      continue; // a later entry for the same name replaces it
+    if (out != i)
+      e[out] = std::move(e[i]);
+    ++out;
+  }
+  e.resize(out);
+}
+
 // A Conv or Matmul template: the first operand's and the second operand's (weight's) dtype, and
 // the tier that pair means (vendors/horizon/HorizonReader.h: qint8/qint8 int8, qint16/qint8
 // int16, qint16/qint16 dual-int16). Empty: no template.
@@ -44,10 +71,10 @@ struct Gemm {
 };
 
 // A template's keys for restorePrefixed (values unused).
-horizon::PrefixKeys prefixKeys(const std::map<std::string, EntryValue> &entries) {
+horizon::PrefixKeys prefixKeys(const Entries &entries) {
   horizon::PrefixKeys keys(entries.size());
-  for (const auto &[k, v] : entries)
-    keys.add(k, 0);
+  for (const Entry &e : entries)
+    keys.add(e.name, 0);
   return keys;
 }
 
@@ -76,8 +103,9 @@ private:
   std::optional<ir::Tier> globalTier_;
   std::string gemmDtype_;                     // SensitivityTemplate's low precision
   Gemm conv_, matmul_;                        // ConvDtypeTemplate / MatmulDtypeTemplate
-  std::map<std::string, EntryValue> entries_; // by name (byte order)
-  std::map<std::string, EntryValue> frozen_;  // pinned, freeze=True, last
+  Entries entries_;                           // by name (byte order) once sorted
+  Entries frozen_;                            // pinned, freeze=True, last
+  std::deque<std::string> ownedNames_;        // planAsWritten's names, which the entries view
 
   bool planGlobal();
   void planFromInventory();
@@ -85,12 +113,11 @@ private:
   void planEntry(size_t module);
   void restorePrefixed();
   std::optional<ir::Tier> templateTier(const ir::Module &m) const;
-  void addEntry(std::map<std::string, EntryValue> &into, const std::string &name, EntryValue v,
-                SourceRange at);
+  void addEntry(Entries &into, std::string_view name, EntryValue v, SourceRange at);
   std::optional<std::pair<std::string, std::string>> gemmDtypes(ir::Tier t);
   void print(std::string &out);
   void printImports(PyPrinter &p);
-  void printEntries(PyPrinter &p, const std::map<std::string, EntryValue> &m, bool freeze);
+  void printEntries(PyPrinter &p, const Entries &m, bool freeze);
   bool printSensitivity(PyPrinter &p);
   bool printTail(PyPrinter &p);
 
@@ -141,14 +168,14 @@ private:
     else
       dtypesUsed_.insert(dtype);
   }
-  std::optional<std::string> literal(const std::string &name, SourceRange at) {
+  std::optional<std::string> literal(std::string_view name, SourceRange at) {
     std::string lit, why;
     if (!horizon::pythonStringLiteral(name, lit, why)) {
-      error(DiagID::err_horizon_name, at, {name, why});
+      error(DiagID::err_horizon_name, at, {std::string(name), why});
       return std::nullopt;
     }
     if (!horizon::isDottedModuleName(name))
-      diags_.report(DiagID::warn_horizon_name_not_dotted, at.valid() ? at : target_.range, {name});
+      diags_.report(DiagID::warn_horizon_name_not_dotted, at.valid() ? at : target_.range, {std::string(name)});
     return lit;
   }
   // A rule's `horizon { fixed_scale S }` block -> threshold for `dtype`.
@@ -283,11 +310,12 @@ std::optional<ir::Tier> HorizonWriter::templateTier(const ir::Module &m) const {
   return globalTier_;
 }
 
-void HorizonWriter::addEntry(std::map<std::string, EntryValue> &into, const std::string &name,
-                             EntryValue v, SourceRange at) {
-  if (!literal(name, at))
+// `name` must outlive the writer (an inventory name, or one of ownedNames_).
+void HorizonWriter::addEntry(Entries &into, std::string_view name, EntryValue v, SourceRange at) {
+  auto lit = literal(name, at);
+  if (!lit)
     return;
-  into[name] = std::move(v);
+  into.push_back(Entry{name, std::move(*lit), std::move(v)});
 }
 
 void HorizonWriter::planEntry(size_t i) {
@@ -377,7 +405,7 @@ void HorizonWriter::planAsWritten() {
     if (!name)
       return needNames(s);
     if (auto d = dtypeExpr(tier, "", *name, s.range))
-      addEntry(frozen_, *name, EntryValue{*d, std::nullopt}, s.range);
+      addEntry(frozen_, ownedNames_.emplace_back(std::move(*name)), EntryValue{*d, std::nullopt}, s.range);
   };
   for (const ir::Protect &p : spec_.protects)
     pin(p.selector, ir::Tier::Float);
@@ -386,6 +414,12 @@ void HorizonWriter::planAsWritten() {
   for (const ir::TuningRaise &r : spec_.tune.raises)
     for (const ir::Selector &s : r.selectors)
       pin(s, r.tier);
+  sortEntries(frozen_); // complete: the overrides below look names up in it
+  auto pinned = [&](std::string_view name) {
+    auto it = std::lower_bound(frozen_.begin(), frozen_.end(), name,
+                               [](const Entry &e, std::string_view n) { return e.name < n; });
+    return it != frozen_.end() && it->name == name;
+  };
   bool convSet = false, matmulSet = false;
   for (const ir::Override &o : spec_.overrides) {
     if (!o.settings.tier)
@@ -412,10 +446,12 @@ void HorizonWriter::planAsWritten() {
         needNames(s);
         continue;
       }
-      if (frozen_.count(*name))
+      if (pinned(*name))
         continue; // protected or tuned: the pin wins
-      if (auto d = dtypeExpr(*o.settings.tier, "", *name, s.range))
-        addEntry(entries_, *name, EntryValue{*d, fixedThreshold(blocks, *d, *name)}, s.range);
+      if (auto d = dtypeExpr(*o.settings.tier, "", *name, s.range)) {
+        EntryValue v{*d, fixedThreshold(blocks, *d, *name)};
+        addEntry(entries_, ownedNames_.emplace_back(std::move(*name)), std::move(v), s.range);
+      }
     }
   }
 }
@@ -430,6 +466,8 @@ bool HorizonWriter::run(std::string &out) {
     planAsWritten();
   if (!ok_)
     return false;
+  sortEntries(entries_);
+  sortEntries(frozen_);
   if (sensitivity_) {
     use(gemmDtype_.empty() ? "qint8" : gemmDtype_);
     use("qint16");
@@ -492,18 +530,17 @@ void HorizonWriter::printImports(PyPrinter &p) {
           {{"observer", observer_}, {"fix", fixScale_ ? std::string(", fix_scale=") + (*fixScale_ ? "True" : "False") : ""}});
 }
 
-void HorizonWriter::printEntries(PyPrinter &p, const std::map<std::string, EntryValue> &m, bool freeze) {
+void HorizonWriter::printEntries(PyPrinter &p, const Entries &m, bool freeze) {
   if (m.empty())
     return;
   p.print("ModuleNameTemplate(\n");
   p.indent();
   p.print("{\n");
   p.indent();
-  for (auto &[name, v] : m) {
-    std::string lit, why;
-    horizon::pythonStringLiteral(name, lit, why); // checked when added
+  for (const Entry &e : m) {
+    const EntryValue &v = e.value;
     // Written piecewise (no Vars map per entry): "name": D, or "name": {"dtype": D, "threshold": T},
-    p.write(lit);
+    p.write(e.literal);
     p.write(v.threshold ? ": {\"dtype\": " : ": ");
     p.write(v.dtype);
     if (v.threshold) {

@@ -158,3 +158,28 @@ TEST(HorizonEmitterTest, NulRefused) {
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_horizon_name"), r.ids.end());
 }
+
+// Without an inventory the rules are written as given: a name listed twice keeps the value its
+// last rule gives, once; a pinned name is not also an override entry; each template is sorted.
+TEST(HorizonEmitterTest, AsWrittenEntriesOncePerNameLastRuleSorted) {
+  ir::Spec spec;
+  HorizonRun r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\ndefaults { tier int8 }\n"
+                         "protect \"b.x\"\noverride name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
+                         "override name \"a.b\" { tier fp16 }\n"
+                         "tune { metric accuracy >= 0.5; exclude \"b.x\", \"m.n\"; raise \"m.n\" to fp16 }\n"
+                         "target horizon { }\n",
+                         {}, spec);
+  ASSERT_TRUE(r.ok);
+  auto body = [&](const std::string &after) {
+    size_t at = r.out.find(after);
+    return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find("}", at) - at);
+  };
+  EXPECT_EQ(body("ModuleNameTemplate(\n"), "ModuleNameTemplate(\n                {\n"
+                                           "                    \"a.b\": torch.float16,\n"
+                                           "                    \"z.a\": qint16,\n                ");
+  size_t frozen = r.out.find("freeze=True");
+  ASSERT_NE(frozen, std::string::npos);
+  std::string pinned = r.out.substr(r.out.rfind("ModuleNameTemplate(", frozen), frozen - r.out.rfind("ModuleNameTemplate(", frozen));
+  EXPECT_NE(pinned.find("\"b.x\": torch.float32,\n                    \"m.n\": torch.float16,\n"), std::string::npos) << pinned;
+  EXPECT_EQ(r.out.find("\"b.x\": qint16"), std::string::npos);
+}
