@@ -214,77 +214,122 @@ bool buildSpace(const ir::Spec &base, TuneSpace &out, DiagnosticEngine &diags) {
   return buildExplicitLevels(base, out, diags);
 }
 
-TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &p) {
-  const auto &mods = base.inventory.modules;
-  TuningState st;
-  std::vector<bool> inLevel(space.units.size(), false);
-  if (p.level > 0 && static_cast<size_t>(p.level) <= space.levels())
-    for (size_t i = 0; i < space.levelEnd[static_cast<size_t>(p.level - 1)]; ++i)
-      inLevel[space.order[i]] = true;
-  ir::Tier levelTier = p.levelTier >= 0 ? static_cast<ir::Tier>(p.levelTier) : space.raiseTo;
-  // Can every target of the spec express `tier` on `type`? (TargetCapabilityPass's rule.)
-  std::map<std::pair<ir::Tier, std::string>, bool> expressCache;
-  auto canExpress = [&](ir::Tier tier, const std::string &type) {
-    auto [it, fresh] = expressCache.emplace(std::make_pair(tier, type), true);
+namespace {
+// Can every target of the spec express `tier` on `type`? (TargetCapabilityPass's rule), cached
+// per (tier, type).
+class Expressibility {
+public:
+  explicit Expressibility(const ir::Spec &spec) : spec_(spec) {}
+  bool operator()(ir::Tier tier, const std::string &type) {
+    auto [it, fresh] = cache_.emplace(std::make_pair(tier, type), true);
     if (fresh)
-      for (const ir::Target &t : base.targets) {
+      for (const ir::Target &t : spec_.targets) {
         const ir::TargetInfo *info = ir::findTarget(t.kind);
         std::string why;
         if (info && info->canExpress && !info->canExpress(t, tier, type, why))
           it->second = false;
       }
     return it->second;
-  };
-  std::map<ir::Tier, std::pair<size_t, std::set<std::string>>> skipped;
-  // Raises grouped by tier so the statements stay short: tier -> (unit, names).
+  }
+
+private:
+  const ir::Spec &spec_;
+  std::map<std::pair<ir::Tier, std::string>, bool> cache_;
+};
+
+// The tier a probe asks for one unit: the highest any member asks for (its base tier, raised by
+// the probe's uniform tier, dual-int16 on matrix operators and, inside the level, the level's
+// tier), so groups stay whole.
+ir::Tier wantedTier(const TuneSpace &space, const ir::Spec &base, const Probe &p, const Unit &unit,
+                    bool inLevel, ir::Tier levelTier) {
+  ir::Tier target = ir::Tier::Int4;
+  for (uint32_t m : unit.modules) {
+    ir::Tier t = space.baseTier[m];
+    if (p.uniform >= 0)
+      t = std::max(t, liftToLadder(base, static_cast<ir::Tier>(p.uniform)));
+    if (p.dualMatmul && isMatrixOp(base.inventory.modules[m].type))
+      t = std::max(t, liftToLadder(base, ir::Tier::DualInt16));
+    if (inLevel)
+      t = std::max(t, liftToLadder(base, levelTier));
+    target = std::max(target, t);
+  }
+  return target;
+}
+
+// The highest tier of the ladder, up to `wanted`, that every target of the spec can express on
+// each module the unit raises (dual-int16 refused on Conv: int16 instead); `names` receives the
+// modules it raises. Returns `wanted` with no names when no tier above int4 is expressible.
+ir::Tier expressibleTier(const TuneSpace &space, const ir::Spec &base, const Unit &unit, ir::Tier wanted,
+                         Expressibility &canExpress, std::vector<std::string> &names) {
+  const auto &mods = base.inventory.modules;
+  for (int v = static_cast<int>(wanted); v > static_cast<int>(ir::Tier::Int4); --v) {
+    ir::Tier t = static_cast<ir::Tier>(v);
+    if (liftToLadder(base, t) != t)
+      continue;
+    names.clear();
+    bool expressible = true;
+    for (uint32_t m : unit.modules)
+      if (space.baseTier[m] < t) {
+        names.push_back(mods[m].name);
+        expressible = expressible && canExpress(t, mods[m].type);
+      }
+    if (expressible || names.empty())
+      return t;
+  }
+  names.clear();
+  return wanted;
+}
+
+// Modules that could not go to the tier they asked for: count and operator types, per tier.
+using SkippedByTier = std::map<ir::Tier, std::pair<size_t, std::set<std::string>>>;
+
+void noteSkipped(const TuneSpace &space, const ir::Spec &base, const Unit &unit, ir::Tier wanted,
+                 Expressibility &canExpress, SkippedByTier &skipped) {
+  size_t count = 0;
+  std::set<std::string> types;
+  for (uint32_t m : unit.modules) {
+    const ir::Module &mod = base.inventory.modules[m];
+    if (space.baseTier[m] < wanted && !canExpress(wanted, mod.type)) {
+      ++count;
+      types.insert(mod.type.empty() ? "unknown type" : mod.type);
+    }
+  }
+  if (count > 0) {
+    skipped[wanted].first += count;
+    skipped[wanted].second.insert(types.begin(), types.end());
+  }
+}
+
+std::vector<std::string> skippedMessages(const SkippedByTier &skipped) {
+  std::vector<std::string> out;
+  for (const auto &[tier, what] : skipped) {
+    std::string types;
+    for (const std::string &t : what.second)
+      types += (types.empty() ? "" : ", ") + t;
+    out.push_back(std::to_string(what.first) + " module(s) not raised to " + ir::tierName(tier) +
+                  " (no target of the spec can express it on " + types +
+                  "): their units take the highest lower tier every target can express, or stay");
+  }
+  return out;
+}
+} // namespace
+
+TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &p) {
+  TuningState st;
+  std::vector<bool> inLevel(space.units.size(), false);
+  if (p.level > 0 && static_cast<size_t>(p.level) <= space.levels())
+    for (size_t i = 0; i < space.levelEnd[static_cast<size_t>(p.level - 1)]; ++i)
+      inLevel[space.order[i]] = true;
+  ir::Tier levelTier = p.levelTier >= 0 ? static_cast<ir::Tier>(p.levelTier) : space.raiseTo;
+  Expressibility canExpress(base);
+  SkippedByTier skipped;
   for (size_t u = 0; u < space.units.size(); ++u) {
     const Unit &unit = space.units[u];
-    ir::Tier target = ir::Tier::Int4;
-    for (uint32_t m : unit.modules) {
-      ir::Tier t = space.baseTier[m];
-      if (p.uniform >= 0)
-        t = std::max(t, liftToLadder(base, static_cast<ir::Tier>(p.uniform)));
-      if (p.dualMatmul && isMatrixOp(mods[m].type))
-        t = std::max(t, liftToLadder(base, ir::Tier::DualInt16));
-      if (inLevel[u])
-        t = std::max(t, liftToLadder(base, levelTier));
-      target = std::max(target, t);
-    }
-    // The unit goes to the highest tier of the ladder, up to `target`, that every target of the
-    // spec can express on each module it raises (dual-int16 refused on Conv: int16 instead);
-    // what could not go to `target` is reported.
+    ir::Tier wanted = wantedTier(space, base, p, unit, inLevel[u], levelTier);
     std::vector<std::string> names;
-    ir::Tier wanted = target;
-    for (int v = static_cast<int>(wanted); v > static_cast<int>(ir::Tier::Int4); --v) {
-      ir::Tier t = static_cast<ir::Tier>(v);
-      if (liftToLadder(base, t) != t)
-        continue;
-      names.clear();
-      bool expressible = true;
-      for (uint32_t m : unit.modules)
-        if (space.baseTier[m] < t) {
-          names.push_back(mods[m].name);
-          expressible = expressible && canExpress(t, mods[m].type);
-        }
-      if (expressible || names.empty()) {
-        target = t;
-        break;
-      }
-      names.clear();
-    }
-    if (target != wanted || names.empty()) {
-      size_t count = 0;
-      std::set<std::string> types;
-      for (uint32_t m : unit.modules)
-        if (space.baseTier[m] < wanted && !canExpress(wanted, mods[m].type)) {
-          ++count;
-          types.insert(mods[m].type.empty() ? "unknown type" : mods[m].type);
-        }
-      if (count > 0) {
-        skipped[wanted].first += count;
-        skipped[wanted].second.insert(types.begin(), types.end());
-      }
-    }
+    ir::Tier target = expressibleTier(space, base, unit, wanted, canExpress, names);
+    if (target != wanted || names.empty())
+      noteSkipped(space, base, unit, wanted, canExpress, skipped);
     if (names.empty())
       continue;
     ++st.units;
@@ -298,14 +343,7 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
   }
   if (p.chain >= 0 && static_cast<size_t>(p.chain) < space.chains.size())
     st.antiOutlier = space.chains[static_cast<size_t>(p.chain)];
-  for (const auto &[tier, what] : skipped) {
-    std::string types;
-    for (const std::string &t : what.second)
-      types += (types.empty() ? "" : ", ") + t;
-    st.skipped.push_back(std::to_string(what.first) + " module(s) not raised to " + ir::tierName(tier) +
-                         " (no target of the spec can express it on " + types +
-                         "): their units take the highest lower tier every target can express, or stay");
-  }
+  st.skipped = skippedMessages(skipped);
   return st;
 }
 
