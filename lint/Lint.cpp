@@ -259,6 +259,128 @@ static bool hasConfigExtension(const std::string &path) {
   return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".json" || e == ".jsonc" || e == ".cfg";
 }
 
+namespace {
+// Reads the file to lint into `sm` (standard input under the name it is shown as); 0 and
+// `res.internalError` set when it cannot be read.
+FileID readLintInput(SourceManager &sm, const std::string &path, bool fromStdin, std::string &stdinText,
+                     FileResult &res) {
+  const size_t maxBytes = 64u << 20;
+  std::string err;
+  FileID f = 0;
+  if (fromStdin) {
+    SourceManager in; // registers it as <stdin>: re-added under the name it is shown as
+    if (FileID s = in.loadFile("-", err, maxBytes)) {
+      stdinText = in.text(s);
+      f = sm.addFile(path, stdinText);
+    }
+  } else {
+    f = sm.loadFile(path, err, maxBytes);
+  }
+  if (!f)
+    res.internalError = "cannot read '" + path + "': " + err;
+  return f;
+}
+
+void runRules(FileKind kind, const EffectiveRules &rules, LintContext &ctx) {
+  for (const RuleInfo &r : allRules())
+    if (r.kind == kind && rules.enabled[static_cast<size_t>(r.rule)] && r.check)
+      r.check(ctx);
+}
+
+// A .qspec: the frontend loads it itself (includes, inputs) into a fresh manager, so the file's
+// id is the frontend's; then the spec rules. False when it could not be read.
+bool lintQSpec(const std::string &path, const Options &local, const EffectiveRules &rules,
+               const std::string *stdinText, FileResult &res) {
+  res.sm = std::make_shared<SourceManager>();
+  res.sm->setOverlay(local.overlay);
+  LintContext qctx(*res.sm, local);
+  qctx.path = path;
+  qctx.kind = res.kind;
+  ir::Spec spec;
+  loadQSpec(qctx, spec, local, stdinText);
+  if (!qctx.file) {
+    // Unreadable: the frontend said why.
+    for (const Diagnostic &d : qctx.compilerDiags)
+      res.internalError += (res.internalError.empty() ? "" : "; ") + d.message;
+    if (res.internalError.empty())
+      res.internalError = "cannot read '" + path + "'";
+    return false;
+  }
+  runRules(FileKind::QSpec, rules, qctx);
+  // Compiler errors no enabled rule took still make the spec invalid.
+  if (!rules.enabled[static_cast<size_t>(RuleID::SpecInvalid)])
+    qctx.compilerDiags.clear();
+  res.file = qctx.file;
+  res.findings = std::move(qctx.findings);
+  return true;
+}
+
+// A vendor file: its parse and the vendor model's reading, then the rules of its kind.
+void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const Options &local,
+                    const EffectiveRules &rules, FileResult &res) {
+  LintContext ctx(sm, local);
+  ctx.path = path;
+  ctx.kind = res.kind;
+  ctx.file = f;
+  LNode tree;
+  amct::AmctDocument amctDoc;
+  std::vector<msmodelslim::Issue> practiceIssues;
+  std::vector<amct::Finding> amctFindings;
+  std::string stripped;
+  ParseError pe;
+  switch (res.kind) {
+  case FileKind::MsModelSlim:
+    if (parseLocatedYaml(sm, f, tree, pe))
+      ctx.tree = &tree;
+    else
+      ctx.parseError = pe;
+    readPractice(sm, f, practiceIssues, ctx);
+    break;
+  case FileKind::Hmct:
+    stripped = stripJsonComments(sm.text(f));
+    if (parseLocatedJson(sm, f, stripped, tree, pe))
+      ctx.tree = &tree;
+    else
+      ctx.parseError = pe;
+    break;
+  case FileKind::Amct:
+    readAmct(sm.text(f), amctDoc, amctFindings, ctx);
+    break;
+  default:
+    break;
+  }
+  runRules(res.kind, rules, ctx);
+  res.findings = std::move(ctx.findings);
+  res.file = f;
+}
+
+// Severities from the config and -Werror, suppressions, a location for every finding, and the
+// findings in source order.
+void finishFindings(const EffectiveRules &rules, FileResult &res) {
+  // A rule may give one finding a severity other than its default (AMCT: a duplicate is an
+  // error in PTQ, a warning in QAT); the config replaces it, and -Werror promotes warnings.
+  for (Diagnostic &d : res.findings)
+    if (const RuleInfo *r = findRule(d.code)) {
+      size_t i = static_cast<size_t>(r->rule);
+      if (rules.configured[i])
+        d.severity = rules.severity[i];
+      if (rules.promote[i] && d.severity == Severity::Warning)
+        d.severity = Severity::Error;
+    }
+  applySuppressions(res, rules);
+  for (Diagnostic &d : res.findings)
+    if (d.range.file == 0)
+      d.range = SourceRange::point(res.file, 1, 1, 0);
+  std::stable_sort(res.findings.begin(), res.findings.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    if (a.range.begin.line != b.range.begin.line)
+      return a.range.begin.line < b.range.begin.line;
+    if (a.range.begin.col != b.range.begin.col)
+      return a.range.begin.col < b.range.begin.col;
+    return a.code < b.code;
+  });
+}
+} // namespace
+
 FileResult lintFile(const std::string &given, const Options &opts) {
   FileResult res;
   // Standard input is linted as --stdin-filename's file, or shown as <stdin> with its kind from
@@ -273,23 +395,10 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   EffectiveRules rules;
   if (!effectiveRules(path, opts, rules, res.internalError))
     return res;
-
-  const size_t maxBytes = 64u << 20;
-  std::string err, stdinText;
-  FileID f = 0;
-  if (fromStdin) {
-    SourceManager in; // registers it as <stdin>: re-added under the name it is shown as
-    if (FileID s = in.loadFile("-", err, maxBytes)) {
-      stdinText = in.text(s);
-      f = sm.addFile(path, stdinText);
-    }
-  } else {
-    f = sm.loadFile(path, err, maxBytes);
-  }
-  if (!f) {
-    res.internalError = "cannot read '" + path + "': " + err;
+  std::string stdinText;
+  FileID f = readLintInput(sm, path, fromStdin, stdinText, res);
+  if (!f)
     return res;
-  }
   res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText) : detectFileKind(path, sm.text(f));
   const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
   // Fail closed for what claims to be a config (a config extension, or standard input); a named
@@ -305,101 +414,13 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   Options local = opts;
   local.amctHardware = rules.amctHardware;
   local.amctFramework = rules.amctFramework;
-  LintContext ctx(sm, local);
-  ctx.path = path;
-  ctx.kind = res.kind;
-  ctx.file = f;
-
-  ir::Spec spec;
-  LNode tree;
-  amct::AmctDocument amctDoc;
-  std::vector<msmodelslim::Issue> practiceIssues;
-  std::vector<amct::Finding> amctFindings;
-  std::string stripped;
-  switch (res.kind) {
-  case FileKind::QSpec: {
-    // The frontend loads the file itself (includes, inputs); use a fresh manager so the file's
-    // id is the frontend's.
-    res.sm = std::make_shared<SourceManager>();
-    res.sm->setOverlay(opts.overlay);
-    LintContext qctx(*res.sm, local);
-    qctx.path = path;
-    qctx.kind = res.kind;
-    loadQSpec(qctx, spec, local, fromStdin ? &stdinText : nullptr);
-    if (!qctx.file) {
-      // Unreadable: the frontend said why.
-      for (const Diagnostic &d : qctx.compilerDiags)
-        res.internalError += (res.internalError.empty() ? "" : "; ") + d.message;
-      if (res.internalError.empty())
-        res.internalError = "cannot read '" + path + "'";
+  if (res.kind == FileKind::QSpec) {
+    if (!lintQSpec(path, local, rules, fromStdin ? &stdinText : nullptr, res))
       return res;
-    }
-    for (const RuleInfo &r : allRules())
-      if (r.kind == FileKind::QSpec && rules.enabled[static_cast<size_t>(r.rule)] && r.check)
-        r.check(qctx);
-    // Compiler errors no enabled rule took still make the spec invalid.
-    if (!rules.enabled[static_cast<size_t>(RuleID::SpecInvalid)])
-      qctx.compilerDiags.clear();
-    res.file = qctx.file;
-    res.findings = std::move(qctx.findings);
-    f = res.file;
-    break;
+  } else {
+    lintVendorFile(sm, f, path, local, rules, res);
   }
-  case FileKind::MsModelSlim: {
-    ParseError pe;
-    if (parseLocatedYaml(sm, f, tree, pe))
-      ctx.tree = &tree;
-    else
-      ctx.parseError = pe;
-    readPractice(sm, f, practiceIssues, ctx);
-    break;
-  }
-  case FileKind::Hmct: {
-    stripped = stripJsonComments(sm.text(f));
-    ParseError pe;
-    if (parseLocatedJson(sm, f, stripped, tree, pe))
-      ctx.tree = &tree;
-    else
-      ctx.parseError = pe;
-    break;
-  }
-  case FileKind::Amct:
-    readAmct(sm.text(f), amctDoc, amctFindings, ctx);
-    break;
-  default:
-    break;
-  }
-  if (res.kind != FileKind::QSpec) {
-    for (const RuleInfo &r : allRules())
-      if (r.kind == res.kind && rules.enabled[static_cast<size_t>(r.rule)] && r.check)
-        r.check(ctx);
-    res.findings = std::move(ctx.findings);
-    res.file = f;
-  }
-
-  // Severities from the config and -Werror.
-  // A rule may give one finding a severity other than its default (AMCT: a duplicate is an
-  // error in PTQ, a warning in QAT); the config replaces it, and -Werror promotes warnings.
-  for (Diagnostic &d : res.findings)
-    if (const RuleInfo *r = findRule(d.code)) {
-      size_t i = static_cast<size_t>(r->rule);
-      if (rules.configured[i])
-        d.severity = rules.severity[i];
-      if (rules.promote[i] && d.severity == Severity::Warning)
-        d.severity = Severity::Error;
-    }
-
-  applySuppressions(res, rules);
-  for (Diagnostic &d : res.findings)
-    if (d.range.file == 0)
-      d.range = SourceRange::point(res.file, 1, 1, 0);
-  std::stable_sort(res.findings.begin(), res.findings.end(), [](const Diagnostic &a, const Diagnostic &b) {
-    if (a.range.begin.line != b.range.begin.line)
-      return a.range.begin.line < b.range.begin.line;
-    if (a.range.begin.col != b.range.begin.col)
-      return a.range.begin.col < b.range.begin.col;
-    return a.code < b.code;
-  });
+  finishFindings(rules, res);
   return res;
 }
 
