@@ -69,86 +69,93 @@ private:
       error("unexpected end of input; expected a value");
       return false;
     }
-    size_t start = i_;
-    char c = t_[i_];
-    if (c == '{') {
-      n.kind = LNode::Map;
-      n.range = sm_.range(file_, static_cast<uint32_t>(start), static_cast<uint32_t>(start + 1));
+    switch (t_[i_]) {
+    case '{': return object(n, depth);
+    case '[': return array(n, depth);
+    case '"': return string(n);
+    default: return scalar(n);
+    }
+  }
+  // An object, at its '{'.
+  bool object(LNode &n, int depth) {
+    n.kind = LNode::Map;
+    n.range = sm_.range(file_, static_cast<uint32_t>(i_), static_cast<uint32_t>(i_ + 1));
+    ++i_;
+    skip();
+    if (i_ < t_.size() && t_[i_] == '}') {
+      ++i_;
+      return true;
+    }
+    while (true) {
+      skip();
+      if (i_ >= t_.size() || t_[i_] != '"') {
+        error(i_ < t_.size() && t_[i_] == '}'   ? "trailing comma before '}'"
+              : i_ < t_.size() && t_[i_] == '#' ? "'#' comments are not JSON (HMCT strips only // and /* */ comments)"
+                                                : "expected a string key");
+        return false;
+      }
+      LNode key, val;
+      if (!string(key))
+        return false;
+      skip();
+      if (i_ >= t_.size() || t_[i_] != ':') {
+        error("expected ':' after the key");
+        return false;
+      }
       ++i_;
       skip();
+      if (!value(val, depth + 1))
+        return false;
+      n.map.emplace_back(std::move(key), std::move(val));
+      skip();
+      if (i_ < t_.size() && t_[i_] == ',') {
+        ++i_;
+        continue;
+      }
       if (i_ < t_.size() && t_[i_] == '}') {
         ++i_;
         return true;
       }
-      while (true) {
-        skip();
-        if (i_ >= t_.size() || t_[i_] != '"') {
-          error(i_ < t_.size() && t_[i_] == '}'   ? "trailing comma before '}'"
-                : i_ < t_.size() && t_[i_] == '#' ? "'#' comments are not JSON (HMCT strips only // and /* */ comments)"
-                                                  : "expected a string key");
-          return false;
-        }
-        LNode key, val;
-        if (!string(key))
-          return false;
-        skip();
-        if (i_ >= t_.size() || t_[i_] != ':') {
-          error("expected ':' after the key");
-          return false;
-        }
-        ++i_;
-        skip();
-        if (!value(val, depth + 1))
-          return false;
-        n.map.emplace_back(std::move(key), std::move(val));
-        skip();
-        if (i_ < t_.size() && t_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < t_.size() && t_[i_] == '}') {
-          ++i_;
-          return true;
-        }
-        error("expected ',' or '}'");
+      error("expected ',' or '}'");
+      return false;
+    }
+  }
+  // An array, at its '['.
+  bool array(LNode &n, int depth) {
+    n.kind = LNode::Seq;
+    n.range = sm_.range(file_, static_cast<uint32_t>(i_), static_cast<uint32_t>(i_ + 1));
+    ++i_;
+    skip();
+    if (i_ < t_.size() && t_[i_] == ']') {
+      ++i_;
+      return true;
+    }
+    while (true) {
+      skip();
+      if (i_ < t_.size() && t_[i_] == ']') {
+        error("trailing comma before ']'");
         return false;
       }
-    }
-    if (c == '[') {
-      n.kind = LNode::Seq;
-      n.range = sm_.range(file_, static_cast<uint32_t>(start), static_cast<uint32_t>(start + 1));
-      ++i_;
+      LNode item;
+      if (!value(item, depth + 1))
+        return false;
+      n.seq.push_back(std::move(item));
       skip();
+      if (i_ < t_.size() && t_[i_] == ',') {
+        ++i_;
+        continue;
+      }
       if (i_ < t_.size() && t_[i_] == ']') {
         ++i_;
         return true;
       }
-      while (true) {
-        skip();
-        if (i_ < t_.size() && t_[i_] == ']') {
-          error("trailing comma before ']'");
-          return false;
-        }
-        LNode item;
-        if (!value(item, depth + 1))
-          return false;
-        n.seq.push_back(std::move(item));
-        skip();
-        if (i_ < t_.size() && t_[i_] == ',') {
-          ++i_;
-          continue;
-        }
-        if (i_ < t_.size() && t_[i_] == ']') {
-          ++i_;
-          return true;
-        }
-        error("expected ',' or ']'");
-        return false;
-      }
+      error("expected ',' or ']'");
+      return false;
     }
-    if (c == '"')
-      return string(n);
-    // Literals and numbers.
+  }
+  // A literal (true, false, null) or a number.
+  bool scalar(LNode &n) {
+    const char c = t_[i_];
     size_t j = i_;
     while (j < t_.size() && (isalnum(static_cast<unsigned char>(t_[j])) || t_[j] == '-' || t_[j] == '+' || t_[j] == '.'))
       ++j;
