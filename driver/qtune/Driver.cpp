@@ -119,7 +119,7 @@ private:
   int round_ = 0, evaluations_ = 0, cacheHits_ = 0;
   json rounds_ = json::array(), notes_ = json::array();
   size_t notesShown_ = 0;
-  std::optional<std::pair<Prepared, EvalRecord>> bestSoFar_;
+  std::optional<std::pair<const Prepared *, EvalRecord>> bestSoFar_; // points into preparedByKey_
   std::map<std::string, Prepared> preparedByKey_;
   std::map<std::string, std::string> keyByProbe_;
   std::optional<double> baseline_;
@@ -406,8 +406,8 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
         diags_.note(d, DiagID::note_tune_stderr, SourceRange{},
                     {sanitizeForTerminal(cut == std::string::npos ? tail : tail.substr(cut + 1))});
     }
-    if (oc.pass && (!bestSoFar_ || pr.state.modules < bestSoFar_->first.state.modules)) {
-      bestSoFar_ = std::make_pair(pr, *rec);
+    if (oc.pass && (!bestSoFar_ || pr.state.modules < bestSoFar_->first->state.modules)) {
+      bestSoFar_ = std::make_pair(&pr, *rec);
       publishBest(o_.workdir, pr, *rec);
     }
     json pj;
@@ -441,7 +441,7 @@ void TuneRun::progress(int inFlight) {
   std::ostringstream line;
   line << "qtune: round " << round_ << " | in flight " << inFlight << " | best so far: ";
   if (bestSoFar_)
-    line << "level " << bestSoFar_->first.probe.level << " (" << bestSoFar_->first.state.modules
+    line << "level " << bestSoFar_->first->probe.level << " (" << bestSoFar_->first->state.modules
          << " modules moved), " << base_.tune.metric << " " << formatNumber(bestSoFar_->second.metric);
   else
     line << "none";
@@ -486,7 +486,7 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
       bm = v.metric;
     }
   } else if (v.kind == Verdict::Running && bestSoFar_) {
-    bp = &bestSoFar_->first;
+    bp = bestSoFar_->first;
     bm = bestSoFar_->second.metric;
   }
   if (bp) {
