@@ -465,9 +465,14 @@ void applyState(ir::Spec &spec, const TuningState &state, const StatePatterns &p
   // for the applied spec.
   if (!state.antiOutlier.empty())
     spec.tune.antiOutlier = {state.antiOutlier};
+  // The resolution starts over, keeping the module selector and the modules' storage (a probe
+  // resolves the same inventory again: no fresh pages for it every round).
   auto selector = std::move(spec.resolution.selector);
+  auto modules = std::move(spec.resolution.modules);
+  modules.clear();
   spec.resolution = ir::Resolution{};
   spec.resolution.selector = std::move(selector);
+  spec.resolution.modules = std::move(modules);
 }
 
 std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv) {
