@@ -34,35 +34,57 @@ void appendJSONString(std::string &out, const std::string &s) {
 }
 
 // {"names": [...], "tier": T, "unit": U} (keys sorted, as nlohmann::json keeps them) at `depth`.
+// Appended piece by piece: no temporary strings per unit (tens of thousands at scale).
 void appendUnit(std::string &out, const std::vector<std::string> &names, const char *tier,
                 const std::string &unit, int depth) {
-  const std::string in(2 * static_cast<size_t>(depth + 1), ' ');
-  out += "{\n" + in + "\"names\": ";
+  const size_t in = 2 * static_cast<size_t>(depth + 1);
+  auto line = [&](size_t extra) { out.append(1, '\n').append(in + extra, ' '); };
+  out += '{';
+  line(0);
+  out += "\"names\": ";
   if (names.empty()) {
     out += "[]";
   } else {
-    out += "[";
+    out += '[';
     for (size_t i = 0; i < names.size(); ++i) {
-      out += i ? ",\n  " : "\n  ";
-      out += in;
+      if (i)
+        out += ',';
+      line(2);
       appendJSONString(out, names[i]);
     }
-    out += "\n" + in + "]";
+    line(0);
+    out += ']';
   }
   if (tier) {
-    out += ",\n" + in + "\"tier\": ";
+    out += ',';
+    line(0);
+    out += "\"tier\": ";
     appendJSONString(out, tier);
   }
-  out += ",\n" + in + "\"unit\": ";
+  out += ',';
+  line(0);
+  out += "\"unit\": ";
   appendJSONString(out, unit);
-  out += "\n" + std::string(2 * static_cast<size_t>(depth), ' ') + "}";
+  out.append(1, '\n').append(2 * static_cast<size_t>(depth), ' ');
+  out += '}';
 }
 
-template <typename F> std::string array(size_t n, int depth, F unit) {
+// About the size appendUnit writes for a unit (exact for plain ASCII names), to reserve once.
+size_t unitTextSize(const std::vector<std::string> &names, const std::string &unit, int depth) {
+  const size_t in = 2 * static_cast<size_t>(depth + 1);
+  size_t n = 64 + 4 * in + unit.size();
+  for (const std::string &name : names)
+    n += name.size() + in + 6;
+  return n;
+}
+
+template <typename F> std::string array(size_t n, int depth, size_t reserve, F unit) {
   if (n == 0)
     return "[]";
   const std::string in(2 * static_cast<size_t>(depth + 1), ' ');
-  std::string out = "[";
+  std::string out;
+  out.reserve(reserve + n * (in.size() + 2) + 16);
+  out += "[";
   for (size_t i = 0; i < n; ++i) {
     out += i ? ",\n" : "\n";
     out += in;
@@ -116,10 +138,15 @@ bool readSavedRun(const std::string &dir, SavedRun &out) {
 
 StateListsText stateListsJSON(const TuningState &st, int depth) {
   StateListsText out;
-  out.excludes = array(st.excludes.size(), depth, [&](std::string &o, size_t i) {
+  size_t excludesSize = 0, raisesSize = 0;
+  for (size_t i = 0; i < st.excludes.size(); ++i)
+    excludesSize += unitTextSize(st.excludes[i], st.excludeUnits[i], depth + 1);
+  for (const TuningState::Raise &r : st.raises)
+    raisesSize += unitTextSize(r.names, r.unit, depth + 1) + 32;
+  out.excludes = array(st.excludes.size(), depth, excludesSize, [&](std::string &o, size_t i) {
     appendUnit(o, st.excludes[i], nullptr, st.excludeUnits[i], depth + 1);
   });
-  out.raises = array(st.raises.size(), depth, [&](std::string &o, size_t i) {
+  out.raises = array(st.raises.size(), depth, raisesSize, [&](std::string &o, size_t i) {
     const TuningState::Raise &r = st.raises[i];
     appendUnit(o, r.names, ir::tierName(r.tier), r.unit, depth + 1);
   });
