@@ -14,6 +14,10 @@ namespace {
 constexpr size_t kMaxPatternLength = 4096;
 constexpr size_t kMaxNesting = 32;
 constexpr uint32_t kDfaMinProgram = 48; // shorter programs stay on the VM
+// Numeric ranges run on the DFA when a pattern's ranges have at most this many values in all
+// (each value becomes an alternative) and none is wider than the VM reads.
+constexpr uint64_t kDfaRangeValues = 1024;
+constexpr uint32_t kMaxNumberDigits = 19;
 std::atomic<uint64_t> nextPatternId{1};
 
 bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
@@ -204,14 +208,87 @@ private:
     }
   }
 
-  // DFA eligibility (the byte classes are computed when a thread first runs the DFA).
+  // DFA eligibility (the byte classes are computed when a thread first runs the DFA). Variables
+  // bind text: the VM. Numeric ranges of few values run on the DFA as the alternation of their
+  // decimal texts (the program the DFA reads, dfaProg_); larger ones keep the pattern on the VM.
   void prepareDfa() {
-    for (const Pattern::Inst &in : p_.prog_)
-      if (in.op == Pattern::Op::NumRange || in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd ||
-          in.op == Pattern::Op::Star)
-        return; // ranges and variables read several characters or bind them: the VM
+    uint64_t values = 0;
+    for (const Pattern::Inst &in : p_.prog_) {
+      if (in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd || in.op == Pattern::Op::Star)
+        return;
+      if (in.op == Pattern::Op::NumRange) {
+        if (in.width > kMaxNumberDigits || std::to_string(in.hi).size() > kMaxNumberDigits ||
+            (in.hi - in.lo) / in.step >= kDfaRangeValues)
+          return;
+        values += (in.hi - in.lo) / in.step + 1;
+        if (values > kDfaRangeValues || rangeTexts(in).empty())
+          return;
+      }
+    }
+    if (values)
+      expandRanges();
     p_.dfa_ = true;
     p_.id_ = nextPatternId++;
+  }
+
+  // dfaProg_: prog_ with every NumRange replaced by Split(t1, next); t1's digits; Jmp end; ...;
+  // the last text; end: (the texts numberTextOk accepts: each value zero-padded to the range's
+  // width, one text per value, as brace expansion would list them).
+  void expandRanges() {
+    const auto &prog = p_.prog_;
+    auto &out = p_.dfaProg_;
+    std::vector<uint32_t> at(prog.size(), 0), copied; // old pc -> new pc; copied instructions
+    for (uint32_t pc = 0; pc < prog.size(); ++pc) {
+      at[pc] = static_cast<uint32_t>(out.size());
+      const Pattern::Inst &in = prog[pc];
+      if (in.op != Pattern::Op::NumRange) {
+        copied.push_back(static_cast<uint32_t>(out.size()));
+        out.push_back(in);
+        continue;
+      }
+      std::vector<std::string> texts = rangeTexts(in);
+      std::vector<uint32_t> jumpsToEnd;
+      for (size_t k = 0; k < texts.size(); ++k) {
+        uint32_t split = static_cast<uint32_t>(out.size());
+        bool last = k + 1 == texts.size();
+        if (!last)
+          out.push_back({Pattern::Op::Split});
+        for (char c : texts[k]) {
+          Pattern::Inst ch{Pattern::Op::Char};
+          ch.ch = c;
+          out.push_back(ch);
+        }
+        if (!last) {
+          jumpsToEnd.push_back(static_cast<uint32_t>(out.size()));
+          out.push_back({Pattern::Op::Jmp});
+          out[split].x = split + 1;
+          out[split].y = static_cast<uint32_t>(out.size());
+        }
+      }
+      for (uint32_t j : jumpsToEnd)
+        out[j].x = static_cast<uint32_t>(out.size()); // the instruction after the range
+    }
+    for (uint32_t i : copied) {
+      Pattern::Inst &in = out[i];
+      if (in.op == Pattern::Op::Split) {
+        in.x = at[in.x];
+        in.y = at[in.y];
+      } else if (in.op == Pattern::Op::Jmp) {
+        in.x = at[in.x];
+      }
+    }
+  }
+
+  // The texts of a NumRange's values, ascending.
+  static std::vector<std::string> rangeTexts(const Pattern::Inst &in) {
+    std::vector<std::string> texts;
+    uint64_t first = in.lo + ((in.y % in.step) + in.step - in.lo % in.step) % in.step;
+    for (uint64_t v = first; v <= in.hi; v += in.step) {
+      texts.push_back(std::to_string(v));
+      if (texts.back().size() < in.width)
+        texts.back().insert(0, in.width - texts.back().size(), '0');
+    }
+    return texts;
   }
 
   // Successors of `pc` in the program's control flow.
@@ -577,7 +654,7 @@ void Pattern::byteClasses(std::vector<uint8_t> &cls, std::vector<uint8_t> &class
   cls.assign(256, 0);
   std::vector<bool> seenChar(256, false), seenClass(classes_.size(), false);
   int16_t next[256][2];
-  for (const Inst &in : prog_) {
+  for (const Inst &in : dfaProgram()) {
     if (in.op == Op::Char) {
       if (seenChar[static_cast<unsigned char>(in.ch)])
         continue;
@@ -649,8 +726,9 @@ int Pattern::matchDfa(std::string_view name) const {
     c->classes = static_cast<uint32_t>(c->classByte.size());
   }
   c->lastUse = ++d.clock;
-  if (d.stamp.size() < prog_.size())
-    d.stamp.resize(prog_.size(), 0);
+  const std::vector<Inst> &prog = dfaProgram();
+  if (d.stamp.size() < prog.size())
+    d.stamp.resize(prog.size(), 0);
   // The state reached from the positions in d.seeds (their closure over Split and Jmp); -1 when
   // over budget.
   auto stateOf = [&]() -> int32_t {
@@ -667,7 +745,7 @@ int Pattern::matchDfa(std::string_view name) const {
       if (d.stamp[pc] == d.generation)
         continue;
       d.stamp[pc] = d.generation;
-      const Inst &in = prog_[pc];
+      const Inst &in = prog[pc];
       if (in.op == Op::Split) {
         d.work.push_back(in.y);
         d.work.push_back(in.x);
@@ -709,7 +787,7 @@ int Pattern::matchDfa(std::string_view name) const {
     if (t < 0) {
       d.seeds.clear();
       for (uint32_t i = c->begin[s]; i < c->begin[s + 1]; ++i)
-        if (reads(prog_[c->sets[i]], c->classByte[cls]))
+        if (reads(prog[c->sets[i]], c->classByte[cls]))
           d.seeds.push_back(c->sets[i] + 1);
       t = stateOf();
       if (t < 0) {
@@ -858,7 +936,7 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
     }
     case Op::NumRange: {
       size_t end = pos;
-      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < 19)
+      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < kMaxNumberDigits)
         ++end;
       uint64_t v = 0;
       for (size_t len = 1; pos + len <= end; ++len) {
@@ -963,7 +1041,7 @@ bool Pattern::matchesReference(std::string_view name,
     }
     case Op::NumRange: {
       size_t end = pos;
-      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < 19)
+      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < kMaxNumberDigits)
         ++end;
       for (size_t len = 1; pos + len <= end; ++len) {
         std::string_view digits = name.substr(pos, len);

@@ -50,6 +50,9 @@ public:
   const std::vector<std::string> &variables() const { return vars_; }
   // Number of instructions (a size measure for limits).
   size_t size() const { return prog_.size(); }
+  // True if `matches` runs the pattern as a DFA (long programs without variables whose numeric
+  // ranges have few values); for tests and benchmarks.
+  bool runsOnDfa() const { return dfa_; }
 
   // Instruction set of the matcher (a small backtracking VM with a visited set, so matching is
   // O(instructions x name length) whatever the pattern).
@@ -76,10 +79,14 @@ private:
   std::vector<std::string> prefixes_;
   bool simple_ = false; // only Char, Any, Class and `*`: matched without the VM
   uint32_t minLength_ = 0; // no shorter name matches
-  // Long programs of single-character steps only (no ranges, no variables) run as a lazily built
-  // DFA (one state per set of program positions, cached per thread), so a name costs one table
-  // step per character once its states exist.
+  // Long programs of single-character steps only (no variables; ranges of few values) run as a
+  // lazily built DFA (one state per set of program positions, cached per thread), so a name costs
+  // one table step per character once its states exist.
   bool dfa_ = false;
+  // The program the DFA reads: prog_ with small numeric ranges spelled out as alternations of
+  // their texts (empty when prog_ has no range: the DFA reads prog_).
+  std::vector<Inst> dfaProg_;
+  const std::vector<Inst> &dfaProgram() const { return dfaProg_.empty() ? prog_ : dfaProg_; }
   uint64_t id_ = 0; // identifies the program for the per-thread DFA cache
   // byte -> class (bytes no instruction tells apart share one), class -> one of its bytes
   void byteClasses(std::vector<uint8_t> &byteClass, std::vector<uint8_t> &classByte) const;

@@ -250,6 +250,21 @@ std::string randomLongPattern(std::mt19937 &rng) {
   return out;
 }
 
+// A long brace list of the kind the msModelSlim compressor writes: numbers and numeric ranges
+// (merged runs `{3..5}`, zero-padded, stepped, descending, one value, too large for the DFA).
+std::string randomRangeList(std::mt19937 &rng) {
+  static const char *const kRanges[] = {"{3..5}", "{0..12}", "{00..10}", "{0..20..3}", "{9..2}",
+                                        "{5..5}", "{007..9}", "{10..1..4}", "{0..3000}", "{99..101}"};
+  std::uniform_int_distribution<int> alts(8, 30), kind(0, 2), num(0, 130),
+      range(0, sizeof kRanges / sizeof kRanges[0] - 1);
+  std::string out = "{";
+  for (int k = alts(rng); k > 0; --k) {
+    out += kind(rng) == 0 ? std::string(kRanges[range(rng)]) : std::to_string(num(rng));
+    out += k > 1 ? "," : "}";
+  }
+  return out;
+}
+
 std::string randomAbName(std::mt19937 &rng, size_t maxLen) {
   std::uniform_int_distribution<size_t> len(0, maxLen);
   std::uniform_int_distribution<int> ch(0, 3);
@@ -333,4 +348,37 @@ TEST(MatcherEquivalence, ManyPatternsInterleavedOnOneThread) {
     size_t i = rng() % pats.size();
     ASSERT_EQ(pats[i].matches(name), pats[i].matchesReference(name)) << texts[i] << " / " << name;
   }
+}
+
+TEST(MatcherEquivalence, CompressedRangeListsRunOnTheDfaAndAgree) {
+  // Lists with small numeric ranges run on the DFA (the ranges spelled out as alternatives);
+  // a range of more values keeps the pattern on the VM. Both agree with the reference.
+  auto small = compile("model.layers.{0..3,5,{7..9},12}.mlp.experts.{1,{4..6},40,{00..10}}.*");
+  auto large = compile("model.layers.{0..3,5,{7..9},12}.mlp.experts.{1,{4..6},{0..5000}}.*");
+  ASSERT_TRUE(small && large);
+  EXPECT_TRUE(small->runsOnDfa());
+  EXPECT_FALSE(large->runsOnDfa());
+  EXPECT_TRUE(small->matches("model.layers.8.mlp.experts.07.up_proj"));
+  EXPECT_FALSE(small->matches("model.layers.8.mlp.experts.7.up_proj"));
+  std::mt19937 rng(96);
+  size_t onDfa = 0, agreedTrue = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::string text = "model.layers." + randomRangeList(rng) + ".mlp.experts." + randomRangeList(rng) +
+                       (round % 2 ? ".{gate,up,down}_proj" : "*");
+    auto p = compile(text);
+    ASSERT_TRUE(p) << text;
+    onDfa += p->runsOnDfa();
+    for (int k = 0; k < 60; ++k) {
+      std::string name = randomName(rng);
+      if (k % 2) // names of the pattern's shape, numbers and padding random
+        name = "model.layers." + std::string(k % 4 == 1 ? "0" : "") + std::to_string(rng() % 140) +
+               ".mlp.experts." + std::string(k % 8 == 3 ? "00" : "") + std::to_string(rng() % 140) +
+               (k % 3 ? ".up_proj" : ".o");
+      bool ref = p->matchesReference(name);
+      ASSERT_EQ(p->matches(name), ref) << "pattern '" << text << "' name '" << name << "'";
+      agreedTrue += ref;
+    }
+  }
+  EXPECT_GT(onDfa, 50u);
+  EXPECT_GT(agreedTrue, 300u);
 }
