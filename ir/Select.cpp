@@ -1,3 +1,5 @@
+#include <cstdio>
+#include <cstdlib>
 #include "ir/Select.h"
 #include "ir/GlobSyntax.h"
 
@@ -297,7 +299,10 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
   }
   if (round == 0)
     return false;
-  if (best) {
+  // `best` narrows the pieces' intersection only when it is about as short: reading a posting list
+  // of most of the inventory (`experts` in `model.layers.{3,17}.mlp.experts.{5,9}.*`) costs more
+  // than matching the candidates it would drop.
+  if (best && best->size() <= bound * 8) {
     for (uint32_t i : *best)
       if (rounds[i] == round)
         rounds[i] = static_cast<uint8_t>(round + 1);
