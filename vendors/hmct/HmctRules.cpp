@@ -170,12 +170,14 @@ public:
         return slots_[i].second - 1;
     return members.size();
   }
+  // Records the last member (every member, the first time).
   void add(const std::vector<std::pair<std::string, JsonValue>> &members) {
     if ((members.size() + 1) * 2 > slots_.size())
       grow(members);
     else
       insert(std::hash<std::string_view>{}(members.back().first), members.size());
   }
+  bool empty() const { return slots_.empty(); }
 
 private:
   std::vector<std::pair<size_t, size_t>> slots_; // (hash, member index + 1); 0 = empty
@@ -186,10 +188,23 @@ private:
       i = (i + 1) & mask();
     slots_[i] = {h, slot};
   }
+  // The first time every member's name is hashed; after that the slots keep the hashes.
   void grow(const std::vector<std::pair<std::string, JsonValue>> &members) {
-    slots_.assign(std::max<size_t>(64, slots_.size() * 2), {0, 0});
-    for (size_t m = 0; m < members.size(); ++m)
-      insert(std::hash<std::string_view>{}(members[m].first), m + 1);
+    std::vector<std::pair<size_t, size_t>> old;
+    old.swap(slots_);
+    size_t size = std::max<size_t>(64, old.size() * 2);
+    while (size < (members.size() + 1) * 2)
+      size *= 2;
+    slots_.assign(size, {0, 0});
+    if (old.empty()) {
+      for (size_t m = 0; m < members.size(); ++m)
+        insert(std::hash<std::string_view>{}(members[m].first), m + 1);
+      return;
+    }
+    for (const auto &[h, slot] : old)
+      if (slot)
+        insert(h, slot);
+    insert(std::hash<std::string_view>{}(members.back().first), members.size());
   }
 };
 
@@ -200,7 +215,8 @@ private:
 struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   struct Open {
     JsonValue *value;
-    MemberIndex index; // filled past kIndexFrom members
+    MemberIndex index; // filled past kIndexFrom members, once the keys are out of order
+    bool ascending = true; // every key so far greater than the one before
   };
   static constexpr size_t kIndexFrom = 16;
   JsonValue &root;
@@ -241,12 +257,12 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   bool number_float(number_float_t x, const string_t &) override {
     return scalar(JsonValue::Float, nlohmann::json(x).dump());
   }
-  bool string(string_t &s) override { return scalar(JsonValue::String, std::move(s)); }
+  bool string(string_t &s) override { return scalar(JsonValue::String, s); } // see append
   bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
   bool open(JsonValue::Kind kind) {
     JsonValue &v = slot();
     v.kind = kind;
-    stack.push_back({&v, {}});
+    stack.push_back({&v, {}, true});
     return true;
   }
   bool start_object(std::size_t) override { return open(JsonValue::Object); }
@@ -257,15 +273,22 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   }
   bool end_object() override { return close(); }
   bool end_array() override { return close(); }
+  // Keys in strictly ascending order (qcc writes node_config sorted) cannot repeat an earlier
+  // one, so they are appended without a lookup; the index is built at the first key out of order.
   bool key(string_t &k) override {
     Open &o = stack.back();
     auto &members = o.value->members;
+    if (o.ascending && (members.empty() || members.back().first < k))
+      return append(o, k);
+    o.ascending = false;
     size_t found = members.size();
     if (members.size() <= kIndexFrom) {
       for (size_t i = 0; i < members.size(); ++i)
         if (members[i].first == k)
           found = i;
     } else {
+      if (o.index.empty())
+        o.index.add(members); // every member so far
       found = o.index.find(members, k);
     }
     if (found < members.size()) {
@@ -273,8 +296,13 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
       pending = &members[found].second;
       return true;
     }
-    members.emplace_back(std::move(k), JsonValue{});
-    if (members.size() > kIndexFrom)
+    return append(o, k);
+  }
+  // A copy, not a move: the lexer's buffer keeps its capacity for the next token.
+  bool append(Open &o, const std::string &k) {
+    auto &members = o.value->members;
+    members.emplace_back(k, JsonValue{});
+    if (!o.ascending && members.size() > kIndexFrom)
       o.index.add(members);
     pending = &members.back().second;
     return true;
@@ -291,7 +319,7 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
 // parent's line (good enough for diagnostics); nothing below depth 200 is kept. The scan only
 // moves forward, so the line is counted along with it.
 struct Locator {
-  const std::string &text;
+  std::string_view text;
   size_t cursor = 0;    // scan position: keys appear in file order
   size_t counted = 0;   // newlines are counted up to here
   uint32_t line = 1;    // the line `counted` is on
@@ -323,7 +351,7 @@ struct Locator {
   std::pair<uint32_t, uint32_t> findKey(const std::string &key) {
     quote(key);
     size_t at = text.find(quoted, cursor);
-    if (at == std::string::npos)
+    if (at == std::string_view::npos)
       return lineOf(std::min(cursor, text.size()));
     cursor = at + quoted.size();
     return lineOf(at);
@@ -350,10 +378,13 @@ struct Locator {
 bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
                           uint32_t &line, uint32_t &column) {
   doc = QuantConfigDoc{};
-  std::string stripped = stripHmctComments(text);
-  doc.hadComments = stripped != text;
+  // Without a comment marker the stripped text is the text itself: no copy.
+  bool marked = text.find("//") != std::string_view::npos || text.find("/*") != std::string_view::npos;
+  std::string copy = marked ? stripHmctComments(text) : std::string();
+  std::string_view stripped = marked ? std::string_view(copy) : text;
+  doc.hadComments = marked && stripped != text;
   TreeBuilder builder(doc.root);
-  if (!nlohmann::json::sax_parse(stripped, &builder)) {
+  if (!nlohmann::json::sax_parse(stripped.data(), stripped.data() + stripped.size(), &builder)) {
     size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
                                   stripped.size());
     line = 1;

@@ -315,6 +315,28 @@ TEST(HmctDocumentModel, RepeatedKeysFirstPositionLastValue) {
   EXPECT_EQ(texts, "2:1 2:-2 2:18446744073709551615 3:1500.0 1:true 0: 4:s ");
 }
 
+// Keys in ascending order are appended without a lookup; the first key out of order builds the
+// index over every member so far (here past the small-object scan), and later repeats still find
+// their first position. A text without comment markers is parsed in place.
+TEST(HmctDocumentModel, RepeatAfterALongAscendingRun) {
+  std::string text = "{\n \"node_config\": {\n";
+  for (int i = 0; i < 40; ++i)
+    text += "  \"n" + std::string(i < 10 ? "0" : "") + std::to_string(i) + "\": {\"qtype\": \"int8\"},\n";
+  text += "  \"n03\": {\"qtype\": \"int16\"},\n  \"m\": {\"qtype\": \"float16\"},\n";
+  text += "  \"n39\": {\"qtype\": \"float32\"},\n  \"m\": {\"qtype\": \"int16\"}\n }\n}\n";
+  hmct::QuantConfigDoc doc = hmctDoc(text);
+  EXPECT_FALSE(doc.hadComments);
+  const hmct::JsonValue *nodes = doc.root.get("node_config");
+  ASSERT_NE(nodes, nullptr);
+  ASSERT_EQ(nodes->members.size(), 41u);
+  EXPECT_EQ(nodes->members[3].first, "n03");
+  EXPECT_EQ(nodes->members[3].second.get("qtype")->text, "int16");
+  EXPECT_EQ(nodes->members[3].second.line, 6u);
+  EXPECT_EQ(nodes->members[39].second.get("qtype")->text, "float32");
+  EXPECT_EQ(nodes->members[40].first, "m");
+  EXPECT_EQ(nodes->members[40].second.get("qtype")->text, "int16");
+}
+
 TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   hmct::QuantConfigDoc doc;
   std::string error;
