@@ -59,11 +59,18 @@ struct Loc {
   }
 };
 
-std::vector<Entry> entries(const pb::RepeatedPtrField<std::string> &list, const pb::Message &m, const char *field,
+// The entries of a repeated string field, moved out of the parsed message (which is dropped
+// after), the field's descriptor found once.
+std::vector<Entry> entries(pb::RepeatedPtrField<std::string> &list, const pb::Message &m, const char *field,
                            const Loc &loc) {
   std::vector<Entry> out;
-  for (int i = 0; i < list.size(); ++i)
-    out.push_back(Entry{list.Get(i), loc.line(m, field, i), loc.col(m, field, i)});
+  out.reserve(static_cast<size_t>(list.size()));
+  const pb::FieldDescriptor *f = loc.tree ? m.GetDescriptor()->FindFieldByName(field) : nullptr;
+  for (int i = 0; i < list.size(); ++i) {
+    pb::TextFormat::ParseLocation l = f ? loc.tree->GetLocation(f, i) : pb::TextFormat::ParseLocation();
+    out.push_back(Entry{std::move(*list.Mutable(i)), l.line >= 0 ? static_cast<uint32_t>(l.line) + 1 : 0,
+                        l.column >= 0 ? static_cast<uint32_t>(l.column) + 1 : 0});
+  }
   return out;
 }
 
@@ -265,7 +272,7 @@ bool parseInto(const std::string &text, pb::Message &msg, pb::TextFormat::ParseI
 
 } // namespace
 
-void documentFromPtq(const P::AMCTConfig &m, AmctDocument &doc, const void *treeP) {
+void documentFromPtq(P::AMCTConfig &m, AmctDocument &doc, const void *treeP) {
   Loc loc{static_cast<const pb::TextFormat::ParseInfoTree *>(treeP)};
   doc = AmctDocument{};
   doc.kind = ConfigKind::PTQ;
@@ -279,9 +286,9 @@ void documentFromPtq(const P::AMCTConfig &m, AmctDocument &doc, const void *tree
   if (m.has_do_fusion())
     doc.doFusion = m.do_fusion();
   doc.forceFp16 = m.has_fakequant_precision_mode();
-  doc.skipLayers = entries(m.skip_layers(), m, "skip_layers", loc);
-  doc.skipLayerTypes = entries(m.skip_layer_types(), m, "skip_layer_types", loc);
-  doc.skipFusionLayers = entries(m.skip_fusion_layers(), m, "skip_fusion_layers", loc);
+  doc.skipLayers = entries(*m.mutable_skip_layers(), m, "skip_layers", loc);
+  doc.skipLayerTypes = entries(*m.mutable_skip_layer_types(), m, "skip_layer_types", loc);
+  doc.skipFusionLayers = entries(*m.mutable_skip_fusion_layers(), m, "skip_fusion_layers", loc);
   if (m.has_common_config()) {
     readPtqRecipe(m.common_config(), doc.global);
     doc.global.line = loc.line(m, "common_config");
@@ -309,7 +316,7 @@ void documentFromPtq(const P::AMCTConfig &m, AmctDocument &doc, const void *tree
   }
 }
 
-void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const void *treeP) {
+void documentFromQat(P::AMCTRetrainConfig &m, AmctDocument &doc, const void *treeP) {
   Loc loc{static_cast<const pb::TextFormat::ParseInfoTree *>(treeP)};
   doc = AmctDocument{};
   doc.kind = ConfigKind::QAT;
@@ -319,12 +326,12 @@ void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const voi
     doc.batchNumCol = loc.col(m, "batch_num");
   }
   doc.forceFp16 = m.has_fakequant_precision_mode();
-  doc.skipLayers = entries(m.skip_layers(), m, "skip_layers", loc);
-  doc.skipLayerTypes = entries(m.skip_layer_types(), m, "skip_layer_types", loc);
-  doc.quantSkipLayers = entries(m.quant_skip_layers(), m, "quant_skip_layers", loc);
-  doc.quantSkipTypes = entries(m.quant_skip_types(), m, "quant_skip_types", loc);
-  doc.pruneSkipLayers = entries(m.regular_prune_skip_layers(), m, "regular_prune_skip_layers", loc);
-  doc.pruneSkipTypes = entries(m.regular_prune_skip_types(), m, "regular_prune_skip_types", loc);
+  doc.skipLayers = entries(*m.mutable_skip_layers(), m, "skip_layers", loc);
+  doc.skipLayerTypes = entries(*m.mutable_skip_layer_types(), m, "skip_layer_types", loc);
+  doc.quantSkipLayers = entries(*m.mutable_quant_skip_layers(), m, "quant_skip_layers", loc);
+  doc.quantSkipTypes = entries(*m.mutable_quant_skip_types(), m, "quant_skip_types", loc);
+  doc.pruneSkipLayers = entries(*m.mutable_regular_prune_skip_layers(), m, "regular_prune_skip_layers", loc);
+  doc.pruneSkipTypes = entries(*m.mutable_regular_prune_skip_types(), m, "regular_prune_skip_types", loc);
   readQatRecipe(m, doc.global);
   // The global recipe is at its first block; prune findings at prune_config itself.
   doc.global.pruneLine = loc.line(m, "prune_config");
@@ -354,7 +361,7 @@ void documentFromQat(const P::AMCTRetrainConfig &m, AmctDocument &doc, const voi
   }
 }
 
-static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, const Loc &loc) {
+static void documentFromKv(K::AMCTQuantCaliConfig &m, AmctDocument &doc, const Loc &loc) {
   doc = AmctDocument{};
   doc.kind = ConfigKind::KVCache;
   if (m.has_batch_num()) {
@@ -368,7 +375,7 @@ static void documentFromKv(const K::AMCTQuantCaliConfig &m, AmctDocument &doc, c
     doc.global.line = loc.line(m, "kv_cache_quant_config");
     Loc inner = loc.nested(m, "kv_cache_quant_config");
     doc.kvQuantLayers =
-        entries(m.kv_cache_quant_config().quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);
+        entries(*m.mutable_kv_cache_quant_config()->mutable_quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);
   }
   if (m.has_kv_cache_quant_config() && m.kv_cache_quant_config().calibration_config().has_ifmr_quantize()) {
     doc.global.present = true;

@@ -109,5 +109,7 @@ bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
 // document holds: a recipe's blocks are written when `present` (QAT: data and weight blocks when
 // an algorithm is set), optional fields when set. Lists keep the document's order.
 std::string printAmctConfig(const AmctDocument &doc);
+// The same for a document printed once and dropped: its strings are moved, not copied.
+std::string printAmctConfig(AmctDocument &&doc);
 
 } // namespace qspec::amct

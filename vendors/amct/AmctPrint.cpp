@@ -14,9 +14,13 @@ namespace P = AMCTPytorchProto;
 
 P::DataType toProto(DataType t) { return t == DataType::Int4 ? P::INT4 : t == DataType::Int16 ? P::INT16 : P::INT8; }
 
-template <typename List> void addAll(List *list, const std::vector<Entry> &entries) {
-  for (const Entry &e : entries)
-    list->Add(std::string(e.text));
+// A document's string: copied from a const one, moved out of one printed as a temporary.
+std::string take(const std::string &s) { return s; }
+std::string take(std::string &s) { return std::move(s); }
+
+template <typename List, typename Entries> void addAll(List *list, Entries &entries) {
+  for (auto &e : entries)
+    list->Add(take(e.text));
 }
 
 template <typename Q> void setWeightQuantize(Q *q, const Recipe &r) {
@@ -100,7 +104,7 @@ std::string print(const google::protobuf::Message &m) {
   return out;
 }
 
-std::string printPtq(const AmctDocument &doc) {
+template <typename Doc> std::string printPtq(Doc &doc) {
   P::AMCTConfig m;
   if (doc.batchNum)
     m.set_batch_num(*doc.batchNum);
@@ -112,14 +116,14 @@ std::string printPtq(const AmctDocument &doc) {
     m.set_fakequant_precision_mode(P::FORCE_FP16_QUANT);
   if (doc.global.present)
     writePtqRecipe(doc.global, *m.mutable_common_config());
-  for (const Override &o : doc.typeOverrides) {
+  for (auto &o : doc.typeOverrides) {
     auto *e = m.add_override_layer_types();
-    e->set_layer_type(o.key);
+    e->set_layer_type(take(o.key));
     writePtqRecipe(o.recipe, *e->mutable_calibration_config());
   }
-  for (const Override &o : doc.nameOverrides) {
+  for (auto &o : doc.nameOverrides) {
     auto *e = m.add_override_layer_configs();
-    e->set_layer_name(o.key);
+    e->set_layer_name(take(o.key));
     writePtqRecipe(o.recipe, *e->mutable_calibration_config());
   }
   if (doc.doFusion)
@@ -128,7 +132,7 @@ std::string printPtq(const AmctDocument &doc) {
   return print(m);
 }
 
-std::string printQat(const AmctDocument &doc) {
+template <typename Doc> std::string printQat(Doc &doc) {
   P::AMCTRetrainConfig m;
   if (doc.batchNum)
     m.set_batch_num(*doc.batchNum);
@@ -139,14 +143,14 @@ std::string printQat(const AmctDocument &doc) {
   addAll(m.mutable_quant_skip_types(), doc.quantSkipTypes);
   addAll(m.mutable_regular_prune_skip_layers(), doc.pruneSkipLayers);
   addAll(m.mutable_regular_prune_skip_types(), doc.pruneSkipTypes);
-  for (const Override &o : doc.nameOverrides) {
+  for (auto &o : doc.nameOverrides) {
     auto *e = m.add_override_layer_configs();
-    e->set_layer_name(o.key);
+    e->set_layer_name(take(o.key));
     writeQatRecipe(o.recipe, *e);
   }
-  for (const Override &o : doc.typeOverrides) {
+  for (auto &o : doc.typeOverrides) {
     auto *e = m.add_override_layer_types();
-    e->set_layer_type(o.key);
+    e->set_layer_type(take(o.key));
     writeQatRecipe(o.recipe, *e);
   }
   if (doc.forceFp16)
@@ -157,6 +161,10 @@ std::string printQat(const AmctDocument &doc) {
 } // namespace
 
 std::string printAmctConfig(const AmctDocument &doc) {
+  return doc.kind == ConfigKind::QAT ? printQat(doc) : printPtq(doc);
+}
+
+std::string printAmctConfig(AmctDocument &&doc) {
   return doc.kind == ConfigKind::QAT ? printQat(doc) : printPtq(doc);
 }
 

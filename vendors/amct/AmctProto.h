@@ -9,8 +9,9 @@
 
 namespace qspec::amct {
 
-// `tree` is a google::protobuf::TextFormat::ParseInfoTree* (or nullptr: no line numbers).
-void documentFromPtq(const AMCTPytorchProto::AMCTConfig &m, AmctDocument &doc, const void *tree);
-void documentFromQat(const AMCTPytorchProto::AMCTRetrainConfig &m, AmctDocument &doc, const void *tree);
+// `tree` is a google::protobuf::TextFormat::ParseInfoTree* (or nullptr: no line numbers). The
+// repeated string fields are moved out of `m` into the document.
+void documentFromPtq(AMCTPytorchProto::AMCTConfig &m, AmctDocument &doc, const void *tree);
+void documentFromQat(AMCTPytorchProto::AMCTRetrainConfig &m, AmctDocument &doc, const void *tree);
 
 } // namespace qspec::amct

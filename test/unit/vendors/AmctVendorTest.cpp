@@ -75,6 +75,35 @@ TEST(AmctConfig, RememberedDocumentIsTakenOnceForTheSameBytesAndKind) {
   EXPECT_FALSE(amct::takeParsed(text, ConfigKind::PTQ, got));
 }
 
+// A document printed as a temporary gives the const print's bytes with its strings moved into the
+// message (not copied); the parse moves the repeated strings out of its message and gives every
+// entry its own line and column.
+TEST(AmctConfig, PrintMovesATemporarysStringsAndParseKeepsEachEntrysPlace) {
+  for (ConfigKind kind : {ConfigKind::PTQ, ConfigKind::QAT}) {
+    amct::AmctDocument doc;
+    doc.kind = kind;
+    for (int i = 0; i < 3; ++i)
+      doc.skipLayers.push_back(amct::Entry{"model.layers." + std::to_string(i) + ".mlp.down_proj_long_name"});
+    amct::Override o;
+    o.key = "model.layers.7.self_attn.q_proj_long_name";
+    doc.nameOverrides.push_back(o);
+    std::string copied = amct::printAmctConfig(doc);
+    amct::AmctDocument moved = doc;
+    EXPECT_EQ(amct::printAmctConfig(std::move(moved)), copied);
+    EXPECT_TRUE(moved.skipLayers[0].text.empty()); // NOLINT: taken by the print
+    EXPECT_TRUE(moved.nameOverrides[0].key.empty()); // NOLINT
+    amct::AmctDocument parsed;
+    std::vector<amct::ParseError> errors;
+    ASSERT_TRUE(amct::parseAmctConfigAs("# c\n" + copied, kind, parsed, errors)) << copied;
+    ASSERT_EQ(parsed.skipLayers.size(), 3u);
+    for (size_t i = 0; i < 3; ++i) {
+      EXPECT_EQ(parsed.skipLayers[i].text, doc.skipLayers[i].text);
+      EXPECT_EQ(parsed.skipLayers[i].line, i + 2) << copied;
+      EXPECT_EQ(parsed.skipLayers[i].col, 1u);
+    }
+  }
+}
+
 TEST(AmctReading, PtqSkipWinsOverAnOverride) {
   auto a = apply("skip_layers: \"conv1\"\noverride_layer_configs { layer_name: \"conv1\" calibration_config { "
                  "arq_quantize { quant_bits: 4 } ifmr_quantize { } } }\n",
