@@ -425,6 +425,31 @@ bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
 
 namespace {
 
+// Where a finding is ("node_config.<name>.qtype"), kept as its parts: the path is only spelled
+// out for a message (the probe state's node_config has 44k entries and no finding).
+class Where {
+public:
+  Where(const std::string &whole) : parts_{whole}, n_(1) {} // NOLINT: a path given whole
+  Where(std::string_view a, std::string_view b) : parts_{a, b}, n_(2) {}
+  Where then(std::string_view key) const {
+    Where w = *this;
+    w.parts_[w.n_++] = ".";
+    w.parts_[w.n_++] = key;
+    return w;
+  }
+  std::string str() const {
+    std::string s;
+    for (size_t i = 0; i < n_; ++i)
+      s += parts_[i];
+    return s;
+  }
+  friend std::string operator+(const Where &w, const char *tail) { return w.str() + tail; }
+
+private:
+  std::string_view parts_[4];
+  size_t n_;
+};
+
 struct Checker {
   std::string_view march;
   std::vector<Issue> issues;
@@ -432,7 +457,7 @@ struct Checker {
     issues.push_back({check, error, at.line, at.column, std::move(msg)});
   }
 
-  void qtype(const JsonValue &v, const std::string &where, std::string_view opType) {
+  void qtype(const JsonValue &v, const Where &where, std::string_view opType) {
     if (v.kind != JsonValue::String) {
       add("value-type", true, v, where + ": a qtype is a string");
       return;
@@ -454,7 +479,7 @@ struct Checker {
               "'");
   }
 
-  void entry(const JsonValue &e, const std::string &where, std::string_view opType, bool node) {
+  void entry(const JsonValue &e, const Where &where, std::string_view opType, bool node) {
     if (e.kind != JsonValue::Object) {
       add("value-type", true, e,
           where + ": an entry is an object such as {\"qtype\": \"int16\"}");
@@ -462,7 +487,7 @@ struct Checker {
     }
     bool hasNew = false, hasLegacy = false;
     for (const auto &[k, v] : e.members) {
-      std::string w = where + "." + k;
+      Where w = where.then(k);
       if (k == "qtype") {
         hasNew = true;
         qtype(v, w, opType);
@@ -633,13 +658,13 @@ struct Checker {
                   "op_config." + name + ": ONNX op types are case-sensitive ('" +
                       std::string(1, static_cast<char>(std::toupper(name[0]))) + name.substr(1) +
                       "'?)");
-            entry(e, "op_config." + name, name, false);
+            entry(e, Where("op_config.", name), name, false);
           } else {
             if (hasCommentMarker(name) && doc.hadComments)
               add("comment-in-name", false, e,
                   "node_config." + name +
                       ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
-            entry(e, "node_config." + name, "", true);
+            entry(e, Where("node_config.", name), "", true);
           }
         }
       }

@@ -337,6 +337,28 @@ TEST(HmctDocumentModel, RepeatAfterALongAscendingRun) {
   EXPECT_EQ(nodes->members[40].second.get("qtype")->text, "int16");
 }
 
+// The checks spell a finding's place out only when there is a finding: node and op entries by
+// their path, a ModuleNameTemplate entry by its key.
+TEST(HmctDocumentModel, FindingsNameTheirPath) {
+  hmct::QuantConfigDoc doc = hmctDoc(
+      "{\"op_config\": {\"Conv\": {\"qtype\": \"int3\"}},\n"
+      " \"node_config\": {\"a\": {\"qtype\": \"int8\"}, \"b.c\": {\"input0\": 7}}}\n");
+  std::string messages;
+  for (const hmct::Issue &i : hmct::checkQuantConfig(doc))
+    messages += i.check + " " + i.message + "\n";
+  EXPECT_NE(messages.find("qtype op_config.Conv.qtype: 'int3' is not an HMCT qtype"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("value-type node_config.b.c.input0: a qtype is a string"), std::string::npos) << messages;
+  EXPECT_EQ(messages.find("node_config.a"), std::string::npos) << messages;
+  horizon::QconfigSetterDoc setter = setterDoc(
+      "MARCH = \"nash-e\"\nset_march(MARCH)\nQconfigSetter(reference_qconfig=get_qconfig(observer=MinMaxObserver),\n"
+      "  templates=[ModuleNameTemplate({\"\": qint8, \"x.y\": qint9, \"z\": qint16})])\n");
+  std::string found;
+  for (const horizon::SetterIssue &i : horizon::checkQconfigSetter(setter))
+    found += i.check + " " + i.message + "\n";
+  EXPECT_NE(found.find("dtype ModuleNameTemplate[\"x.y\"]: not a dtype"), std::string::npos) << found;
+  EXPECT_EQ(found.find("\"z\""), std::string::npos) << found;
+}
+
 TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   hmct::QuantConfigDoc doc;
   std::string error;
