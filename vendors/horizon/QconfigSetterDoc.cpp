@@ -30,6 +30,7 @@ namespace {
 
 struct Token {
   enum Kind { Name, String, Number, Punct, End } kind = End;
+  uint32_t items = 0; // `[` and `{`: the commas before the matching close, plus one
   std::string text;
   uint32_t line = 0, column = 0;
 };
@@ -202,6 +203,26 @@ private:
   }
 };
 
+// Each `[` and `{` learns how many items it may hold (its commas at its own depth, plus one), so
+// the parser reserves a list or dict once: a 45k-entry dict grown by doubling allocated and
+// cleared about three times its 11 MB. One pass with a stack; unmatched brackets keep 0.
+void countItems(std::vector<Token> &toks) {
+  std::vector<size_t> open;
+  for (size_t k = 0; k < toks.size(); ++k) {
+    if (toks[k].kind != Token::Punct)
+      continue;
+    char c = toks[k].text[0];
+    if (c == '[' || c == '{' || c == '(') {
+      open.push_back(k);
+      toks[k].items = 1;
+    } else if (c == ',' && !open.empty()) {
+      ++toks[open.back()].items;
+    } else if ((c == ']' || c == '}' || c == ')') && !open.empty()) {
+      open.pop_back();
+    }
+  }
+}
+
 class Parser {
 public:
   explicit Parser(std::vector<Token> toks) : t_(std::move(toks)) {}
@@ -322,6 +343,7 @@ private:
     }
     if (isPunct(i_, "[")) {
       v.kind = PyValue::List;
+      v.items.reserve(tok.items);
       ++i_;
       return sequence("]", [&] {
         v.items.emplace_back();
@@ -330,6 +352,7 @@ private:
     }
     if (isPunct(i_, "{")) {
       v.kind = PyValue::Dict;
+      v.entries.reserve(tok.items);
       ++i_;
       return sequence("}", [&] {
         v.entries.emplace_back();
@@ -355,6 +378,7 @@ bool parseQconfigSetter(std::string_view text, QconfigSetterDoc &doc, std::strin
     column = lex.errColumn;
     return false;
   }
+  countItems(toks);
   Parser p(std::move(toks));
   if (!p.run(doc)) {
     error = p.error;

@@ -359,6 +359,24 @@ TEST(HmctDocumentModel, FindingsNameTheirPath) {
   EXPECT_EQ(found.find("\"z\""), std::string::npos) << found;
 }
 
+// A dict or list is reserved once for its items (commas at its own depth, not those of a nested
+// dict, list or call), not grown by doubling.
+TEST(HorizonSetterDoc, DictsAndListsReservedForTheirItems) {
+  std::string text = "QconfigSetter(reference_qconfig=get_qconfig(observer=MinMaxObserver), templates=[\n"
+                     "  ModuleNameTemplate({\"\": qint8}),\n  ModuleNameTemplate({\n";
+  for (int i = 0; i < 40; ++i)
+    text += "    \"m" + std::to_string(i) + "\": torch.float32,\n";
+  text += "    \"n\": {\"dtype\": qint16, \"threshold\": [1, 2, 3]},\n  }, freeze=True),\n])\n";
+  horizon::QconfigSetterDoc doc = setterDoc(text);
+  ASSERT_EQ(doc.templates().size(), 2u);
+  const horizon::PyValue &dict = doc.templates()[1].items[0];
+  ASSERT_EQ(dict.entries.size(), 41u);
+  EXPECT_LE(dict.entries.capacity(), 42u); // doubling would leave 64
+  EXPECT_EQ(dict.entries[40].second.entries.capacity(), 2u);
+  EXPECT_EQ(dict.entries[40].second.entries[1].second.items.capacity(), 3u);
+  EXPECT_LE(doc.setter.kwarg("templates")->items.capacity(), 3u);
+}
+
 TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   hmct::QuantConfigDoc doc;
   std::string error;
