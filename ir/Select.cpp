@@ -1,5 +1,3 @@
-#include <cstdio>
-#include <cstdlib>
 #include "ir/Select.h"
 #include "ir/GlobSyntax.h"
 
