@@ -132,14 +132,9 @@ private:
         return expandPrefixes(in.x, text) && expandPrefixes(in.y, text);
       } else if (in.op == Pattern::Op::NumRange && in.width != UINT32_MAX &&
                  (in.hi - in.lo) / in.step < 32) {
-        uint64_t first = in.lo + ((in.y % in.step) + in.step - in.lo % in.step) % in.step;
-        for (uint64_t v = first; v <= in.hi; v += in.step) {
-          std::string digits = std::to_string(v);
-          if (digits.size() < in.width)
-            digits.insert(0, in.width - digits.size(), '0');
+        for (const std::string &digits : rangeTexts(in))
           if (!expandPrefixes(pc + 1, text + digits))
             return false;
-        }
         return true;
       } else {
         p_.prefixes_.push_back(std::move(text));
