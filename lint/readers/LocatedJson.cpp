@@ -76,6 +76,16 @@ private:
     default: return scalar(n);
     }
   }
+  // After an object member or an array item: a ',' (more follow), the closing bracket, or an
+  // error.
+  enum class Next { More, Closed, Error };
+  Next afterItem(char close) {
+    skip();
+    if (i_ < t_.size() && (t_[i_] == ',' || t_[i_] == close))
+      return t_[i_++] == ',' ? Next::More : Next::Closed;
+    error(std::string("expected ',' or '") + close + "'");
+    return Next::Error;
+  }
   // An object, at its '{'.
   bool object(LNode &n, int depth) {
     n.kind = LNode::Map;
@@ -107,17 +117,8 @@ private:
       if (!value(val, depth + 1))
         return false;
       n.map.emplace_back(std::move(key), std::move(val));
-      skip();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == '}') {
-        ++i_;
-        return true;
-      }
-      error("expected ',' or '}'");
-      return false;
+      if (Next next = afterItem('}'); next != Next::More)
+        return next == Next::Closed;
     }
   }
   // An array, at its '['.
@@ -140,17 +141,8 @@ private:
       if (!value(item, depth + 1))
         return false;
       n.seq.push_back(std::move(item));
-      skip();
-      if (i_ < t_.size() && t_[i_] == ',') {
-        ++i_;
-        continue;
-      }
-      if (i_ < t_.size() && t_[i_] == ']') {
-        ++i_;
-        return true;
-      }
-      error("expected ',' or ']'");
-      return false;
+      if (Next next = afterItem(']'); next != Next::More)
+        return next == Next::Closed;
     }
   }
   // A literal (true, false, null) or a number.
