@@ -3,6 +3,8 @@
 
 #include "ir/TargetInfo.h"
 
+#include <malloc.h>
+
 namespace qspec::driver {
 
 std::string outputFileName(const emit::EmitResult &r, const std::string &specStem) {
@@ -10,6 +12,11 @@ std::string outputFileName(const emit::EmitResult &r, const std::string &specSte
     return r.out.fileName;
   const ir::TargetInfo *info = ir::findTarget(r.target->kind);
   return specStem + (info ? info->fileExtension : std::string());
+}
+
+void keepLargeBuffersOnHeap() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  mallopt(M_TRIM_THRESHOLD, 128 << 20);
 }
 
 bool safeFileName(const std::string &name) {

@@ -30,6 +30,12 @@ struct TargetFile {
 std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
                                      DiagnosticEngine &diags, const std::string &specStem, const std::string &folder);
 
+// Large temporary buffers (per-module vectors of the passes and emitters, emitted files) are reused
+// from the heap instead of being mapped and unmapped one by one: every fresh mapping costs a page
+// fault per 4 KiB on first touch. qcc calls it once at start (about a fifth of a DeepSeek-V3-size
+// compile was first touches), qtune too (each probe's buffers reuse the previous probe's pages).
+void keepLargeBuffersOnHeap();
+
 // buildTargets for every target the spec declares into a folder, the bytes dropped: what
 // `qcc --emit=all` checks before it writes.
 void checkAllTargets(const ir::Spec &spec, DiagnosticEngine &diags, const std::string &specStem);

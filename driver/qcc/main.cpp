@@ -22,7 +22,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <malloc.h>
 #include <fstream>
 #include <iostream>
 #include <new>
@@ -436,11 +435,7 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
 }
 
 int runQcc(int argc, char **argv) {
-  // Large temporary buffers (per-module vectors of the passes and emitters) are reused from the
-  // heap instead of being mapped and unmapped one by one: every fresh mapping costs a page fault
-  // per 4 KiB on first touch, about a fifth of a DeepSeek-V3-size compile.
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  driver::keepLargeBuffersOnHeap();
   if (argc >= 2 && std::string(argv[1]) == "fmt")
     return driver::runFmt(argc - 1, argv + 1);
   if (argc >= 2 && std::string(argv[1]) == "import")

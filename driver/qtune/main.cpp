@@ -5,6 +5,7 @@
 //
 // Exit codes: 0 a configuration meeting the target was found (run) or the command succeeded,
 // 1 the target is unreachable or not reached, or errors in the input, 2 usage or internal errors.
+#include "driver/Compile.h"
 #include "driver/qtune/Driver.h"
 #include "driver/qtune/Process.h"
 #include "driver/qtune/Support.h"
@@ -314,5 +315,8 @@ int main(int argc, char **argv) {
     return *rc;
   if (std::optional<int> rc = checkRunOptions(o))
     return *rc;
+  // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
+  // readings): kept on the heap, they land on pages the previous probe already touched.
+  driver::keepLargeBuffersOnHeap();
   return tune::runCommand(o);
 }
