@@ -11,6 +11,7 @@
 #include <fstream>
 #include <poll.h>
 #include <sstream>
+#include <string_view>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -211,38 +212,115 @@ std::vector<std::string> commandLine(const Job &job, const ExecOptions &opts) {
   return argv;
 }
 
-pid_t startJob(const Job &job, const ExecOptions &opts, int outFd, int errFd) {
-  std::vector<std::string> argv = commandLine(job, opts);
-  pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid != 0)
-    return pid;
-  // Child: own process group, die with qtune, pipes for output, no shell.
+// Everything the evaluator's process needs, built before it exists. It is started with vfork:
+// until it executes the evaluator it shares qtune's memory, so qtune's pages are neither copied
+// nor write-protected (a fork of a qtune holding a 45k-module spec made every page it wrote
+// afterwards fault once more, a third of a round's system time), and it may only make system
+// calls: no allocation, no locks, no library state.
+struct Launch {
+  std::vector<std::string> argv, shArgv, env;
+  std::vector<char *> cargv, cshArgv, cenv;
+  std::string program; // argv[0] found on PATH as execvp finds it; empty when there is none
+  pid_t parent = 0;
+  int in = -1, out = -1, err = -1;
+  sigset_t mask;       // qtune's signal mask, the evaluator's too
+  int execErrno = 0;   // set by the child when the evaluator cannot be executed
+};
+
+std::vector<char *> pointers(std::vector<std::string> &strings) {
+  std::vector<char *> out;
+  for (std::string &s : strings)
+    out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// qtune's environment with the job's variables set (the last value of a name wins, as setenv).
+std::vector<std::string> childEnvironment(const Job &job) {
+  std::vector<std::pair<std::string, std::string>> set = job.env;
+  if (!job.startedPath.empty())
+    set.emplace_back("QSPEC_STARTED", job.startedPath);
+  auto isSet = [&](std::string_view name) {
+    return std::any_of(set.begin(), set.end(), [&](const auto &kv) { return kv.first == name; });
+  };
+  std::vector<std::string> env;
+  for (char **e = environ; *e; ++e) {
+    std::string_view kv(*e);
+    if (!isSet(kv.substr(0, kv.find('='))))
+      env.emplace_back(kv);
+  }
+  for (size_t i = 0; i < set.size(); ++i) {
+    bool later = std::any_of(set.begin() + i + 1, set.end(), [&](const auto &kv) { return kv.first == set[i].first; });
+    if (!later)
+      env.push_back(set[i].first + "=" + set[i].second);
+  }
+  return env;
+}
+
+void prepareLaunch(Launch &l, const Job &job, const ExecOptions &opts, int outFd, int errFd) {
+  l.argv = commandLine(job, opts);
+  l.program = findProgram(l.argv[0]);
+  if (l.program.empty() && l.argv[0].find('/') != std::string::npos)
+    l.program = l.argv[0]; // execve says why it cannot run it
+  // A file without `#!` that execve refuses (ENOEXEC) runs under /bin/sh, as execvp does.
+  l.shArgv = l.argv;
+  l.shArgv[0] = l.program;
+  l.shArgv.insert(l.shArgv.begin(), "sh");
+  l.env = childEnvironment(job);
+  l.cargv = pointers(l.argv);
+  l.cshArgv = pointers(l.shArgv);
+  l.cenv = pointers(l.env);
+  l.parent = ::getpid();
+  l.in = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  l.out = outFd;
+  l.err = errFd;
+}
+
+// The child between vfork and exec: own process group, dies with qtune, pipes for output, no shell.
+[[noreturn]] void execChild(Launch &l) {
   ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (::getppid() != parent)
+  if (::getppid() != l.parent)
     ::_exit(127);
   for (int sig : {SIGINT, SIGTERM, SIGHUP})
     ::signal(sig, SIG_DFL);
-  int in = ::open("/dev/null", O_RDONLY);
-  if (in < 0)
+  ::sigprocmask(SIG_SETMASK, &l.mask, nullptr);
+  if (l.in < 0)
     ::_exit(126);
-  ::dup2(in, 0);
-  ::dup2(outFd, 1);
-  ::dup2(errFd, 2);
-  for (const auto &[k, v] : job.env)
-    ::setenv(k.c_str(), v.c_str(), 1);
-  if (!job.startedPath.empty())
-    ::setenv("QSPEC_STARTED", job.startedPath.c_str(), 1);
-  std::vector<char *> cargv;
-  for (std::string &a : argv)
-    cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  ::execvp(cargv[0], cargv.data());
-  std::string msg = std::string("qtune: cannot execute '") + cargv[0] + "': " + std::strerror(errno) + "\n";
-  if (::write(2, msg.data(), msg.size()) < 0) {
+  ::dup2(l.in, 0);
+  ::dup2(l.out, 1);
+  ::dup2(l.err, 2);
+  if (l.program.empty()) {
+    l.execErrno = ENOENT;
+    ::_exit(127);
   }
+  ::execve(l.program.c_str(), l.cargv.data(), l.cenv.data());
+  int why = errno;
+  if (why == ENOEXEC)
+    ::execve("/bin/sh", l.cshArgv.data(), l.cenv.data());
+  l.execErrno = why;
   ::_exit(127);
+}
+
+pid_t startJob(const Job &job, const ExecOptions &opts, int outFd, int errFd) {
+  Launch l;
+  prepareLaunch(l, job, opts, outFd, errFd);
+  // No signal handler of qtune's may run in the child while it shares qtune's memory.
+  sigset_t all;
+  sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &l.mask);
+  pid_t pid = ::vfork();
+  if (pid == 0)
+    execChild(l);
+  ::pthread_sigmask(SIG_SETMASK, &l.mask, nullptr);
+  if (l.in >= 0)
+    ::close(l.in);
+  if (pid > 0 && l.execErrno != 0) {
+    std::string msg = "qtune: cannot execute '" + l.argv[0] + "': " + std::strerror(l.execErrno) + "\n";
+    if (::write(errFd, msg.data(), msg.size()) < 0) {
+    }
+  }
+  return pid;
 }
 
 using Clock = std::chrono::steady_clock;
