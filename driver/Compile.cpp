@@ -3,7 +3,12 @@
 
 #include "ir/TargetInfo.h"
 
+#include <cstdint>
+#include <cstdlib>
 #include <malloc.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 namespace qspec::driver {
 
@@ -14,9 +19,45 @@ std::string outputFileName(const emit::EmitResult &r, const std::string &specSte
   return specStem + (info ? info->fileExtension : std::string());
 }
 
-void keepLargeBuffersOnHeap() {
+namespace {
+
+// Grows the main heap once by `reserve` bytes of address space (no memory until touched) and
+// advises the kernel to back it with transparent huge pages, as glibc's own
+// `glibc.malloc.hugetlb=1` tunable does for each heap it grows (a tunable is read only at start).
+void reserveHugePageHeap(size_t reserve) {
+  constexpr size_t kHugePage = 2u << 20;
+  // Under a limit of address space or data (`ulimit -v`, `ulimit -d`) the reservation would count
+  // against it: the heap stays as glibc grows it.
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit lim{};
+    if (::getrlimit(resource, &lim) != 0 || lim.rlim_cur != RLIM_INFINITY)
+      return;
+  }
+  char *before = static_cast<char *>(::sbrk(0));
+  mallopt(M_TOP_PAD, static_cast<int>(reserve));
+  // Larger than the top chunk, so the heap grows by `reserve`; volatile, so that the compiler
+  // does not drop the unused malloc/free pair.
+  void *volatile probe = std::malloc(kHugePage);
+  char *after = static_cast<char *>(::sbrk(0));
+  mallopt(M_TOP_PAD, 128 << 10);        // glibc's default again for any later growth
+  // Only a heap that grew in place by brk (glibc falls back to mmap when it cannot).
+  if (after - before >= static_cast<ptrdiff_t>(reserve)) {
+    uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+    char *start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(before) + page - 1) & ~(page - 1));
+    ::madvise(start, static_cast<size_t>(after - start), MADV_HUGEPAGE);
+  }
+  std::free(probe);
+}
+
+} // namespace
+
+void configureHeap(bool oneArena) {
+  if (oneArena)
+    mallopt(M_ARENA_MAX, 1);
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  mallopt(M_TRIM_THRESHOLD, 128 << 20);
+  // Freed memory stays for the next use (qtune's next probe) instead of going back to the kernel.
+  mallopt(M_TRIM_THRESHOLD, 2047 << 20);
+  reserveHugePageHeap(size_t{1} << 30);
 }
 
 bool safeFileName(const std::string &name) {

@@ -30,11 +30,15 @@ struct TargetFile {
 std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
                                      DiagnosticEngine &diags, const std::string &specStem, const std::string &folder);
 
-// Large temporary buffers (per-module vectors of the passes and emitters, emitted files) are reused
-// from the heap instead of being mapped and unmapped one by one: every fresh mapping costs a page
-// fault per 4 KiB on first touch. qcc calls it once at start (about a fifth of a DeepSeek-V3-size
-// compile was first touches), qtune too (each probe's buffers reuse the previous probe's pages).
-void keepLargeBuffersOnHeap();
+// The heap of a process that compiles: large temporary buffers (per-module vectors of the passes
+// and emitters, emitted files) are reused from the heap instead of being mapped and unmapped one
+// by one, and the main heap is backed by transparent huge pages where the kernel offers them (THP
+// "madvise" mode): on a DeepSeek-V3-size compile the first touches of 4 KiB pages were about half
+// of qcc's CPU time. With `oneArena` every thread allocates from that heap too (qcc: its emitter
+// threads live for one compile; 0.086 -> 0.074 s CPU); without it each thread keeps an arena of its
+// own (qtune run: its probes reuse the same pages round after round, and one shared arena's lock
+// cost more than the huge pages saved). Call it once, first thing.
+void configureHeap(bool oneArena);
 
 // buildTargets for every target the spec declares into a folder, the bytes dropped: what
 // `qcc --emit=all` checks before it writes.

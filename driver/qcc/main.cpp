@@ -435,7 +435,7 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
 }
 
 int runQcc(int argc, char **argv) {
-  driver::keepLargeBuffersOnHeap();
+  driver::configureHeap(/*oneArena=*/true);
   if (argc >= 2 && std::string(argv[1]) == "fmt")
     return driver::runFmt(argc - 1, argv + 1);
   if (argc >= 2 && std::string(argv[1]) == "import")
