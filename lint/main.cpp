@@ -5,6 +5,7 @@
 //
 // Exit codes (like ruff): 0 no error-severity findings, 1 findings at error severity remain,
 // 2 usage error, unreadable input, invalid .qlint.yaml or internal error.
+#include "driver/Compile.h"
 #include "emitters/Emitter.h"
 #include "ir/Cli.h"
 #include "lint/Lint.h"
@@ -346,6 +347,8 @@ int run(Cli &c) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // A spec is linted through qcc's whole pipeline and emitters, so its heap is set up as qcc's.
+  driver::configureHeap(/*oneArena=*/true);
   if (argc == 3 && std::string(argv[1]) == "rule")
     return explain(argv[2]);
   Cli c;
