@@ -473,12 +473,11 @@ void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
   while (true) {
     if (g_signal)
       dieOnSignal(run, jobs);
-    bool any = false;
+    bool running = false; // after this pass: the last job's end does not wait for output again
     for (size_t i = 0; i < jobs.size(); ++i) {
       Running &r = run[i];
       if (r.done)
         continue;
-      any = true;
       int status = 0;
       if (::waitpid(r.pid, &status, WNOHANG) == r.pid) {
         JobResult res = finishJob(r, jobs[i], status);
@@ -489,9 +488,10 @@ void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
         onDone(i, res);
         continue;
       }
+      running = true;
       enforceTimeout(r, jobs[i], opts);
     }
-    if (!any)
+    if (!running)
       break;
     if (std::chrono::duration<double>(Clock::now() - lastTick).count() >= 1.0) {
       lastTick = Clock::now();
