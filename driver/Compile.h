@@ -37,7 +37,8 @@ std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<con
 // of qcc's CPU time. With `oneArena` every thread allocates from that heap too (qcc: its emitter
 // threads live for one compile; 0.086 -> 0.074 s CPU); without it each thread keeps an arena of its
 // own (qtune run: its probes reuse the same pages round after round, and one shared arena's lock
-// cost more than the huge pages saved); qlint as qcc. Call it once, first thing.
+// cost more than the huge pages saved; qlint: it lints files on several threads, and with one
+// arena 500 specs took 386 ms instead of 228). Call it once, first thing.
 void configureHeap(bool oneArena);
 
 // buildTargets for every target the spec declares into a folder, the bytes dropped: what

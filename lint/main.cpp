@@ -347,8 +347,9 @@ int run(Cli &c) {
 } // namespace
 
 int main(int argc, char **argv) {
-  // A spec is linted through qcc's whole pipeline and emitters, so its heap is set up as qcc's.
-  driver::configureHeap(/*oneArena=*/true);
+  // A spec is linted through qcc's whole pipeline and emitters: the same heap as qcc's, but an
+  // arena per thread, since files are linted side by side.
+  driver::configureHeap(/*oneArena=*/false);
   if (argc == 3 && std::string(argv[1]) == "rule")
     return explain(argv[2]);
   Cli c;
