@@ -29,6 +29,8 @@ config.substitutions.append(("%builddir", config.qspec_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.qspec_src_root, "examples")))
 config.substitutions.append(("%conformance", os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))))
 config.substitutions.append(("%inputs", os.path.join(config.qspec_src_root, "test", "Inputs")))
+# How the tools link the third-party libraries and libstdc++ (cmake/ThirdParty.cmake).
+config.substitutions.append(("%deps", "static" if config.qspec_static_deps in ("ON", "1", "TRUE") else "shared"))
 
 for tool in ["qlint", "qtune"]:
     if os.path.exists(os.path.join(config.qspec_tools_dir, tool)):

@@ -2,7 +2,7 @@
 // exported ONNX graph of a two-graph model block (nodes with inputs and exporter scopes).
 #include "frontend/readers/ReaderSupport.h"
 
-#include <onnx/onnx_pb.h> // defines ONNX_API, then includes onnx-ml.pb.h (ONNX_ML=1)
+#include "onnx/onnx.pb.h" // generated from libonnx-dev's onnx.proto (frontend/CMakeLists.txt)
 #include <google/protobuf/unknown_field_set.h>
 
 #include <cerrno>
