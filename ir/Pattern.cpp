@@ -93,6 +93,8 @@ public:
     else
       analyze();
     p_.minLength_ = shortestMatch();
+    if (!p_.literal_)
+      findStarRuns();
     if (!p_.literal_ && !p_.simple_ && size() >= kDfaMinProgram)
       prepareDfa();
     if (p_.literal_ || !expandPrefixes(0, std::string()) || p_.prefixes_.empty()) {
@@ -201,6 +203,36 @@ private:
       p_.required_.push_back(std::move(run));
       pc = end;
     }
+  }
+
+  // A program of Chars and `*` only (`*a*b.c*`): the literal runs between the prefix and the
+  // suffix, in order. Such a pattern matches iff, after the prefix and before the suffix, each
+  // run occurs after the one before it, and the leftmost occurrence of each is as good as any.
+  void findStarRuns() {
+    const auto &prog = p_.prog_;
+    const uint32_t matchPc = size() - 1;
+    std::vector<std::string> pieces(1); // the Chars before the first `*`, between two, after the last
+    for (uint32_t pc = 0; pc < matchPc;) {
+      const Pattern::Inst &in = prog[pc];
+      if (in.op == Pattern::Op::Char) {
+        pieces.back() += in.ch;
+        ++pc;
+      } else if (in.op == Pattern::Op::Split && in.x == pc + 1 && in.y == pc + 3 && pc + 2 < matchPc &&
+                 prog[pc + 1].op == Pattern::Op::Any && prog[pc + 2].op == Pattern::Op::Jmp &&
+                 prog[pc + 2].x == pc) {
+        pieces.emplace_back();
+        pc += 3;
+      } else {
+        return; // `?`, a class, braces, a range or a variable: the general matchers
+      }
+    }
+    // matches() checks the prefix and the suffix first.
+    if (pieces.size() < 2 || pieces.front() != p_.prefix_ || pieces.back() != p_.suffix_)
+      return;
+    for (size_t i = 1; i + 1 < pieces.size(); ++i)
+      if (!pieces[i].empty())
+        p_.starRuns_.push_back(std::move(pieces[i]));
+    p_.starsOnly_ = true;
   }
 
   // DFA eligibility (the byte classes are computed when a thread first runs the DFA). Variables
@@ -803,6 +835,20 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
   if (n < minLength_ || n < np + ns || name.compare(0, np, prefix_) != 0 ||
       name.compare(n - ns, ns, suffix_) != 0)
     return false;
+
+  if (starsOnly_) { // `*a*b*`: each run found after the one before, between prefix and suffix
+    const std::string_view middle = name.substr(0, n - ns);
+    size_t pos = np;
+    for (const std::string &run : starRuns_) {
+      size_t at = middle.find(run, pos);
+      if (at == std::string_view::npos)
+        return false;
+      pos = at + run.size();
+    }
+    if (captures)
+      captures->clear();
+    return true;
+  }
 
   // Every other literal run must occur somewhere (a cheap search rejects most candidates).
   // (required_[0] is the prefix when there is one, the last entry the suffix.)

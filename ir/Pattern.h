@@ -43,6 +43,8 @@ public:
   // first is the prefix when `literalPrefix()` is not empty, the last the suffix when
   // `literalSuffix()` is not empty.
   const std::vector<std::string> &requiredLiterals() const { return required_; }
+  // Only literal characters and `*`: matched by finding the literal runs left to right.
+  bool starsOnly() const { return starsOnly_; }
   // Literal strings one of which every match starts with, brace lists and small ranges at the
   // front expanded ("a.{1,2}.b*" -> "a.1.b", "a.2.b"); at most 64, else just literalPrefix().
   const std::vector<std::string> &literalPrefixes() const { return prefixes_; }
@@ -78,6 +80,9 @@ private:
   std::vector<std::string> required_;
   std::vector<std::string> prefixes_;
   bool simple_ = false; // only Char, Any, Class and `*`: matched without the VM
+  // Only Char and `*`: the literal runs between prefix_ and suffix_, found left to right.
+  bool starsOnly_ = false;
+  std::vector<std::string> starRuns_;
   uint32_t minLength_ = 0; // no shorter name matches
   // Long programs of single-character steps only (no variables; ranges of few values) run as a
   // lazily built DFA (one state per set of program positions, cached per thread), so a name costs

@@ -310,6 +310,49 @@ TEST(MatcherEquivalence, WorstCaseBraceStarPatternsAgree) {
   EXPECT_FALSE(anyAny->matches(std::string(574, 'x'))); // too short: rejected by length
 }
 
+// Patterns of literal runs and `*` only (`*a*b*c*`, `ab*.0**b`) take the left-to-right search of
+// their runs; runs that overlap, repeat or touch the prefix and suffix must answer as the VM does.
+TEST(MatcherEquivalence, StarOnlyPatternsAgreeWithReference) {
+  std::mt19937 rng(1205);
+  std::uniform_int_distribution<int> runs(0, 5), len(0, 3), ch(0, 4), stars(1, 2);
+  static const char kChars[] = "ab._0";
+  size_t agreedTrue = 0, fastPath = 0;
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    for (int r = runs(rng); r >= 0; --r) {
+      for (int i = len(rng); i > 0; --i)
+        text += kChars[ch(rng)];
+      if (r > 0 || text.empty() || len(rng) < 2)
+        text += std::string(static_cast<size_t>(stars(rng)), '*');
+    }
+    auto p = compile(text);
+    ASSERT_TRUE(p) << text;
+    fastPath += p->starsOnly();
+    for (int k = 0; k < 30; ++k) {
+      std::string name = randomAbName(rng, k % 2 ? 6 : 14);
+      for (char &c : name) // the pattern's alphabet
+        c = c == 'a' ? kChars[ch(rng)] : c;
+      bool ref = p->matchesReference(name);
+      ASSERT_EQ(p->matches(name), ref) << "pattern '" << text << "' name '" << name << "'";
+      agreedTrue += ref;
+    }
+  }
+  EXPECT_GT(fastPath, 2400u);
+  EXPECT_GT(agreedTrue, 5000u);
+  // Runs must not overlap, and the leftmost place of each is the one to take.
+  auto q = compile("*ab*ba*");
+  ASSERT_TRUE(q && q->starsOnly());
+  EXPECT_FALSE(q->matches("aba"));
+  EXPECT_TRUE(q->matches("abba"));
+  auto r = compile("a*aa*a");
+  ASSERT_TRUE(r && r->starsOnly());
+  EXPECT_FALSE(r->matches("aaa"));
+  EXPECT_TRUE(r->matches("aaaa"));
+  auto s = compile("*a?b*"); // `?`: not this path
+  ASSERT_TRUE(s);
+  EXPECT_FALSE(s->starsOnly());
+}
+
 TEST(MatcherEquivalence, LongPatternsAgreeWithReference) {
   std::mt19937 rng(19);
   size_t agreedTrue = 0, long_ = 0;
