@@ -1,17 +1,18 @@
 #!/usr/bin/python3
 """qtune at DeepSeek-V3 scale: peak RSS, per-round overhead and disk per evaluation.
 
-    qtune_scale.py BUILD_DIR [--rounds 6] [--data DIR]
+    qtune_scale.py BUILD_DIR [--rounds 6 | --rounds 0] [--data DIR]
 
 Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules; into DIR, by default
 this checkout's build/bench-data) and a spec: the
 whole-process benchmark spec bench/specs/deepseek-v3.qspec (100 patterns, all four targets) plus
 `tune { metric accuracy >= 0.5 }` with the default levels (one per unit). Runs `qtune run` with
 one slot for ROUNDS rounds against a trivial evaluator (it fails round 1, passes the others, so
-group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. Reports, as medians of
-the rounds: qtune's wall time per round minus the evaluator's own time (the overhead), one qcc
---emit=all, qtune's peak RSS (/usr/bin/time), and the disk each evaluation folder takes beyond
-its emitted configs. Also compiles, for every evaluation, the spec with that evaluation's
+group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. `--rounds 0` runs the
+search until it stops by itself (16 rounds here: bisecting 44,855 levels). Reports the run's
+wall time minus the evaluators' own time, divided by the rounds (the overhead per round, the
+one-time load and the round-2 all-high probe included), one qcc --emit=all, qtune's peak RSS
+(/usr/bin/time), and the disk each evaluation folder takes beyond its emitted configs. Also compiles, for every evaluation, the spec with that evaluation's
 tuning state written in (its tune.qspec) with `qcc --emit=all`: that is what a probe must cost at
 least (the emitters and their checks on a state of tens of thousands of moved modules), so
 "CPU / same-state qcc" is qtune's own overhead. Prints a Markdown table (docs/performance.md,
@@ -49,7 +50,7 @@ def timed(cmd):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("build")
-    ap.add_argument("--rounds", type=int, default=6)
+    ap.add_argument("--rounds", type=int, default=6, help="rounds to run; 0: until the search stops")
     ap.add_argument("--data", default="")
     ap.add_argument("--without", default="", help="comma-separated targets to drop from the spec (e.g. hmct)")
     args = ap.parse_args()
@@ -81,9 +82,9 @@ def main():
             qcc_cpus.append(qcc_cpu)
         wd = os.path.join(work, "w")
         evcpu = os.path.join(work, "eval-cpu.txt")
+        rounds = ["--max-rounds", str(args.rounds)] if args.rounds > 0 else []
         r, wall, rss_kb, cpu = timed([qtune, "run", spec, "--inventory", manifest, "--workdir", wd, "--no-progress",
-                                      "--no-report", "--max-rounds", str(args.rounds), "--", sys.executable, ev,
-                                      evcpu])
+                                      "--no-report"] + rounds + ["--", sys.executable, ev, evcpu])
         if r.returncode not in (0, 1):
             sys.exit("qtune failed: " + r.stderr)
         hist = [json.loads(l) for l in open(os.path.join(wd, "history.jsonl"))]
