@@ -8,6 +8,13 @@
 
 namespace qspec::ir {
 
+// A set of segments whose modules are candidates for one part of a pattern, and the length of
+// their posting lists together (ModuleSelector::intersectPieces).
+struct PieceSet {
+  std::vector<uint32_t> segments;
+  size_t total = 0;
+};
+
 namespace {
 // Inventories up to this size are scanned: building an index does not pay.
 constexpr size_t kSegmentIndexThreshold = 512;
@@ -237,6 +244,27 @@ void ModuleSelector::buildSegments() const {
   });
 }
 
+// A literal run without a dot lies inside one segment of every match (`kv` in `*experts*0*kv*`):
+// the modules with a segment that contains it are candidates. Only runs whose segments are few
+// enough to be worth it, and only while reading the distinct segments costs less than matching
+// every module.
+void ModuleSelector::addRunSets(const Pattern &p, std::vector<PieceSet> &sets) const {
+  const size_t modules = inv_.modules.size();
+  buildSegments();
+  for (const std::string &run : p.requiredLiterals()) {
+    if (run.find('.') != std::string::npos || segmentIds_.size() * (sets.size() + 1) > modules)
+      continue;
+    PieceSet ps;
+    for (const auto &[seg, id] : segmentIds_)
+      if (seg.find(run) != std::string_view::npos) {
+        ps.segments.push_back(id);
+        ps.total += postings_[id].size();
+      }
+    if (ps.total * 8 < modules)
+      sets.push_back(std::move(ps));
+  }
+}
+
 const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view segment) const {
   auto it = segmentIds_.find(segment);
   return it == segmentIds_.end() ? nullptr : &postings_[it->second];
@@ -251,12 +279,7 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
   static thread_local std::vector<uint8_t> rounds;
   static thread_local std::vector<uint64_t> firstSet;
   size_t lo = SIZE_MAX, hi = 0; // words of firstSet that may be set
-  // Each piece's matching segments and the length of their posting lists together.
-  struct PieceSet {
-    std::vector<uint32_t> segments;
-    size_t total = 0;
-  };
-  std::vector<PieceSet> sets;
+  std::vector<PieceSet> sets; // each piece's matching segments
   for (std::string_view piece : classPieces(p.text())) {
     std::string err;
     std::optional<Pattern> pp = Pattern::compile(piece, err);
@@ -270,6 +293,8 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
         ps.total += postings_[id].size();
       }
   }
+  if (!best || best->size() * 8 >= inv_.modules.size())
+    addRunSets(p, sets);
   // Smallest first; a piece whose lists are much longer than the candidates so far is left to the
   // pattern's own match of those candidates (every candidate is matched anyway: a superset is fine).
   std::stable_sort(sets.begin(), sets.end(), [](const PieceSet &a, const PieceSet &b) { return a.total < b.total; });

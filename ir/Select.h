@@ -21,6 +21,8 @@
 
 namespace qspec::ir {
 
+struct PieceSet; // Select.cpp
+
 class ModuleSelector {
 public:
   explicit ModuleSelector(const Inventory &inv);
@@ -41,10 +43,13 @@ private:
   void buildSegments() const;
   // The posting list of a segment, or nullptr if no module has it.
   const std::vector<uint32_t> *segmentPostings(std::string_view segment) const;
-  // The modules in every class piece's set of segments (classPieces: `5[0-4]`, `{3,17}`) and in
-  // `best` if given, ascending, into `out`; false if the pattern has no such piece.
+  // The modules in every class piece's set of segments (classPieces: `5[0-4]`, `{3,17}`), in the
+  // set of segments containing each selective literal run without a dot (addRunSets) and in
+  // `best` if given, ascending, into `out`; false if the pattern has no such piece or run.
   bool intersectPieces(const Pattern &p, const std::vector<uint32_t> *best,
                        std::vector<uint32_t> &out) const;
+  // The segment sets of the pattern's literal runs without a dot, for intersectPieces.
+  void addRunSets(const Pattern &p, std::vector<PieceSet> &sets) const;
 
   const Inventory &inv_;
   std::unordered_map<std::string, std::vector<uint32_t>> byType_;
