@@ -9,8 +9,8 @@
 namespace qspec::ir {
 
 // A set of segments whose modules are candidates for one part of a pattern, and the length of
-// their posting lists together (ModuleSelector::intersectPieces).
-struct PieceSet {
+// their posting lists together (intersectPieces).
+struct ModuleSelector::PieceSet {
   std::vector<uint32_t> segments;
   size_t total = 0;
 };
@@ -244,6 +244,17 @@ void ModuleSelector::buildSegments() const {
   });
 }
 
+template <typename Keep> ModuleSelector::PieceSet ModuleSelector::segmentsWhere(Keep keep) const {
+  buildSegments();
+  PieceSet ps;
+  for (const auto &[seg, id] : segmentIds_)
+    if (keep(seg)) {
+      ps.segments.push_back(id);
+      ps.total += postings_[id].size();
+    }
+  return ps;
+}
+
 // A literal run without a dot lies inside one segment of every match (`kv` in `*experts*0*kv*`):
 // the modules with a segment that contains it are candidates. Only runs whose segments are few
 // enough to be worth it, and only while reading the distinct segments costs less than matching
@@ -254,12 +265,7 @@ void ModuleSelector::addRunSets(const Pattern &p, std::vector<PieceSet> &sets) c
   for (const std::string &run : p.requiredLiterals()) {
     if (run.find('.') != std::string::npos || segmentIds_.size() * (sets.size() + 1) > modules)
       continue;
-    PieceSet ps;
-    for (const auto &[seg, id] : segmentIds_)
-      if (seg.find(run) != std::string_view::npos) {
-        ps.segments.push_back(id);
-        ps.total += postings_[id].size();
-      }
+    PieceSet ps = segmentsWhere([&](std::string_view seg) { return seg.find(run) != std::string_view::npos; });
     if (ps.total * 8 < modules)
       sets.push_back(std::move(ps));
   }
@@ -285,13 +291,7 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
     std::optional<Pattern> pp = Pattern::compile(piece, err);
     if (!pp)
       continue;
-    buildSegments();
-    PieceSet &ps = sets.emplace_back();
-    for (const auto &[seg, id] : segmentIds_)
-      if (pp->matches(seg)) {
-        ps.segments.push_back(id);
-        ps.total += postings_[id].size();
-      }
+    sets.push_back(segmentsWhere([&](std::string_view seg) { return pp->matches(seg); }));
   }
   if (!best || best->size() * 8 >= inv_.modules.size())
     addRunSets(p, sets);

@@ -21,8 +21,6 @@
 
 namespace qspec::ir {
 
-struct PieceSet; // Select.cpp
-
 class ModuleSelector {
 public:
   explicit ModuleSelector(const Inventory &inv);
@@ -48,6 +46,9 @@ private:
   // `best` if given, ascending, into `out`; false if the pattern has no such piece or run.
   bool intersectPieces(const Pattern &p, const std::vector<uint32_t> *best,
                        std::vector<uint32_t> &out) const;
+  struct PieceSet;
+  // The distinct segments `keep` accepts, with the length of their posting lists together.
+  template <typename Keep> PieceSet segmentsWhere(Keep keep) const;
   // The segment sets of the pattern's literal runs without a dot, for intersectPieces.
   void addRunSets(const Pattern &p, std::vector<PieceSet> &sets) const;
 
