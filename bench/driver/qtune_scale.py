@@ -12,10 +12,11 @@ group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. `--round
 search until it stops by itself (16 rounds here: bisecting 44,855 levels). Reports the run's
 wall time minus the evaluators' own time, divided by the rounds (the overhead per round, the
 one-time load and the round-2 all-high probe included), one qcc --emit=all, qtune's peak RSS
-(/usr/bin/time), and the disk each evaluation folder takes beyond its emitted configs. Also compiles, for every evaluation, the spec with that evaluation's
-tuning state written in (its tune.qspec) with `qcc --emit=all`: that is what a probe must cost at
-least (the emitters and their checks on a state of tens of thousands of moved modules), so
-"CPU / same-state qcc" is qtune's own overhead. Prints a Markdown table (docs/performance.md,
+(/usr/bin/time), and the disk each evaluation folder takes beyond its emitted configs. Also
+compiles, for every evaluation, the spec with that evaluation's tuning state written in (its
+tune.qspec) with `qcc --emit=all`: that is what a probe must cost at least (the emitters and
+their checks on a state of tens of thousands of moved modules), so "CPU / same-state qcc" is
+qtune's own overhead. Prints a Markdown table (docs/performance.md,
 section qtune at scale).
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
@@ -54,6 +55,8 @@ def main():
     ap.add_argument("--data", default="")
     ap.add_argument("--without", default="", help="comma-separated targets to drop from the spec (e.g. hmct)")
     args = ap.parse_args()
+    if args.rounds < 0:
+        ap.error("--rounds must be 0 (until the search stops) or a number of rounds")
     # The generated inventory goes under this checkout's build/, not BUILD_DIR: a paired run
     # against another checkout's build must not write into it.
     data = args.data or os.path.join(ROOT, "build", "bench-data")
