@@ -45,6 +45,8 @@ public:
   const std::vector<std::string> &requiredLiterals() const { return required_; }
   // Only literal characters and `*`: matched by finding the literal runs left to right.
   bool starsOnly() const { return starsOnly_; }
+  // For starsOnly(): the literal runs between literalPrefix() and literalSuffix(), in order.
+  const std::vector<std::string> &starRuns() const { return starRuns_; }
   // Literal strings one of which every match starts with, brace lists and small ranges at the
   // front expanded ("a.{1,2}.b*" -> "a.1.b", "a.2.b"); at most 64, else just literalPrefix().
   const std::vector<std::string> &literalPrefixes() const { return prefixes_; }

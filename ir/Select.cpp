@@ -208,8 +208,7 @@ private:
 };
 } // namespace
 
-void ModuleSelector::buildSegments() const {
-  std::call_once(segmentsOnce_, [this] {
+template <typename Visit> void ModuleSelector::forEachSegment(Visit visit) const {
   const auto &mods = inv_.modules;
   RecentSegments recent;
   for (uint32_t i = 0; i < mods.size(); ++i) {
@@ -227,20 +226,50 @@ void ModuleSelector::buildSegments() const {
         id = it->second;
         recent.add(pos, seg, id);
       }
-      std::vector<uint32_t> &list = postings_[id];
-      if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
-        list.push_back(i);
-      if (dot == std::string_view::npos) {
-        if (start > 0) {
-          if (lastPostings_.size() < postings_.size())
-            lastPostings_.resize(postings_.size());
-          lastPostings_[id].push_back(i);
-        }
+      visit(i, id, dot == std::string_view::npos && start > 0);
+      if (dot == std::string_view::npos)
         break;
-      }
       start = dot + 1;
     }
   }
+}
+
+void ModuleSelector::buildSegments() const {
+  std::call_once(segmentsOnce_, [this] {
+    forEachSegment([this](uint32_t i, uint32_t id, bool lastAfterDot) {
+      std::vector<uint32_t> &list = postings_[id];
+      if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
+        list.push_back(i);
+      if (lastAfterDot) {
+        if (lastPostings_.size() < postings_.size())
+          lastPostings_.resize(postings_.size());
+        lastPostings_[id].push_back(i);
+      }
+    });
+  });
+}
+
+void ModuleSelector::buildSequences() const {
+  buildSegments(); // every segment has its id: the second reading finds them all
+  std::call_once(sequencesOnce_, [this] {
+    const size_t n = inv_.modules.size();
+    seqStart_.assign(n + 1, 0);
+    forEachSegment([this](uint32_t i, uint32_t id, bool) {
+      seqIds_.push_back(id);
+      seqStart_[i + 1] = static_cast<uint32_t>(seqIds_.size());
+    });
+    seqShared_.assign(n, 0);
+    for (size_t i = 0; i < n; ++i) {
+      uint32_t len = seqStart_[i + 1] - seqStart_[i];
+      seqLongest_ = std::max(seqLongest_, len);
+      if (i == 0)
+        continue;
+      const uint32_t *a = &seqIds_[seqStart_[i - 1]], *b = &seqIds_[seqStart_[i]];
+      uint32_t common = std::min(len, seqStart_[i] - seqStart_[i - 1]), k = 0;
+      while (k < common && a[k] == b[k])
+        ++k;
+      seqShared_[i] = k;
+    }
   });
 }
 
@@ -269,6 +298,112 @@ void ModuleSelector::addRunSets(const Pattern &p, std::vector<PieceSet> &sets) c
     if (ps.total * 8 < modules)
       sets.push_back(std::move(ps));
   }
+}
+
+// A star-only pattern (`*a*b*c*`, Pattern::starsOnly) whose runs have no dot, after a prefix that
+// is empty or ends with a dot and before a suffix that is empty or starts with one. Each run then
+// lies inside one segment of a match, and the segments between prefix and suffix, read in order,
+// take the runs in order: a segment takes as many of the remaining runs as it contains one after
+// the other, and the next segment goes on from there. A table of that number, per distinct
+// segment and runs taken before it, replaces Pattern::matches' string searches with one lookup per
+// segment of a name, for patterns that have to be tried on many modules.
+class ModuleSelector::StarFold {
+public:
+  static bool applies(const Pattern &p) {
+    // Without runs, Pattern::matches compares the prefix and the suffix only.
+    if (!p.starsOnly() || p.starRuns().empty() || p.starRuns().size() >= UINT8_MAX)
+      return false;
+    const std::string &pre = p.literalPrefix(), &suf = p.literalSuffix();
+    if ((!pre.empty() && pre.back() != '.') || (!suf.empty() && suf.front() != '.'))
+      return false;
+    return std::none_of(p.starRuns().begin(), p.starRuns().end(),
+                        [](const std::string &run) { return run.find('.') != std::string::npos; });
+  }
+
+  // The selector's segment sequences must be built.
+  StarFold(const ModuleSelector &sel, const Pattern &p)
+      : sel_(sel), p_(p), runs_(p.starRuns().size()),
+        front_(static_cast<uint32_t>(std::count(p.literalPrefix().begin(), p.literalPrefix().end(), '.'))),
+        back_(static_cast<uint32_t>(std::count(p.literalSuffix().begin(), p.literalSuffix().end(), '.'))),
+        shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))), next_(sel.postings_.size() << shift_) {
+    for (const auto &[seg, id] : sel.segmentIds_)
+      for (size_t taken = 0; taken <= runs_; ++taken) {
+        size_t k = taken, from = 0;
+        for (size_t at; k < runs_ && (at = seg.find(p.starRuns()[k], from)) != std::string_view::npos; ++k)
+          from = at + p.starRuns()[k].size();
+        next_[(size_t{id} << shift_) | taken] = static_cast<uint8_t>(k);
+      }
+  }
+
+  bool matches(uint32_t module) const {
+    if (!edgesMatch(module))
+      return false;
+    const uint32_t *seg = sel_.seqIds_.data() + sel_.seqStart_[module] + front_;
+    const uint32_t *end = sel_.seqIds_.data() + sel_.seqStart_[module + 1] - back_;
+    size_t taken = 0;
+    for (; seg < end && taken < runs_; ++seg)
+      taken = next_[(size_t{*seg} << shift_) | taken];
+    return taken == runs_;
+  }
+
+  // matches() of every module, in index order: the leading segments a name shares with the name
+  // before it are not read again, the runs taken after each of them kept by depth.
+  void matchAll(std::vector<uint32_t> &out) const {
+    const ModuleSelector &s = sel_;
+    std::vector<uint8_t> taken(s.seqLongest_ + 1, 0); // by depth: runs taken after that many segments
+    for (uint32_t i = 0; i < s.seqShared_.size(); ++i) {
+      const uint32_t *ids = s.seqIds_.data() + s.seqStart_[i];
+      const uint32_t depth = s.seqStart_[i + 1] - s.seqStart_[i];
+      for (uint32_t d = s.seqShared_[i]; d < depth; ++d)
+        taken[d + 1] = d < front_ ? 0 : next_[(size_t{ids[d]} << shift_) | taken[d]];
+      if (edgesMatch(i) && taken[depth - back_] == runs_)
+        out.push_back(i);
+    }
+  }
+
+private:
+  // The prefix and the suffix, apart, in the name: then its segments cover both, front_ + back_
+  // of them and at least one between.
+  bool edgesMatch(uint32_t module) const {
+    const std::string &pre = p_.literalPrefix(), &suf = p_.literalSuffix();
+    if (pre.empty() && suf.empty())
+      return true;
+    std::string_view name = sel_.inv_.modules[module].name;
+    return name.size() >= pre.size() + suf.size() && name.compare(0, pre.size(), pre) == 0 &&
+           name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
+  }
+
+  const ModuleSelector &sel_;
+  const Pattern &p_;
+  size_t runs_;
+  uint32_t front_, back_;     // segments the prefix and the suffix cover
+  uint32_t shift_;            // next_'s row length, a power of two above the runs: 1 << shift_
+  std::vector<uint8_t> next_; // by segment id << shift_ | runs taken before it: runs taken after it
+};
+
+template <typename ForEach>
+void ModuleSelector::keepMatches(const Pattern &p, size_t count, ForEach forEach,
+                                 std::vector<uint32_t> &out) const {
+  // The table costs a few searches per distinct segment; the searches it saves, a few per module.
+  if (inv_.modules.size() > kSegmentIndexThreshold && StarFold::applies(p)) {
+    buildSegments();
+    if (count > 2 * segmentIds_.size()) {
+      buildSequences();
+      StarFold fold(*this, p);
+      if (count == inv_.modules.size()) // every module (candidate lists have no repeats)
+        fold.matchAll(out);
+      else
+        forEach([&](uint32_t i) {
+          if (fold.matches(i))
+            out.push_back(i);
+        });
+      return;
+    }
+  }
+  forEach([&](uint32_t i) {
+    if (p.matches(inv_.modules[i].name))
+      out.push_back(i);
+  });
 }
 
 const std::vector<uint32_t> *ModuleSelector::segmentPostings(std::string_view segment) const {
@@ -429,17 +564,13 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
         candidates.insert(candidates.end(), list->begin(), list->end());
       std::sort(candidates.begin(), candidates.end());
       candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-      for (uint32_t i : candidates)
-        if (p.matches(mods[i].name))
-          out.push_back(i);
+      keepMatches(p, candidates.size(), [&](auto keep) { for (uint32_t i : candidates) keep(i); }, out);
       return out;
     }
   }
 
-  if (best && best->size() * 8 < mods.size()) {
-    for (uint32_t i : *best) // ascending already
-      if (p.matches(mods[i].name))
-        out.push_back(i);
+  if (best && best->size() * 8 < mods.size()) { // ascending already
+    keepMatches(p, best->size(), [&](auto keep) { for (uint32_t i : *best) keep(i); }, out);
     return out;
   }
 
@@ -458,23 +589,21 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
       return mods[i].name.compare(0, prefix.size(), prefix) == 0;
     });
     if (!best || static_cast<size_t>(hi - lo) < best->size()) {
-      for (auto it = lo; it != hi; ++it)
-        if (p.matches(mods[*it].name))
-          out.push_back(*it);
+      auto range = [&](auto keep) {
+        for (auto it = lo; it != hi; ++it)
+          keep(*it);
+      };
+      keepMatches(p, static_cast<size_t>(hi - lo), range, out);
       std::sort(out.begin(), out.end());
       return out;
     }
   }
   if (best) {
-    for (uint32_t i : *best)
-      if (p.matches(mods[i].name))
-        out.push_back(i);
+    keepMatches(p, best->size(), [&](auto keep) { for (uint32_t i : *best) keep(i); }, out);
     return out;
   }
   // Candidates 3: every module (small inventories, or nothing to index by).
-  for (uint32_t i = 0; i < mods.size(); ++i)
-    if (p.matches(mods[i].name))
-      out.push_back(i);
+  keepMatches(p, mods.size(), [&](auto keep) { for (uint32_t i = 0; i < mods.size(); ++i) keep(i); }, out);
   return out;
 }
 

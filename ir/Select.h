@@ -7,7 +7,9 @@
 // segment `down_proj`), or, when the literal prefix says more, the modules whose names start with
 // it (a range of the names in sorted order), or, for a piece with classes that must be one whole
 // segment (`experts.5[0-4].`), the posting lists of the distinct segments it matches.
-// Inventories of at most 512 modules are scanned.
+// Inventories of at most 512 modules are scanned. A star-only pattern with dot-free runs
+// (`*experts*gate*`) tried on many candidates reads a table per distinct segment instead of
+// searching each name (StarFold in Select.cpp).
 // Indexes are built on first need. Results are the same as trying every module
 // (`selectPatternReference`, kept for the equivalence test).
 #pragma once
@@ -39,6 +41,12 @@ public:
 private:
   void buildSorted() const;
   void buildSegments() const;
+  // Calls visit(i, id, lastAfterDot) for each dot-separated segment of each module name in turn:
+  // i the module, id the segment's (a segment not seen before gets the next id and an empty
+  // posting list), lastAfterDot whether it ends a name that has a dot.
+  template <typename Visit> void forEachSegment(Visit visit) const;
+  // seqIds_ and seqStart_ (the segments built first).
+  void buildSequences() const;
   // The posting list of a segment, or nullptr if no module has it.
   const std::vector<uint32_t> *segmentPostings(std::string_view segment) const;
   // The modules in every class piece's set of segments (classPieces: `5[0-4]`, `{3,17}`), in the
@@ -51,6 +59,12 @@ private:
   template <typename Keep> PieceSet segmentsWhere(Keep keep) const;
   // The segment sets of the pattern's literal runs without a dot, for intersectPieces.
   void addRunSets(const Pattern &p, std::vector<PieceSet> &sets) const;
+  // A star-only pattern matched segment by segment (Select.cpp).
+  class StarFold;
+  // Appends to `out` the candidates `p` matches, `forEach(keep)` calling keep(i) for each of the
+  // `count` candidates i: Pattern::matches, or the StarFold when the candidates are many.
+  template <typename ForEach>
+  void keepMatches(const Pattern &p, size_t count, ForEach forEach, std::vector<uint32_t> &out) const;
 
   const Inventory &inv_;
   std::unordered_map<std::string, std::vector<uint32_t>> byType_;
@@ -62,6 +76,14 @@ private:
   mutable std::vector<std::vector<uint32_t>> postings_; // by segment id, ascending, no repeats
   // By segment id: the modules whose name has a dot and ends with that segment (`*.down_proj`).
   mutable std::vector<std::vector<uint32_t>> lastPostings_;
+  // Every module's segment ids in name order, one name after another; module i's are
+  // [seqStart_[i], seqStart_[i + 1]). Built on first need (a StarFold).
+  mutable std::vector<uint32_t> seqIds_, seqStart_;
+  // By module: how many leading segment ids it shares with the module before it; and the most
+  // segments of a name.
+  mutable std::vector<uint32_t> seqShared_;
+  mutable uint32_t seqLongest_ = 0;
+  mutable std::once_flag sequencesOnce_;
   mutable std::once_flag segmentsOnce_;
 };
 

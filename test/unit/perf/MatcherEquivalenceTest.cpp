@@ -353,6 +353,50 @@ TEST(MatcherEquivalence, StarOnlyPatternsAgreeWithReference) {
   EXPECT_FALSE(s->starsOnly());
 }
 
+TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
+  // Star-only patterns whose runs have no dot, run on many candidates, are matched through a table
+  // per distinct segment (ModuleSelector's StarFold): the same selections as the reference, with
+  // empty segments, leading and trailing dots, prefixes ending and suffixes starting with a dot.
+  std::mt19937 rng(512);
+  std::uniform_int_distribution<int> ch(0, 4), runs(0, 4), len(1, 3), edge(0, 3);
+  Inventory inv;
+  std::set<std::string> seen;
+  // Few distinct segments, so that the table is worth building for most patterns.
+  static const char *const kSegments[] = {"", "a", "b", "ab", "a_", "0", "b0", "_", "ba", "00", "a_b"};
+  std::uniform_int_distribution<int> segs(1, 6), seg(0, 10);
+  while (inv.modules.size() < 3000) {
+    std::string name = kSegments[seg(rng)];
+    for (int i = segs(rng); i > 1; --i)
+      name += std::string(".") + kSegments[seg(rng)];
+    if (seen.insert(name).second)
+      inv.modules.push_back({name, "Linear", -1, 0});
+  }
+  inv.rebuildIndex();
+  ModuleSelector selector(inv);
+  static const char *const kPrefixes[] = {"", "a.", "0.a.", "."}, *const kSuffixes[] = {"", ".b", ".a_.", "."};
+  size_t bySegment = 0, nonEmpty = 0;
+  for (int round = 0; round < 600; ++round) {
+    std::string text = kPrefixes[edge(rng)], run;
+    bool dotFree = true;
+    for (int r = runs(rng); r > 0; --r) {
+      run.clear();
+      for (int i = len(rng); i > 0; --i)
+        run += "ab_0."[ch(rng) % (round % 3 ? 4 : 5)]; // a dot in the runs of one pattern in three
+      dotFree = dotFree && run.find('.') == std::string::npos;
+      text += "*" + run;
+    }
+    text += std::string("*") + kSuffixes[edge(rng)];
+    auto p = compile(text);
+    ASSERT_TRUE(p && p->starsOnly()) << text;
+    bySegment += dotFree;
+    std::vector<uint32_t> fast = selector.selectPattern(*p);
+    ASSERT_EQ(fast, selector.selectPatternReference(*p)) << "pattern '" << text << "'";
+    nonEmpty += !fast.empty();
+  }
+  EXPECT_GT(bySegment, 300u);
+  EXPECT_GT(nonEmpty, 150u);
+}
+
 TEST(MatcherEquivalence, LongPatternsAgreeWithReference) {
   std::mt19937 rng(19);
   size_t agreedTrue = 0, long_ = 0;
