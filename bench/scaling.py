@@ -24,7 +24,8 @@ Cases (--only):
   parser        specs of 10k / 20k name overrides, no inventory, --emit=ir
                 (--time-report's parse phase)
   stars         100 many-star patterns (`*a*b*c*`) on DeepSeek-V3, --emit=all; floor: the Python
-                reference (bench/reference_qcc.py: brace expansion, fnmatch, PyYAML)
+                reference (bench/reference_qcc.py: brace expansion, fnmatch, PyYAML); then the
+                typical ratio to compare with (bench/specs/deepseek-v3.qspec, one practice YAML)
 
 By default the stress sizes are 250k and 500k modules; --big adds 1M. Nothing here is a test.
 """
@@ -39,6 +40,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from run_bench import timed  # noqa: E402
 
@@ -273,6 +275,15 @@ def case_stars(a, _sizes):
     wall, cpu, rss = median_run([a.qcc, spec, "--inventory", manifest, "--emit=all", "-o", out + ".d"], a.runs)
     rw, rc, _ = median_run([sys.executable, os.path.join(HERE, "reference_qcc.py"), spec, manifest, out], 1)
     row("stars", 45337, wall, cpu, rss, f"reference {rw:.2f} s wall / {rc:.2f} s CPU: {rc / cpu:.0f}x qcc (CPU)")
+    # The typical ratio, in the same minute: the 100 patterns of bench/specs/deepseek-v3.qspec, one
+    # practice YAML (the reference's job), as run_bench.py --quick measures it.
+    typical = os.path.join(ROOT, "bench", "specs", "deepseek-v3.qspec")
+    out = os.path.join(a.scratch, "typical.yaml")
+    wall, cpu, rss = median_run([a.qcc, typical, "--inventory", manifest, "--emit=msmodelslim-yaml", "-o", out],
+                                a.runs)
+    rw, rc, _ = median_run([sys.executable, os.path.join(HERE, "reference_qcc.py"), typical, manifest, out], 1)
+    row("stars: typical", 45337, wall, cpu, rss,
+        f"bench/specs/deepseek-v3.qspec --emit=msmodelslim-yaml; reference {rc:.2f} s CPU: {rc / cpu:.0f}x")
 
 
 CASES = {"hmct-glob": case_hmct_glob, "hmct-names": case_hmct_names, "hmct-onnx": case_hmct_onnx,
