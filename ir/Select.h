@@ -45,7 +45,7 @@ private:
   // i the module, id the segment's (a segment not seen before gets the next id and an empty
   // posting list), lastAfterDot whether it ends a name that has a dot.
   template <typename Visit> void forEachSegment(Visit visit) const;
-  // seqIds_ and seqStart_ (the segments built first).
+  // seqIds_, seqStart_, seqShared_ and seqLongest_ (the segments built first).
   void buildSequences() const;
   // The posting list of a segment, or nullptr if no module has it.
   const std::vector<uint32_t> *segmentPostings(std::string_view segment) const;
