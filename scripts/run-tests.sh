@@ -73,8 +73,13 @@ if [ $sanitize -eq 1 ]; then
   # LeakSanitizer's exit-time check stops every thread with ptrace; a thread the process has just
   # joined can still be leaving the kernel, and the tracer then writes only "Unable to get
   # registers from thread N" (the leak check itself still runs). That line alone is not a report.
+  # Nor is an empty log: once, a lit run left a zero-byte ubsan.PID that no rerun reproduced (the
+  # runtime opened the file and wrote nothing). Every report is text; a file without a byte has none.
   for f in $(find "$logs" -type f); do
-    if [ -s "$f" ] && ! grep -qv 'Unable to get registers from thread' "$f"; then
+    if [ ! -s "$f" ]; then
+      echo "sanitizer: ignored empty log $f"
+      rm -f "$f"
+    elif ! grep -qv 'Unable to get registers from thread' "$f"; then
       echo "sanitizer: ignored LeakSanitizer tracer note in $f: $(head -1 "$f")"
       rm -f "$f"
     fi
