@@ -265,10 +265,8 @@ void ModuleSelector::buildSequences() const {
       if (i == 0)
         continue;
       const uint32_t *a = &seqIds_[seqStart_[i - 1]], *b = &seqIds_[seqStart_[i]];
-      uint32_t common = std::min(len, seqStart_[i] - seqStart_[i - 1]), k = 0;
-      while (k < common && a[k] == b[k])
-        ++k;
-      seqShared_[i] = k;
+      const uint32_t common = std::min(len, seqStart_[i] - seqStart_[i - 1]);
+      seqShared_[i] = static_cast<uint32_t>(std::mismatch(a, a + common, b).first - a);
     }
   });
 }
@@ -342,7 +340,7 @@ public:
     const uint32_t *end = sel_.seqIds_.data() + sel_.seqStart_[module + 1] - back_;
     size_t taken = 0;
     for (; seg < end && taken < runs_; ++seg)
-      taken = next_[(size_t{*seg} << shift_) | taken];
+      taken = after(*seg, taken);
     return taken == runs_;
   }
 
@@ -355,13 +353,16 @@ public:
       const uint32_t *ids = s.seqIds_.data() + s.seqStart_[i];
       const uint32_t depth = s.seqStart_[i + 1] - s.seqStart_[i];
       for (uint32_t d = s.seqShared_[i]; d < depth; ++d)
-        taken[d + 1] = d < front_ ? 0 : next_[(size_t{ids[d]} << shift_) | taken[d]];
+        taken[d + 1] = d < front_ ? 0 : after(ids[d], taken[d]);
       if (edgesMatch(i) && taken[depth - back_] == runs_)
         out.push_back(i);
     }
   }
 
 private:
+  // The runs taken after segment `seg`, `taken` before it.
+  uint8_t after(uint32_t seg, size_t taken) const { return next_[(size_t{seg} << shift_) | taken]; }
+
   // The prefix and the suffix, apart, in the name: then its segments cover both, front_ + back_
   // of them and at least one between.
   bool edgesMatch(uint32_t module) const {
