@@ -40,7 +40,6 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from run_bench import timed  # noqa: E402
 
@@ -277,7 +276,7 @@ def case_stars(a, _sizes):
     row("stars", 45337, wall, cpu, rss, f"reference {rw:.2f} s wall / {rc:.2f} s CPU: {rc / cpu:.0f}x qcc (CPU)")
     # The typical ratio, in the same minute: the 100 patterns of bench/specs/deepseek-v3.qspec, one
     # practice YAML (the reference's job), as run_bench.py --quick measures it.
-    typical = os.path.join(ROOT, "bench", "specs", "deepseek-v3.qspec")
+    typical = os.path.join(HERE, "specs", "deepseek-v3.qspec")
     out = os.path.join(a.scratch, "typical.yaml")
     wall, cpu, rss = median_run([a.qcc, typical, "--inventory", manifest, "--emit=msmodelslim-yaml", "-o", out],
                                 a.runs)
