@@ -298,13 +298,15 @@ void ModuleSelector::addRunSets(const Pattern &p, std::vector<PieceSet> &sets) c
   }
 }
 
-// A star-only pattern (`*a*b*c*`, Pattern::starsOnly) whose runs have no dot, after a prefix that
-// is empty or ends with a dot and before a suffix that is empty or starts with one. Each run then
-// lies inside one segment of a match, and the segments between prefix and suffix, read in order,
-// take the runs in order: a segment takes as many of the remaining runs as it contains one after
-// the other, and the next segment goes on from there. A table of that number, per distinct
-// segment and runs taken before it, replaces Pattern::matches' string searches with one lookup per
-// segment of a name, for patterns that have to be tried on many modules.
+// A star-only pattern (`*a*b*c*`, Pattern::starsOnly) whose runs have no dot or are a lone dot
+// (`*up*.*`), after a prefix that is empty or ends with a dot and before a suffix that is empty or
+// starts with one. Each run without a dot then lies inside one segment of a match, and the
+// segments between prefix and suffix, read in order, take the runs in order: a segment takes as
+// many of the remaining runs as it contains one after the other, and the next segment goes on from
+// there; the dot between two of them takes one lone-dot run, when that is the next one. A table of
+// the runs a segment takes, per distinct segment and runs taken before it, replaces
+// Pattern::matches' string searches with one lookup per segment of a name, for patterns that have
+// to be tried on many modules.
 class ModuleSelector::StarFold {
 public:
   static bool applies(const Pattern &p) {
@@ -314,8 +316,8 @@ public:
     const std::string &pre = p.literalPrefix(), &suf = p.literalSuffix();
     if ((!pre.empty() && pre.back() != '.') || (!suf.empty() && suf.front() != '.'))
       return false;
-    return std::none_of(p.starRuns().begin(), p.starRuns().end(),
-                        [](const std::string &run) { return run.find('.') != std::string::npos; });
+    return std::all_of(p.starRuns().begin(), p.starRuns().end(),
+                       [](const std::string &run) { return run == "." || run.find('.') == std::string::npos; });
   }
 
   // The selector's segment sequences must be built.
@@ -323,7 +325,11 @@ public:
       : sel_(sel), p_(p), runs_(p.starRuns().size()),
         front_(static_cast<uint32_t>(std::count(p.literalPrefix().begin(), p.literalPrefix().end(), '.'))),
         back_(static_cast<uint32_t>(std::count(p.literalSuffix().begin(), p.literalSuffix().end(), '.'))),
-        shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))), next_(sel.postings_.size() << shift_) {
+        shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))), next_(sel.postings_.size() << shift_),
+        dot_(runs_ + 1) {
+    for (size_t taken = 0; taken <= runs_; ++taken)
+      dot_[taken] = static_cast<uint8_t>(taken + (taken < runs_ && p.starRuns()[taken] == "."));
+    // A segment has no dot: the search for a lone-dot run fails, so a segment stops before one.
     for (const auto &[seg, id] : sel.segmentIds_)
       for (size_t taken = 0; taken <= runs_; ++taken) {
         size_t k = taken, from = 0;
@@ -339,8 +345,8 @@ public:
     const uint32_t *seg = sel_.seqIds_.data() + sel_.seqStart_[module] + front_;
     const uint32_t *end = sel_.seqIds_.data() + sel_.seqStart_[module + 1] - back_;
     size_t taken = 0;
-    for (; seg < end && taken < runs_; ++seg)
-      taken = after(*seg, taken);
+    for (const uint32_t *first = seg; seg < end && taken < runs_; ++seg)
+      taken = after(*seg, seg == first ? taken : dot_[taken]);
     return taken == runs_;
   }
 
@@ -353,14 +359,14 @@ public:
       const uint32_t *ids = s.seqIds_.data() + s.seqStart_[i];
       const uint32_t depth = s.seqStart_[i + 1] - s.seqStart_[i];
       for (uint32_t d = s.seqShared_[i]; d < depth; ++d)
-        taken[d + 1] = d < front_ ? 0 : after(ids[d], taken[d]);
+        taken[d + 1] = d < front_ ? 0 : after(ids[d], d == front_ ? 0 : dot_[taken[d]]);
       if (edgesMatch(i) && taken[depth - back_] == runs_)
         out.push_back(i);
     }
   }
 
 private:
-  // The runs taken after segment `seg`, `taken` before it.
+  // The runs taken after segment `seg`, `taken` before it (and before the dot ahead of it).
   uint8_t after(uint32_t seg, size_t taken) const { return next_[(size_t{seg} << shift_) | taken]; }
 
   // The prefix and the suffix, apart, in the name: then its segments cover both, front_ + back_
@@ -380,6 +386,7 @@ private:
   uint32_t front_, back_;     // segments the prefix and the suffix cover
   uint32_t shift_;            // next_'s row length, a power of two above the runs: 1 << shift_
   std::vector<uint8_t> next_; // by segment id << shift_ | runs taken before it: runs taken after it
+  std::vector<uint8_t> dot_;  // by runs taken: runs taken after a dot between two segments
 };
 
 template <typename ForEach>

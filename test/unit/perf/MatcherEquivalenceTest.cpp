@@ -354,9 +354,10 @@ TEST(MatcherEquivalence, StarOnlyPatternsAgreeWithReference) {
 }
 
 TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
-  // Star-only patterns whose runs have no dot, run on many candidates, are matched through a table
-  // per distinct segment (ModuleSelector's StarFold): the same selections as the reference, with
-  // empty segments, leading and trailing dots, prefixes ending and suffixes starting with a dot.
+  // Star-only patterns whose runs have no dot or are a lone dot, run on many candidates, are
+  // matched through a table per distinct segment (ModuleSelector's StarFold): the same selections
+  // as the reference, with empty segments, leading and trailing dots, prefixes ending and suffixes
+  // starting with a dot, and lone-dot runs next to each other.
   std::mt19937 rng(512);
   std::uniform_int_distribution<int> ch(0, 4), runs(0, 4), len(1, 3), edge(0, 3);
   Inventory inv;
@@ -382,7 +383,9 @@ TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
       run.clear();
       for (int i = len(rng); i > 0; --i)
         run += "ab_0."[ch(rng) % (round % 3 ? 4 : 5)]; // a dot in the runs of one pattern in three
-      dotFree = dotFree && run.find('.') == std::string::npos;
+      if (round % 3 == 1 && ch(rng) < 2)
+        run = "."; // a lone dot, taken by the dot between two segments
+      dotFree = dotFree && (run == "." || run.find('.') == std::string::npos);
       text += "*" + run;
     }
     text += std::string("*") + kSuffixes[edge(rng)];
