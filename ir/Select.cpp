@@ -249,25 +249,49 @@ void ModuleSelector::buildSegments() const {
   });
 }
 
-void ModuleSelector::buildSequences() const {
-  buildSegments(); // every segment has its id: the second reading finds them all
-  std::call_once(sequencesOnce_, [this] {
-    const size_t n = inv_.modules.size();
-    seqStart_.assign(n + 1, 0);
-    forEachSegment([this](uint32_t i, uint32_t id, bool) {
-      seqIds_.push_back(id);
-      seqStart_[i + 1] = static_cast<uint32_t>(seqIds_.size());
-    });
-    seqShared_.assign(n, 0);
-    for (size_t i = 0; i < n; ++i) {
-      uint32_t len = seqStart_[i + 1] - seqStart_[i];
-      seqLongest_ = std::max(seqLongest_, len);
-      if (i == 0)
-        continue;
-      const uint32_t *a = &seqIds_[seqStart_[i - 1]], *b = &seqIds_[seqStart_[i]];
-      const uint32_t common = std::min(len, seqStart_[i] - seqStart_[i - 1]);
-      seqShared_[i] = static_cast<uint32_t>(std::mismatch(a, a + common, b).first - a);
+namespace {
+// The dot-separated segments `name` shares with `prev`, equal and in the same places: how many,
+// and where the first other one starts.
+std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view name) {
+  const size_t common = std::min(prev.size(), name.size());
+  const size_t diff = static_cast<size_t>(std::mismatch(name.begin(), name.begin() + common, prev.begin()).first -
+                                          name.begin());
+  size_t count = 0, start = 0;
+  for (size_t dot; (dot = name.find('.', start)) < diff; start = dot + 1)
+    ++count;
+  // The segment from `start` is shared too when both names end it at the first difference (past
+  // the end of `name`, when that is all of it).
+  if ((diff == name.size() || name[diff] == '.') && (diff == prev.size() || prev[diff] == '.'))
+    return {count + 1, diff + 1};
+  return {count, start};
+}
+} // namespace
+
+void ModuleSelector::buildTrie() const {
+  buildSegments(); // every segment has its id
+  std::call_once(trieOnce_, [this] {
+    // Only the segments a name does not share with the name before it are looked up.
+    RecentSegments recent;
+    std::vector<uint32_t> rest;
+    for (uint32_t i = 0; i < inv_.modules.size(); ++i) {
+      std::string_view name = inv_.modules[i].name;
+      auto [shared, start] = i == 0 ? std::pair<size_t, size_t>{0, 0}
+                                    : sharedSegments(inv_.modules[i - 1].name, name);
+      rest.clear();
+      for (size_t pos = shared; start <= name.size(); ++pos) {
+        const size_t end = std::min(name.find('.', start), name.size());
+        const std::string_view seg = name.substr(start, end - start);
+        uint32_t id = recent.find(pos, seg);
+        if (id == UINT32_MAX) {
+          id = segmentIds_.find(seg)->second;
+          recent.add(pos, seg, id);
+        }
+        rest.push_back(id);
+        start = end + 1;
+      }
+      trie_.addName(i, shared, rest);
     }
+    trie_.finish();
   });
 }
 
@@ -300,13 +324,14 @@ void ModuleSelector::addRunSets(const Pattern &p, std::vector<PieceSet> &sets) c
 
 // A star-only pattern (`*a*b*c*`, Pattern::starsOnly) whose runs have no dot or are a lone dot
 // (`*up*.*`), after a prefix that is empty or ends with a dot and before a suffix that is empty or
-// starts with one. Each run without a dot then lies inside one segment of a match, and the
-// segments between prefix and suffix, read in order, take the runs in order: a segment takes as
-// many of the remaining runs as it contains one after the other, and the next segment goes on from
-// there; the dot between two of them takes one lone-dot run, when that is the next one. A table of
-// the runs a segment takes, per distinct segment and runs taken before it, replaces
-// Pattern::matches' string searches with one lookup per segment of a name, for patterns that have
-// to be tried on many modules.
+// starts with one. A name matches when its segments are the prefix's, then at least one more, then
+// the suffix's, and the ones between take all the runs: each run without a dot lies inside one
+// segment, so read in order a segment takes as many of the remaining runs as it contains one after
+// the other, and the next segment goes on from there; the dot between two of them takes one
+// lone-dot run, when that is the next one. A table gives the runs a segment takes, per distinct
+// segment and runs taken before it. Over the classes of the segment trie (SegmentTrie: equal
+// subtrees), whether a name below can still match is known per class and runs taken; the trie is
+// then read only where it can, so the cost is the classes' edges and the matches, not the names.
 class ModuleSelector::StarFold {
 public:
   static bool applies(const Pattern &p) {
@@ -320,13 +345,10 @@ public:
                        [](const std::string &run) { return run == "." || run.find('.') == std::string::npos; });
   }
 
-  // The selector's segment sequences must be built.
+  // The selector's segment trie must be built.
   StarFold(const ModuleSelector &sel, const Pattern &p)
-      : sel_(sel), p_(p), runs_(p.starRuns().size()),
-        front_(static_cast<uint32_t>(std::count(p.literalPrefix().begin(), p.literalPrefix().end(), '.'))),
-        back_(static_cast<uint32_t>(std::count(p.literalSuffix().begin(), p.literalSuffix().end(), '.'))),
-        shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))), next_(sel.postings_.size() << shift_),
-        dot_(runs_ + 1) {
+      : trie_(sel.trie_), runs_(p.starRuns().size()), shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))),
+        next_(sel.postings_.size() << shift_), dot_(runs_ + 1) {
     for (size_t taken = 0; taken <= runs_; ++taken)
       dot_[taken] = static_cast<uint8_t>(taken + (taken < runs_ && p.starRuns()[taken] == "."));
     // A segment has no dot: the search for a lone-dot run fails, so a segment stops before one.
@@ -337,56 +359,126 @@ public:
           from = at + p.starRuns()[k].size();
         next_[(size_t{id} << shift_) | taken] = static_cast<uint8_t>(k);
       }
+    const std::string &pre = p.literalPrefix(), &suf = p.literalSuffix();
+    found_ = (pre.empty() || segmentIds(sel, std::string_view(pre).substr(0, pre.size() - 1), pre_)) &&
+             (suf.empty() || segmentIds(sel, std::string_view(suf).substr(1), suf_));
+    if (found_)
+      decideClasses();
   }
 
-  bool matches(uint32_t module) const {
-    if (!edgesMatch(module))
-      return false;
-    const uint32_t *seg = sel_.seqIds_.data() + sel_.seqStart_[module] + front_;
-    const uint32_t *end = sel_.seqIds_.data() + sel_.seqStart_[module + 1] - back_;
-    size_t taken = 0;
-    for (const uint32_t *first = seg; seg < end && taken < runs_; ++seg)
-      taken = after(*seg, seg == first ? taken : dot_[taken]);
-    return taken == runs_;
-  }
-
-  // matches() of every module, in index order: the leading segments a name shares with the name
-  // before it are not read again, the runs taken after each of them kept by depth.
+  // Appends every module the pattern matches to `out`, ascending.
   void matchAll(std::vector<uint32_t> &out) const {
-    const ModuleSelector &s = sel_;
-    std::vector<uint8_t> taken(s.seqLongest_ + 1, 0); // by depth: runs taken after that many segments
-    for (uint32_t i = 0; i < s.seqShared_.size(); ++i) {
-      const uint32_t *ids = s.seqIds_.data() + s.seqStart_[i];
-      const uint32_t depth = s.seqStart_[i + 1] - s.seqStart_[i];
-      for (uint32_t d = s.seqShared_[i]; d < depth; ++d)
-        taken[d + 1] = d < front_ ? 0 : after(ids[d], d == front_ ? 0 : dot_[taken[d]]);
-      if (edgesMatch(i) && taken[depth - back_] == runs_)
-        out.push_back(i);
+    if (!found_)
+      return;
+    const size_t first = out.size();
+    std::vector<uint32_t> at{SegmentTrie::root()}, scratch;
+    for (uint32_t seg : pre_) // the nodes the prefix leads to (more than one if it came back)
+      childrenOf(at, seg, scratch);
+    // Depth first through the nodes whose class can still end a match, with the runs taken.
+    std::vector<std::pair<uint32_t, uint8_t>> stack;
+    for (uint32_t n : at)
+      push(n, [](uint8_t) { return 0; }, 0, stack);
+    while (!stack.empty()) {
+      auto [n, taken] = stack.back();
+      stack.pop_back();
+      if (taken == runs_ && ends_[trie_.node(n).cls])
+        addSuffixMatches(n, out, scratch);
+      push(n, [this](uint8_t t) { return dot_[t]; }, taken, stack);
     }
+    // Depth first visits the names about in inventory order: sorted already but for a name read
+    // after a longer one it begins, or after the prefix came back.
+    if (!std::is_sorted(out.begin() + static_cast<ptrdiff_t>(first), out.end()))
+      std::sort(out.begin() + static_cast<ptrdiff_t>(first), out.end());
   }
 
 private:
   // The runs taken after segment `seg`, `taken` before it (and before the dot ahead of it).
   uint8_t after(uint32_t seg, size_t taken) const { return next_[(size_t{seg} << shift_) | taken]; }
+  bool canEnd(uint32_t cls, size_t taken) const { return reach_[cls * (runs_ + 1) + taken]; }
 
-  // The prefix and the suffix, apart, in the name: then its segments cover both, front_ + back_
-  // of them and at least one between.
-  bool edgesMatch(uint32_t module) const {
-    const std::string &pre = p_.literalPrefix(), &suf = p_.literalSuffix();
-    if (pre.empty() && suf.empty())
-      return true;
-    std::string_view name = sel_.inv_.modules[module].name;
-    return name.size() >= pre.size() + suf.size() && name.compare(0, pre.size(), pre) == 0 &&
-           name.compare(name.size() - suf.size(), suf.size(), suf) == 0;
+  // The ids of `text`'s dot-separated segments (the prefix without its last dot, the suffix
+  // without its first) into `out`; false when a segment is in no name.
+  static bool segmentIds(const ModuleSelector &sel, std::string_view text, std::vector<uint32_t> &out) {
+    for (size_t start = 0;;) {
+      size_t dot = std::min(text.find('.', start), text.size());
+      auto it = sel.segmentIds_.find(text.substr(start, dot - start));
+      if (it == sel.segmentIds_.end())
+        return false;
+      out.push_back(it->second);
+      if (dot == text.size())
+        return true;
+      start = dot + 1;
+    }
   }
 
-  const ModuleSelector &sel_;
-  const Pattern &p_;
+  // ends_: per class, whether the suffix's segments lead from it to a name. reach_: per class and
+  // runs taken after its segment, whether a name below it (or it) matches. Edges lead to lower
+  // classes, so both are filled from class 0 up.
+  void decideClasses() {
+    const size_t classes = trie_.classCount(), row = runs_ + 1;
+    ends_.resize(classes);
+    for (uint32_t c = 0; c < classes; ++c)
+      ends_[c] = trie_.terminal(c);
+    std::vector<uint8_t> before(classes);
+    for (size_t j = suf_.size(); j-- > 0; ends_.swap(before))
+      for (uint32_t c = 0; c < classes; ++c)
+        before[c] = std::any_of(trie_.edgesBegin(c), trie_.edgesEnd(c),
+                                [&](const SegmentTrie::Edge &e) { return e.segment == suf_[j] && ends_[e.cls]; });
+    reach_.assign(classes * row, 0);
+    for (uint32_t c = 0; c < classes; ++c)
+      for (size_t taken = 0; taken <= runs_; ++taken)
+        reach_[c * row + taken] =
+            (taken == runs_ && ends_[c]) ||
+            std::any_of(trie_.edgesBegin(c), trie_.edgesEnd(c), [&](const SegmentTrie::Edge &e) {
+              return canEnd(e.cls, after(e.segment, dot_[taken]));
+            });
+  }
+
+  // Pushes the children of node n that can end a match, with the runs they take after `step`
+  // (the dot before them, or nothing for the first segment after the prefix) of `taken`.
+  template <typename Step>
+  void push(uint32_t n, Step step, uint8_t taken, std::vector<std::pair<uint32_t, uint8_t>> &stack) const {
+    const uint8_t before = step(taken);
+    for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone; c = trie_.node(c).nextSibling) {
+      const SegmentTrie::Node &child = trie_.node(c);
+      const uint8_t t = after(child.segment, before);
+      if (canEnd(child.cls, t))
+        stack.emplace_back(c, t);
+    }
+  }
+
+  // Replaces the nodes `at` by their children of segment `seg`.
+  void childrenOf(std::vector<uint32_t> &at, uint32_t seg, std::vector<uint32_t> &scratch) const {
+    scratch.clear();
+    for (uint32_t n : at)
+      for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone; c = trie_.node(c).nextSibling)
+        if (trie_.node(c).segment == seg)
+          scratch.push_back(c);
+    at.swap(scratch);
+  }
+
+  // Appends the modules the suffix's segments lead to from node n.
+  void addSuffixMatches(uint32_t n, std::vector<uint32_t> &out, std::vector<uint32_t> &scratch) const {
+    if (suf_.empty()) {
+      out.push_back(trie_.node(n).module);
+      return;
+    }
+    std::vector<uint32_t> at{n};
+    for (uint32_t seg : suf_)
+      childrenOf(at, seg, scratch);
+    for (uint32_t m : at)
+      if (trie_.node(m).module != SegmentTrie::kNone)
+        out.push_back(trie_.node(m).module);
+  }
+
+  const SegmentTrie &trie_;
   size_t runs_;
-  uint32_t front_, back_;     // segments the prefix and the suffix cover
   uint32_t shift_;            // next_'s row length, a power of two above the runs: 1 << shift_
   std::vector<uint8_t> next_; // by segment id << shift_ | runs taken before it: runs taken after it
   std::vector<uint8_t> dot_;  // by runs taken: runs taken after a dot between two segments
+  std::vector<uint32_t> pre_, suf_; // the segment ids of the prefix and of the suffix
+  bool found_ = false;              // every one of them is in some name
+  std::vector<uint8_t> ends_, reach_;
 };
 
 template <typename ForEach>
@@ -396,15 +488,9 @@ void ModuleSelector::keepMatches(const Pattern &p, size_t count, ForEach forEach
   if (inv_.modules.size() > kSegmentIndexThreshold && StarFold::applies(p)) {
     buildSegments();
     if (count > 2 * segmentIds_.size()) {
-      buildSequences();
-      StarFold fold(*this, p);
-      if (count == inv_.modules.size()) // every module (candidate lists have no repeats)
-        fold.matchAll(out);
-      else
-        forEach([&](uint32_t i) {
-          if (fold.matches(i))
-            out.push_back(i);
-        });
+      // Every candidate list holds every match: the pattern's own matches are the answer.
+      buildTrie();
+      StarFold(*this, p).matchAll(out);
       return;
     }
   }

@@ -7,14 +7,17 @@
 // segment `down_proj`), or, when the literal prefix says more, the modules whose names start with
 // it (a range of the names in sorted order), or, for a piece with classes that must be one whole
 // segment (`experts.5[0-4].`), the posting lists of the distinct segments it matches.
-// Inventories of at most 512 modules are scanned. A star-only pattern with dot-free runs
-// (`*experts*gate*`) tried on many candidates reads a table per distinct segment instead of
-// searching each name (StarFold in Select.cpp).
+// Inventories of at most 512 modules are scanned. A star-only pattern whose runs have no dot or
+// are a lone dot (`*experts*gate*`, `*up*.*`) that would be tried on many candidates is decided
+// per class of equal subtrees of the names' segment trie (SegmentTrie), with a table per distinct
+// segment instead of string searches, and only the subtrees holding a match are read (StarFold in
+// Select.cpp).
 // Indexes are built on first need. Results are the same as trying every module
 // (`selectPatternReference`, kept for the equivalence test).
 #pragma once
 
 #include "ir/IR.h"
+#include "ir/SegmentTrie.h"
 
 #include <mutex>
 #include <string_view>
@@ -45,8 +48,8 @@ private:
   // i the module, id the segment's (a segment not seen before gets the next id and an empty
   // posting list), lastAfterDot whether it ends a name that has a dot.
   template <typename Visit> void forEachSegment(Visit visit) const;
-  // seqIds_, seqStart_, seqShared_ and seqLongest_ (the segments built first).
-  void buildSequences() const;
+  // trie_ (the segments built first).
+  void buildTrie() const;
   // The posting list of a segment, or nullptr if no module has it.
   const std::vector<uint32_t> *segmentPostings(std::string_view segment) const;
   // The modules in every class piece's set of segments (classPieces: `5[0-4]`, `{3,17}`), in the
@@ -76,14 +79,9 @@ private:
   mutable std::vector<std::vector<uint32_t>> postings_; // by segment id, ascending, no repeats
   // By segment id: the modules whose name has a dot and ends with that segment (`*.down_proj`).
   mutable std::vector<std::vector<uint32_t>> lastPostings_;
-  // Every module's segment ids in name order, one name after another; module i's are
-  // [seqStart_[i], seqStart_[i + 1]). Built on first need (a StarFold).
-  mutable std::vector<uint32_t> seqIds_, seqStart_;
-  // By module: how many leading segment ids it shares with the module before it; and the most
-  // segments of a name.
-  mutable std::vector<uint32_t> seqShared_;
-  mutable uint32_t seqLongest_ = 0;
-  mutable std::once_flag sequencesOnce_;
+  // The names as a trie of segment ids, for StarFold. Built on first need.
+  mutable SegmentTrie trie_;
+  mutable std::once_flag trieOnce_;
   mutable std::once_flag segmentsOnce_;
 };
 
