@@ -65,7 +65,8 @@ private:
   // A star-only pattern matched segment by segment (Select.cpp).
   class StarFold;
   // Appends to `out` the candidates `p` matches, `forEach(keep)` calling keep(i) for each of the
-  // `count` candidates i: Pattern::matches, or the StarFold when the candidates are many.
+  // `count` candidates i, through Pattern::matches; or, when the candidates are many and the
+  // StarFold applies, every match of `p` without reading them (they hold every match).
   template <typename ForEach>
   void keepMatches(const Pattern &p, size_t count, ForEach forEach, std::vector<uint32_t> &out) const;
 
