@@ -24,16 +24,14 @@ uint32_t SegmentTrie::newNode(uint32_t parent, uint32_t segment) {
   return n;
 }
 
-void SegmentTrie::addName(uint32_t module, size_t shared, const std::vector<uint32_t> &rest) {
-  size_t depth = std::min(shared, depth_);
-  if (depth + rest.size() == 0)
+void SegmentTrie::addName(uint32_t module, size_t shared, const std::vector<uint32_t> &ids) {
+  if (ids.empty())
     return;
-  if (path_.size() < depth + rest.size())
-    path_.resize(depth + rest.size());
-  for (uint32_t segment : rest) {
-    path_[depth] = newNode(depth == 0 ? root() : path_[depth - 1], segment);
-    ++depth;
-  }
+  size_t depth = std::min({shared, depth_, ids.size()});
+  if (path_.size() < ids.size())
+    path_.resize(ids.size());
+  for (; depth < ids.size(); ++depth)
+    path_[depth] = newNode(depth == 0 ? root() : path_[depth - 1], ids[depth]);
   uint32_t n = path_[depth - 1];
   if (nodes_[n].module != kNone) { // the same name again: a node of its own
     n = newNode(depth == 1 ? root() : path_[depth - 2], nodes_[n].segment);

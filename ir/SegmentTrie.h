@@ -31,11 +31,11 @@ public:
 
   SegmentTrie();
 
-  // Adds the next name (names in any order): its first `shared` segments are those of the name
-  // added just before it (their nodes are reused), `rest` the ids of the segments after them (new
-  // nodes). A prefix that comes back after other names so gets a second node, of the same class
-  // when its subtree is equal. Each module ends on a node of its own. A name has a segment at least.
-  void addName(uint32_t module, size_t shared, const std::vector<uint32_t> &rest);
+  // Adds the next name (names in any order), `ids` its segment ids: the first `shared` are those
+  // of the name added just before it (their nodes are reused), the others get new nodes. A prefix
+  // that comes back after other names so gets a second node, of the same class when its subtree
+  // is equal. Each module ends on a node of its own. A name has a segment at least.
+  void addName(uint32_t module, size_t shared, const std::vector<uint32_t> &ids);
   // Folds the nodes into classes. Call once, after the last name.
   void finish();
 

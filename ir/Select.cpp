@@ -191,6 +191,15 @@ public:
         return id;
     return UINT32_MAX;
   }
+  // The id of `seg` at `pos`: from here, or else miss(seg), remembered.
+  template <typename Miss> uint32_t get(size_t pos, std::string_view seg, Miss miss) {
+    uint32_t id = find(pos, seg);
+    if (id == UINT32_MAX) {
+      id = miss(seg);
+      add(pos, seg, id);
+    }
+    return id;
+  }
   void add(size_t pos, std::string_view seg, uint32_t id) {
     if (pos >= ways_.size()) {
       ways_.resize(pos + 1);
@@ -207,47 +216,6 @@ private:
   std::vector<uint8_t> next_; // per position, the way to replace next
 };
 } // namespace
-
-template <typename Visit> void ModuleSelector::forEachSegment(Visit visit) const {
-  const auto &mods = inv_.modules;
-  RecentSegments recent;
-  for (uint32_t i = 0; i < mods.size(); ++i) {
-    std::string_view name = mods[i].name;
-    size_t start = 0;
-    for (size_t pos = 0;; ++pos) {
-      size_t dot = name.find('.', start);
-      size_t end = dot == std::string_view::npos ? name.size() : dot;
-      std::string_view seg = name.substr(start, end - start);
-      uint32_t id = recent.find(pos, seg);
-      if (id == UINT32_MAX) {
-        auto [it, inserted] = segmentIds_.try_emplace(seg, static_cast<uint32_t>(postings_.size()));
-        if (inserted)
-          postings_.emplace_back();
-        id = it->second;
-        recent.add(pos, seg, id);
-      }
-      visit(i, id, dot == std::string_view::npos && start > 0);
-      if (dot == std::string_view::npos)
-        break;
-      start = dot + 1;
-    }
-  }
-}
-
-void ModuleSelector::buildSegments() const {
-  std::call_once(segmentsOnce_, [this] {
-    forEachSegment([this](uint32_t i, uint32_t id, bool lastAfterDot) {
-      std::vector<uint32_t> &list = postings_[id];
-      if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
-        list.push_back(i);
-      if (lastAfterDot) {
-        if (lastPostings_.size() < postings_.size())
-          lastPostings_.resize(postings_.size());
-        lastPostings_[id].push_back(i);
-      }
-    });
-  });
-}
 
 namespace {
 // The dot-separated segments `name` shares with `prev`, equal and in the same places: how many,
@@ -267,30 +235,53 @@ std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view
 }
 } // namespace
 
+template <typename Lookup, typename Visit> void ModuleSelector::forEachName(Lookup lookup, Visit visit) const {
+  const auto &mods = inv_.modules;
+  RecentSegments recent;
+  std::vector<uint32_t> ids; // the name before's, then this one's
+  for (uint32_t i = 0; i < mods.size(); ++i) {
+    std::string_view name = mods[i].name;
+    auto [shared, start] = i == 0 ? std::pair<size_t, size_t>{0, 0} : sharedSegments(mods[i - 1].name, name);
+    ids.resize(shared);
+    while (start <= name.size()) {
+      const size_t end = std::min(name.find('.', start), name.size());
+      ids.push_back(recent.get(ids.size(), name.substr(start, end - start), lookup));
+      start = end + 1;
+    }
+    visit(i, ids, shared);
+  }
+}
+
+void ModuleSelector::buildSegments() const {
+  std::call_once(segmentsOnce_, [this] {
+    auto insert = [this](std::string_view seg) {
+      auto [it, inserted] = segmentIds_.try_emplace(seg, static_cast<uint32_t>(postings_.size()));
+      if (inserted)
+        postings_.emplace_back();
+      return it->second;
+    };
+    forEachName(insert, [this](uint32_t i, const std::vector<uint32_t> &ids, size_t) {
+      for (uint32_t id : ids) {
+        std::vector<uint32_t> &list = postings_[id];
+        if (list.empty() || list.back() != i) // a name may repeat a segment ("5" in 5.experts.5)
+          list.push_back(i);
+      }
+      if (ids.size() > 1) { // the last segment of a name with a dot
+        if (lastPostings_.size() < postings_.size())
+          lastPostings_.resize(postings_.size());
+        lastPostings_[ids.back()].push_back(i);
+      }
+    });
+  });
+}
+
 void ModuleSelector::buildTrie() const {
   buildSegments(); // every segment has its id
   std::call_once(trieOnce_, [this] {
-    // Only the segments a name does not share with the name before it are looked up.
-    RecentSegments recent;
-    std::vector<uint32_t> rest;
-    for (uint32_t i = 0; i < inv_.modules.size(); ++i) {
-      std::string_view name = inv_.modules[i].name;
-      auto [shared, start] = i == 0 ? std::pair<size_t, size_t>{0, 0}
-                                    : sharedSegments(inv_.modules[i - 1].name, name);
-      rest.clear();
-      for (size_t pos = shared; start <= name.size(); ++pos) {
-        const size_t end = std::min(name.find('.', start), name.size());
-        const std::string_view seg = name.substr(start, end - start);
-        uint32_t id = recent.find(pos, seg);
-        if (id == UINT32_MAX) {
-          id = segmentIds_.find(seg)->second;
-          recent.add(pos, seg, id);
-        }
-        rest.push_back(id);
-        start = end + 1;
-      }
-      trie_.addName(i, shared, rest);
-    }
+    auto find = [this](std::string_view seg) { return segmentIds_.find(seg)->second; };
+    forEachName(find, [this](uint32_t i, const std::vector<uint32_t> &ids, size_t shared) {
+      trie_.addName(i, shared, ids);
+    });
     trie_.finish();
   });
 }

@@ -44,10 +44,10 @@ public:
 private:
   void buildSorted() const;
   void buildSegments() const;
-  // Calls visit(i, id, lastAfterDot) for each dot-separated segment of each module name in turn:
-  // i the module, id the segment's (a segment not seen before gets the next id and an empty
-  // posting list), lastAfterDot whether it ends a name that has a dot.
-  template <typename Visit> void forEachSegment(Visit visit) const;
+  // Calls visit(i, ids, shared) for each module name in turn: ids its dot-separated segments' ids
+  // in order, the first `shared` of them those of the name before it (the segments the two share,
+  // equal and in the same places, are not read again) and the others from lookup(segment).
+  template <typename Lookup, typename Visit> void forEachName(Lookup lookup, Visit visit) const;
   // trie_ (the segments built first).
   void buildTrie() const;
   // The posting list of a segment, or nullptr if no module has it.

@@ -24,7 +24,7 @@ SegmentTrie trieOf(const std::vector<Name> &names) {
     size_t shared = 0;
     while (shared < prev.size() && shared < name.size() && prev[shared] == name[shared])
       ++shared;
-    trie.addName(i, shared, Name(name.begin() + static_cast<ptrdiff_t>(shared), name.end()));
+    trie.addName(i, shared, name);
   }
   trie.finish();
   return trie;
