@@ -215,9 +215,7 @@ private:
   std::vector<std::array<std::pair<std::string_view, uint32_t>, kWays>> ways_;
   std::vector<uint8_t> next_; // per position, the way to replace next
 };
-} // namespace
 
-namespace {
 // The dot-separated segments `name` shares with `prev`, equal and in the same places: how many,
 // and where the first other one starts.
 std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view name) {
