@@ -366,13 +366,13 @@ public:
     // Depth first through the nodes whose class can still end a match, with the runs taken.
     std::vector<std::pair<uint32_t, uint8_t>> stack;
     for (uint32_t n : at)
-      push(n, [](uint8_t) { return 0; }, 0, stack);
+      push(n, 0, stack); // no dot before the first segment after the prefix
     while (!stack.empty()) {
       auto [n, taken] = stack.back();
       stack.pop_back();
       if (taken == runs_ && ends_[trie_.node(n).cls])
         addSuffixMatches(n, out, scratch);
-      push(n, [this](uint8_t t) { return dot_[t]; }, taken, stack);
+      push(n, dot_[taken], stack);
     }
     // Depth first visits the names about in inventory order: sorted already but for a name read
     // after a longer one it begins, or after the prefix came back.
@@ -423,11 +423,9 @@ private:
             });
   }
 
-  // Pushes the children of node n that can end a match, with the runs they take after `step`
-  // (the dot before them, or nothing for the first segment after the prefix) of `taken`.
-  template <typename Step>
-  void push(uint32_t n, Step step, uint8_t taken, std::vector<std::pair<uint32_t, uint8_t>> &stack) const {
-    const uint8_t before = step(taken);
+  // Pushes the children of node n that can end a match, with the runs they take, `before` taken
+  // before them.
+  void push(uint32_t n, uint8_t before, std::vector<std::pair<uint32_t, uint8_t>> &stack) const {
     for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone; c = trie_.node(c).nextSibling) {
       const SegmentTrie::Node &child = trie_.node(c);
       const uint8_t t = after(child.segment, before);
