@@ -2,8 +2,8 @@
 // nodes folded into classes of equal subtrees: the states of the smallest automaton that accepts
 // the names. A question asked segment by segment (ModuleSelector's StarFold: which names a
 // star-only pattern matches) is answered once per class and state instead of once per name, and
-// then only the subtrees that hold an answer are read. DeepSeek-V3's 45k names make about 63k
-// nodes but only a few dozen classes: its 256 experts of 61 layers are one class.
+// then only the subtrees that hold an answer are read. DeepSeek-V3's 45,337 names make 60,487
+// nodes but only 10 classes: every expert of every layer is one class.
 #pragma once
 
 #include <cstddef>
