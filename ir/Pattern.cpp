@@ -93,6 +93,7 @@ public:
     else
       analyze();
     p_.minLength_ = shortestMatch();
+    findTailStar();
     if (!p_.literal_)
       findStarRuns();
     if (!p_.literal_ && !p_.simple_ && size() >= kDfaMinProgram)
@@ -233,6 +234,18 @@ private:
       if (!pieces[i].empty())
         p_.starRuns_.push_back(std::move(pieces[i]));
     p_.starsOnly_ = true;
+  }
+
+  // A final `*`: Split(L+1, L+3); L+1: Any; L+2: Jmp L; L+3: Match.
+  void findTailStar() {
+    const auto &prog = p_.prog_;
+    const uint32_t m = size() - 1;
+    if (m < 3 || prog[m].op != Pattern::Op::Match)
+      return;
+    const Pattern::Inst &split = prog[m - 3], &jmp = prog[m - 1];
+    if (split.op == Pattern::Op::Split && split.x == m - 2 && split.y == m && prog[m - 2].op == Pattern::Op::Any &&
+        jmp.op == Pattern::Op::Jmp && jmp.x == m - 3)
+      p_.tailStar_ = m - 3;
   }
 
   // DFA eligibility (the byte classes are computed when a thread first runs the DFA). Variables
@@ -941,6 +954,14 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
   auto &stack = sc.stack;
   stack.clear();
   stack.push_back({static_cast<uint32_t>(np), static_cast<uint32_t>(np), -1});
+  auto accept = [&] {
+    if (captures) {
+      captures->clear();
+      for (size_t k = 0; k < vars_.size(); ++k)
+        captures->push_back(name.substr(caps[2 * k], caps[2 * k + 1] - caps[2 * k]));
+    }
+    return true;
+  };
   while (!stack.empty()) {
     VmEntry e = stack.back();
     stack.pop_back();
@@ -996,6 +1017,8 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
       break;
     }
     case Op::Split:
+      if (e.pc == tailStar_) // the final `*` takes the rest of the name, whatever it is
+        return accept();
       stack.push_back({in.y, pos, -1});
       stack.push_back({in.x, pos, -1});
       break;
@@ -1011,14 +1034,8 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
       break;
     }
     case Op::Match:
-      if (pos == n) {
-        if (captures) {
-          captures->clear();
-          for (size_t k = 0; k < vars_.size(); ++k)
-            captures->push_back(name.substr(caps[2 * k], caps[2 * k + 1] - caps[2 * k]));
-        }
-        return true;
-      }
+      if (pos == n)
+        return accept();
       break;
     case Op::Star: // never emitted (`*` is Split/Any/Jmp)
       break;

@@ -86,6 +86,9 @@ private:
   bool starsOnly_ = false;
   std::vector<std::string> starRuns_;
   uint32_t minLength_ = 0; // no shorter name matches
+  // The Split of a `*` that ends the pattern (it is followed by Match): the VM accepts as soon as
+  // it gets there, instead of reading the rest of the name one character at a time.
+  uint32_t tailStar_ = UINT32_MAX;
   // Long programs of single-character steps only (no variables; ranges of few values) run as a
   // lazily built DFA (one state per set of program positions, cached per thread), so a name costs
   // one table step per character once its states exist.

@@ -495,3 +495,40 @@ TEST(MatcherEquivalence, CompressedRangeListsRunOnTheDfaAndAgree) {
   EXPECT_GT(onDfa, 50u);
   EXPECT_GT(agreedTrue, 300u);
 }
+
+TEST(MatcherEquivalence, FinalStarAcceptsInTheVm) {
+  // Patterns the VM runs (braces, ranges and variables in short programs: neither the
+  // two-pointer matcher nor the DFA) that end in `*`: the VM accepts when it reaches that star,
+  // with the captures bound before it. A star that does not end the pattern, or ends only one
+  // alternative, still reads the rest of the name.
+  const char *const kPatterns[] = {"model.layers.{i}.mlp.experts.{{0..159},{174..255}}.*",
+                                   "{a,b}*", "x{1..3}*", "{b,a*}", "{a*,b}", "{i}.*", "{a,b}*.c",
+                                   "{a,b}*c*", "{i}*{j}", "{a,b}**"};
+  const char *const kNames[] = {"model.layers.3.mlp.experts.45.down_proj", "model.layers.3.mlp.experts.160.up_proj",
+                                "model.layers.12.mlp.experts.200.", "model.layers.7.mlp.experts.0",
+                                "a", "b.x.y", "ab", "x2", "x4", "x3.*.z", "a.c", "a.cx", "bcc", "b", "7.",
+                                "7", "12.a.5", "ba"};
+  size_t vm = 0, accepted = 0;
+  for (const char *text : kPatterns) {
+    auto p = compile(text);
+    ASSERT_TRUE(p) << text;
+    vm += !p->runsOnDfa() && !p->starsOnly();
+    for (const char *name : kNames) {
+      std::vector<std::string_view> fastCaps, refCaps;
+      bool ref = p->matchesReference(name, &refCaps);
+      ASSERT_EQ(p->matches(name, &fastCaps), ref) << "pattern '" << text << "' name '" << name << "'";
+      if (ref)
+        EXPECT_EQ(fastCaps, refCaps) << "pattern '" << text << "' name '" << name << "'";
+      accepted += ref;
+    }
+  }
+  EXPECT_EQ(vm, sizeof kPatterns / sizeof kPatterns[0]);
+  EXPECT_GT(accepted, 15u);
+  auto p = compile("model.layers.{i}.mlp.experts.{{0..159},{174..255}}.*");
+  std::vector<std::string_view> caps;
+  EXPECT_TRUE(p->matches("model.layers.12.mlp.experts.200.", &caps));
+  EXPECT_EQ(caps, (std::vector<std::string_view>{"12"}));
+  EXPECT_FALSE(p->matches("model.layers.12.mlp.experts.160.up_proj"));
+  EXPECT_FALSE(compile("{a*,b}")->matches("bx"));
+  EXPECT_TRUE(compile("{b,a*}")->matches("a.x"));
+}
