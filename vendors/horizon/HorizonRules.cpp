@@ -274,7 +274,7 @@ std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool w
     c.keys = this;
     c.levels.clear();
   }
-  size_t common = vendors::commonPrefixLength(name, c.prev);
+  size_t common = vendors::commonPrefixLength(name, std::string_view(c.prev.data(), c.prevLength));
   while (!c.levels.empty() && c.levels.back().end > common)
     c.levels.pop_back();
   size_t from = c.levels.empty() ? 0 : c.levels.back().end;
@@ -292,7 +292,11 @@ std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool w
     }
     h = fnvStep(h, name[i]);
   }
-  c.prev.assign(name.data(), name.size());
+  if (c.prev.size() < name.size())
+    c.prev.resize(name.size());
+  if (name.size() > common)
+    std::memcpy(c.prev.data() + common, name.data() + common, name.size() - common);
+  c.prevLength = name.size();
   if (size_t at = name.size() <= maxLength_ ? find(name, h) : kNone; at != kNone)
     return Hit{slots_[at].value, name.size()};
   if (!best && withEmpty)

@@ -86,7 +86,8 @@ public:
       std::optional<Hit> best;
     };
     const PrefixKeys *keys = nullptr;
-    std::string prev;
+    std::vector<char> prev; // the last name's text: its first prevLength bytes (only the part
+    size_t prevLength = 0;  // after the shared prefix is copied in, into a buffer that only grows)
     std::vector<Level> levels;
   };
   // The same as longest(name, withEmpty), resuming from `cursor` (which then holds `name`).

@@ -449,15 +449,16 @@ TEST(HorizonPrefixKeys, LongestDottedPrefix) {
 
 // A cursor resumes after the dotted prefix a name shares with the previous one: every answer is
 // the one-shot answer, whatever the order (tree order, jumps back, a name and its own prefix,
-// names sharing text but not a whole segment, a second index with the same cursor).
+// names sharing text but not a whole segment, a name back after a sibling that differs in one
+// character, a second index with the same cursor).
 TEST(HorizonPrefixKeys, CursorGivesTheOneShotAnswerInAnyOrder) {
   horizon::PrefixKeys keys, other;
   for (const char *k : {"a", "a.b", "a.b.c1", "a.bx", "m.l1", "m.l1.x.y", ".d"})
     keys.add(k, std::string_view(k).size());
   other.add("a.b.c", 99);
   const std::vector<std::string> names = {
-      "a.b.c1.k", "a.b.c1", "a.b.c2.k", "a.b", "a.bx.c", "a.b.c1.k", "a.c", "a", "m.l1.x.y.z",
-      "m.l1.x.z", "m.l10.x", "m.l1", "z.y", ".d.e", ".", "", "a..b", "a.b.", "m.l1.x.y"};
+      "a.b.c1.k", "a.b.c2.k", "a.b.c1.k", "a.b.c1", "a.b.c2.k", "a.b", "a.bx.c", "a.b.c1.k", "a.c", "a",
+      "m.l1.x.y.z", "m.l1.x.z", "m.l10.x", "m.l1", "z.y", ".d.e", ".", "", "a..b", "a.b.", "m.l1.x.y"};
   horizon::PrefixKeys::Cursor cursor;
   for (bool withEmpty : {false, true})
     for (int pass = 0; pass < 2; ++pass)
