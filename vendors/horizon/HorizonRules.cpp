@@ -270,6 +270,11 @@ std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool w
                                                    Cursor &c) const {
   if (size_ == 0)
     return std::nullopt;
+  if (maxLength_ == 0) { // the one key is "" (`ModuleNameTemplate({"": qint8})`): no name to read
+    if (!withEmpty && !name.empty() && name[0] != '.')
+      return std::nullopt;
+    return Hit{slots_[find("", kFnvBasis)].value, 0};
+  }
   if (c.keys != this) {
     c.keys = this;
     c.levels.clear();

@@ -445,6 +445,19 @@ TEST(HorizonPrefixKeys, LongestDottedPrefix) {
   ASSERT_TRUE(hit);
   EXPECT_EQ(hit->value, 1009u);
   EXPECT_FALSE(keys.longest("m.l1000", false));
+  // An index whose one key is "" (the emitter's `ModuleNameTemplate({"": qint8})`) answers
+  // without reading the name: the same rule.
+  horizon::PrefixKeys global;
+  global.add("", 7);
+  horizon::PrefixKeys::Cursor cursor;
+  for (const char *name : {"blk.sub", ".x", "", "blk"}) {
+    bool reached = !*name || *name == '.';
+    EXPECT_EQ(global.longest(name, false, cursor).has_value(), reached) << name;
+    hit = global.longest(name, true, cursor);
+    ASSERT_TRUE(hit) << name;
+    EXPECT_EQ(hit->value, 7u);
+    EXPECT_EQ(hit->length, 0u);
+  }
 }
 
 // A cursor resumes after the dotted prefix a name shares with the previous one: every answer is
