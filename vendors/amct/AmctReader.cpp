@@ -34,17 +34,30 @@ const char *methodWord(std::string_view algo) {
 }
 
 struct Namer {
-  const ir::Target &target;
   ConfigKind kind;
+  std::string_view targetAlgo[2]; // the target's act_algo, weight_algo
+  // Per role, the last method named and what it was named from (the rule's method, its
+  // amct { act_algo / weight_algo }, the algorithm AMCT applies): neighbouring modules mostly
+  // ask the same, and naming it costs a choice of algorithm and an interned word.
+  struct Last {
+    const std::string *method = nullptr; // the Spec's text: the same address is the same text
+    std::string_view rule, applied;
+    ReadingWord word;
+  };
+  mutable std::optional<Last> last[2];
 
-  std::string method(const ir::ResolvedModule &rm, bool weight, std::string_view applied) const {
-    const ir::ResolvedRecipe &r = weight ? rm.weight : rm.act;
-    std::string_view key = weight ? "weight_algo" : "act_algo";
-    std::string asked = chooseAlgorithm(r.method.value.str(), ruleOption(rm.targetOptions, key),
-                                        targetOption(target, key), weight, kind);
-    if (!r.method.value.empty() && asked == applied)
-      return r.method.value.str();
-    return methodWord(applied);
+  Namer(const ir::Target &target, ConfigKind k)
+      : kind(k), targetAlgo{targetOption(target, "act_algo"), targetOption(target, "weight_algo")} {}
+
+  ReadingWord method(const ir::ResolvedModule &rm, bool weight, std::string_view applied) const {
+    const std::string &own = (weight ? rm.weight : rm.act).method.value.str();
+    std::string_view rule = ruleOption(rm.targetOptions, weight ? "weight_algo" : "act_algo");
+    std::optional<Last> &l = last[weight];
+    if (l && l->method == &own && l->rule == rule && l->applied == applied)
+      return l->word;
+    std::string asked = chooseAlgorithm(own, rule, targetAlgo[weight], weight, kind);
+    l = Last{&own, rule, applied, !own.empty() && asked == applied ? ReadingWord(own) : ReadingWord(methodWord(applied))};
+    return l->word;
   }
 
   void dtypes(const ir::ResolvedModule &rm, const Applied &a, ModuleReading &out) const {
@@ -152,7 +165,7 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   co.pytorchTypes = true;
   const auto &mods = spec.inventory.modules;
   bool withInventory = spec.resolution.done && spec.resolution.modules.size() == mods.size();
-  Namer namer{target, kind};
+  Namer namer(target, kind);
   if (withInventory && ir::namesOnnxNodes(spec, target)) {
     std::vector<Finding> refusals;
     std::vector<ir::Module> nodes; // outlives co.layerTypes' views
