@@ -348,34 +348,34 @@ TEST(AmctValidation, ActAlgoReplacingARulesMethodIsADivergence) {
 // algorithm the file applies, and reuses the last name while the three stay the same: a module
 // that differs from the one before in only one of them is named on its own.
 TEST(AmctValidation, NeighboursDifferingInOneInputAreNamedEach) {
-  // The same rule (one method text) for both; the file applies HFMG to up_proj, IFMR to
-  // down_proj: only down_proj diverges.
-  const char *same = "qspec 1\ndefaults { tier int8; act int8 asymmetric histogram }\ntarget amct ptq { }\n";
-  Validated applied = validate(same, kBlock,
-                               "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n"
-                               "override_layer_configs { layer_name: \"model.layers.0.mlp.down_proj\" calibration_config "
-                               "{ arq_quantize { } ifmr_quantize { asymmetric: true } } }\n");
-  EXPECT_TRUE(applied.read);
-  ASSERT_EQ(applied.ids.size(), 1u);
-  EXPECT_NE(applied.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos) << applied.messages[0];
-  // The defaults' method (no AMCT word) for both, HFMG applied to both; down_proj's rule asks
-  // for HFMG (its minmax is what AMCT applies), up_proj's target IFMR (HFMG is a divergence).
-  const char *rule = "qspec 1\ndefaults { tier int8; act int8 asymmetric minmax }\n"
-                     "override name \"model.layers.0.mlp.down_proj\" { amct { act_algo hfmg } }\n"
-                     "target amct ptq { act_algo ifmr }\n";
-  Validated ruled = validate(rule, kBlock, "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n");
-  EXPECT_TRUE(ruled.read);
-  ASSERT_EQ(ruled.ids.size(), 1u);
-  EXPECT_NE(ruled.messages[0].find("model.layers.0.mlp.up_proj"), std::string::npos) << ruled.messages[0];
-  // IFMR applied to both, no rule option; up_proj's rule asks for histogram (a divergence),
-  // down_proj has the defaults' minmax.
-  const char *method = "qspec 1\ndefaults { tier int8; act int8 asymmetric minmax }\n"
-                       "override name \"model.layers.0.mlp.up_proj\" { act int8 asymmetric histogram }\n"
-                       "target amct ptq { act_algo ifmr }\n";
-  Validated named = validate(method, kBlock, "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n");
-  EXPECT_TRUE(named.read);
-  ASSERT_EQ(named.ids.size(), 1u);
-  EXPECT_NE(named.messages[0].find("model.layers.0.mlp.up_proj"), std::string::npos) << named.messages[0];
+  struct Case {
+    const char *spec, *cfg, *diverges;
+  };
+  const Case cases[] = {
+      // The same rule (one method text) for both; the file applies HFMG to up_proj, IFMR to
+      // down_proj: only down_proj diverges.
+      {"qspec 1\ndefaults { tier int8; act int8 asymmetric histogram }\ntarget amct ptq { }\n",
+       "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n"
+       "override_layer_configs { layer_name: \"model.layers.0.mlp.down_proj\" calibration_config "
+       "{ arq_quantize { } ifmr_quantize { asymmetric: true } } }\n",
+       "model.layers.0.mlp.down_proj"},
+      // The defaults' method (no AMCT word) for both, HFMG applied to both; down_proj's rule asks
+      // for HFMG (its minmax is what AMCT applies), up_proj's target IFMR (HFMG is a divergence).
+      {"qspec 1\ndefaults { tier int8; act int8 asymmetric minmax }\n"
+       "override name \"model.layers.0.mlp.down_proj\" { amct { act_algo hfmg } }\ntarget amct ptq { act_algo ifmr }\n",
+       "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n", "model.layers.0.mlp.up_proj"},
+      // IFMR applied to both, no rule option; up_proj's rule asks for histogram (a divergence),
+      // down_proj has the defaults' minmax.
+      {"qspec 1\ndefaults { tier int8; act int8 asymmetric minmax }\n"
+       "override name \"model.layers.0.mlp.up_proj\" { act int8 asymmetric histogram }\ntarget amct ptq { act_algo ifmr }\n",
+       "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n", "model.layers.0.mlp.up_proj"},
+  };
+  for (const Case &c : cases) {
+    Validated v = validate(c.spec, kBlock, c.cfg);
+    EXPECT_TRUE(v.read) << c.spec;
+    ASSERT_EQ(v.ids.size(), 1u) << c.spec;
+    EXPECT_NE(v.messages[0].find(c.diverges), std::string::npos) << v.messages[0];
+  }
 }
 
 TEST(AmctValidation, TierAndDtypesComparedAsThePairAmctApplies) {
