@@ -74,15 +74,17 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	@bash test/fuzz/run-fuzz.sh --smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)
 
-# Builds the micro-benchmarks and qcc, runs them, then the whole-process and scaling tables
-# (docs/performance.md).
+# Builds the micro-benchmarks and qcc, runs them, then the whole-process and scaling tables and
+# the instruction counts (docs/performance.md; valgrind installed when missing).
 bench: configure
+	QSPEC_EXTRA_PACKAGES=valgrind bash scripts/setup-deps.sh
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target qcc qtune qspec_bench_matcher qspec_bench_readers
 	$(BUILD_DIR)/bin/qspec_bench_matcher
 	$(BUILD_DIR)/bin/qspec_bench_readers
 	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR)
 	/usr/bin/python3 bench/scaling.py $(BUILD_DIR)
 	/usr/bin/python3 bench/driver/qtune_scale.py $(BUILD_DIR)
+	/usr/bin/python3 bench/instructions.py $(BUILD_DIR)
 
 # The .deb (build/package/qspec_VERSION_ARCH.deb; docs/install.md) and a plain install.
 PREFIX ?= /usr/local
