@@ -17,7 +17,9 @@ above; time it as well (run_bench.py, qtune_scale.py). Valgrind's CPU has no SHA
 qtune's cache key runs the portable SHA-256 under it (real runs use SHA-NI), so the qtune row is
 also given without `sha256BlocksPortable`. Prints a Markdown table (docs/performance.md).
 """
-import argparse, filecmp, os, re, shutil, subprocess, sys, tempfile
+import argparse, filecmp, json, os, shutil, subprocess, sys, tempfile
+
+from scaling import deepseek
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -66,7 +68,6 @@ def qtune_case(build, spec, manifest, work):
 
 def qtune_files(wd):
     """The files each round gave its evaluator, in round order (the keys hash the evaluator's path)."""
-    import json
     rows = [json.loads(l) for l in open(os.path.join(wd, "history.jsonl"))]
     return [(r["round"], r["probe"], os.path.join(wd, "evals", r["key"][:16])) for r in rows]
 
@@ -97,13 +98,14 @@ def main():
     args = ap.parse_args()
     if not shutil.which("valgrind") or not shutil.which("callgrind_annotate"):
         sys.exit("instructions.py needs valgrind (Debian package valgrind)")
+    builds = [args.build] + ([args.base] if args.base else [])
+    for b in builds:
+        for tool in ["qcc"] + (["qtune"] if args.qtune else []):
+            if not os.access(os.path.join(b, "bin", tool), os.X_OK):
+                sys.exit("instructions.py: %s: no bin/%s in this build directory" % (b, tool))
     data = args.data or os.path.join(ROOT, "build", "bench-data")
     os.makedirs(data, exist_ok=True)
-    manifest = os.path.join(data, "deepseek-v3.manifest")
-    if not os.path.exists(manifest):
-        subprocess.run([sys.executable, os.path.join(HERE, "gen_inventory.py"), "deepseek-v3", data], check=True,
-                       stdout=subprocess.DEVNULL)
-    builds = [args.build] + ([args.base] if args.base else [])
+    manifest = deepseek(data)
     spec_text = open(os.path.join(HERE, "specs", "deepseek-v3.qspec")).read()
     work = tempfile.mkdtemp(prefix="qspec-instructions-")
     try:
