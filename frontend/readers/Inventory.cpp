@@ -63,13 +63,20 @@ namespace {
 
 // C0 controls, DEL, and the C1 controls U+0080..U+009F (UTF-8 C2 80..C2 9F: U+0085 is a line
 // break to YAML, U+009B starts an escape sequence on some terminals).
-bool hasControlChar(std::string_view s) {
-  // Names almost never have one: a pass without an early exit (vectorized) says whether any byte
-  // could start one (below 0x20, DEL, the lead byte 0xC2), and only then the exact walk runs.
+// Whether any byte of `s` could start one (below 0x20, DEL, the lead byte 0xC2), leaving out '\n'
+// when `newlinesAllowed`: a pass without an early exit, so it is vectorized.
+bool mayHaveControlChar(std::string_view s, bool newlinesAllowed) {
+  const unsigned char newline = newlinesAllowed ? '\n' : 0xff;
   unsigned char candidate = 0;
   for (unsigned char c : s)
-    candidate |= static_cast<unsigned char>((c < 0x20) | (c == 0x7f) | (c == 0xC2));
-  if (!candidate)
+    candidate |= static_cast<unsigned char>(((c < 0x20) & (c != newline)) | (c == 0x7f) | (c == 0xC2));
+  return candidate;
+}
+
+bool hasControlChar(std::string_view s) {
+  // Names almost never have one: the quick pass says whether any byte could start one, and only
+  // then the exact walk runs.
+  if (!mayHaveControlChar(s, false))
     return false;
   for (size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
@@ -109,6 +116,21 @@ struct Fields {
   }
 };
 
+// forEachWord for text whose only reader space is ' ': the end of a word is found by memchr
+// instead of testing each character against the six reader spaces.
+template <typename Fn> void forEachSpacedWord(std::string_view s, Fn &&fn) {
+  for (size_t i = 0; i < s.size();) {
+    while (i < s.size() && s[i] == ' ')
+      ++i;
+    if (i >= s.size())
+      break;
+    const void *space = std::memchr(s.data() + i, ' ', s.size() - i);
+    size_t end = space ? static_cast<size_t>(static_cast<const char *>(space) - s.data()) : s.size();
+    fn(s.substr(i, end - i), static_cast<uint32_t>(i));
+    i = end;
+  }
+}
+
 // `NAME TYPE` (whitespace) or `NAME,TYPE` (CSV) per line; `#` starts a comment.
 // The lines are walked in place (the same split as splitLines: '\n' ends a line, one trailing
 // '\r' is dropped) rather than collected first: a 1M-module manifest is read in one pass.
@@ -123,6 +145,10 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
   bool firstData = true;
   uint32_t number = 0;
   size_t nextHash = whole.find('#'); // the first '#' at or after the current line: most lines have none
+  // A plain file (the usual one) has no byte besides its line ends that could start a control
+  // character, so no reader space but ' ' either (tab, CR, FF and VT are below 0x20): one pass
+  // over the whole text stands for the per-field control walks, and words are split at ' '.
+  const bool plain = !mayHaveControlChar(whole, true);
   for (size_t start = 0; start < whole.size();) {
     const char *nl = static_cast<const char *>(std::memchr(whole.data() + start, '\n', whole.size() - start));
     size_t end = nl ? static_cast<size_t>(nl - whole.data()) : whole.size();
@@ -179,9 +205,13 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
       if (fields.f[0].text.empty())
         return bad(fields.f[0].col, 1, "empty module name");
     } else {
-      forEachWord(text, [&](std::string_view word, uint32_t offset) {
+      auto push = [&](std::string_view word, uint32_t offset) {
         fields.push({word, static_cast<uint32_t>(bom + offset + 1), static_cast<uint32_t>(word.size())});
-      });
+      };
+      if (plain)
+        forEachSpacedWord(text, push);
+      else
+        forEachWord(text, push);
       if (fields.count > 2)
         return bad(fields.f[2].col, fields.f[2].len, "expected 'NAME TYPE' on each line, found " +
                                                          std::to_string(fields.count) + " words");
@@ -191,16 +221,18 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
       if (fields.count == 2 && equalsLower(fields.f[0].text, "name") && equalsLower(fields.f[1].text, "type"))
         continue; // a header row
     }
-    for (size_t k = 0; k < fields.count; ++k)
+    for (size_t k = 0; !plain && k < fields.count; ++k)
       if (hasControlChar(fields.f[k].text))
         return bad(fields.f[k].col, fields.f[k].len,
                    "control character in '" + std::string(fields.f[k].text) + "'");
     const Field &name = fields.f[0];
-    // (A loop, not find_first_of(" \t"): that calls memchr once per character of the name; and
-    // without an early exit, so it is vectorized.)
+    // Only a CSV field can hold a blank (a word is split at them). (A loop, not
+    // find_first_of(" \t"): that calls memchr once per character of the name; and without an
+    // early exit, so it is vectorized.)
     unsigned char blank = 0;
-    for (char c : name.text)
-      blank |= static_cast<unsigned char>((c == ' ') | (c == '\t'));
+    if (csv)
+      for (char c : name.text)
+        blank |= static_cast<unsigned char>((c == ' ') | (c == '\t'));
     if (blank)
       return bad(name.col, name.len, "module name '" + std::string(name.text) + "' contains a space");
     std::string_view type = fields.count > 1 ? fields.f[1].text : std::string_view();

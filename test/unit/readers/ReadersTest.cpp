@@ -167,6 +167,24 @@ TEST_F(ReadersTest, ManifestControlCharactersAndBlanksInNames) {
     EXPECT_EQ(d.range.begin.line, 2u) << d.message;
 }
 
+TEST_F(ReadersTest, ManifestSplitsAlikeWithAndWithoutOtherBlanks) {
+  // A file whose only blank is ' ' has its lines split at spaces; a tab anywhere (here in a
+  // comment) sends every line through the test against all six reader spaces. Same modules,
+  // lines and columns either way.
+  const std::string body = "  a.x   Linear  \nb.y Conv2d\nc\n   d.z  \n";
+  for (const std::string head : {"# plain\n", "#\ttabbed\n"}) {
+    ASSERT_TRUE(inventory(write("m.txt", head + body))) << head;
+    EXPECT_EQ(names(), (std::vector<std::string>{"a.x:Linear", "b.y:Conv2d", "c:", "d.z:"})) << head;
+    EXPECT_EQ(inv_.modules[3].line, 5u) << head;
+    EXPECT_FALSE(inventory(write("bad.txt", head + "a L\n  b   L  extra \n"))) << head;
+    const Diagnostic &d = diags_.diagnostics().back();
+    EXPECT_EQ(d.code, "err_inventory_malformed") << head;
+    EXPECT_EQ(d.range.begin.line, 3u) << head;
+    EXPECT_EQ(d.range.begin.col, 10u) << head;
+    EXPECT_EQ(d.range.end.col, 15u) << head;
+  }
+}
+
 TEST_F(ReadersTest, ManifestCsvWithHeaderAndQuotes) {
   std::string p = write("m.csv", "\xEF\xBB\xBFname,type\nx.fc,Linear\n\"y.norm\", RMSNorm\nz,\n");
   ASSERT_TRUE(inventory(p));
