@@ -434,8 +434,10 @@ bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_
     return false;
   }
   ir::Module &m = inv_.modules.emplace_back();
-  m.name = name;
-  m.type = type;
+  // Constructed and moved in: assigning a view to the empty strings goes through _M_replace,
+  // about a hundred instructions more per string.
+  m.name = std::string(name);
+  m.type = std::string(type);
   m.line = line ? line : lineOf(offset);
   offsets_.push_back(offset);
   nameLens_.push_back(nameLen);
