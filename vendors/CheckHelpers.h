@@ -1,9 +1,8 @@
 // Small helpers the vendors' code shares (vendors/<vendor>/*Rules.cpp, *Patterns.cpp).
 #pragma once
 
-#include <algorithm>
-#include <cstdint>
-#include <cstring>
+#include "ir/Prefix.h"
+
 #include <initializer_list>
 #include <string_view>
 
@@ -17,20 +16,7 @@ inline bool isOneOf(std::string_view v, std::initializer_list<const char *> list
   return false;
 }
 
-// How many leading bytes `a` and `b` share, compared eight at a time (the readers and the name
-// trie walk sorted or tree-ordered names, where neighbours share most of their bytes).
-inline size_t commonPrefixLength(std::string_view a, std::string_view b) {
-  size_t n = std::min(a.size(), b.size()), i = 0;
-  for (; i + 8 <= n; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a.data() + i, 8);
-    std::memcpy(&y, b.data() + i, 8);
-    if (x != y)
-      break;
-  }
-  while (i < n && a[i] == b[i])
-    ++i;
-  return i;
-}
+// How many leading bytes two strings share (ir/Prefix.h).
+using ir::commonPrefixLength;
 
 } // namespace qspec::vendors
