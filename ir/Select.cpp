@@ -1,5 +1,6 @@
 #include "ir/Select.h"
 #include "ir/GlobSyntax.h"
+#include "ir/Prefix.h"
 
 #include <algorithm>
 #include <array>
@@ -217,18 +218,22 @@ private:
 };
 
 // The dot-separated segments `name` shares with `prev`, equal and in the same places: how many,
-// and where the first other one starts.
-std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view name) {
-  const size_t common = std::min(prev.size(), name.size());
-  const size_t diff = static_cast<size_t>(std::mismatch(name.begin(), name.begin() + common, prev.begin()).first -
-                                          name.begin());
-  size_t count = 0, start = 0;
-  for (size_t dot; (dot = name.find('.', start)) < diff; start = dot + 1)
+// and where the first other one starts. `dots` comes in with where prev's dots are (the shared
+// bytes have the same ones) and leaves with name's dots before that start.
+std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view name, std::vector<size_t> &dots) {
+  const size_t diff = commonPrefixLength(prev, name);
+  size_t count = 0;
+  while (count < dots.size() && dots[count] < diff)
     ++count;
+  const size_t start = count ? dots[count - 1] + 1 : 0;
+  dots.resize(count);
   // The segment from `start` is shared too when both names end it at the first difference (past
   // the end of `name`, when that is all of it).
-  if ((diff == name.size() || name[diff] == '.') && (diff == prev.size() || prev[diff] == '.'))
+  if ((diff == name.size() || name[diff] == '.') && (diff == prev.size() || prev[diff] == '.')) {
+    if (diff < name.size())
+      dots.push_back(diff);
     return {count + 1, diff + 1};
+  }
   return {count, start};
 }
 } // namespace
@@ -237,12 +242,16 @@ template <typename Lookup, typename Visit> void ModuleSelector::forEachName(Look
   const auto &mods = inv_.modules;
   RecentSegments recent;
   std::vector<uint32_t> ids; // the name before's, then this one's
+  std::vector<size_t> dots;  // where the name before's dots are, then this one's
   for (uint32_t i = 0; i < mods.size(); ++i) {
     std::string_view name = mods[i].name;
-    auto [shared, start] = i == 0 ? std::pair<size_t, size_t>{0, 0} : sharedSegments(mods[i - 1].name, name);
+    auto [shared, start] =
+        i == 0 ? std::pair<size_t, size_t>{0, 0} : sharedSegments(mods[i - 1].name, name, dots);
     ids.resize(shared);
     while (start <= name.size()) {
       const size_t end = std::min(name.find('.', start), name.size());
+      if (end < name.size())
+        dots.push_back(end);
       ids.push_back(recent.get(ids.size(), name.substr(start, end - start), lookup));
       start = end + 1;
     }
