@@ -3,6 +3,7 @@
 
 #include "ir/TargetInfo.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <malloc.h>
@@ -20,6 +21,26 @@ std::string outputFileName(const emit::EmitResult &r, const std::string &specSte
 }
 
 namespace {
+
+// Makes the main heap's next allocation start on the first huge page of the advised range, which
+// begins at `advisedFrom`. The heap's top chunk (what malloc carves new blocks from) starts where
+// the start-up's allocations ended, and up to the first 2 MiB boundary past `advisedFrom` the
+// kernel can only back it with 4 KiB pages (a huge page needs a whole aligned block inside the
+// advised range, none of it touched): about 225 page faults in a DeepSeek-V3 compile, at about
+// 12 us each on a virtual machine. One block that is never freed covers that stretch; only its
+// first bytes are touched.
+void skipToHugePage(uintptr_t advisedFrom, size_t hugePage) {
+  constexpr size_t kMinChunk = 32; // glibc's smallest chunk on 64-bit
+  const uintptr_t top = reinterpret_cast<uintptr_t>(::sbrk(0)) - mallinfo2().keepcost;
+  size_t gap = ((std::max(top, advisedFrom) + hugePage - 1) & ~(hugePage - 1)) - top;
+  if (gap == 0)
+    return;
+  if (gap < kMinChunk)
+    gap += hugePage;
+  // A chunk of `gap` bytes (a multiple of 16, like `top`) holds a request of gap - 8 bytes.
+  [[maybe_unused]] static void *volatile filler; // reachable, so never reported as a leak
+  filler = std::malloc(gap - sizeof(size_t));
+}
 
 // Grows the main heap once by `reserve` bytes of address space (no memory until touched) and
 // advises the kernel to back it with transparent huge pages, as glibc's own
@@ -40,13 +61,14 @@ void reserveHugePageHeap(size_t reserve) {
   void *volatile probe = std::malloc(kHugePage);
   char *after = static_cast<char *>(::sbrk(0));
   mallopt(M_TOP_PAD, 128 << 10);        // glibc's default again for any later growth
+  std::free(probe);
   // Only a heap that grew in place by brk (glibc falls back to mmap when it cannot).
   if (after - before >= static_cast<ptrdiff_t>(reserve)) {
     uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     char *start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(before) + page - 1) & ~(page - 1));
     ::madvise(start, static_cast<size_t>(after - start), MADV_HUGEPAGE);
+    skipToHugePage(reinterpret_cast<uintptr_t>(start), kHugePage);
   }
-  std::free(probe);
 }
 
 } // namespace

@@ -1,12 +1,15 @@
 // driver::configureHeap (driver/Compile.h): the main heap grows once by 1 GiB of address space
-// advised for transparent huge pages, and not at all under an address-space limit. Each case runs
+// advised for transparent huge pages, its next block starts on a huge-page boundary, and it does
+// not grow at all under an address-space limit. Each case runs
 // in a child process, whose heap settings then die with it. Under AddressSanitizer malloc is the
 // sanitizer's and never grows the brk heap, so the cases are skipped there.
 #include "driver/Compile.h"
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <malloc.h>
 #include <fstream>
 #include <string>
 #include <sys/resource.h>
@@ -67,14 +70,20 @@ TEST(ConfigureHeap, GrowsTheMainHeapOnceAndAdvisesHugePages) {
     char *before = static_cast<char *>(::sbrk(0));
     qspec::driver::configureHeap(false);
     char *after = static_cast<char *>(::sbrk(0));
+    // The top chunk, where new blocks are carved, starts a huge page: nothing is carved from the
+    // 4 KiB pages left below the first 2 MiB boundary. (Read before anything else allocates.)
+    uintptr_t top = reinterpret_cast<uintptr_t>(after) - mallinfo2().keepcost;
     if (after - before < kReserve)
       return 1;
     if (thp && heapFlags().find(" hg ") == std::string::npos)
       return 2;
+    if (top % (2u << 20) != 0 || top < reinterpret_cast<uintptr_t>(before))
+      return 4;
     void *p = std::malloc(32u << 20); // allocations still come from the heap
     return p && static_cast<char *>(p) < after ? 0 : 3;
   });
-  EXPECT_EQ(rc, 0) << "1: the heap did not grow by 1 GiB; 2: not advised for huge pages; 3: malloc";
+  EXPECT_EQ(rc, 0) << "1: the heap did not grow by 1 GiB; 2: not advised for huge pages; 3: malloc; "
+                      "4: the top chunk is not on a huge-page boundary";
 }
 
 TEST(ConfigureHeap, ReservesNothingUnderAnAddressSpaceLimit) {
