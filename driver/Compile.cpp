@@ -22,17 +22,17 @@ std::string outputFileName(const emit::EmitResult &r, const std::string &specSte
 
 namespace {
 
-// Makes the main heap's next allocation start on the first huge page of the advised range, which
-// begins at `advisedFrom`. The heap's top chunk (what malloc carves new blocks from) starts where
-// the start-up's allocations ended, and up to the first 2 MiB boundary past `advisedFrom` the
-// kernel can only back it with 4 KiB pages (a huge page needs a whole aligned block inside the
-// advised range, none of it touched): about 225 page faults in a DeepSeek-V3 compile, at about
-// 12 us each on a virtual machine. One block that is never freed covers that stretch; only its
-// first bytes are touched.
-void skipToHugePage(uintptr_t advisedFrom, size_t hugePage) {
+// Makes the main heap's next allocation start on the first 2 MiB block at or past `from` (the
+// first address where a huge page may back the heap). The heap's top chunk (what malloc carves
+// new blocks from) starts where the start-up's allocations ended, and before `from` the kernel can
+// only give 4 KiB pages (a huge page needs a whole aligned block inside the advised range with
+// none of it touched): about 450 page faults in a DeepSeek-V3 compile, at about 12 us each on a
+// virtual machine. One block that is never freed covers that stretch; only its first bytes are
+// touched.
+void skipToHugePage(uintptr_t from, size_t hugePage) {
   constexpr size_t kMinChunk = 32; // glibc's smallest chunk on 64-bit
   const uintptr_t top = reinterpret_cast<uintptr_t>(::sbrk(0)) - mallinfo2().keepcost;
-  size_t gap = ((std::max(top, advisedFrom) + hugePage - 1) & ~(hugePage - 1)) - top;
+  size_t gap = ((std::max(top, from) + hugePage - 1) & ~(hugePage - 1)) - top;
   if (gap == 0)
     return;
   if (gap < kMinChunk)
@@ -61,13 +61,16 @@ void reserveHugePageHeap(size_t reserve) {
   void *volatile probe = std::malloc(kHugePage);
   char *after = static_cast<char *>(::sbrk(0));
   mallopt(M_TOP_PAD, 128 << 10);        // glibc's default again for any later growth
+  // Carving the probe wrote the next chunk's header just past it, before the advice: that page
+  // is mapped on its own, and its 2 MiB block can no longer become a huge page.
+  const uintptr_t touched = reinterpret_cast<uintptr_t>(probe) + kHugePage + 64;
   std::free(probe);
   // Only a heap that grew in place by brk (glibc falls back to mmap when it cannot).
   if (after - before >= static_cast<ptrdiff_t>(reserve)) {
     uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     char *start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(before) + page - 1) & ~(page - 1));
     ::madvise(start, static_cast<size_t>(after - start), MADV_HUGEPAGE);
-    skipToHugePage(reinterpret_cast<uintptr_t>(start), kHugePage);
+    skipToHugePage(std::max(reinterpret_cast<uintptr_t>(start), touched), kHugePage);
   }
 }
 

@@ -1,6 +1,6 @@
 // driver::configureHeap (driver/Compile.h): the main heap grows once by 1 GiB of address space
-// advised for transparent huge pages, its next block starts on a huge-page boundary, and it does
-// not grow at all under an address-space limit. Each case runs
+// advised for transparent huge pages, its next block starts on a huge-page boundary (on a huge
+// page in a fresh process), and it does not grow at all under an address-space limit. Each case runs
 // in a child process, whose heap settings then die with it. Under AddressSanitizer malloc is the
 // sanitizer's and never grows the brk heap, so the cases are skipped there.
 #include "driver/Compile.h"
@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <malloc.h>
 #include <fstream>
 #include <string>
@@ -54,6 +55,56 @@ template <typename F> int inChild(F body) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 100;
 }
 
+// The kB of transparent huge pages in this process's [heap] mappings.
+long heapHugeKb() {
+  std::ifstream smaps("/proc/self/smaps");
+  long kb = 0;
+  bool inHeap = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::string first = line.substr(0, line.find(' '));
+    if (first.find('-') != std::string::npos && first.find(':') == std::string::npos)
+      inHeap = line.find(" [heap]") != std::string::npos;
+    else if (inHeap && line.rfind("AnonHugePages:", 0) == 0)
+      kb += std::stol(line.substr(14));
+  }
+  return kb;
+}
+
+// A counter of /proc/vmstat (0 if absent).
+long vmstat(const std::string &name) {
+  std::ifstream in("/proc/vmstat");
+  for (std::string key, value; in >> key >> value;)
+    if (key == name)
+      return std::stol(value);
+  return 0;
+}
+
+// Whether the kernel backs a region advised with MADV_HUGEPAGE by huge pages when it is touched.
+bool thpOnMadvise() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string modes;
+  std::getline(in, modes);
+  return modes.find("[madvise]") != std::string::npos || modes.find("[always]") != std::string::npos;
+}
+
+// With QSPEC_TEST_FIRST_BLOCK set, this binary only configures its heap, as qcc and qlint do
+// before any other static initializer allocates, touches its first block and exits: 0 when the
+// block is on a huge page, 5 when on 4 KiB pages, 6 when the kernel had no huge page to give.
+__attribute__((constructor(101))) void firstBlockInAFreshProcess() {
+  if (!std::getenv("QSPEC_TEST_FIRST_BLOCK"))
+    return;
+  const long fallbacks = vmstat("thp_fault_fallback"); // read first: it allocates
+  qspec::driver::configureHeap(true);
+  const size_t n = 1u << 20; // within the 2 MiB block the top chunk starts
+  char *block = static_cast<char *>(std::malloc(n));
+  if (!block)
+    ::_exit(3);
+  std::memset(block, 1, n);
+  if (heapHugeKb() >= 2048)
+    ::_exit(0);
+  ::_exit(vmstat("thp_fault_fallback") != fallbacks ? 6 : 5);
+}
+
 bool kernelHasThp() {
   struct stat st;
   return ::stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) == 0;
@@ -84,6 +135,29 @@ TEST(ConfigureHeap, GrowsTheMainHeapOnceAndAdvisesHugePages) {
   });
   EXPECT_EQ(rc, 0) << "1: the heap did not grow by 1 GiB; 2: not advised for huge pages; 3: malloc; "
                       "4: the top chunk is not on a huge-page boundary";
+}
+
+// The first block carved after configureHeap in a fresh process is on a huge page: nothing
+// touched its 2 MiB before the advice (the reservation writes a chunk header just past its own
+// probe, so that block is skipped too).
+TEST(ConfigureHeap, FirstBlockOfAFreshProcessIsOnAHugePage) {
+#ifdef QSPEC_ASAN
+  GTEST_SKIP() << "AddressSanitizer's allocator does not use the brk heap";
+#endif
+  if (!thpOnMadvise())
+    GTEST_SKIP() << "no transparent huge pages on madvise";
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv("QSPEC_TEST_FIRST_BLOCK", "1", 1);
+    ::execl("/proc/self/exe", "/proc/self/exe", static_cast<char *>(nullptr));
+    ::_exit(100);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+  if (rc == 6)
+    GTEST_SKIP() << "the kernel had no huge page to give (thp_fault_fallback grew)";
+  EXPECT_EQ(rc, 0) << "5: the first block is on 4 KiB pages; 3: malloc; 100, 101: the process";
 }
 
 TEST(ConfigureHeap, ReservesNothingUnderAnAddressSpaceLimit) {
