@@ -40,6 +40,8 @@ def main():
     ap.add_argument("--rounds", type=int, default=10)
     ap.add_argument("--data", default="")
     args = ap.parse_args()
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     builds = [args.build] + ([args.base] if args.base else [])
     for b in builds:
         if not os.access(os.path.join(b, "bin", "qcc"), os.X_OK):
