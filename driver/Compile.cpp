@@ -1,12 +1,16 @@
 // File naming and the target stage shared by qcc, qtune and qlint; see Compile.h.
 #include "driver/Compile.h"
 
+#include "ir/Parallel.h"
 #include "ir/TargetInfo.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
 #include <malloc.h>
+#include <mutex>
+#include <thread>
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -83,6 +87,72 @@ void configureHeap(bool oneArena) {
   // Freed memory stays for the next use (qtune's next probe) instead of going back to the kernel.
   mallopt(M_TRIM_THRESHOLD, 2047 << 20);
   reserveHugePageHeap(size_t{1} << 30);
+}
+
+namespace {
+
+// Makes `arenas` thread arenas, each with a heap grown by `bytes` of address space advised for huge
+// pages, its first huge page where the arena's next block starts.
+void growThreadArenas(unsigned arenas, size_t bytes) {
+  constexpr uintptr_t kHugePage = 2u << 20;
+  // The fillers (below): reachable, so never reported as a leak; reserved here, on this thread's
+  // arena, so that keeping one allocates nothing after it.
+  static std::vector<void *> &fillers = *new std::vector<void *>();
+  fillers.reserve(fillers.size() + arenas);
+  std::mutex lock;
+  std::condition_variable allHold;
+  unsigned holding = 0;
+  auto grow = [&] {
+    // A thread's first malloc binds it to an arena no other live thread uses; the block grows
+    // that arena's heap (an address range only: untouched, it takes no memory).
+    void *block = std::malloc(bytes);
+    if (block) {
+      const uintptr_t at = reinterpret_cast<uintptr_t>(block);
+      const uintptr_t from = (at + kHugePage - 1) & ~(kHugePage - 1);
+      const uintptr_t to = (at + bytes) & ~(kHugePage - 1);
+      if (to > from)
+        ::madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);
+    }
+    // Every thread holds its block until all have one: otherwise a thread that started late could
+    // be given the arena of one that has already finished.
+    std::unique_lock<std::mutex> hold(lock);
+    if (++holding == arenas)
+      allHold.notify_all();
+    allHold.wait(hold, [&] { return holding == arenas; });
+    hold.unlock();
+    if (!block)
+      return;
+    std::free(block); // back into its arena's top chunk, which M_TRIM_THRESHOLD keeps mapped
+    // The arena's first 2 MiB hold its header, on 4 KiB pages: a filler that is never freed makes
+    // the thread's blocks start at the first huge page (the block's chunk began 16 bytes before
+    // it; a chunk of n bytes holds a request of n - 8).
+    const uintptr_t chunk = reinterpret_cast<uintptr_t>(block) - 2 * sizeof(size_t);
+    const uintptr_t from = (chunk + kHugePage - 1) & ~(kHugePage - 1);
+    if (from - chunk >= 32) {
+      std::lock_guard<std::mutex> keep(lock);
+      fillers.push_back(std::malloc(from - chunk - sizeof(size_t))); // reserved: allocates nothing
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < arenas; ++t)
+    threads.emplace_back(grow);
+  for (std::thread &t : threads)
+    t.join();
+}
+
+} // namespace
+
+void prepareThreadHeaps(size_t modules) {
+  if (modules < ir::kParallelMinModules)
+    return; // the work stays on the calling thread
+  static std::once_flag once;
+  std::call_once(once, [] {
+    // ir::parallelFor runs one thread per core, the calling one included; 48 MiB fits a thread
+    // heap (glibc's limit is 64 MiB).
+    const unsigned others = std::max(1u, std::thread::hardware_concurrency()) - 1;
+    if (others > 0)
+      growThreadArenas(others, size_t{48} << 20);
+  });
 }
 
 bool safeFileName(const std::string &name) {

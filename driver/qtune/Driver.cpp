@@ -13,6 +13,7 @@
 //    atomically, the best passing configuration so far is linked into DIR/best/.
 // Resume needs nothing special: the strategy is deterministic, so a rerun replays the finished
 // rounds from the cache and continues with the first unfinished evaluation.
+#include "driver/Compile.h"
 #include "driver/qtune/Run.h"
 #include "driver/qtune/State.h"
 
@@ -153,6 +154,7 @@ int TuneRun::load() {
   fo.scoresOverride = o_.scores;
   if (!frontend::loadSpec(o_.spec, base_, diags_, fo))
     return 1;
+  driver::prepareThreadHeaps(base_.inventory.modules.size());
   if (!base_.tune.present) {
     diags_.report(DiagID::err_tune_no_tune_block, SourceRange::point(sm_.find(o_.spec), 1, 1), {o_.spec});
     return 1;

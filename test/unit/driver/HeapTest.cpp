@@ -1,14 +1,18 @@
 // driver::configureHeap (driver/Compile.h): the main heap grows once by 1 GiB of address space
 // advised for transparent huge pages, its next block starts on a huge-page boundary (on a huge
-// page in a fresh process), and it does not grow at all under an address-space limit. Each case runs
-// in a child process, whose heap settings then die with it. Under AddressSanitizer malloc is the
-// sanitizer's and never grows the brk heap, so the cases are skipped there.
+// page in a fresh process), and it does not grow at all under an address-space limit;
+// driver::prepareThreadHeaps: a thread's heap is on huge pages from its first block, and a small
+// compile makes no thread arena. Each case runs in a child process, whose heap settings then die
+// with it. Under AddressSanitizer malloc is the sanitizer's (no brk heap, no glibc arenas), so the
+// cases are skipped there.
 #include "driver/Compile.h"
+#include "ir/Parallel.h"
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <malloc.h>
 #include <fstream>
@@ -16,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -70,6 +75,38 @@ long heapHugeKb() {
   return kb;
 }
 
+// The kB of transparent huge pages in the mapping that holds `p`.
+long mappingHugeKb(const void *p) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  std::ifstream smaps("/proc/self/smaps");
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::string first = line.substr(0, line.find(' '));
+    size_t dash = first.find('-');
+    if (dash != std::string::npos && first.find(':') == std::string::npos) {
+      uintptr_t lo = std::stoull(first.substr(0, dash), nullptr, 16), hi = std::stoull(first.substr(dash + 1), nullptr, 16);
+      inside = lo <= at && at < hi;
+    } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
+      return std::stol(line.substr(14));
+    }
+  }
+  return 0;
+}
+
+// How many arenas malloc has (malloc_info lists one <heap> for each).
+int arenaCount() {
+  char *text = nullptr;
+  size_t size = 0;
+  FILE *out = ::open_memstream(&text, &size);
+  ::malloc_info(0, out);
+  std::fclose(out);
+  int n = 0;
+  for (const char *at = text; (at = std::strstr(at, "<heap nr=")); ++at)
+    ++n;
+  std::free(text);
+  return n;
+}
+
 // A counter of /proc/vmstat (0 if absent).
 long vmstat(const std::string &name) {
   std::ifstream in("/proc/vmstat");
@@ -103,6 +140,54 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
   if (heapHugeKb() >= 2048)
     ::_exit(0);
   ::_exit(vmstat("thp_fault_fallback") != fallbacks ? 6 : 5);
+}
+
+// With QSPEC_TEST_THREAD_HEAP set to "large", this binary configures its heap as qtune does
+// for a DeepSeek-V3-size compile, then a thread allocates and touches 1 MiB and exits: 0 when the
+// block starts the thread heap's first huge page and is on a huge page; 4 when it does not start
+// it; 5 when it is on 4 KiB pages; 6 when the kernel had no huge page to give (without THP on
+// madvise only the start is checked). Set to "small", for a compile below
+// ir::kParallelMinModules: 0 when no arena was made. (A fresh process: gtest's other tests make
+// threads, and glibc hands their arenas to later threads.)
+__attribute__((constructor)) void threadHeapInAFreshProcess() {
+  const char *mode = std::getenv("QSPEC_TEST_THREAD_HEAP");
+  if (!mode)
+    return;
+  const long fallbacks = vmstat("thp_fault_fallback");
+  qspec::driver::configureHeap(false);
+  if (std::string(mode) == "small") {
+    qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules - 1);
+    ::_exit(arenaCount() == 1 ? 0 : 8);
+  }
+  qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules);
+  int rc = 0;
+  std::thread([&] {
+    const size_t n = 1u << 20;
+    char *block = static_cast<char *>(std::malloc(n));
+    if (!block) {
+      rc = 3;
+      return;
+    }
+    std::memset(block, 1, n);
+    if ((reinterpret_cast<uintptr_t>(block) - 2 * sizeof(size_t)) % (2u << 20) != 0)
+      rc = 4;
+    else if (thpOnMadvise() && mappingHugeKb(block) < 2048)
+      rc = vmstat("thp_fault_fallback") != fallbacks ? 6 : 5;
+  }).join();
+  ::_exit(rc);
+}
+
+// Runs this test binary again with `env` set to `value`; its exit code.
+int inFreshProcess(const char *env, const char *value) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setenv(env, value, 1);
+    ::execl("/proc/self/exe", "/proc/self/exe", static_cast<char *>(nullptr));
+    ::_exit(100);
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 101;
 }
 
 bool kernelHasThp() {
@@ -179,4 +264,25 @@ TEST(ConfigureHeap, ReservesNothingUnderAnAddressSpaceLimit) {
     return p ? 0 : 3;
   });
   EXPECT_EQ(rc, 0) << "1: reserved under the limit; 3: malloc failed; 4: setrlimit failed";
+}
+
+// A compile big enough for threads: a thread's first block starts a huge page of its own arena's
+// heap, and is on a huge page once touched.
+TEST(PrepareThreadHeaps, AThreadsFirstBlockIsOnAHugePage) {
+#ifdef QSPEC_ASAN
+  GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
+#endif
+  int rc = inFreshProcess("QSPEC_TEST_THREAD_HEAP", "large");
+  if (rc == 6)
+    GTEST_SKIP() << "the kernel had no huge page to give (thp_fault_fallback grew)";
+  EXPECT_EQ(rc, 0) << "4: the block does not start a huge page; 5: on 4 KiB pages; 3: malloc; "
+                      "100, 101: the process";
+}
+
+// Below ir::kParallelMinModules the work stays on one thread: no arena is made for it.
+TEST(PrepareThreadHeaps, MakesNoArenaForASmallCompile) {
+#ifdef QSPEC_ASAN
+  GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
+#endif
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "small"), 0) << "8: an arena was made";
 }
