@@ -80,9 +80,7 @@ void reserveHugePageHeap(size_t reserve) {
 
 } // namespace
 
-void configureHeap(bool oneArena) {
-  if (oneArena)
-    mallopt(M_ARENA_MAX, 1);
+void configureHeap() {
   mallopt(M_MMAP_THRESHOLD, 64 << 20);
   // Freed memory stays for the next use (qtune's next probe) instead of going back to the kernel.
   mallopt(M_TRIM_THRESHOLD, 2047 << 20);
@@ -146,7 +144,11 @@ void prepareThreadHeaps(size_t modules) {
   if (modules < ir::kParallelMinModules)
     return; // the work stays on the calling thread
   static std::once_flag once;
-  std::call_once(once, [] {
+  std::call_once(once, [modules] {
+    if (modules > kThreadHeapModules) {
+      mallopt(M_ARENA_MAX, 1); // before any thread has an arena: they all use the main heap
+      return;
+    }
     // ir::parallelFor runs one thread per core, the calling one included; 48 MiB fits a thread
     // heap (glibc's limit is 64 MiB).
     const unsigned others = std::max(1u, std::thread::hardware_concurrency()) - 1;

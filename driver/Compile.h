@@ -34,21 +34,24 @@ std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<con
 // and emitters, emitted files) are reused from the heap instead of being mapped and unmapped one
 // by one, and the main heap is backed by transparent huge pages where the kernel offers them (THP
 // "madvise" mode): on a DeepSeek-V3-size compile the first touches of 4 KiB pages were about half
-// of qcc's CPU time. With `oneArena` every thread allocates from that heap too (qcc: its emitter
-// threads live for one compile; 0.086 -> 0.074 s CPU); without it each thread keeps an arena of its
-// own (qtune run: its probes reuse the same pages round after round, and one shared arena's lock
-// cost more than the huge pages saved; qlint: it lints files on several threads, and with one
-// arena 500 specs took 386 ms instead of 228). Call it once, first thing.
-void configureHeap(bool oneArena);
+// of qcc's CPU time. Each thread keeps an arena of its own (prepareThreadHeaps puts those on huge
+// pages too): with one arena for all, the emitter threads of qcc waited on its lock (a compile of
+// qtune's all-high probe state took 0.46 s of CPU instead of 0.25), qtune's probes likewise, and
+// qlint, which lints files on several threads, took 386 ms for 500 specs instead of 228. Call it
+// once, first thing.
+void configureHeap();
 
-// After configureHeap(false), for a compile of `modules` modules: when that is enough for
+// After configureHeap, for a compile of `modules` modules: when that is enough for
 // ir::parallelFor to start threads, makes one thread arena for each of them ahead of time (once a
 // process), its heap grown by 48 MiB of address space advised for huge pages. glibc grows a
 // thread's heap a few pages at a time, so a 2 MiB block is never whole when first touched and every
 // thread heap stays on 4 KiB pages, each first touch a page fault: about 4,500 in qtune's
 // all-high probe. The arenas go to glibc's free list when their threads end; later threads are
 // given them. Does nothing below ir::kParallelMinModules (a thread costs more than a small compile
-// saves).
+// saves). Above kThreadHeapModules a thread's work outgrows one thread heap (glibc's are 64 MiB at
+// most, and the heaps it adds grow a few pages at a time again): every thread then allocates from
+// the main heap, on its huge pages, under its lock.
+constexpr size_t kThreadHeapModules = 256 * 1024;
 void prepareThreadHeaps(size_t modules);
 
 // buildTargets for every target the spec declares into a folder, the bytes dropped: what

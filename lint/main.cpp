@@ -349,7 +349,7 @@ int run(Cli &c) {
 // A spec is linted through qcc's whole pipeline and emitters: the same heap as qcc's, but an arena
 // per thread, since files are linted side by side. Set up before the libraries' static
 // initializers (ANTLR's ATN, protobuf's descriptors), so that their blocks are on huge pages too.
-__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(/*oneArena=*/false); }
+__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(); }
 
 int main(int argc, char **argv) {
   if (argc == 3 && std::string(argv[1]) == "rule")

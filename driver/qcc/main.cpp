@@ -308,6 +308,7 @@ bool compile(Session &s, const frontend::FrontendOptions &fo, ir::Spec &spec) {
   s.times.phase("parse and read inputs");
   if (!loaded)
     return false;
+  driver::prepareThreadHeaps(spec.inventory.modules.size());
   passes::PipelineOptions po;
   po.verifyEach = s.o.verifyEach;
   po.stopAfter = s.o.stopAfter;
@@ -436,7 +437,7 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
 
 // Before the libraries' static initializers (ANTLR's ATN, protobuf's descriptors: about 420 KB of
 // blocks), so that their blocks too are carved from the huge pages configureHeap sets up.
-__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(/*oneArena=*/true); }
+__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(); }
 
 int runQcc(int argc, char **argv) {
   if (argc >= 2 && std::string(argv[1]) == "fmt")

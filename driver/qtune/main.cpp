@@ -317,6 +317,6 @@ int main(int argc, char **argv) {
     return *rc;
   // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
   // readings): kept on the heap, they land on pages the previous probe already touched.
-  driver::configureHeap(/*oneArena=*/false);
+  driver::configureHeap();
   return tune::runCommand(o);
 }

@@ -131,7 +131,7 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
   if (!std::getenv("QSPEC_TEST_FIRST_BLOCK"))
     return;
   const long fallbacks = vmstat("thp_fault_fallback"); // read first: it allocates
-  qspec::driver::configureHeap(true);
+  qspec::driver::configureHeap();
   const size_t n = 1u << 20; // within the 2 MiB block the top chunk starts
   char *block = static_cast<char *>(std::malloc(n));
   if (!block)
@@ -142,22 +142,28 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
   ::_exit(vmstat("thp_fault_fallback") != fallbacks ? 6 : 5);
 }
 
-// With QSPEC_TEST_THREAD_HEAP set to "large", this binary configures its heap as qtune does
+// With QSPEC_TEST_THREAD_HEAP set to "large", this binary configures its heap as qcc and qtune do
 // for a DeepSeek-V3-size compile, then a thread allocates and touches 1 MiB and exits: 0 when the
 // block starts the thread heap's first huge page and is on a huge page; 4 when it does not start
 // it; 5 when it is on 4 KiB pages; 6 when the kernel had no huge page to give (without THP on
 // madvise only the start is checked). Set to "small", for a compile below
-// ir::kParallelMinModules: 0 when no arena was made. (A fresh process: gtest's other tests make
+// ir::kParallelMinModules: 0 when no arena was made. Set to "huge", for a compile above
+// kThreadHeapModules: 0 when a thread's block still comes from the main heap's arena. (A fresh process: gtest's other tests make
 // threads, and glibc hands their arenas to later threads.)
 __attribute__((constructor)) void threadHeapInAFreshProcess() {
   const char *mode = std::getenv("QSPEC_TEST_THREAD_HEAP");
   if (!mode)
     return;
   const long fallbacks = vmstat("thp_fault_fallback");
-  qspec::driver::configureHeap(false);
+  qspec::driver::configureHeap();
   if (std::string(mode) == "small") {
     qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules - 1);
     ::_exit(arenaCount() == 1 ? 0 : 8);
+  }
+  if (std::string(mode) == "huge") {
+    qspec::driver::prepareThreadHeaps(qspec::driver::kThreadHeapModules + 1);
+    std::thread([] { std::free(std::malloc(1u << 20)); }).join();
+    ::_exit(arenaCount() == 1 ? 0 : 9);
   }
   qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules);
   int rc = 0;
@@ -204,7 +210,7 @@ TEST(ConfigureHeap, GrowsTheMainHeapOnceAndAdvisesHugePages) {
   bool thp = kernelHasThp();
   int rc = inChild([thp] {
     char *before = static_cast<char *>(::sbrk(0));
-    qspec::driver::configureHeap(false);
+    qspec::driver::configureHeap();
     char *after = static_cast<char *>(::sbrk(0));
     // The top chunk, where new blocks are carved, starts a huge page: nothing is carved from the
     // 4 KiB pages left below the first 2 MiB boundary. (Read before anything else allocates.)
@@ -256,7 +262,7 @@ TEST(ConfigureHeap, ReservesNothingUnderAnAddressSpaceLimit) {
     if (::setrlimit(RLIMIT_AS, &lim) != 0)
       return 4;
     char *before = static_cast<char *>(::sbrk(0));
-    qspec::driver::configureHeap(true);
+    qspec::driver::configureHeap();
     char *after = static_cast<char *>(::sbrk(0));
     if (after - before >= kReserve)
       return 1;
@@ -285,4 +291,12 @@ TEST(PrepareThreadHeaps, MakesNoArenaForASmallCompile) {
   GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
 #endif
   EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "small"), 0) << "8: an arena was made";
+}
+
+// Above kThreadHeapModules a thread allocates from the main heap: glibc makes no arena for it.
+TEST(PrepareThreadHeaps, AHugeCompileKeepsOneArena) {
+#ifdef QSPEC_ASAN
+  GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
+#endif
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "huge"), 0) << "9: a thread got an arena of its own";
 }
