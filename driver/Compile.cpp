@@ -140,12 +140,12 @@ void growThreadArenas(unsigned arenas, size_t bytes) {
 
 } // namespace
 
-void prepareThreadHeaps(size_t modules) {
+void prepareThreadHeaps(size_t modules, size_t targets) {
   if (modules < ir::kParallelMinModules)
     return; // the work stays on the calling thread
   static std::once_flag once;
-  std::call_once(once, [modules] {
-    if (modules > kThreadHeapModules) {
+  std::call_once(once, [modules, targets] {
+    if (modules > kThreadHeapModules || targets < 2) {
       mallopt(M_ARENA_MAX, 1); // before any thread has an arena: they all use the main heap
       return;
     }

@@ -41,18 +41,20 @@ std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<con
 // once, first thing.
 void configureHeap();
 
-// After configureHeap, for a compile of `modules` modules: when that is enough for
-// ir::parallelFor to start threads, makes one thread arena for each of them ahead of time (once a
-// process), its heap grown by 48 MiB of address space advised for huge pages. glibc grows a
-// thread's heap a few pages at a time, so a 2 MiB block is never whole when first touched and every
-// thread heap stays on 4 KiB pages, each first touch a page fault: about 4,500 in qtune's
-// all-high probe. The arenas go to glibc's free list when their threads end; later threads are
-// given them. Does nothing below ir::kParallelMinModules (a thread costs more than a small compile
-// saves). Above kThreadHeapModules a thread's work outgrows one thread heap (glibc's are 64 MiB at
-// most, and the heaps it adds grow a few pages at a time again): every thread then allocates from
-// the main heap, on its huge pages, under its lock.
+// After configureHeap, for a compile of `modules` modules that emits `targets` targets: when
+// that is enough for ir::parallelFor to start threads, makes one thread arena for each of them
+// ahead of time (once a process), its heap grown by 48 MiB of address space advised for huge
+// pages. glibc grows a thread's heap a few pages at a time, so a 2 MiB block is never whole when
+// first touched and every thread heap stays on 4 KiB pages, each first touch a page fault: about
+// 4,500 in qtune's all-high probe. The arenas go to glibc's free list when their threads end;
+// later threads are given them. Does nothing below ir::kParallelMinModules (a thread costs more
+// than a small compile saves). With fewer than two targets the emitters run on the calling thread
+// and only the pattern selection's threads remain, whose few blocks cost less in the main heap's
+// touched pages than in a fresh huge page; above kThreadHeapModules a thread's work outgrows one
+// thread heap (glibc's are 64 MiB at most, and the heaps it adds grow a few pages at a time
+// again). In both cases every thread allocates from the main heap, under its lock.
 constexpr size_t kThreadHeapModules = 256 * 1024;
-void prepareThreadHeaps(size_t modules);
+void prepareThreadHeaps(size_t modules, size_t targets);
 
 // buildTargets for every target the spec declares into a folder, the bytes dropped: what
 // `qcc --emit=all` checks before it writes.

@@ -308,7 +308,7 @@ bool compile(Session &s, const frontend::FrontendOptions &fo, ir::Spec &spec) {
   s.times.phase("parse and read inputs");
   if (!loaded)
     return false;
-  driver::prepareThreadHeaps(spec.inventory.modules.size());
+  driver::prepareThreadHeaps(spec.inventory.modules.size(), s.o.emit == "all" ? spec.targets.size() : 1);
   passes::PipelineOptions po;
   po.verifyEach = s.o.verifyEach;
   po.stopAfter = s.o.stopAfter;

@@ -154,7 +154,7 @@ int TuneRun::load() {
   fo.scoresOverride = o_.scores;
   if (!frontend::loadSpec(o_.spec, base_, diags_, fo))
     return 1;
-  driver::prepareThreadHeaps(base_.inventory.modules.size());
+  driver::prepareThreadHeaps(base_.inventory.modules.size(), base_.targets.size());
   if (!base_.tune.present) {
     diags_.report(DiagID::err_tune_no_tune_block, SourceRange::point(sm_.find(o_.spec), 1, 1), {o_.spec});
     return 1;

@@ -148,7 +148,8 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
 // it; 5 when it is on 4 KiB pages; 6 when the kernel had no huge page to give (without THP on
 // madvise only the start is checked). Set to "small", for a compile below
 // ir::kParallelMinModules: 0 when no arena was made. Set to "huge", for a compile above
-// kThreadHeapModules: 0 when a thread's block still comes from the main heap's arena. (A fresh process: gtest's other tests make
+// kThreadHeapModules, or "one-target", for a compile that emits one target: 0 when a thread's
+// block still comes from the main heap's arena. (A fresh process: gtest's other tests make
 // threads, and glibc hands their arenas to later threads.)
 __attribute__((constructor)) void threadHeapInAFreshProcess() {
   const char *mode = std::getenv("QSPEC_TEST_THREAD_HEAP");
@@ -157,15 +158,18 @@ __attribute__((constructor)) void threadHeapInAFreshProcess() {
   const long fallbacks = vmstat("thp_fault_fallback");
   qspec::driver::configureHeap();
   if (std::string(mode) == "small") {
-    qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules - 1);
+    qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules - 1, 4);
     ::_exit(arenaCount() == 1 ? 0 : 8);
   }
-  if (std::string(mode) == "huge") {
-    qspec::driver::prepareThreadHeaps(qspec::driver::kThreadHeapModules + 1);
+  if (std::string(mode) == "huge" || std::string(mode) == "one-target") {
+    if (std::string(mode) == "huge")
+      qspec::driver::prepareThreadHeaps(qspec::driver::kThreadHeapModules + 1, 4);
+    else
+      qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, 1);
     std::thread([] { std::free(std::malloc(1u << 20)); }).join();
     ::_exit(arenaCount() == 1 ? 0 : 9);
   }
-  qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules);
+  qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, 4);
   int rc = 0;
   std::thread([&] {
     const size_t n = 1u << 20;
@@ -299,4 +303,13 @@ TEST(PrepareThreadHeaps, AHugeCompileKeepsOneArena) {
   GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
 #endif
   EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "huge"), 0) << "9: a thread got an arena of its own";
+}
+
+// One target: its emitter runs on the calling thread, and the selection's threads allocate from
+// the main heap.
+TEST(PrepareThreadHeaps, OneTargetKeepsOneArena) {
+#ifdef QSPEC_ASAN
+  GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
+#endif
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "one-target"), 0) << "9: a thread got an arena of its own";
 }
