@@ -36,7 +36,7 @@ std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<con
 // "madvise" mode): on a DeepSeek-V3-size compile the first touches of 4 KiB pages were about half
 // of qcc's CPU time. Each thread keeps an arena of its own (prepareThreadHeaps puts those on huge
 // pages too): with one arena for all, the emitter threads of qcc waited on its lock (a compile of
-// qtune's all-high probe state took 0.46 s of CPU instead of 0.25), qtune's probes likewise, and
+// qtune's all-high probe state took 0.42 s of CPU instead of 0.20), qtune's probes likewise, and
 // qlint, which lints files on several threads, took 386 ms for 500 specs instead of 228. Call it
 // once, first thing.
 void configureHeap();

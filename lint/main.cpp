@@ -346,8 +346,8 @@ int run(Cli &c) {
 
 } // namespace
 
-// A spec is linted through qcc's whole pipeline and emitters: the same heap as qcc's, but an arena
-// per thread, since files are linted side by side. Set up before the libraries' static
+// A spec is linted through qcc's whole pipeline and emitters: the same heap as qcc's, an arena per
+// thread (files are linted side by side). Set up before the libraries' static
 // initializers (ANTLR's ATN, protobuf's descriptors), so that their blocks are on huge pages too.
 __attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(); }
 
