@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <malloc.h>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <sys/mman.h>
 #include <sys/resource.h>
@@ -46,18 +47,24 @@ void skipToHugePage(uintptr_t from, size_t hugePage) {
   filler = std::malloc(gap - sizeof(size_t));
 }
 
+// Whether address space is unlimited: under a limit of address space or data (`ulimit -v`,
+// `ulimit -d`) a reservation counts against it, used or not.
+bool addressSpaceUnlimited() {
+  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
+    rlimit lim{};
+    if (::getrlimit(resource, &lim) != 0 || lim.rlim_cur != RLIM_INFINITY)
+      return false;
+  }
+  return true;
+}
+
 // Grows the main heap once by `reserve` bytes of address space (no memory until touched) and
 // advises the kernel to back it with transparent huge pages, as glibc's own
 // `glibc.malloc.hugetlb=1` tunable does for each heap it grows (a tunable is read only at start).
 void reserveHugePageHeap(size_t reserve) {
   constexpr size_t kHugePage = 2u << 20;
-  // Under a limit of address space or data (`ulimit -v`, `ulimit -d`) the reservation would count
-  // against it: the heap stays as glibc grows it.
-  for (int resource : {RLIMIT_AS, RLIMIT_DATA}) {
-    rlimit lim{};
-    if (::getrlimit(resource, &lim) != 0 || lim.rlim_cur != RLIM_INFINITY)
-      return;
-  }
+  if (!addressSpaceUnlimited())
+    return; // the heap stays as glibc grows it
   char *before = static_cast<char *>(::sbrk(0));
   mallopt(M_TOP_PAD, static_cast<int>(reserve));
   // Larger than the top chunk, so the heap grows by `reserve`; volatile, so that the compiler
@@ -132,8 +139,15 @@ void growThreadArenas(unsigned arenas, size_t bytes) {
     }
   };
   std::vector<std::thread> threads;
-  for (unsigned t = 0; t < arenas; ++t)
-    threads.emplace_back(grow);
+  try {
+    for (unsigned t = 0; t < arenas; ++t)
+      threads.emplace_back(grow);
+  } catch (const std::system_error &) {
+    // No thread to be had (a limit on threads or memory): those started wait only for each other.
+    std::lock_guard<std::mutex> hold(lock);
+    arenas = static_cast<unsigned>(threads.size());
+    allHold.notify_all();
+  }
   for (std::thread &t : threads)
     t.join();
 }
@@ -145,7 +159,8 @@ void prepareThreadHeaps(size_t modules, size_t targets) {
     return; // the work stays on the calling thread
   static std::once_flag once;
   std::call_once(once, [modules, targets] {
-    if (modules > kThreadHeapModules || targets < 2) {
+    // Each thread arena reserves 64 MiB of address space (glibc maps twice that to align it).
+    if (modules > kThreadHeapModules || targets < 2 || !addressSpaceUnlimited()) {
       mallopt(M_ARENA_MAX, 1); // before any thread has an arena: they all use the main heap
       return;
     }

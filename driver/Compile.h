@@ -52,7 +52,9 @@ void configureHeap();
 // and only the pattern selection's threads remain, whose few blocks cost less in the main heap's
 // touched pages than in a fresh huge page; above kThreadHeapModules a thread's work outgrows one
 // thread heap (glibc's are 64 MiB at most, and the heaps it adds grow a few pages at a time
-// again). In both cases every thread allocates from the main heap, under its lock.
+// again). So does a process under a limit of address space or data (`ulimit -v`, `ulimit -d`),
+// where each arena's 64 MiB reservation counts. In these cases every thread allocates from the
+// main heap, under its lock.
 constexpr size_t kThreadHeapModules = 256 * 1024;
 void prepareThreadHeaps(size_t modules, size_t targets);
 

@@ -148,8 +148,8 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
 // it; 5 when it is on 4 KiB pages; 6 when the kernel had no huge page to give (without THP on
 // madvise only the start is checked). Set to "small", for a compile below
 // ir::kParallelMinModules: 0 when no arena was made. Set to "huge", for a compile above
-// kThreadHeapModules, or "one-target", for a compile that emits one target: 0 when a thread's
-// block still comes from the main heap's arena. (A fresh process: gtest's other tests make
+// kThreadHeapModules, "one-target", for a compile that emits one target, or "limited", under an
+// address-space limit: 0 when a thread's block still comes from the main heap's arena. (A fresh process: gtest's other tests make
 // threads, and glibc hands their arenas to later threads.)
 __attribute__((constructor)) void threadHeapInAFreshProcess() {
   const char *mode = std::getenv("QSPEC_TEST_THREAD_HEAP");
@@ -161,11 +161,18 @@ __attribute__((constructor)) void threadHeapInAFreshProcess() {
     qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules - 1, 4);
     ::_exit(arenaCount() == 1 ? 0 : 8);
   }
-  if (std::string(mode) == "huge" || std::string(mode) == "one-target") {
+  if (std::string(mode) == "huge" || std::string(mode) == "one-target" || std::string(mode) == "limited") {
+    if (std::string(mode) == "limited") {
+      rlimit lim{};
+      ::getrlimit(RLIMIT_AS, &lim);
+      lim.rlim_cur = 8L << 30;
+      if (::setrlimit(RLIMIT_AS, &lim) != 0)
+        ::_exit(10);
+    }
     if (std::string(mode) == "huge")
       qspec::driver::prepareThreadHeaps(qspec::driver::kThreadHeapModules + 1, 4);
     else
-      qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, 1);
+      qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, std::string(mode) == "limited" ? 4 : 1);
     std::thread([] { std::free(std::malloc(1u << 20)); }).join();
     ::_exit(arenaCount() == 1 ? 0 : 9);
   }
@@ -312,4 +319,13 @@ TEST(PrepareThreadHeaps, OneTargetKeepsOneArena) {
   GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
 #endif
   EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "one-target"), 0) << "9: a thread got an arena of its own";
+}
+
+// Under an address-space limit each arena's 64 MiB reservation would count: no arena is made.
+TEST(PrepareThreadHeaps, UnderAnAddressSpaceLimitKeepsOneArena) {
+#ifdef QSPEC_ASAN
+  GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
+#endif
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "limited"), 0)
+      << "9: a thread got an arena of its own; 10: setrlimit failed";
 }
