@@ -27,6 +27,15 @@ std::string outputFileName(const emit::EmitResult &r, const std::string &specSte
 
 namespace {
 
+constexpr uintptr_t kHugePage = 2u << 20;
+
+// The first huge-page boundary at or past `at`.
+uintptr_t hugePageAtOrAfter(uintptr_t at) { return (at + kHugePage - 1) & ~(kHugePage - 1); }
+
+// A block that is never freed, carved as one glibc chunk of `chunkBytes` (a multiple of 16, at
+// least 32) from where the arena carves next: a chunk of n bytes holds a request of n - 8.
+void *carveChunk(size_t chunkBytes) { return std::malloc(chunkBytes - sizeof(size_t)); }
+
 // Makes the main heap's next allocation start on the first 2 MiB block at or past `from` (the
 // first address where a huge page may back the heap). The heap's top chunk (what malloc carves
 // new blocks from) starts where the start-up's allocations ended, and before `from` the kernel can
@@ -34,17 +43,16 @@ namespace {
 // none of it touched): about 450 page faults in a DeepSeek-V3 compile, at about 12 us each on a
 // virtual machine. One block that is never freed covers that stretch; only its first bytes are
 // touched.
-void skipToHugePage(uintptr_t from, size_t hugePage) {
+void skipToHugePage(uintptr_t from) {
   constexpr size_t kMinChunk = 32; // glibc's smallest chunk on 64-bit
   const uintptr_t top = reinterpret_cast<uintptr_t>(::sbrk(0)) - mallinfo2().keepcost;
-  size_t gap = ((std::max(top, from) + hugePage - 1) & ~(hugePage - 1)) - top;
+  size_t gap = hugePageAtOrAfter(std::max(top, from)) - top;
   if (gap == 0)
     return;
   if (gap < kMinChunk)
-    gap += hugePage;
-  // A chunk of `gap` bytes (a multiple of 16, like `top`) holds a request of gap - 8 bytes.
+    gap += kHugePage;
   [[maybe_unused]] static void *volatile filler; // reachable, so never reported as a leak
-  filler = std::malloc(gap - sizeof(size_t));
+  filler = carveChunk(gap);
 }
 
 // Whether address space is unlimited: under a limit of address space or data (`ulimit -v`,
@@ -62,7 +70,6 @@ bool addressSpaceUnlimited() {
 // advises the kernel to back it with transparent huge pages, as glibc's own
 // `glibc.malloc.hugetlb=1` tunable does for each heap it grows (a tunable is read only at start).
 void reserveHugePageHeap(size_t reserve) {
-  constexpr size_t kHugePage = 2u << 20;
   if (!addressSpaceUnlimited())
     return; // the heap stays as glibc grows it
   char *before = static_cast<char *>(::sbrk(0));
@@ -81,27 +88,33 @@ void reserveHugePageHeap(size_t reserve) {
     uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
     char *start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(before) + page - 1) & ~(page - 1));
     ::madvise(start, static_cast<size_t>(after - start), MADV_HUGEPAGE);
-    skipToHugePage(std::max(reinterpret_cast<uintptr_t>(start), touched), kHugePage);
+    skipToHugePage(std::max(reinterpret_cast<uintptr_t>(start), touched));
   }
 }
 
-} // namespace
-
-void configureHeap() {
-  mallopt(M_MMAP_THRESHOLD, 64 << 20);
-  // Freed memory stays for the next use (qtune's next probe) instead of going back to the kernel.
-  mallopt(M_TRIM_THRESHOLD, 2047 << 20);
-  reserveHugePageHeap(size_t{1} << 30);
+// Advises the whole 2 MiB blocks inside [block, block + bytes) for huge pages.
+void adviseHugePages(void *block, size_t bytes) {
+  const uintptr_t at = reinterpret_cast<uintptr_t>(block);
+  const uintptr_t from = hugePageAtOrAfter(at), to = (at + bytes) & ~(kHugePage - 1);
+  if (to > from)
+    ::madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);
 }
 
-namespace {
+// After the block at `freed` went back to its arena's top chunk: a block that is never freed from
+// the chunk it began (16 bytes before it) up to the first huge page, so that the arena's next
+// blocks start there (its first 2 MiB hold the arena's header, on 4 KiB pages). Null when there is
+// no room for a chunk.
+void *fillBelowFirstHugePage(uintptr_t freed) {
+  const uintptr_t chunk = freed - 2 * sizeof(size_t);
+  const size_t gap = hugePageAtOrAfter(chunk) - chunk;
+  return gap >= 32 ? carveChunk(gap) : nullptr;
+}
 
 // Makes `arenas` thread arenas, each with a heap grown by `bytes` of address space advised for huge
 // pages, its first huge page where the arena's next block starts.
 void growThreadArenas(unsigned arenas, size_t bytes) {
-  constexpr uintptr_t kHugePage = 2u << 20;
-  // The fillers (below): reachable, so never reported as a leak; reserved here, on this thread's
-  // arena, so that keeping one allocates nothing after it.
+  // The fillers: reachable, so never reported as a leak; reserved here, on this thread's arena,
+  // so that keeping one allocates nothing after it.
   static std::vector<void *> &fillers = *new std::vector<void *>();
   fillers.reserve(fillers.size() + arenas);
   std::mutex lock;
@@ -111,32 +124,22 @@ void growThreadArenas(unsigned arenas, size_t bytes) {
     // A thread's first malloc binds it to an arena no other live thread uses; the block grows
     // that arena's heap (an address range only: untouched, it takes no memory).
     void *block = std::malloc(bytes);
-    if (block) {
-      const uintptr_t at = reinterpret_cast<uintptr_t>(block);
-      const uintptr_t from = (at + kHugePage - 1) & ~(kHugePage - 1);
-      const uintptr_t to = (at + bytes) & ~(kHugePage - 1);
-      if (to > from)
-        ::madvise(reinterpret_cast<void *>(from), to - from, MADV_HUGEPAGE);
-    }
+    if (block)
+      adviseHugePages(block, bytes);
     // Every thread holds its block until all have one: otherwise a thread that started late could
     // be given the arena of one that has already finished.
     std::unique_lock<std::mutex> hold(lock);
     if (++holding == arenas)
       allHold.notify_all();
     allHold.wait(hold, [&] { return holding == arenas; });
-    hold.unlock();
     if (!block)
       return;
+    hold.unlock();
+    const uintptr_t at = reinterpret_cast<uintptr_t>(block);
     std::free(block); // back into its arena's top chunk, which M_TRIM_THRESHOLD keeps mapped
-    // The arena's first 2 MiB hold its header, on 4 KiB pages: a filler that is never freed makes
-    // the thread's blocks start at the first huge page (the block's chunk began 16 bytes before
-    // it; a chunk of n bytes holds a request of n - 8).
-    const uintptr_t chunk = reinterpret_cast<uintptr_t>(block) - 2 * sizeof(size_t);
-    const uintptr_t from = (chunk + kHugePage - 1) & ~(kHugePage - 1);
-    if (from - chunk >= 32) {
-      std::lock_guard<std::mutex> keep(lock);
-      fillers.push_back(std::malloc(from - chunk - sizeof(size_t))); // reserved: allocates nothing
-    }
+    void *filler = fillBelowFirstHugePage(at);
+    hold.lock();
+    fillers.push_back(filler); // reserved: allocates nothing
   };
   std::vector<std::thread> threads;
   try {
@@ -153,6 +156,13 @@ void growThreadArenas(unsigned arenas, size_t bytes) {
 }
 
 } // namespace
+
+void configureHeap() {
+  mallopt(M_MMAP_THRESHOLD, 64 << 20);
+  // Freed memory stays for the next use (qtune's next probe) instead of going back to the kernel.
+  mallopt(M_TRIM_THRESHOLD, 2047 << 20);
+  reserveHugePageHeap(size_t{1} << 30);
+}
 
 void prepareThreadHeaps(size_t modules, size_t targets) {
   if (modules < ir::kParallelMinModules)
