@@ -142,40 +142,30 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
   ::_exit(vmstat("thp_fault_fallback") != fallbacks ? 6 : 5);
 }
 
-// With QSPEC_TEST_THREAD_HEAP set to "large", this binary configures its heap as qcc and qtune do
-// for a DeepSeek-V3-size compile, then a thread allocates and touches 1 MiB and exits: 0 when the
-// block starts the thread heap's first huge page and is on a huge page; 4 when it does not start
-// it; 5 when it is on 4 KiB pages; 6 when the kernel had no huge page to give (without THP on
-// madvise only the start is checked). Set to "small", for a compile below
-// ir::kParallelMinModules: 0 when no arena was made. Set to "huge", for a compile above
-// kThreadHeapModules, "one-target", for a compile that emits one target, or "limited", under an
-// address-space limit: 0 when a thread's block still comes from the main heap's arena. (A fresh process: gtest's other tests make
-// threads, and glibc hands their arenas to later threads.)
-__attribute__((constructor)) void threadHeapInAFreshProcess() {
-  const char *mode = std::getenv("QSPEC_TEST_THREAD_HEAP");
-  if (!mode)
-    return;
+// After prepareThreadHeaps(modules, targets), optionally under an address-space limit: a thread
+// allocates and frees 1 MiB. 0 when that block came from the main heap's arena (no other arena
+// exists), 9 when the thread got an arena of its own, 10 when setrlimit failed.
+int threadUsesTheMainArena(size_t modules, size_t targets, bool limited) {
+  if (limited) {
+    rlimit lim{};
+    ::getrlimit(RLIMIT_AS, &lim);
+    lim.rlim_cur = 8L << 30;
+    if (::setrlimit(RLIMIT_AS, &lim) != 0)
+      return 10;
+  }
+  qspec::driver::prepareThreadHeaps(modules, targets);
+  std::thread([] { std::free(std::malloc(1u << 20)); }).join();
+  return arenaCount() == 1 ? 0 : 9;
+}
+
+// After prepareThreadHeaps for a DeepSeek-V3-size compile, a thread allocates and touches 1 MiB:
+// 0 when the block starts the thread heap's first huge page and is on a huge page; 4 when it does
+// not start it; 5 when it is on 4 KiB pages; 6 when the kernel had no huge page to give (without
+// THP on madvise only the start is checked); 3 when malloc failed; 7 on one core (no thread).
+int threadBlockIsOnAHugePage() {
+  if (std::thread::hardware_concurrency() < 2)
+    return 7;
   const long fallbacks = vmstat("thp_fault_fallback");
-  qspec::driver::configureHeap();
-  if (std::string(mode) == "small") {
-    qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules - 1, 4);
-    ::_exit(arenaCount() == 1 ? 0 : 8);
-  }
-  if (std::string(mode) == "huge" || std::string(mode) == "one-target" || std::string(mode) == "limited") {
-    if (std::string(mode) == "limited") {
-      rlimit lim{};
-      ::getrlimit(RLIMIT_AS, &lim);
-      lim.rlim_cur = 8L << 30;
-      if (::setrlimit(RLIMIT_AS, &lim) != 0)
-        ::_exit(10);
-    }
-    if (std::string(mode) == "huge")
-      qspec::driver::prepareThreadHeaps(qspec::driver::kThreadHeapModules + 1, 4);
-    else
-      qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, std::string(mode) == "limited" ? 4 : 1);
-    std::thread([] { std::free(std::malloc(1u << 20)); }).join();
-    ::_exit(arenaCount() == 1 ? 0 : 9);
-  }
   qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, 4);
   int rc = 0;
   std::thread([&] {
@@ -191,7 +181,33 @@ __attribute__((constructor)) void threadHeapInAFreshProcess() {
     else if (thpOnMadvise() && mappingHugeKb(block) < 2048)
       rc = vmstat("thp_fault_fallback") != fallbacks ? 6 : 5;
   }).join();
-  ::_exit(rc);
+  return rc;
+}
+
+// With QSPEC_TEST_THREAD_HEAP set, this binary configures its heap as qcc and qtune do, runs one
+// case and exits with its code: "large" (threadBlockIsOnAHugePage); "small", a compile below
+// ir::kParallelMinModules (0 when no arena was made, else 8); "huge", above kThreadHeapModules,
+// "one-target", a compile that emits one target, and "limited", under an address-space limit
+// (threadUsesTheMainArena). A fresh process: gtest's other tests make threads, and glibc hands
+// their arenas to later threads.
+__attribute__((constructor)) void threadHeapInAFreshProcess() {
+  const char *env = std::getenv("QSPEC_TEST_THREAD_HEAP");
+  if (!env)
+    return;
+  const std::string mode = env;
+  const size_t fits = qspec::ir::kParallelMinModules;
+  qspec::driver::configureHeap();
+  if (mode == "small") {
+    qspec::driver::prepareThreadHeaps(fits - 1, 4);
+    ::_exit(arenaCount() == 1 ? 0 : 8);
+  }
+  if (mode == "huge")
+    ::_exit(threadUsesTheMainArena(qspec::driver::kThreadHeapModules + 1, 4, false));
+  if (mode == "one-target")
+    ::_exit(threadUsesTheMainArena(fits, 1, false));
+  if (mode == "limited")
+    ::_exit(threadUsesTheMainArena(fits, 4, true));
+  ::_exit(threadBlockIsOnAHugePage());
 }
 
 // Runs this test binary again with `env` set to `value`; its exit code.
@@ -248,15 +264,7 @@ TEST(ConfigureHeap, FirstBlockOfAFreshProcessIsOnAHugePage) {
 #endif
   if (!thpOnMadvise())
     GTEST_SKIP() << "no transparent huge pages on madvise";
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::setenv("QSPEC_TEST_FIRST_BLOCK", "1", 1);
-    ::execl("/proc/self/exe", "/proc/self/exe", static_cast<char *>(nullptr));
-    ::_exit(100);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 101;
+  int rc = inFreshProcess("QSPEC_TEST_FIRST_BLOCK", "1");
   if (rc == 6)
     GTEST_SKIP() << "the kernel had no huge page to give (thp_fault_fallback grew)";
   EXPECT_EQ(rc, 0) << "5: the first block is on 4 KiB pages; 3: malloc; 100, 101: the process";
@@ -292,6 +300,8 @@ TEST(PrepareThreadHeaps, AThreadsFirstBlockIsOnAHugePage) {
   int rc = inFreshProcess("QSPEC_TEST_THREAD_HEAP", "large");
   if (rc == 6)
     GTEST_SKIP() << "the kernel had no huge page to give (thp_fault_fallback grew)";
+  if (rc == 7)
+    GTEST_SKIP() << "one core: compiles start no thread";
   EXPECT_EQ(rc, 0) << "4: the block does not start a huge page; 5: on 4 KiB pages; 3: malloc; "
                       "100, 101: the process";
 }
