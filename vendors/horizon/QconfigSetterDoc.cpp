@@ -28,10 +28,13 @@ const std::vector<PyValue> &QconfigSetterDoc::templates() const {
 
 namespace {
 
+// A token is a slice of the text (24 bytes, no string of its own: a 45k-entry setter has about
+// 270k tokens). A string's slice is its inside, decoded when the parser reads it.
 struct Token {
-  enum Kind { Name, String, Number, Punct, End } kind = End;
-  uint32_t items = 0; // `[` and `{`: the commas before the matching close, plus one
-  std::string text;
+  enum Kind : uint8_t { Name, String, Number, Punct, End } kind = End;
+  bool escaped = false; // String: its slice holds a backslash escape
+  uint32_t items = 0;   // `[` and `{`: the commas before the matching close, plus one
+  uint32_t begin = 0, size = 0;
   uint32_t line = 0, column = 0;
 };
 
@@ -55,7 +58,7 @@ void appendUtf8(std::string &out, uint32_t cp) {
 
 class Lexer {
 public:
-  explicit Lexer(std::string_view t) : t_(t) {}
+  explicit Lexer(std::string_view t, size_t at = 0) : t_(t), i_(at) {}
   std::string error;
   uint32_t errLine = 0, errColumn = 0;
 
@@ -65,6 +68,7 @@ public:
       Token tok;
       tok.line = line_;
       tok.column = col();
+      tok.begin = static_cast<uint32_t>(i_);
       if (i_ >= t_.size()) {
         out.push_back(tok);
         return true;
@@ -72,30 +76,36 @@ public:
       char c = t_[i_];
       if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         tok.kind = Token::Name;
-        size_t start = i_;
         while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
           ++i_;
-        tok.text.assign(t_.substr(start, i_ - start));
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
         tok.kind = Token::Number;
-        size_t start = i_;
         while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '.' ||
                                   ((t_[i_] == '-' || t_[i_] == '+') && (t_[i_ - 1] == 'e' || t_[i_ - 1] == 'E'))))
           ++i_;
-        tok.text.assign(t_.substr(start, i_ - start));
       } else if (c == '"') {
         tok.kind = Token::String;
-        if (!string(tok.text))
+        if (!string(tok))
           return false;
+        out.push_back(tok);
+        continue;
       } else if (std::string_view("()[]{},:=.-").find(c) != std::string_view::npos) {
         tok.kind = Token::Punct;
-        tok.text = std::string(1, c);
         ++i_;
       } else {
         return fail("unexpected character in the generated Python");
       }
-      out.push_back(std::move(tok));
+      tok.size = static_cast<uint32_t>(i_ - tok.begin);
+      out.push_back(tok);
     }
+  }
+
+  // The decoded text of a "..." string token with escapes, which run() has checked.
+  static std::string decode(std::string_view text, const Token &tok) {
+    Lexer again(text, tok.begin);
+    std::string out;
+    again.body(&out);
+    return out;
   }
 
 private:
@@ -140,17 +150,18 @@ private:
     }
     return true;
   }
-  bool escape(std::string &out) {
+  // One escape after its backslash, appended to `out` when there is one (else only checked).
+  bool escape(std::string *out) {
     if (i_ >= t_.size())
       return fail("unterminated string literal");
     char e = t_[i_++];
     uint32_t cp = 0;
     switch (e) {
-    case '\\': out += '\\'; return true;
-    case '"': out += '"'; return true;
-    case 'n': out += '\n'; return true;
-    case 'r': out += '\r'; return true;
-    case 't': out += '\t'; return true;
+    case '\\': cp = '\\'; break;
+    case '"': cp = '"'; break;
+    case 'n': cp = '\n'; break;
+    case 'r': cp = '\r'; break;
+    case 't': cp = '\t'; break;
     case 'x': if (!hex(2, cp)) return false; break;
     case 'u': if (!hex(4, cp)) return false; break;
     case 'U': if (!hex(8, cp)) return false; break;
@@ -158,47 +169,55 @@ private:
     }
     if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
       return fail("bad code point in a string literal");
-    appendUtf8(out, cp);
+    if (out)
+      appendUtf8(*out, cp);
     return true;
   }
-  // "..." with escapes, or a """docstring""" (kept as is).
-  bool string(std::string &out) {
+  // A "..." string or a """docstring""" (kept as is) from its opening quote: the token's slice
+  // is its inside, and whether that holds an escape.
+  bool string(Token &tok) {
     if (t_.compare(i_, 3, "\"\"\"") == 0) {
       size_t end = t_.find("\"\"\"", i_ + 3);
       if (end == std::string_view::npos)
         return fail("unterminated docstring");
-      size_t start = i_ + 3;
       for (size_t k = i_; k < end; ++k)
         if (t_[k] == '\n') {
           ++line_;
           lineStart_ = k + 1;
         }
-      out = std::string(t_.substr(start, end - start));
+      tok.begin = static_cast<uint32_t>(i_ + 3);
+      tok.size = static_cast<uint32_t>(end - (i_ + 3));
       i_ = end + 3;
       return true;
     }
+    tok.begin = static_cast<uint32_t>(++i_);
+    if (!body(nullptr, &tok.escaped))
+      return false;
+    tok.size = static_cast<uint32_t>(i_ - tok.begin);
     ++i_;
+    return true;
+  }
+  // A "..." string's inside from i_ to its closing quote, where i_ stops; decoded into `out`
+  // when there is one, else only checked.
+  bool body(std::string *out, bool *escaped = nullptr) {
     while (i_ < t_.size() && t_[i_] != '"') {
-      size_t run = i_; // copied at once up to a quote, escape or newline
+      size_t run = i_; // taken at once up to a quote, escape or newline
       while (run < t_.size() && t_[run] != '"' && t_[run] != '\\' && t_[run] != '\n')
         ++run;
-      out.append(t_.substr(i_, run - i_));
+      if (out)
+        out->append(t_.substr(i_, run - i_));
       i_ = run;
       if (i_ >= t_.size() || t_[i_] == '"')
         break;
-      char c = t_[i_++];
-      if (c == '\n')
+      if (t_[i_++] == '\n')
         return fail("unterminated string literal");
-      if (c == '\\') {
-        if (!escape(out))
-          return false;
-      } else {
-        out += c;
-      }
+      if (escaped)
+        *escaped = true;
+      if (!escape(out))
+        return false;
     }
     if (i_ >= t_.size())
       return fail("unterminated string literal");
-    ++i_;
     return true;
   }
 };
@@ -206,12 +225,12 @@ private:
 // Each `[` and `{` learns how many items it may hold (its commas at its own depth, plus one), so
 // the parser reserves a list or dict once: a 45k-entry dict grown by doubling allocated and
 // cleared about three times its 11 MB. One pass with a stack; unmatched brackets keep 0.
-void countItems(std::vector<Token> &toks) {
+void countItems(std::string_view text, std::vector<Token> &toks) {
   std::vector<size_t> open;
   for (size_t k = 0; k < toks.size(); ++k) {
     if (toks[k].kind != Token::Punct)
       continue;
-    char c = toks[k].text[0];
+    char c = text[toks[k].begin];
     if (c == '[' || c == '{' || c == '(') {
       open.push_back(k);
       toks[k].items = 1;
@@ -225,7 +244,7 @@ void countItems(std::vector<Token> &toks) {
 
 class Parser {
 public:
-  explicit Parser(std::vector<Token> toks) : t_(std::move(toks)) {}
+  Parser(std::string_view text, std::vector<Token> toks) : text_(text), t_(std::move(toks)) {}
   std::string error;
   uint32_t errLine = 0, errColumn = 0;
 
@@ -234,13 +253,13 @@ public:
     for (size_t k = 0; k + 2 < t_.size(); ++k) {
       if (isName(k, "MARCH") && isPunct(k + 1, "=") && t_[k + 2].kind == Token::String && k + 3 < t_.size() &&
           (k == 0 || t_[k - 1].line != t_[k].line))
-        marchVar = t_[k + 2].text;
+        marchVar = stringAt(k + 2);
       if (isName(k, "set_march") && isPunct(k + 1, "(")) {
         doc.marchSet = true;
         if (isName(k + 2, "MARCH"))
           doc.march = marchVar;
         else if (t_[k + 2].kind == Token::String)
-          doc.march = t_[k + 2].text;
+          doc.march = stringAt(k + 2);
       }
       if (isName(k, "QconfigSetter") && isPunct(k + 1, "(")) {
         i_ = k;
@@ -251,12 +270,18 @@ public:
   }
 
 private:
+  std::string_view text_;
   std::vector<Token> t_;
   size_t i_ = 0;
 
-  bool isName(size_t k, const char *s) const { return t_[k].kind == Token::Name && t_[k].text == s; }
+  std::string_view textAt(size_t k) const { return text_.substr(t_[k].begin, t_[k].size); }
+  // A string token's text, decoded.
+  std::string stringAt(size_t k) const {
+    return t_[k].escaped ? Lexer::decode(text_, t_[k]) : std::string(textAt(k));
+  }
+  bool isName(size_t k, const char *s) const { return t_[k].kind == Token::Name && textAt(k) == s; }
   // Every punctuation token is one character.
-  bool isPunct(size_t k, const char *s) const { return t_[k].kind == Token::Punct && t_[k].text[0] == s[0]; }
+  bool isPunct(size_t k, const char *s) const { return t_[k].kind == Token::Punct && text_[t_[k].begin] == s[0]; }
   bool fail(const Token &at, const std::string &why) {
     if (error.empty()) {
       error = why;
@@ -289,7 +314,7 @@ private:
     ++i_;
     return sequence(")", [&] {
       if (t_[i_].kind == Token::Name && isPunct(i_ + 1, "=")) {
-        v.kwargs.emplace_back(t_[i_].text, PyValue{});
+        v.kwargs.emplace_back(std::string(textAt(i_)), PyValue{});
         i_ += 2;
         return value(v.kwargs.back().second, depth + 1);
       }
@@ -297,11 +322,11 @@ private:
       return value(v.items.back(), depth + 1);
     });
   }
-  // Each token is read once, so its text is moved into the value.
   bool name(PyValue &v, int depth) {
-    v.text = std::move(t_[i_++].text);
+    v.text.assign(textAt(i_++));
     while (isPunct(i_, ".") && t_[i_ + 1].kind == Token::Name) {
-      v.text += "." + t_[i_ + 1].text;
+      v.text += '.';
+      v.text += textAt(i_ + 1);
       i_ += 2;
     }
     if (v.text == "True" || v.text == "False") {
@@ -322,13 +347,11 @@ private:
       return name(v, depth);
     case Token::String:
       v.kind = PyValue::String;
-      v.text = std::move(t_[i_].text);
-      ++i_;
+      v.text = stringAt(i_++);
       return true;
     case Token::Number:
       v.kind = PyValue::Number;
-      v.text = std::move(t_[i_].text);
-      ++i_;
+      v.text.assign(textAt(i_++));
       return true;
     case Token::End:
       return fail(tok, "unexpected end of the file");
@@ -337,7 +360,7 @@ private:
     }
     if (isPunct(i_, "-") && t_[i_ + 1].kind == Token::Number) {
       v.kind = PyValue::Number;
-      v.text = "-" + t_[i_ + 1].text;
+      v.text = "-" + std::string(textAt(i_ + 1));
       i_ += 2;
       return true;
     }
@@ -360,7 +383,7 @@ private:
                value(v.entries.back().second, depth + 1);
       });
     }
-    return fail(tok, "unexpected '" + tok.text + "'");
+    return fail(tok, "unexpected '" + std::string(textAt(i_)) + "'");
   }
 };
 
@@ -369,6 +392,11 @@ private:
 bool parseQconfigSetter(std::string_view text, QconfigSetterDoc &doc, std::string &error,
                         uint32_t &line, uint32_t &column) {
   doc = QconfigSetterDoc{};
+  if (text.size() > UINT32_MAX) { // a token's slice is 32-bit
+    error = "the generated Python is larger than 4 GiB";
+    line = column = 1;
+    return false;
+  }
   Lexer lex(text);
   std::vector<Token> toks;
   toks.reserve(text.size() / 8);
@@ -378,8 +406,8 @@ bool parseQconfigSetter(std::string_view text, QconfigSetterDoc &doc, std::strin
     column = lex.errColumn;
     return false;
   }
-  countItems(toks);
-  Parser p(std::move(toks));
+  countItems(text, toks);
+  Parser p(text, std::move(toks));
   if (!p.run(doc)) {
     error = p.error;
     line = p.errLine;

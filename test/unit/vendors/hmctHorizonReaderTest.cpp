@@ -377,6 +377,42 @@ TEST(HorizonSetterDoc, DictsAndListsReservedForTheirItems) {
   EXPECT_LE(doc.setter.kwarg("templates")->items.capacity(), 3u);
 }
 
+// Each string reads back as the escaper wrote it (every escape it uses, the text between
+// escapes, one string right after another), a docstring as written, names and numbers as their
+// text, and an unterminated string or a bad escape fails where it is.
+TEST(HorizonSetterDoc, StringsReadBackAsTheEscaperWroteThem) {
+  const std::vector<std::string> keys = {"plain.name", "a\"b\\c", "tab\there\nline\rcr", "\x01\x7f",
+                                         "caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80", "", "end\\"};
+  std::string march, why;
+  ASSERT_TRUE(horizon::pythonStringLiteral("na\"sh-p", march, why));
+  std::string text = "\"\"\"A doc \\n \"string\".\"\"\"\nMARCH = " + march +
+                     "\n\ndef f():\n    set_march(MARCH)\n    return QconfigSetter(x=-1.5e-3, templates=[ModuleNameTemplate({";
+  for (const std::string &k : keys) {
+    std::string lit;
+    ASSERT_TRUE(horizon::pythonStringLiteral(k, lit, why)) << why;
+    text += lit + ": torch . float32, ";
+  }
+  text += "})])\n";
+  horizon::QconfigSetterDoc doc = setterDoc(text);
+  EXPECT_EQ(doc.march, "na\"sh-p");
+  EXPECT_EQ(doc.setter.kwarg("x")->text, "-1.5e-3");
+  ASSERT_EQ(doc.templates().size(), 1u);
+  const horizon::PyValue &dict = doc.templates()[0].items[0];
+  ASSERT_EQ(dict.entries.size(), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) {
+    EXPECT_EQ(dict.entries[i].first.text, keys[i]) << i;
+    EXPECT_EQ(dict.entries[i].second.text, "torch.float32") << i;
+  }
+  horizon::QconfigSetterDoc bad;
+  uint32_t line = 0, col = 0;
+  EXPECT_FALSE(horizon::parseQconfigSetter("QconfigSetter(a=\"x\\q\")", bad, why, line, col));
+  EXPECT_EQ(why, "escape the generated Python does not use");
+  EXPECT_EQ(col, 21u);
+  EXPECT_FALSE(horizon::parseQconfigSetter("QconfigSetter(\n  a=\"open)\n", bad, why, line, col));
+  EXPECT_EQ(why, "unterminated string literal");
+  EXPECT_EQ(line, 2u);
+}
+
 TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   hmct::QuantConfigDoc doc;
   std::string error;
