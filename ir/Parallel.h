@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
+#include <new>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -27,7 +29,8 @@ inline unsigned parallelism(size_t n) {
 // Calls fn(i) for every i in [0, n), on up to `threads` threads (the calling one included).
 // An exception thrown by fn (std::bad_alloc on a large input) stops the handing out of items
 // and is rethrown on the calling thread after every thread has finished, so a caller's catch
-// sees it as it would in a serial loop; a worker thread never terminates the process.
+// sees it as it would in a serial loop; a worker thread never terminates the process. When a
+// thread cannot be started, the items go to the threads that did start.
 template <typename Fn> void parallelFor(size_t n, unsigned threads, Fn &&fn) {
   if (threads <= 1 || n <= 1) {
     for (size_t i = 0; i < n; ++i)
@@ -49,8 +52,16 @@ template <typename Fn> void parallelFor(size_t n, unsigned threads, Fn &&fn) {
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads && t < n; ++t)
-    pool.emplace_back(worker);
+  pool.reserve(threads);
+  // A thread that cannot be started (a limit on threads, no memory for its stack or its state)
+  // leaves the items to those that did start and to this one: an exception leaving here with
+  // threads still joinable would end the process.
+  try {
+    for (unsigned t = 1; t < threads && t < n; ++t)
+      pool.emplace_back(worker);
+  } catch (const std::system_error &) {
+  } catch (const std::bad_alloc &) {
+  }
   worker();
   for (std::thread &t : pool)
     t.join();
