@@ -11,8 +11,8 @@ one slot for ROUNDS rounds against a trivial evaluator (it fails round 1, passes
 group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. `--rounds 0` runs the
 search until it stops by itself (16 rounds here: bisecting 44,855 levels). Reports the run's
 wall time minus the evaluators' own time, divided by the rounds (the overhead per round, the
-one-time load and the round-2 all-high probe included), one qcc --emit=all, qtune's peak RSS
-(/usr/bin/time), and the disk each evaluation folder takes beyond its emitted configs. Also
+one-time load and the round-2 all-high probe included), one qcc --emit=all (the median of
+seven), qtune's peak RSS (wait4), and the disk each evaluation folder takes beyond its emitted configs. Also
 compiles, for every evaluation, the spec with that evaluation's tuning state written in (its
 tune.qspec) with `qcc --emit=all`: that is what a probe must cost at least (the emitters and
 their checks on a state of tens of thousands of moved modules), so "CPU / same-state qcc" is
@@ -24,11 +24,13 @@ import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-EVALUATOR = """import json, os, sys
+# The evaluator reports its own CPU time from getrusage (microseconds): os.times() counts in
+# clock ticks (10 ms here), which left most of a 17 ms Python start-up in qtune's column.
+EVALUATOR = """import json, os, resource, sys
 ok = os.environ["QSPEC_ROUND"] != "1"
 json.dump({"accuracy": 0.9 if ok else 0.1}, open(os.environ["QSPEC_RESULT"], "w"))
-t = os.times()
-open(sys.argv[1], "a").write("%f\\n" % (t.user + t.system))
+t = resource.getrusage(resource.RUSAGE_SELF)
+open(sys.argv[1], "a").write("%f\\n" % (t.ru_utime + t.ru_stime))
 """
 
 
@@ -40,12 +42,25 @@ def du(path):
     return total
 
 
+class Run:
+    def __init__(self, returncode, stderr):
+        self.returncode, self.stderr = returncode, stderr
+
+
 def timed(cmd):
+    """The run (exit code, standard error), wall seconds, peak RSS in KB (the process's or one of
+    its children's) and CPU seconds (user + system, its waited-for children's included), from
+    wait4 in microseconds: /usr/bin/time prints hundredths, cut down, about 10 ms off on a 50 ms
+    qcc run."""
     start = time.monotonic()
-    r = subprocess.run(["/usr/bin/time", "-f", "%M %U %S"] + cmd, capture_output=True, text=True)
-    wall = time.monotonic() - start
-    rss_kb, user, sys_ = r.stderr.strip().splitlines()[-1].split()
-    return r, wall, int(rss_kb), float(user) + float(sys_)
+    with tempfile.TemporaryFile() as err:
+        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.monotonic() - start
+        err.seek(0)
+        text = err.read().decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    return Run(code, text), wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def main():
@@ -78,7 +93,7 @@ def main():
         qcc = os.path.join(args.build, "bin", "qcc")
         qtune = os.path.join(args.build, "bin", "qtune")
         qcc_walls, qcc_cpus = [], []
-        for i in range(3):
+        for i in range(7):
             _, wall, qcc_rss, qcc_cpu = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
                                       os.path.join(work, "qcc-out")])
             qcc_walls.append(wall)
