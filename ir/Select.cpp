@@ -569,7 +569,39 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
   return true;
 }
 
+void ModuleSelector::rememberSelections(size_t ids) const {
+  std::lock_guard<std::mutex> hold(rememberedLock_);
+  rememberRoom_ = ids;
+  remembering_ = ids > 0;
+}
+
+ModuleSelector::Remembered ModuleSelector::remembered() const {
+  std::lock_guard<std::mutex> hold(rememberedLock_);
+  return rememberedSoFar_;
+}
+
 std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
+  // A literal name is one hash lookup: nothing to keep.
+  if (!remembering_ || p.isLiteral())
+    return findPattern(p);
+  {
+    std::lock_guard<std::mutex> hold(rememberedLock_);
+    if (auto it = remembered_.find(p.text()); it != remembered_.end()) {
+      ++rememberedSoFar_.answers;
+      return it->second;
+    }
+  }
+  std::vector<uint32_t> out = findPattern(p);
+  std::lock_guard<std::mutex> hold(rememberedLock_);
+  if (out.size() <= rememberRoom_ && remembered_.emplace(p.text(), out).second) {
+    rememberRoom_ -= out.size();
+    ++rememberedSoFar_.patterns;
+    rememberedSoFar_.ids += out.size();
+  }
+  return out;
+}
+
+std::vector<uint32_t> ModuleSelector::findPattern(const Pattern &p) const {
   std::vector<uint32_t> out;
   if (p.isLiteral()) {
     auto it = inv_.index.find(p.literal());

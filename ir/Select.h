@@ -19,6 +19,7 @@
 #include "ir/IR.h"
 #include "ir/SegmentTrie.h"
 
+#include <atomic>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -38,10 +39,23 @@ public:
   std::vector<uint32_t> selectPatternReference(const Pattern &p) const;
   // msModelSlim's test for a written pattern: the module named exactly `text`, then the glob.
   std::vector<uint32_t> selectWritten(const std::string &text, const Pattern &p) const;
+  // From now on keeps what selectPattern finds for a pattern that is not a literal name, by the
+  // pattern's text, and answers the same text again from there, up to `ids` module ids in all
+  // (the first patterns to come are kept). For a selector used for many compiles of one
+  // inventory (qtune selects the spec's patterns again for every probe); until this is called, a
+  // selector keeps nothing.
+  void rememberSelections(size_t ids) const;
+  struct Remembered {
+    size_t patterns = 0, ids = 0; // kept
+    size_t answers = 0;           // selectPattern calls answered from them
+  };
+  Remembered remembered() const;
 
   const Inventory &inventory() const { return inv_; }
 
 private:
+  // selectPattern without the remembered selections.
+  std::vector<uint32_t> findPattern(const Pattern &p) const;
   void buildSorted() const;
   void buildSegments() const;
   // Calls visit(i, ids, shared) for each module name in turn: ids its dot-separated segments' ids
@@ -84,6 +98,12 @@ private:
   mutable SegmentTrie trie_;
   mutable std::once_flag trieOnce_;
   mutable std::once_flag segmentsOnce_;
+  // rememberSelections: selections by pattern text, and the module ids there is still room for.
+  mutable std::mutex rememberedLock_;
+  mutable std::unordered_map<std::string, std::vector<uint32_t>> remembered_;
+  mutable size_t rememberRoom_ = 0;
+  mutable Remembered rememberedSoFar_;
+  mutable std::atomic<bool> remembering_{false};
 };
 
 // The selector the passes built for `spec` (shared with the emitters), or nullptr when the spec
