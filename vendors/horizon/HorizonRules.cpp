@@ -246,6 +246,8 @@ void PrefixKeys::add(std::string_view key, size_t value) {
   uint64_t h = fnv(key);
   if (size_t at = find(key, h); at != kNone) {
     slots_[at].value = value;
+    if (key.empty())
+      emptyValue_ = value;
     return;
   }
   if ((size_ + 1) * 2 > slots_.size()) {
@@ -256,6 +258,8 @@ void PrefixKeys::add(std::string_view key, size_t value) {
   while (slots_[i].used)
     i = (i + 1) & mask;
   slots_[i] = Slot{h, key, value, true};
+  if (key.empty())
+    emptyValue_ = value;
   lengths_[std::min(key.size(), kLongKey)] = true;
   maxLength_ = std::max(maxLength_, key.size());
   ++size_;
@@ -273,7 +277,7 @@ std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool w
   if (maxLength_ == 0) { // the one key is "" (`ModuleNameTemplate({"": qint8})`): no name to read
     if (!withEmpty && !name.empty() && name[0] != '.')
       return std::nullopt;
-    return Hit{slots_[find("", kFnvBasis)].value, 0};
+    return Hit{*emptyValue_, 0};
   }
   if (c.keys != this) {
     c.keys = this;
@@ -304,9 +308,8 @@ std::optional<PrefixKeys::Hit> PrefixKeys::longest(std::string_view name, bool w
   c.prevLength = name.size();
   if (size_t at = name.size() <= maxLength_ ? find(name, h) : kNone; at != kNone)
     return Hit{slots_[at].value, name.size()};
-  if (!best && withEmpty)
-    if (size_t at = find("", kFnvBasis); at != kNone)
-      best = Hit{slots_[at].value, 0};
+  if (!best && withEmpty && emptyValue_)
+    best = Hit{*emptyValue_, 0};
   return best;
 }
 

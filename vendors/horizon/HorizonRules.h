@@ -105,6 +105,7 @@ private:
   static constexpr size_t kLongKey = 255;
   std::bitset<kLongKey + 1> lengths_; // the keys' lengths (kLongKey: that or longer): most probes miss
   size_t maxLength_ = 0;
+  std::optional<size_t> emptyValue_; // the value of the key "", which reaches every name
 
   static constexpr size_t kNone = SIZE_MAX;
   size_t find(std::string_view key, uint64_t hash) const; // the key's slot, or kNone

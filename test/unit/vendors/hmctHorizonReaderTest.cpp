@@ -494,6 +494,11 @@ TEST(HorizonPrefixKeys, LongestDottedPrefix) {
     EXPECT_EQ(hit->value, 7u);
     EXPECT_EQ(hit->length, 0u);
   }
+  // A repeated "" keeps its last value too, in both kinds of index.
+  keys.add("", 5);
+  global.add("", 8);
+  EXPECT_EQ(keys.longest("blkx.sub", true)->value, 5u);
+  EXPECT_EQ(global.longest("blk", true)->value, 8u);
 }
 
 // A cursor resumes after the dotted prefix a name shares with the previous one: every answer is
