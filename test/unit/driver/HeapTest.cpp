@@ -8,6 +8,8 @@
 #include "driver/Compile.h"
 #include "ir/Parallel.h"
 
+#include "../SanitizerSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -22,14 +24,6 @@
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-#if defined(__SANITIZE_ADDRESS__)
-#define QSPEC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define QSPEC_ASAN 1
-#endif
-#endif
 
 namespace {
 

@@ -2,6 +2,8 @@
 // thread that cannot be started leaves its items to the others.
 #include "ir/Parallel.h"
 
+#include "../SanitizerSupport.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -36,14 +38,6 @@ TEST(ParallelFor, WorkerExceptionIsRethrownOnTheCaller) {
                std::bad_alloc);
   EXPECT_LE(calls.load(), 4); // no item is handed out after the first failure of each thread
 }
-
-#if defined(__SANITIZE_ADDRESS__)
-#define QSPEC_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define QSPEC_ASAN 1
-#endif
-#endif
 
 #ifndef QSPEC_ASAN // the sanitizer maps its shadow memory: no address-space limit fits under it
 namespace {
