@@ -12,17 +12,22 @@ group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. `--round
 search until it stops by itself (16 rounds here: bisecting 44,855 levels). Reports the run's
 wall time minus the evaluators' own time, divided by the rounds (the overhead per round, the
 one-time load and the round-2 all-high probe included), one qcc --emit=all (the median of
-seven), qtune's peak RSS (wait4), and the disk each evaluation folder takes beyond its emitted configs. Also
+seven), qtune's peak RSS, and the disk each evaluation folder takes beyond its emitted configs
+(times and RSS as bench/run_bench.py's timed() takes them). Also
 compiles, for every evaluation, the spec with that evaluation's tuning state written in (its
 tune.qspec) with `qcc --emit=all`: that is what a probe must cost at least (the emitters and
 their checks on a state of tens of thousands of moved modules), so "CPU / same-state qcc" is
 qtune's own overhead. Prints a Markdown table (docs/performance.md,
 section qtune at scale).
 """
-import argparse, json, os, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.dirname(HERE))
+# (wall s, CPU s, peak RSS MB, exit code, stderr): CPU from wait4 in microseconds (/usr/bin/time
+# prints hundredths, cut down: about 10 ms off on a 50 ms qcc run).
+from run_bench import timed  # noqa: E402
 
 # The evaluator reports its own CPU time from getrusage (microseconds): os.times() counts in
 # clock ticks (10 ms here), which left most of a 17 ms Python start-up in qtune's column.
@@ -40,27 +45,6 @@ def du(path):
         for f in files:
             total += os.lstat(os.path.join(dirpath, f)).st_blocks * 512
     return total
-
-
-class Run:
-    def __init__(self, returncode, stderr):
-        self.returncode, self.stderr = returncode, stderr
-
-
-def timed(cmd):
-    """The run (exit code, standard error), wall seconds, peak RSS in KB (the process's or one of
-    its children's) and CPU seconds (user + system, its waited-for children's included), from
-    wait4 in microseconds: /usr/bin/time prints hundredths, cut down, about 10 ms off on a 50 ms
-    qcc run."""
-    start = time.monotonic()
-    with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
-        _, status, usage = os.wait4(p.pid, 0)
-        wall = time.monotonic() - start
-        err.seek(0)
-        text = err.read().decode(errors="replace")
-    code = os.waitstatus_to_exitcode(status)
-    return Run(code, text), wall, usage.ru_maxrss, usage.ru_utime + usage.ru_stime
 
 
 def main():
@@ -94,17 +78,20 @@ def main():
         qtune = os.path.join(args.build, "bin", "qtune")
         qcc_walls, qcc_cpus = [], []
         for i in range(7):
-            _, wall, qcc_rss, qcc_cpu = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
-                                      os.path.join(work, "qcc-out")])
+            wall, qcc_cpu, _, rc, err = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
+                                               os.path.join(work, "qcc-out")])
+            if rc != 0:
+                sys.exit("qcc failed: " + err)
             qcc_walls.append(wall)
             qcc_cpus.append(qcc_cpu)
         wd = os.path.join(work, "w")
         evcpu = os.path.join(work, "eval-cpu.txt")
         rounds = ["--max-rounds", str(args.rounds)] if args.rounds > 0 else []
-        r, wall, rss_kb, cpu = timed([qtune, "run", spec, "--inventory", manifest, "--workdir", wd, "--no-progress",
-                                      "--no-report"] + rounds + ["--", sys.executable, ev, evcpu])
-        if r.returncode not in (0, 1):
-            sys.exit("qtune failed: " + r.stderr)
+        wall, cpu, rss_mb, rc, err = timed([qtune, "run", spec, "--inventory", manifest, "--workdir", wd,
+                                            "--no-progress", "--no-report"] + rounds +
+                                           ["--", sys.executable, ev, evcpu])
+        if rc not in (0, 1):
+            sys.exit("qtune failed: " + err)
         hist = [json.loads(l) for l in open(os.path.join(wd, "history.jsonl"))]
         eval_secs = sum(h["seconds"] for h in hist)
         # Per round: the run's wall time minus the evaluators', minus the one-time load (one qcc
@@ -126,8 +113,10 @@ def main():
             state_text = open(os.path.join(wd, "evals", h["key"][:16], "tune.qspec")).read()
             probe_spec = os.path.join(work, "probe.qspec")
             open(probe_spec, "w").write(text + "\ntune { metric accuracy >= 0.5\n" + state_text + "}\n")
-            _, _, _, c = timed([qcc, probe_spec, "--inventory", manifest, "--emit=all", "-o",
-                                os.path.join(work, "probe-out")])
+            _, c, _, rc, err = timed([qcc, probe_spec, "--inventory", manifest, "--emit=all", "-o",
+                                      os.path.join(work, "probe-out")])
+            if rc != 0:
+                sys.exit("qcc failed on an evaluation's state: " + err)
             same_cpus.append(c)
         same_cpu = sum(same_cpus) / len(same_cpus)
         print("| inventory | modules | levels | rounds | qtune peak RSS | overhead per round | "
@@ -136,7 +125,7 @@ def main():
         print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         state = json.load(open(os.path.join(wd, "state.json")))
         print("| deepseek-v3%s | %d | %d | %d | %.0f MB | %.2f s | %.2f s | %.2fx | %.2f s | %.2f s | %.2fx | %.2f s | %.2fx | %.1f KB | %.1f MB |" % (
-            " without " + args.without if drop else "", modules, state["levels"], len(hist), rss_kb / 1024, per_round, qcc_med, per_round / qcc_med,
+            " without " + args.without if drop else "", modules, state["levels"], len(hist), rss_mb, per_round, qcc_med, per_round / qcc_med,
             cpu_round, qcc_cpu, cpu_round / qcc_cpu, same_cpu, cpu_round / same_cpu, statistics.median(extra) / 1024,
             config / 1e6))
     finally:
