@@ -571,13 +571,13 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
 
 void ModuleSelector::rememberSelections(size_t ids) const {
   std::lock_guard<std::mutex> hold(rememberedLock_);
-  rememberRoom_ = ids;
+  rememberLimit_ = ids;
   remembering_ = ids > 0;
 }
 
 ModuleSelector::Remembered ModuleSelector::remembered() const {
   std::lock_guard<std::mutex> hold(rememberedLock_);
-  return rememberedSoFar_;
+  return {remembered_.size(), rememberedIds_, rememberedAnswers_};
 }
 
 std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
@@ -587,17 +587,14 @@ std::vector<uint32_t> ModuleSelector::selectPattern(const Pattern &p) const {
   {
     std::lock_guard<std::mutex> hold(rememberedLock_);
     if (auto it = remembered_.find(p.text()); it != remembered_.end()) {
-      ++rememberedSoFar_.answers;
+      ++rememberedAnswers_;
       return it->second;
     }
   }
   std::vector<uint32_t> out = findPattern(p);
   std::lock_guard<std::mutex> hold(rememberedLock_);
-  if (out.size() <= rememberRoom_ && remembered_.emplace(p.text(), out).second) {
-    rememberRoom_ -= out.size();
-    ++rememberedSoFar_.patterns;
-    rememberedSoFar_.ids += out.size();
-  }
+  if (rememberedIds_ + out.size() <= rememberLimit_ && remembered_.emplace(p.text(), out).second)
+    rememberedIds_ += out.size();
   return out;
 }
 

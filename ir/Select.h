@@ -98,11 +98,11 @@ private:
   mutable SegmentTrie trie_;
   mutable std::once_flag trieOnce_;
   mutable std::once_flag segmentsOnce_;
-  // rememberSelections: selections by pattern text, and the module ids there is still room for.
+  // rememberSelections: selections by pattern text, the module ids they may hold in all and do
+  // hold, and the calls answered from them.
   mutable std::mutex rememberedLock_;
   mutable std::unordered_map<std::string, std::vector<uint32_t>> remembered_;
-  mutable size_t rememberRoom_ = 0;
-  mutable Remembered rememberedSoFar_;
+  mutable size_t rememberLimit_ = 0, rememberedIds_ = 0, rememberedAnswers_ = 0;
   mutable std::atomic<bool> remembering_{false};
 };
 
