@@ -4,7 +4,10 @@
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctProto.h"
 
+#include <google/protobuf/stubs/strutil.h>
 #include <google/protobuf/text_format.h>
+
+#include <algorithm>
 
 namespace qspec::amct {
 
@@ -96,9 +99,30 @@ template <typename M> void writeQatRecipe(const Recipe &r, M &m) {
     writePrune(r, *m.mutable_prune_config());
 }
 
+// Strings as SetUseUtf8StringEscaping(true) prints them (in quotes, through Utf8SafeCEscape), with
+// one shortcut: a string of printable ASCII that needs no escape (a module name) is written as it
+// is. The escaping scanned and copied each byte of tens of thousands of layer names twice.
+class Utf8StringPrinter : public google::protobuf::TextFormat::FastFieldValuePrinter {
+public:
+  void PrintString(const std::string &val,
+                   google::protobuf::TextFormat::BaseTextGenerator *out) const override {
+    auto plain = [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\'' && c != '\\'; };
+    out->PrintLiteral("\"");
+    if (std::all_of(val.begin(), val.end(), plain))
+      out->PrintString(val);
+    else
+      out->PrintString(google::protobuf::strings::Utf8SafeCEscape(val));
+    out->PrintLiteral("\"");
+  }
+  // bytes fields keep the plain C escaping, as with SetUseUtf8StringEscaping.
+  void PrintBytes(const std::string &val, google::protobuf::TextFormat::BaseTextGenerator *out) const override {
+    FastFieldValuePrinter::PrintString(val, out);
+  }
+};
+
 std::string print(const google::protobuf::Message &m) {
   google::protobuf::TextFormat::Printer printer;
-  printer.SetUseUtf8StringEscaping(true);
+  printer.SetDefaultFieldValuePrinter(new Utf8StringPrinter); // the printer owns it
   std::string out;
   printer.PrintToString(m, &out);
   return out;

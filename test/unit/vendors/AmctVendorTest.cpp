@@ -104,6 +104,40 @@ TEST(AmctConfig, PrintMovesATemporarysStringsAndParseKeepsEachEntrysPlace) {
   }
 }
 
+// Names are printed as libprotobuf's UTF-8 escaping prints them: plain ASCII as it is; quotes,
+// apostrophes, backslashes and control bytes (DEL too) escaped; bytes from 0x80 up as they are.
+// Each reads back as the name it was.
+TEST(AmctConfig, PrintsNamesAsProtobufsUtf8EscapingDoes) {
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"model.layers.0.mlp.down_proj", "\"model.layers.0.mlp.down_proj\""},
+      {"a b~c", "\"a b~c\""},
+      {"say \"hi\"", "\"say \\\"hi\\\"\""},
+      {"it's", "\"it\\'s\""},
+      {"back\\slash", "\"back\\\\slash\""},
+      {"tab\there\nline", "\"tab\\there\\nline\""},
+      {std::string("nul\0x", 5), "\"nul\\000x\""},
+      {"del\x7f", "\"del\\177\""},
+      {"caf\xc3\xa9.\xe5\xb1\x82", "\"caf\xc3\xa9.\xe5\xb1\x82\""},
+      {"bad\xff", "\"bad\xff\""}, // high bytes are left as they are, UTF-8 or not
+  };
+  amct::AmctDocument doc;
+  for (const auto &c : cases)
+    doc.skipLayers.push_back(amct::Entry{c.first});
+  const std::string text = amct::printAmctConfig(doc);
+  std::istringstream lines(text);
+  std::string line;
+  for (const auto &c : cases) {
+    ASSERT_TRUE(std::getline(lines, line)) << text;
+    EXPECT_EQ(line, "skip_layers: " + c.second);
+  }
+  amct::AmctDocument parsed;
+  std::vector<amct::ParseError> errors;
+  ASSERT_TRUE(amct::parseAmctConfigAs(text, ConfigKind::PTQ, parsed, errors)) << text;
+  ASSERT_EQ(parsed.skipLayers.size(), cases.size());
+  for (size_t i = 0; i < cases.size(); ++i)
+    EXPECT_EQ(parsed.skipLayers[i].text, cases[i].first) << i;
+}
+
 TEST(AmctReading, PtqSkipWinsOverAnOverride) {
   auto a = apply("skip_layers: \"conv1\"\noverride_layer_configs { layer_name: \"conv1\" calibration_config { "
                  "arq_quantize { quant_bits: 4 } ifmr_quantize { } } }\n",
