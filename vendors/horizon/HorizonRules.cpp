@@ -3,7 +3,6 @@
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -179,28 +178,29 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
   return true;
 }
 
+// One pass over the bytes (the probe states of qtune check tens of thousands of names): each part
+// between dots is all digits, or an identifier of ASCII letters, digits and '_' that does not
+// start with a digit.
 bool isDottedModuleName(std::string_view name) {
   if (name.empty())
     return false;
-  size_t start = 0;
-  while (start <= name.size()) {
-    size_t dot = name.find('.', start);
-    std::string_view part = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-    if (part.empty())
-      return false;
-    bool digits = true;
-    for (char c : part)
-      digits = digits && c >= '0' && c <= '9';
-    if (!digits) {
-      if (!(std::isalpha(static_cast<unsigned char>(part[0])) || part[0] == '_'))
+  size_t partStart = 0;
+  bool digitsOnly = true;
+  for (size_t i = 0; i <= name.size(); ++i) {
+    if (i == name.size() || name[i] == '.') {
+      const bool identifier = !digitsOnly && !(name[partStart] >= '0' && name[partStart] <= '9');
+      if (i == partStart || !(digitsOnly || identifier))
         return false;
-      for (char c : part)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_'))
-          return false;
+      partStart = i + 1;
+      digitsOnly = true;
+      continue;
     }
-    if (dot == std::string_view::npos)
-      break;
-    start = dot + 1;
+    const char c = name[i];
+    if (c >= '0' && c <= '9')
+      continue;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
+      return false;
+    digitsOnly = false;
   }
   return true;
 }

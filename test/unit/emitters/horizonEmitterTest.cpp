@@ -74,9 +74,10 @@ TEST(HorizonRulesTest, OneEscaper) {
   EXPECT_FALSE(horizon::pythonStringLiteral("bad\xff", out, why));
   EXPECT_FALSE(horizon::pythonStringLiteral("\xed\xa0\x80", out, why)); // a surrogate
   EXPECT_FALSE(horizon::pythonStringLiteral("\xc0\xaf", out, why));     // overlong
-  EXPECT_TRUE(horizon::isDottedModuleName("backbone.layer1.0.conv"));
-  EXPECT_FALSE(horizon::isDottedModuleName("a..b"));
-  EXPECT_FALSE(horizon::isDottedModuleName("sp ace"));
+  for (const char *name : {"backbone.layer1.0.conv", "a", "_", "_x9", "A.B", "0", "0.12.3", "x_1.23.y"})
+    EXPECT_TRUE(horizon::isDottedModuleName(name)) << name;
+  for (const char *name : {"", ".", "a.", ".a", "a..b", "sp ace", "1a", "a.1b", "a-b", "a.b:c", "caf\xc3\xa9", "a.\xff"})
+    EXPECT_FALSE(horizon::isDottedModuleName(name)) << name;
 }
 
 TEST(HorizonRulesTest, VendorFacts) {
