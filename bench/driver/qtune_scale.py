@@ -17,8 +17,10 @@ seven), qtune's peak RSS, and the disk each evaluation folder takes beyond its e
 compiles, for every evaluation, the spec with that evaluation's tuning state written in (its
 tune.qspec) with `qcc --emit=all`: that is what a probe must cost at least (the emitters and
 their checks on a state of tens of thousands of moved modules), so "CPU / same-state qcc" is
-qtune's own overhead. Prints a Markdown table (docs/performance.md,
-section qtune at scale).
+qtune's own overhead, and "floor" (in CPU, the same-state compiles over as many plain ones, each
+run just before its same-state compile) is the CPU ratio a qtune with no cost of its own would
+reach on these rounds. Prints a Markdown table
+(docs/performance.md, section qtune at scale).
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
@@ -107,9 +109,12 @@ def main():
             extra.append(du(full) - du(os.path.join(full, "config")))
         config = du(os.path.join(wd, "evals", os.listdir(os.path.join(wd, "evals"))[0], "config"))
         qcc_med = statistics.median(qcc_walls)
-        # qcc on each evaluation's own state (the spec with its tune.qspec in the tune block).
-        same_cpus = []
+        # qcc on each evaluation's own state (the spec with its tune.qspec in the tune block), each
+        # after a plain qcc run: the floor is their ratio, taken while the host runs at one speed.
+        same_cpus, paired_cpus = [], []
         for h in hist:
+            _, c, _, _, _ = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o", os.path.join(work, "qcc-out")])
+            paired_cpus.append(c)
             state_text = open(os.path.join(wd, "evals", h["key"][:16], "tune.qspec")).read()
             probe_spec = os.path.join(work, "probe.qspec")
             open(probe_spec, "w").write(text + "\ntune { metric accuracy >= 0.5\n" + state_text + "}\n")
@@ -121,13 +126,13 @@ def main():
         same_cpu = sum(same_cpus) / len(same_cpus)
         print("| inventory | modules | levels | rounds | qtune peak RSS | overhead per round | "
               "one qcc --emit=all | ratio | CPU per round | qcc CPU | CPU ratio | same-state qcc CPU | "
-              "CPU / same-state qcc | disk per evaluation beyond configs | configs |")
-        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+              "CPU / same-state qcc | floor | disk per evaluation beyond configs | configs |")
+        print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         state = json.load(open(os.path.join(wd, "state.json")))
-        print("| deepseek-v3%s | %d | %d | %d | %.0f MB | %.2f s | %.2f s | %.2fx | %.2f s | %.2f s | %.2fx | %.2f s | %.2fx | %.1f KB | %.1f MB |" % (
+        print("| deepseek-v3%s | %d | %d | %d | %.0f MB | %.2f s | %.2f s | %.2fx | %.2f s | %.2f s | %.2fx | %.2f s | %.2fx | %.2fx | %.1f KB | %.1f MB |" % (
             " without " + args.without if drop else "", modules, state["levels"], len(hist), rss_mb, per_round, qcc_med, per_round / qcc_med,
-            cpu_round, qcc_cpu, cpu_round / qcc_cpu, same_cpu, cpu_round / same_cpu, statistics.median(extra) / 1024,
-            config / 1e6))
+            cpu_round, qcc_cpu, cpu_round / qcc_cpu, same_cpu, cpu_round / same_cpu, sum(same_cpus) / sum(paired_cpus),
+            statistics.median(extra) / 1024, config / 1e6))
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
