@@ -94,7 +94,9 @@ private:
   std::vector<Entry> entries_;
   std::vector<std::string> exclude_;
   std::vector<Want> excludeWant_; // with an inventory: what `exclude` must select
-  std::unique_ptr<msmodelslim::SelectionCompressor> compressor_; // with an inventory
+  // With an inventory: the one kept with the passes' selector, else ownCompressor_.
+  const msmodelslim::SelectionCompressor *compressor_ = nullptr;
+  std::unique_ptr<msmodelslim::SelectionCompressor> ownCompressor_;
 
   void whitelist(const std::string &what, const std::string &text, SourceRange where) {
     ok_ = checkWhitelisted(diags_, what, text, where) && ok_;
@@ -407,7 +409,13 @@ void Builder::compressLists(std::vector<int32_t> role) {
   for (size_t i = 0; i < entries_.size(); ++i)
     for (uint32_t m : entries_[i].members)
       role[m] = static_cast<int32_t>(i);
-  compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(inv, ir::sharedSelector(spec_));
+  if (const ir::ModuleSelector *shared = ir::sharedSelector(spec_)) {
+    compressor_ = &shared->derived<msmodelslim::SelectionCompressor>(
+        [&] { return std::make_unique<msmodelslim::SelectionCompressor>(inv, shared); });
+  } else {
+    ownCompressor_ = std::make_unique<msmodelslim::SelectionCompressor>(inv);
+    compressor_ = ownCompressor_.get();
+  }
   const msmodelslim::SelectionCompressor &compressor = *compressor_;
   // Includes.
   for (size_t i = 0; i < entries_.size(); ++i) {
@@ -623,7 +631,7 @@ void Builder::overrideEntry(const ir::Override &o, const AsWritten &base, std::v
 
 void Builder::lower() {
   const ir::Inventory &inv = spec_.inventory;
-  const msmodelslim::SelectionCompressor *c = compressor_.get();
+  const msmodelslim::SelectionCompressor *c = compressor_;
   for (Entry &e : entries_) {
     fitPatterns(e.include, e.want.empty() ? nullptr : &e.want, c);
     fitPatterns(e.extraExclude, nullptr, nullptr);

@@ -4,6 +4,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "frontend/readers/Readers.h"
+#include "ir/Select.h"
 #include "passes/Pass.h"
 
 #include "EmitTestSupport.h"
@@ -159,6 +160,39 @@ target msmodelslim { }
   expectRoundTrip(r.out, spec);
   EXPECT_NE(r.out.find("- \"model.layers.3.mlp.experts.*\""), std::string::npos) << r.out;
   EXPECT_LT(r.out.size(), 2000u) << r.out;
+}
+
+// The pattern compressor is kept with the passes' selector (qtune resolves every probe with one
+// selector): after an emit the selector holds it, and an emit with it there gives the same bytes.
+TEST(MsModelSlimEmitter, KeepsItsCompressorWithTheSharedSelector) {
+  Mods mods;
+  for (int l = 0; l < 4; ++l)
+    for (const char *p : {"mlp.down_proj", "mlp.up_proj", "self_attn.q_proj"})
+      mods.push_back({"model.layers." + std::to_string(l) + "." + p, "Linear"});
+  ir::Spec spec;
+  EmitRun r = compile(R"(qspec 1
+defaults { tier int8; weight int8 per_channel symmetric minmax }
+tiers int8 < float
+protect "model.layers.{0,1}.mlp.*"
+target msmodelslim { }
+)",
+                      mods, spec);
+  ASSERT_TRUE(r.ok) << r.out;
+  const ir::ModuleSelector *shared = ir::sharedSelector(spec);
+  ASSERT_NE(shared, nullptr);
+  bool madeAgain = false;
+  shared->derived<ms::SelectionCompressor>([&] {
+    madeAgain = true;
+    return std::make_unique<ms::SelectionCompressor>(spec.inventory, shared);
+  });
+  EXPECT_FALSE(madeAgain) << "the emitter made its compressor without keeping it with the selector";
+  auto emitter = emit::createEmitter("msmodelslim");
+  ASSERT_NE(emitter, nullptr);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  emit::OutputContext again;
+  ASSERT_TRUE(emitter->emit(spec, *spec.target("msmodelslim"), again, diags));
+  EXPECT_EQ(again.buffer(), r.out);
 }
 
 TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
