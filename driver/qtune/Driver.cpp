@@ -18,6 +18,7 @@
 #include "driver/qtune/State.h"
 
 #include "emitters/Emitter.h"
+#include "ir/Select.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
@@ -117,7 +118,6 @@ private:
   std::string strategyName_;
   std::unique_ptr<Strategy> strategy_;
   std::vector<Goal> goals_;
-  std::unique_ptr<msmodelslim::SelectionCompressor> compressor_;
   std::optional<ProbeContext> ctx_;
   History history_;
   ExecOptions exec_;
@@ -244,8 +244,13 @@ int TuneRun::makeStrategy() {
   exec_.slurmArgs = o_.slurmArgs;
   exec_.srun = o_.srun;
   exec_.logLimit = o_.logLimit;
-  compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(base_.inventory);
-  ctx_.emplace(ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), *compressor_});
+  // The probes' states are compressed with the compressor the msModelSlim emitter keeps with the
+  // selector every probe resolves with: one trie of the names for both, and the patterns it
+  // checks are answered from the selections that selector remembers.
+  const ir::ModuleSelector &selector = *resolved_.resolution.selector;
+  const auto &compressor = selector.derived<msmodelslim::SelectionCompressor>(
+      [&] { return std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector); });
+  ctx_.emplace(ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), compressor});
   return 0;
 }
 

@@ -78,7 +78,7 @@ std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune) {
 bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, DiagnosticEngine &rd) {
   out.probe = p;
   out.state = stateFor(c.space, c.base, p);
-  StatePatterns patterns = compressState(out.state, c.base.inventory, c.compressor);
+  StatePatterns patterns = compressState(out.state, c.scratch.inventory, c.compressor);
   out.tuneText = stateText(out.state, patterns, "");
   ir::Spec &s = c.scratch;
   s.targets = c.base.targets;

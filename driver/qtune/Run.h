@@ -42,7 +42,7 @@ struct ProbeContext {
   ir::Spec &scratch;
   const TuneSpace &space;
   std::string commandKey;   // evaluatorKey()
-  const msmodelslim::SelectionCompressor &compressor; // over base.inventory, built once
+  const msmodelslim::SelectionCompressor &compressor; // over scratch.inventory, kept with its selector
 };
 
 // Everything besides the configuration that decides a result: the evaluator's arguments, the
