@@ -517,8 +517,9 @@ TEST(MatcherEquivalence, FinalStarAcceptsInTheVm) {
       std::vector<std::string_view> fastCaps, refCaps;
       bool ref = p->matchesReference(name, &refCaps);
       ASSERT_EQ(p->matches(name, &fastCaps), ref) << "pattern '" << text << "' name '" << name << "'";
-      if (ref)
+      if (ref) {
         EXPECT_EQ(fastCaps, refCaps) << "pattern '" << text << "' name '" << name << "'";
+      }
       accepted += ref;
     }
   }
