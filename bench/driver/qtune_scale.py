@@ -78,12 +78,17 @@ def main():
         open(ev, "w").write(EVALUATOR)
         qcc = os.path.join(args.build, "bin", "qcc")
         qtune = os.path.join(args.build, "bin", "qtune")
+        def compile_all(spec_path, out, what):
+            """(wall s, CPU s) of one `qcc SPEC --emit=all`; stops the script with qcc's message if it fails."""
+            wall, cpu, _, rc, err = timed([qcc, spec_path, "--inventory", manifest, "--emit=all", "-o",
+                                           os.path.join(work, out)])
+            if rc != 0:
+                sys.exit("qcc failed on %s: %s" % (what, err))
+            return wall, cpu
+
         qcc_walls, qcc_cpus = [], []
         for i in range(7):
-            wall, qcc_cpu, _, rc, err = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o",
-                                               os.path.join(work, "qcc-out")])
-            if rc != 0:
-                sys.exit("qcc failed: " + err)
+            wall, qcc_cpu = compile_all(spec, "qcc-out", "the benchmark spec")
             qcc_walls.append(wall)
             qcc_cpus.append(qcc_cpu)
         wd = os.path.join(work, "w")
@@ -113,16 +118,11 @@ def main():
         # after a plain qcc run: the floor is their ratio, taken while the host runs at one speed.
         same_cpus, paired_cpus = [], []
         for h in hist:
-            _, c, _, _, _ = timed([qcc, spec, "--inventory", manifest, "--emit=all", "-o", os.path.join(work, "qcc-out")])
-            paired_cpus.append(c)
+            paired_cpus.append(compile_all(spec, "qcc-out", "the benchmark spec")[1])
             state_text = open(os.path.join(wd, "evals", h["key"][:16], "tune.qspec")).read()
             probe_spec = os.path.join(work, "probe.qspec")
             open(probe_spec, "w").write(text + "\ntune { metric accuracy >= 0.5\n" + state_text + "}\n")
-            _, c, _, rc, err = timed([qcc, probe_spec, "--inventory", manifest, "--emit=all", "-o",
-                                      os.path.join(work, "probe-out")])
-            if rc != 0:
-                sys.exit("qcc failed on an evaluation's state: " + err)
-            same_cpus.append(c)
+            same_cpus.append(compile_all(probe_spec, "probe-out", "an evaluation's state")[1])
         same_cpu = sum(same_cpus) / len(same_cpus)
         print("| inventory | modules | levels | rounds | qtune peak RSS | overhead per round | "
               "one qcc --emit=all | ratio | CPU per round | qcc CPU | CPU ratio | same-state qcc CPU | "
