@@ -188,9 +188,10 @@ bool isDottedModuleName(std::string_view name) {
   bool digitsOnly = true;
   for (size_t i = 0; i <= name.size(); ++i) {
     if (i == name.size() || name[i] == '.') {
-      const bool identifier = !digitsOnly && !(name[partStart] >= '0' && name[partStart] <= '9');
-      if (i == partStart || !(digitsOnly || identifier))
-        return false;
+      if (i == partStart)
+        return false; // an empty part
+      if (!digitsOnly && name[partStart] >= '0' && name[partStart] <= '9')
+        return false; // an identifier that starts with a digit
       partStart = i + 1;
       digitsOnly = true;
       continue;
@@ -243,11 +244,11 @@ void PrefixKeys::grow() {
 }
 
 void PrefixKeys::add(std::string_view key, size_t value) {
+  if (key.empty())
+    emptyValue_ = value;
   uint64_t h = fnv(key);
   if (size_t at = find(key, h); at != kNone) {
     slots_[at].value = value;
-    if (key.empty())
-      emptyValue_ = value;
     return;
   }
   if ((size_ + 1) * 2 > slots_.size()) {
@@ -258,8 +259,6 @@ void PrefixKeys::add(std::string_view key, size_t value) {
   while (slots_[i].used)
     i = (i + 1) & mask;
   slots_[i] = Slot{h, key, value, true};
-  if (key.empty())
-    emptyValue_ = value;
   lengths_[std::min(key.size(), kLongKey)] = true;
   maxLength_ = std::max(maxLength_, key.size());
   ++size_;
