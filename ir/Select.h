@@ -55,7 +55,7 @@ public:
 
   const Inventory &inventory() const { return inv_; }
 
-  // An index of this selector's inventory that a later stage makes (make() returns a
+  // An index of this selector's inventory that a later stage makes (make() returns a non-null
   // std::unique_ptr<T>) and keeps here, made on the first call and one per type T: the msModelSlim
   // emitter's pattern compressor. qtune resolves every probe with one selector, so such an index
   // is made once per search instead of once per probe. Thread-safe; make() runs under the lock.
