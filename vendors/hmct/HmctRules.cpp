@@ -208,6 +208,80 @@ private:
   }
 };
 
+// A pointer into the text for nlohmann's lexer to read through. The lexer keeps its iterator to
+// itself; this one, whenever it is copied or moved, tells `*latest` where the new copy is, and the
+// last copy made is the one the lexer reads with (nlohmann only passes it along, by move, before
+// parsing, and then advances it in place). So the TreeBuilder can read how far the lexer has read,
+// at no cost per character: when the parser hands it a key, the lexer has just read the key's
+// closing quote and nothing past it.
+struct TrackedChars {
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char *;
+  using reference = const char &;
+  const char *p = nullptr;
+  const TrackedChars **latest = nullptr; // null in the end iterator
+
+  TrackedChars(const char *at, const TrackedChars **copies) : p(at), latest(copies) { tell(); }
+  TrackedChars(const TrackedChars &o) : p(o.p), latest(o.latest) { tell(); }
+  TrackedChars &operator=(const TrackedChars &o) {
+    p = o.p;
+    latest = o.latest;
+    tell();
+    return *this;
+  }
+  void tell() {
+    if (latest)
+      *latest = this;
+  }
+  reference operator*() const { return *p; }
+  TrackedChars &operator++() {
+    ++p;
+    return *this;
+  }
+  bool operator==(const TrackedChars &o) const { return p == o.p; }
+  bool operator!=(const TrackedChars &o) const { return p != o.p; }
+};
+
+// Where the key string whose closing quote is the last quote before `end` opens: the nearest quote
+// before the closing one that no odd run of backslashes escapes.
+size_t keyStart(std::string_view text, size_t end) {
+  const char *base = text.data();
+  const char *quote = static_cast<const char *>(memrchr(base, '"', end)); // the closing one
+  while (quote && quote > base) {
+    quote = static_cast<const char *>(memrchr(base, '"', static_cast<size_t>(quote - base)));
+    if (!quote)
+      break;
+    const char *run = quote; // the backslashes right before it start here
+    while (run > base && run[-1] == '\\')
+      --run;
+    if ((quote - run) % 2 == 0)
+      return static_cast<size_t>(quote - base);
+  }
+  return 0;
+}
+
+// The 1-based line and column of byte offsets met in increasing order (keys, in file order): the
+// newlines are counted as the offsets move forward.
+struct LineCounter {
+  std::string_view text;
+  size_t counted = 0;   // newlines are counted up to here
+  uint32_t line = 1;    // the line `counted` is on
+  size_t lineStart = 0; // where that line starts
+
+  std::pair<uint32_t, uint32_t> at(size_t offset) {
+    for (const char *p; counted < offset &&
+                        (p = static_cast<const char *>(
+                             std::memchr(text.data() + counted, '\n', offset - counted)));) {
+      ++line;
+      counted = lineStart = static_cast<size_t>(p - text.data()) + 1;
+    }
+    counted = std::max(counted, offset);
+    return {line, static_cast<uint32_t>(offset - lineStart + 1)};
+  }
+};
+
 // Builds JsonValue directly from nlohmann's SAX events, in file order. A repeated key keeps its
 // first position and takes the last value, as nlohmann::ordered_json (and Python's dict) do;
 // objects with many members find repeats through a hash index, so a node_config of n entries is
@@ -219,31 +293,49 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
     bool ascending = true; // every key so far greater than the one before
   };
   static constexpr size_t kIndexFrom = 16;
+  // A value nested deeper is kept as a null, with nothing below it.
+  static constexpr size_t kMaxDepth = 200;
   JsonValue &root;
+  std::string_view text;
+  const TrackedChars *const *read; // the lexer's iterator: how far it has read `text`
+  LineCounter lines;
   std::vector<Open> stack;
   JsonValue *pending = nullptr; // the slot the next value fills (a member's value)
+  std::pair<uint32_t, uint32_t> pendingAt{1, 1}; // where that member's key starts
+  size_t skipping = 0; // containers open below kMaxDepth
   std::string error;
   size_t errorByte = 0;
 
-  explicit TreeBuilder(JsonValue &r) : root(r) {}
+  TreeBuilder(JsonValue &r, std::string_view t, const TrackedChars *const *at)
+      : root(r), text(t), read(at), lines{t} {}
 
+  // The next value's slot, at its key's position (an array item: at its array's; the root: 1:1).
   JsonValue &slot() {
+    JsonValue *v = &root;
+    std::pair<uint32_t, uint32_t> at{1, 1};
     if (pending) {
-      JsonValue *p = pending;
+      v = pending;
       pending = nullptr;
-      return *p;
+      at = pendingAt;
+    } else if (!stack.empty()) {
+      JsonValue *parent = stack.back().value;
+      parent->items.emplace_back();
+      v = &parent->items.back();
+      at = {parent->line, parent->column};
     }
-    if (stack.empty()) {
-      return root;
-    }
-    JsonValue *parent = stack.back().value;
-    parent->items.emplace_back();
-    return parent->items.back();
+    v->line = at.first;
+    v->column = at.second;
+    return *v;
   }
-  bool scalar(JsonValue::Kind kind, std::string text) {
+  bool tooDeep() const { return stack.size() > kMaxDepth; }
+  bool scalar(JsonValue::Kind kind, std::string value) {
+    if (skipping)
+      return true;
     JsonValue &v = slot();
-    v.kind = kind;
-    v.text = std::move(text);
+    if (!tooDeep()) {
+      v.kind = kind;
+      v.text = std::move(value);
+    }
     return true;
   }
   bool null() override { return scalar(JsonValue::Null, {}); }
@@ -260,7 +352,15 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   bool string(string_t &s) override { return scalar(JsonValue::String, s); } // see append
   bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
   bool open(JsonValue::Kind kind) {
+    if (skipping) {
+      ++skipping;
+      return true;
+    }
     JsonValue &v = slot();
+    if (tooDeep()) {
+      skipping = 1;
+      return true;
+    }
     v.kind = kind;
     stack.push_back({&v, {}, true});
     return true;
@@ -268,7 +368,10 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   bool start_object(std::size_t) override { return open(JsonValue::Object); }
   bool start_array(std::size_t) override { return open(JsonValue::Array); }
   bool close() {
-    stack.pop_back();
+    if (skipping)
+      --skipping;
+    else
+      stack.pop_back();
     return true;
   }
   bool end_object() override { return close(); }
@@ -276,6 +379,9 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   // Keys in strictly ascending order (qcc writes node_config sorted) cannot repeat an earlier
   // one, so they are appended without a lookup; the index is built at the first key out of order.
   bool key(string_t &k) override {
+    if (skipping)
+      return true;
+    pendingAt = lines.at(keyStart(text, static_cast<size_t>((*read)->p - text.data())));
     Open &o = stack.back();
     auto &members = o.value->members;
     if (o.ascending && (members.empty() || members.back().first < k))
@@ -292,6 +398,8 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
       found = o.index.find(members, k);
     }
     if (found < members.size()) {
+      // A repeated key keeps its first position.
+      pendingAt = {members[found].second.line, members[found].second.column};
       members[found].second = JsonValue{};
       pending = &members[found].second;
       return true;
@@ -315,64 +423,6 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   }
 };
 
-// Lines come from a scan of the stripped text for each key's first occurrence at or after the
-// parent's line (good enough for diagnostics); nothing below depth 200 is kept. The scan only
-// moves forward, so the line is counted along with it.
-struct Locator {
-  std::string_view text;
-  size_t cursor = 0;    // scan position: keys appear in file order
-  size_t counted = 0;   // newlines are counted up to here
-  uint32_t line = 1;    // the line `counted` is on
-  size_t lineStart = 0; // where that line starts
-  std::string quoted;   // the key as JSON writes it
-
-  std::pair<uint32_t, uint32_t> lineOf(size_t offset) {
-    for (const char *p; counted < offset &&
-                        (p = static_cast<const char *>(
-                             std::memchr(text.data() + counted, '\n', offset - counted)));) {
-      ++line;
-      counted = lineStart = static_cast<size_t>(p - text.data()) + 1;
-    }
-    counted = std::max(counted, offset);
-    return {line, static_cast<uint32_t>(offset - lineStart + 1)};
-  }
-  void quote(const std::string &key) {
-    bool plain = std::none_of(key.begin(), key.end(), [](char ch) {
-      return ch == '"' || ch == '\\' || static_cast<unsigned char>(ch) < 0x20;
-    });
-    if (!plain) {
-      quoted = nlohmann::json(key).dump();
-      return;
-    }
-    quoted.assign(1, '"');
-    quoted += key;
-    quoted += '"';
-  }
-  std::pair<uint32_t, uint32_t> findKey(const std::string &key) {
-    quote(key);
-    size_t at = text.find(quoted, cursor);
-    if (at == std::string_view::npos)
-      return lineOf(std::min(cursor, text.size()));
-    cursor = at + quoted.size();
-    return lineOf(at);
-  }
-  void locate(JsonValue &v, std::pair<uint32_t, uint32_t> at, int depth) {
-    v.line = at.first;
-    v.column = at.second;
-    if (depth > 200) {
-      v.kind = JsonValue::Null;
-      v.text.clear();
-      v.items.clear();
-      v.members.clear();
-      return;
-    }
-    for (auto &item : v.items)
-      locate(item, at, depth + 1);
-    for (auto &m : v.members)
-      locate(m.second, findKey(m.first), depth + 1);
-  }
-};
-
 } // namespace
 
 bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
@@ -383,8 +433,10 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
   std::string copy = marked ? stripHmctComments(text) : std::string();
   std::string_view stripped = marked ? std::string_view(copy) : text;
   doc.hadComments = marked && stripped != text;
-  TreeBuilder builder(doc.root);
-  if (!nlohmann::json::sax_parse(stripped.data(), stripped.data() + stripped.size(), &builder)) {
+  const TrackedChars *read = nullptr;
+  TreeBuilder builder(doc.root, stripped, &read);
+  if (!nlohmann::json::sax_parse(TrackedChars(stripped.data(), &read),
+                                 TrackedChars(stripped.data() + stripped.size(), nullptr), &builder)) {
     size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
                                   stripped.size());
     line = 1;
@@ -403,8 +455,6 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
     doc.root = JsonValue{};
     return false;
   }
-  Locator c{stripped, 0, 0, 1, 0, {}};
-  c.locate(doc.root, {1, 1}, 0);
   return true;
 }
 

@@ -61,8 +61,10 @@ bool isValidUtf8(std::string_view name);
 // string boundaries ignored). Newlines are kept so line numbers stay valid.
 std::string stripHmctComments(std::string_view text);
 
-// A JSON value with the line and column its key (or itself) starts on (1-based, in the text as
-// written: HMCT's comment stripping keeps every line and, before a comment, every column).
+// A JSON value with the line and column its key starts on, where the parser read that key (an
+// array's item: its array's place; the root: 1:1). 1-based, in the text as written: HMCT's comment
+// stripping keeps every line and, before a comment, every column. A value nested deeper than 200
+// levels is kept as a null, with nothing below it.
 struct JsonValue {
   enum Kind { Null, Bool, Integer, Float, String, Array, Object } kind = Null;
   std::string text; // String: the value; Integer/Float: the number as written; Bool: true/false

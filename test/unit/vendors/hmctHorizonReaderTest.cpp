@@ -425,8 +425,8 @@ TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
 }
 
-// Keys are located by a forward scan for their JSON spelling: one that needs escapes ("a\"b",
-// a tab) is found as written, and the lines after it stay right; a comment-stripped line counts.
+// Keys are placed where the parser read them: one that needs escapes ("a\"b", a tab) is found as
+// written, and the lines after it stay right; a comment-stripped line counts.
 TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
   hmct::QuantConfigDoc doc = hmctDoc("{\n \"node_config\": {\n  \"a\\\"b\": {\"qtype\": \"int8\"},\n"
                                      "  // a comment\n  \"t\\tc\": {\"qtype\": \"int16\"},\n"
@@ -443,6 +443,72 @@ TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
   EXPECT_EQ(nodes->members[2].second.line, 6u);
   EXPECT_EQ(nodes->members[2].second.get("qtype")->line, 7u);
   EXPECT_EQ(nodes->members[2].second.get("qtype")->column, 5u);
+}
+
+// A key's place is where the parser read it, even where its spelling appears earlier as a value
+// ("b", line 2), or where it is spelled with a \u escape (c); a repeated key keeps its first place.
+TEST(HmctDocumentModel, KeysArePlacedWhereTheParserReadThem) {
+  hmct::QuantConfigDoc doc = hmctDoc("{\"node_config\": {\n"
+                                     "  \"a\": {\"qtype\": \"int8\", \"note\": \"b\"},\n"
+                                     "  \"b\": {\"qtype\": \"int8\"},\n"
+                                     "   \"\\u0063\": {\"qtype\": \"int16\", \"qtype\": \"int8\"}}}\n");
+  const hmct::JsonValue *nodes = doc.root.get("node_config");
+  ASSERT_NE(nodes, nullptr);
+  ASSERT_EQ(nodes->members.size(), 3u);
+  const hmct::JsonValue &a = nodes->members[0].second;
+  EXPECT_EQ(a.line, 2u);
+  EXPECT_EQ(a.column, 3u);
+  EXPECT_EQ(a.get("note")->column, 26u);
+  EXPECT_EQ(nodes->members[1].first, "b");
+  EXPECT_EQ(nodes->members[1].second.line, 3u);
+  EXPECT_EQ(nodes->members[1].second.column, 3u);
+  EXPECT_EQ(nodes->members[1].second.get("qtype")->column, 9u);
+  EXPECT_EQ(nodes->members[2].first, "c");
+  const hmct::JsonValue &c = nodes->members[2].second;
+  EXPECT_EQ(c.line, 4u);
+  EXPECT_EQ(c.column, 4u);
+  ASSERT_EQ(c.members.size(), 1u);
+  EXPECT_EQ(c.get("qtype")->text, "int8");
+  EXPECT_EQ(c.get("qtype")->column, 15u);
+  hmct::QuantConfigDoc items = hmctDoc("{\"x\": \"\\\\\",\n \"l\\\\\\\"\": [{\"k\": 1}, 2]}");
+  const hmct::JsonValue *l = items.root.get("l\\\"");
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->column, 2u);
+  ASSERT_EQ(l->items.size(), 2u);
+  EXPECT_EQ(l->items[1].line, 2u); // an array item: at its array's place
+  EXPECT_EQ(l->items[1].column, 2u);
+  EXPECT_EQ(l->items[0].get("k")->column, 13u);
+}
+
+// A value nested deeper than 200 levels is kept as a null with nothing below it, placed at its
+// key or array; what follows the deep part is read as usual.
+TEST(HmctDocumentModel, NothingIsKeptBelowDepth200) {
+  for (bool objects : {false, true}) {
+    std::string open = objects ? "{\"k\": " : "[", close = objects ? "}" : "]";
+    std::string deep;
+    for (int i = 0; i < 300; ++i)
+      deep += open;
+    deep += "1";
+    for (int i = 0; i < 300; ++i)
+      deep += close;
+    hmct::QuantConfigDoc doc = hmctDoc("{\"x\": " + deep + ",\n \"y\": 1}");
+    const hmct::JsonValue *v = doc.root.get("x");
+    ASSERT_NE(v, nullptr);
+    for (int depth = 1; depth <= 200; ++depth) {
+      ASSERT_EQ(v->kind, objects ? hmct::JsonValue::Object : hmct::JsonValue::Array) << depth;
+      ASSERT_EQ(v->items.size() + v->members.size(), 1u) << depth;
+      v = objects ? &v->members[0].second : &v->items[0];
+    }
+    EXPECT_EQ(v->kind, hmct::JsonValue::Null);
+    EXPECT_TRUE(v->items.empty() && v->members.empty() && v->text.empty());
+    EXPECT_EQ(v->line, 1u);
+    EXPECT_EQ(v->column, objects ? 8u + 6u * 199u : 2u); // the last kept key, or "x"
+    const hmct::JsonValue *y = doc.root.get("y");
+    ASSERT_NE(y, nullptr);
+    EXPECT_EQ(y->text, "1");
+    EXPECT_EQ(y->line, 2u);
+    EXPECT_EQ(y->column, 2u);
+  }
 }
 
 // ModuleNameTemplate keys: the longest key that is the name or a dotted prefix of it ("" only
