@@ -74,9 +74,9 @@ fuzz: fuzz-build
 fuzz-smoke: fuzz-build
 	@bash test/fuzz/run-fuzz.sh --smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS)
 
-# Builds the micro-benchmarks and qcc, runs them, then the whole-process and scaling tables, the
-# instruction counts and the ratio to the reference round by round (docs/performance.md;
-# valgrind installed when missing).
+# Builds the micro-benchmarks and qcc, runs them, then the whole-process and scaling tables, qtune
+# at scale (cut at six rounds, and a whole search), the instruction counts and the ratio to the
+# reference round by round (docs/performance.md; valgrind installed when missing).
 bench: configure
 	QSPEC_EXTRA_PACKAGES=valgrind bash scripts/setup-deps.sh
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target qcc qtune qspec_bench_matcher qspec_bench_readers
@@ -85,6 +85,7 @@ bench: configure
 	/usr/bin/python3 bench/run_bench.py $(BUILD_DIR)
 	/usr/bin/python3 bench/scaling.py $(BUILD_DIR)
 	/usr/bin/python3 bench/driver/qtune_scale.py $(BUILD_DIR)
+	/usr/bin/python3 bench/driver/qtune_scale.py $(BUILD_DIR) --rounds 0
 	/usr/bin/python3 bench/instructions.py $(BUILD_DIR)
 	/usr/bin/python3 bench/reference_ratio.py $(BUILD_DIR)
 
