@@ -3,6 +3,7 @@
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -178,32 +179,42 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
   return true;
 }
 
+namespace {
+// The class of each byte, for the scans of names below (one table load a byte).
+enum ByteClass : uint8_t { kOtherByte, kDotByte, kDigitByte, kIdentifierByte };
+constexpr std::array<uint8_t, 256> kByteClass = [] {
+  std::array<uint8_t, 256> t{};
+  for (int c = 0; c < 256; ++c)
+    t[c] = c == '.'                                                               ? kDotByte
+           : c >= '0' && c <= '9'                                                 ? kDigitByte
+           : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ? kIdentifierByte
+                                                                                  : kOtherByte;
+  return t;
+}();
+} // namespace
+
 // One pass over the bytes (the probe states of qtune check tens of thousands of names): each part
 // between dots is all digits, or an identifier of ASCII letters, digits and '_' that does not
 // start with a digit.
 bool isDottedModuleName(std::string_view name) {
-  if (name.empty())
-    return false;
-  size_t partStart = 0;
-  bool digitsOnly = true;
-  for (size_t i = 0; i <= name.size(); ++i) {
-    if (i == name.size() || name[i] == '.') {
-      if (i == partStart)
-        return false; // an empty part
-      if (!digitsOnly && name[partStart] >= '0' && name[partStart] <= '9')
-        return false; // an identifier that starts with a digit
-      partStart = i + 1;
-      digitsOnly = true;
-      continue;
+  const auto *p = reinterpret_cast<const unsigned char *>(name.data());
+  const auto *end = p + name.size();
+  for (;;) {
+    if (p == end)
+      return false; // an empty name, or a dot at the end
+    uint8_t first = kByteClass[*p];
+    if (first != kDigitByte && first != kIdentifierByte)
+      return false; // an empty part, or a byte no part may hold
+    // A part that starts with a digit is all digits; an identifier may hold digits after its start.
+    unsigned allowed = 1u << kDigitByte | (first == kIdentifierByte ? 1u << kIdentifierByte : 0u);
+    for (++p; p != end && (allowed >> kByteClass[*p] & 1u); ++p) {
     }
-    const char c = name[i];
-    if (c >= '0' && c <= '9')
-      continue;
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'))
-      return false;
-    digitsOnly = false;
+    if (p == end)
+      return true;
+    if (*p != '.')
+      return false; // a byte no part may hold, or a letter in a part that started with a digit
+    ++p;
   }
-  return true;
 }
 
 namespace {
