@@ -130,13 +130,22 @@ static size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
   return n;
 }
 
+namespace {
+// The bytes a Python string literal holds as they are: printable ASCII other than \ and ".
+constexpr std::array<bool, 256> kPlainInString = [] {
+  std::array<bool, 256> t{};
+  for (int c = 0x20; c < 0x7f; ++c)
+    t[c] = c != '\\' && c != '"';
+  return t;
+}();
+} // namespace
+
 bool pythonStringLiteral(std::string_view text, std::string &out, std::string &why) {
   out.reserve(text.size() + 2);
   out = "\"";
   for (size_t i = 0; i < text.size();) {
     size_t plain = i; // a run of printable ASCII other than \ and " is copied at once
-    while (plain < text.size() && text[plain] >= 0x20 && text[plain] < 0x7f && text[plain] != '\\' &&
-           text[plain] != '"')
+    while (plain < text.size() && kPlainInString[static_cast<unsigned char>(text[plain])])
       ++plain;
     if (plain > i) {
       out.append(text.substr(i, plain - i));
