@@ -93,6 +93,15 @@ bool hasCommentMarker(std::string_view name) {
 bool isValidUtf8(std::string_view s) {
   size_t i = 0;
   while (i < s.size()) {
+    // Eight bytes at a time while they are ASCII without NUL (module names are).
+    constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
+    for (uint64_t w; i + 8 <= s.size(); i += 8) {
+      std::memcpy(&w, s.data() + i, 8);
+      if ((w & kHighs) || ((w - kOnes) & ~w & kHighs))
+        break; // a byte with its high bit set, or a NUL
+    }
+    if (i == s.size())
+      break;
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == 0)
       return false;

@@ -202,6 +202,24 @@ TEST(HmctRules, CommentStripperIgnoresStrings) {
   EXPECT_FALSE(hmct::qtypeAllowedOnMarch("bernoulli2", "int16"));
 }
 
+// Names are checked eight bytes at a time while they are ASCII: a NUL, a byte no UTF-8 allows
+// and every broken or valid sequence are found wherever they sit in such a word, and at the end.
+TEST(HmctRules, Utf8CheckFindsEveryByteInAnyPlace) {
+  const std::string base(24, 'a');
+  EXPECT_TRUE(hmct::isValidUtf8(base));
+  EXPECT_TRUE(hmct::isValidUtf8(""));
+  const std::vector<std::string> bad = {std::string(1, '\0'), "\x80", "\xff", "\xc3", "\xc0\xaf",
+                                        "\xed\xa0\x80", "\xf4\x90\x80\x80"};
+  const std::vector<std::string> good = {"\x7f", "\x01", "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80"};
+  for (size_t at = 0; at <= base.size(); ++at) {
+    for (const std::string &b : bad)
+      EXPECT_FALSE(hmct::isValidUtf8(base.substr(0, at) + b + base.substr(at))) << at << " " << b.size();
+    for (const std::string &g : good)
+      EXPECT_TRUE(hmct::isValidUtf8(base.substr(0, at) + g + base.substr(at))) << at << " " << g.size();
+  }
+  EXPECT_FALSE(hmct::isValidUtf8(base + "\xe2\x80")); // cut at the end
+}
+
 TEST(HmctRules, ChecksFindVendorErrors) {
   std::string text =
       R"({"model_config": {"all_node_type": "int32", "activation": {"num_bin": 64, "max_percentile": 1}},
