@@ -34,6 +34,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <unordered_map>
 
@@ -531,8 +532,13 @@ bool Builder::lower(const Json &mc, Json &root) {
 
 // HMCT strips `//...` and `/*...*/` from a quant_config file by regex, inside strings too. JSON
 // may spell '/' as "\/" and '*' as "\u002a", which the regex never matches and json.loads reads
-// back unchanged, so a name such as `/a//b` reaches HMCT intact.
-void protectCommentMarkers(const std::string &json, std::string &out) {
+// back unchanged, so a name such as `/a//b` reaches HMCT intact. Every change involves a '/', so
+// a text without one is taken as it is, without a pass over its bytes.
+void protectCommentMarkers(std::string &&json, std::string &out) {
+  if (!std::memchr(json.data(), '/', json.size())) {
+    out = std::move(json);
+    return;
+  }
   out.clear();
   out.reserve(json.size() + 1); // and the final newline run() appends
   bool inString = false;
@@ -582,7 +588,7 @@ bool Builder::run(OutputContext &out) {
       text += "\n  }\n}";
       nodeText_ = std::string();
     }
-    protectCommentMarkers(text, out.buffer());
+    protectCommentMarkers(std::move(text), out.buffer());
     out.buffer() += '\n';
   } catch (const nlohmann::json::exception &e) {
     diags_.report(DiagID::err_internal, target_.range, {std::string("nlohmann_json: ") + e.what()});
