@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cstring>
 #include <functional>
+#include <tuple>
 #include <unordered_map>
 
 namespace qspec::hmct {
@@ -448,16 +449,7 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
                                  TrackedChars(stripped.data() + stripped.size(), nullptr), &builder)) {
     size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
                                   stripped.size());
-    line = 1;
-    column = 1;
-    for (size_t i = 0; i < off; ++i) {
-      if (stripped[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
+    std::tie(line, column) = LineCounter{stripped}.at(off);
     error = builder.error;
     if (auto p = error.find("parse error"); p != std::string::npos)
       error = error.substr(p);
