@@ -216,8 +216,9 @@ bool isDottedModuleName(std::string_view name) {
       return false; // an empty part, or a byte no part may hold
     // A part that starts with a digit is all digits; an identifier may hold digits after its start.
     unsigned allowed = 1u << kDigitByte | (first == kIdentifierByte ? 1u << kIdentifierByte : 0u);
-    for (++p; p != end && (allowed >> kByteClass[*p] & 1u); ++p) {
-    }
+    ++p;
+    while (p != end && (allowed >> kByteClass[*p] & 1u))
+      ++p;
     if (p == end)
       return true;
     if (*p != '.')
