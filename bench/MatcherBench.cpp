@@ -43,7 +43,9 @@ void matchAllNames(benchmark::State &state, const char *text, bool fast) {
   state.counters["hits"] = static_cast<double>(hits);
 }
 void BM_MatchFast(benchmark::State &state, const char *text) { matchAllNames(state, text, true); }
-void BM_MatchReference(benchmark::State &state, const char *text) { matchAllNames(state, text, false); }
+void BM_MatchReference(benchmark::State &state, const char *text) {
+  matchAllNames(state, text, false);
+}
 BENCHMARK_CAPTURE(BM_MatchFast, glob, "model.layers.*.mlp.experts.*.down_proj");
 BENCHMARK_CAPTURE(BM_MatchReference, glob, "model.layers.*.mlp.experts.*.down_proj");
 BENCHMARK_CAPTURE(BM_MatchFast, ranges, "model.layers.{3..10}.mlp.experts.{0..63}.*");
@@ -53,7 +55,8 @@ BENCHMARK_CAPTURE(BM_MatchReference, variables, "model.layers.{i}.mlp.experts.{j
 
 // Selecting N patterns over DeepSeek-V3, a fresh selector each time (its indexes included).
 template <bool Fast> void BM_SelectDeepSeek(benchmark::State &state) {
-  std::vector<Pattern> pats = compileAll(bench::deepseekPatterns(static_cast<size_t>(state.range(0))));
+  std::vector<Pattern> pats =
+      compileAll(bench::deepseekPatterns(static_cast<size_t>(state.range(0))));
   size_t selected = 0;
   for (auto _ : state) {
     ir::ModuleSelector sel(deepseek());
@@ -64,13 +67,18 @@ template <bool Fast> void BM_SelectDeepSeek(benchmark::State &state) {
   }
   state.counters["selected"] = static_cast<double>(selected);
 }
-BENCHMARK_TEMPLATE(BM_SelectDeepSeek, true)->Arg(10)->Arg(100)->Arg(1000)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_SelectDeepSeek, true)
+    ->Arg(10)
+    ->Arg(100)
+    ->Arg(1000)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_TEMPLATE(BM_SelectDeepSeek, false)->Arg(10)->Arg(100)->Unit(benchmark::kMillisecond);
 
 // Growth in modules: 1,000 patterns over the stress naming at 250k, 500k and 1M modules.
 void BM_SelectStress(benchmark::State &state) {
   ir::Inventory inv = bench::stressInventory(static_cast<size_t>(state.range(0)));
-  std::vector<Pattern> pats = compileAll(bench::deepseekPatterns(static_cast<size_t>(state.range(1))));
+  std::vector<Pattern> pats =
+      compileAll(bench::deepseekPatterns(static_cast<size_t>(state.range(1))));
   size_t selected = 0;
   for (auto _ : state) {
     ir::ModuleSelector sel(inv);
@@ -113,7 +121,8 @@ ir::Inventory longNames(size_t count, size_t length) {
   return inv;
 }
 
-void selectOver(benchmark::State &state, const ir::Inventory &inv, const std::vector<std::string> &texts) {
+void selectOver(benchmark::State &state, const ir::Inventory &inv,
+                const std::vector<std::string> &texts) {
   std::vector<Pattern> pats = compileAll(texts);
   size_t selected = 0;
   for (auto _ : state) {
@@ -129,15 +138,20 @@ void selectOver(benchmark::State &state, const ir::Inventory &inv, const std::ve
 // `{*a,a*}` x 200 over 3,000 names of 1,500 characters (and the doubles: 6,000 names; 3,000
 // names of 3,000 characters).
 void BM_WorstStarBraces(benchmark::State &state) {
-  ir::Inventory inv = longNames(static_cast<size_t>(state.range(0)), static_cast<size_t>(state.range(1)));
+  ir::Inventory inv =
+      longNames(static_cast<size_t>(state.range(0)), static_cast<size_t>(state.range(1)));
   selectOver(state, inv, {repeat("{*a,a*}", 200)});
 }
-BENCHMARK(BM_WorstStarBraces)->Args({3000, 1500})->Args({6000, 1500})->Args({3000, 3000})
+BENCHMARK(BM_WorstStarBraces)
+    ->Args({3000, 1500})
+    ->Args({6000, 1500})
+    ->Args({3000, 3000})
     ->Unit(benchmark::kMillisecond);
 
 // `{*?,?*}` x 575 over the stress naming at 500k and 1M modules (no name is long enough).
 void BM_WorstAnyBraces(benchmark::State &state) {
-  selectOver(state, bench::stressInventory(static_cast<size_t>(state.range(0))), {repeat("{*?,?*}", 575)});
+  selectOver(state, bench::stressInventory(static_cast<size_t>(state.range(0))),
+             {repeat("{*?,?*}", 575)});
 }
 BENCHMARK(BM_WorstAnyBraces)->Arg(500'000)->Arg(1'000'000)->Unit(benchmark::kMillisecond);
 
@@ -175,8 +189,9 @@ BENCHMARK(BM_BraceLists)->Arg(500'000)->Arg(1'000'000)->Unit(benchmark::kMillise
 
 // 100 many-star patterns (`*a*b*c*` with segments of the names) over DeepSeek-V3.
 std::vector<std::string> manyStars() {
-  static const char *const kPieces[] = {"layers", "mlp", "experts", "proj", "self_attn", "down", "up",
-                                        "gate", "kv", "q_", "1", "2", "3", "4", "5", "0", ".", "_"};
+  static const char *const kPieces[] = {"layers", "mlp",  "experts", "proj", "self_attn", "down",
+                                        "up",     "gate", "kv",      "q_",   "1",         "2",
+                                        "3",      "4",    "5",       "0",    ".",         "_"};
   std::vector<std::string> out;
   uint64_t x = 6;
   for (int i = 0; i < 100; ++i) {

@@ -54,7 +54,8 @@ public:
 
 private:
   std::list<std::pair<std::string, std::vector<Pattern>>> order_;
-  std::unordered_map<std::string, std::list<std::pair<std::string, std::vector<Pattern>>>::iterator> index_;
+  std::unordered_map<std::string, std::list<std::pair<std::string, std::vector<Pattern>>>::iterator>
+      index_;
 };
 
 struct Replay {
@@ -74,7 +75,8 @@ struct Replay {
   }
 };
 
-bool compileSpec(const std::string &path, const std::string &inventory, ir::Spec &spec, std::string &practice) {
+bool compileSpec(const std::string &path, const std::string &inventory, ir::Spec &spec,
+                 std::string &practice) {
   emit::registerAllEmitters();
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -141,12 +143,15 @@ int main(int argc, char **argv) {
         break;
       }
   }
-  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  std::printf("practice: %zu linear_quant, %llu entries, %llu expansions (at most %llu in one entry)\n",
-              lists.size(), (unsigned long long)entries, (unsigned long long)expansions,
-              (unsigned long long)maxExpansions);
-  std::printf("replay over %llu Linears (%llu quantized): %llu pattern tests, %llu compilations, %.1f ms\n",
-              (unsigned long long)linears, (unsigned long long)quantized, (unsigned long long)r.tests,
-              (unsigned long long)r.cache.compilations, ms);
+  double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  std::printf(
+      "practice: %zu linear_quant, %llu entries, %llu expansions (at most %llu in one entry)\n",
+      lists.size(), (unsigned long long)entries, (unsigned long long)expansions,
+      (unsigned long long)maxExpansions);
+  std::printf(
+      "replay over %llu Linears (%llu quantized): %llu pattern tests, %llu compilations, %.1f ms\n",
+      (unsigned long long)linears, (unsigned long long)quantized, (unsigned long long)r.tests,
+      (unsigned long long)r.cache.compilations, ms);
   return 0;
 }

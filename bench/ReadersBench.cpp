@@ -104,22 +104,25 @@ std::vector<std::pair<std::string, double>> deepseekScores() {
 
 void registerAll() {
   benchmark::RegisterBenchmark("BM_ReadInventory/manifest/deepseek-v3", [](benchmark::State &s) {
-    BM_ReadInventory(s, input("deepseek-v3.manifest",
-                              [](std::ofstream &os) { manifest(os, bench::deepseekV3Inventory()); }));
+    BM_ReadInventory(s, input("deepseek-v3.manifest", [](std::ofstream &os) {
+                       manifest(os, bench::deepseekV3Inventory());
+                     }));
   })->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_ReadInventory/manifest/stress-1M", [](benchmark::State &s) {
-    BM_ReadInventory(s, input("stress.manifest",
-                              [](std::ofstream &os) { manifest(os, bench::stressInventory(1'000'000)); }));
+    BM_ReadInventory(s, input("stress.manifest", [](std::ofstream &os) {
+                       manifest(os, bench::stressInventory(1'000'000));
+                     }));
   })->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_ReadInventory/index-json/deepseek-v3", [](benchmark::State &s) {
     BM_ReadInventory(s, input("deepseek-v3/model.safetensors.index.json", [](std::ofstream &os) {
-      ir::Inventory inv = bench::deepseekV3Inventory();
-      os << "{\n  \"metadata\": {\"total_size\": 1},\n  \"weight_map\": {\n";
-      for (size_t i = 0; i < inv.modules.size(); ++i)
-        os << "    \"" << inv.modules[i].name << ".weight\": \"model-" << (i / 300 + 1)
-           << ".safetensors\"" << (i + 1 < inv.modules.size() ? ",\n" : "\n");
-      os << "  }\n}\n";
-    }));
+                       ir::Inventory inv = bench::deepseekV3Inventory();
+                       os << "{\n  \"metadata\": {\"total_size\": 1},\n  \"weight_map\": {\n";
+                       for (size_t i = 0; i < inv.modules.size(); ++i)
+                         os << "    \"" << inv.modules[i].name << ".weight\": \"model-"
+                            << (i / 300 + 1) << ".safetensors\""
+                            << (i + 1 < inv.modules.size() ? ",\n" : "\n");
+                       os << "  }\n}\n";
+                     }));
   })->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_AssignBlocks/deepseek-v3", [](benchmark::State &s) {
     BM_AssignBlocks(s, bench::deepseekV3Inventory());
@@ -137,40 +140,46 @@ void registerAll() {
   })->Unit(benchmark::kMillisecond);
   // The same file by the yaml-cpp tree reader alone (what the streamed reader replaced), and
   // 90k / 1M entries of the stress naming for the growth.
-  benchmark::RegisterBenchmark("BM_ReadScores/analysis-yaml-tree/deepseek-v3", [](benchmark::State &s) {
+  benchmark::RegisterBenchmark("BM_ReadScores/analysis-yaml-tree/deepseek-v3", [](benchmark::State
+                                                                                      &s) {
     BM_ReadScores(s, input("analysis_result.yaml", deepseekYaml), false);
   })->Unit(benchmark::kMillisecond);
   for (size_t n : {90'000, 1'000'000}) {
     std::string name = "BM_ReadScores/analysis-yaml/stress-" + std::to_string(n / 1000) + "k";
     benchmark::RegisterBenchmark(name.c_str(), [n](benchmark::State &s) {
-      BM_ReadScores(s, input("analysis_result-" + std::to_string(n) + ".yaml", [n](std::ofstream &os) {
-        os << "method: std\nlayer_scores:\n";
-        ir::Inventory inv = bench::stressInventory(n);
-        for (size_t i = 0; i < inv.modules.size(); ++i)
-          os << "- name: " << inv.modules[i].name << "\n  score: " << 1.0 / static_cast<double>(i + 2) << "\n";
-      }));
+      BM_ReadScores(s,
+                    input("analysis_result-" + std::to_string(n) + ".yaml", [n](std::ofstream &os) {
+                      os << "method: std\nlayer_scores:\n";
+                      ir::Inventory inv = bench::stressInventory(n);
+                      for (size_t i = 0; i < inv.modules.size(); ++i)
+                        os << "- name: " << inv.modules[i].name
+                           << "\n  score: " << 1.0 / static_cast<double>(i + 2) << "\n";
+                    }));
     })->Unit(benchmark::kMillisecond);
   }
-  benchmark::RegisterBenchmark("BM_ReadScores/msmodelslim-log/deepseek-v3", [](benchmark::State &s) {
+  benchmark::RegisterBenchmark("BM_ReadScores/msmodelslim-log/deepseek-v3", [](benchmark::State
+                                                                                   &s) {
     BM_ReadScores(s, input("analyze.log", [](std::ofstream &os) {
-      os << "Layer Analysis Results (method: std)\n";
-      int rank = 1;
-      for (auto &[name, score] : deepseekScores()) {
-        char buf[256];
-        std::snprintf(buf, sizeof buf, "%3d. %-50s | Score: %12.4e\n", rank++, name.c_str(), score);
-        os << buf;
-      }
-    }));
+                    os << "Layer Analysis Results (method: std)\n";
+                    int rank = 1;
+                    for (auto &[name, score] : deepseekScores()) {
+                      char buf[256];
+                      std::snprintf(buf, sizeof buf, "%3d. %-50s | Score: %12.4e\n", rank++,
+                                    name.c_str(), score);
+                      os << buf;
+                    }
+                  }));
   })->Unit(benchmark::kMillisecond);
   benchmark::RegisterBenchmark("BM_ReadScores/hmct-json/deepseek-v3", [](benchmark::State &s) {
     BM_ReadScores(s, input("sensitivity.json", [](std::ofstream &os) {
-      os << "{\n";
-      auto scores = deepseekScores();
-      for (size_t i = 0; i < scores.size(); ++i)
-        os << "  \"" << scores[i].first << "\": {\"cosine-similarity\": " << 1.0 - scores[i].second
-           << "}" << (i + 1 < scores.size() ? ",\n" : "\n");
-      os << "}\n";
-    }));
+                    os << "{\n";
+                    auto scores = deepseekScores();
+                    for (size_t i = 0; i < scores.size(); ++i)
+                      os << "  \"" << scores[i].first
+                         << "\": {\"cosine-similarity\": " << 1.0 - scores[i].second << "}"
+                         << (i + 1 < scores.size() ? ",\n" : "\n");
+                    os << "}\n";
+                  }));
   })->Unit(benchmark::kMillisecond);
 }
 

@@ -78,7 +78,7 @@ void reserveHugePageHeap(size_t reserve) {
   // does not drop the unused malloc/free pair.
   void *volatile probe = std::malloc(kHugePage);
   char *after = static_cast<char *>(::sbrk(0));
-  mallopt(M_TOP_PAD, 128 << 10);        // glibc's default again for any later growth
+  mallopt(M_TOP_PAD, 128 << 10); // glibc's default again for any later growth
   // Carving the probe wrote the next chunk's header just past it, before the advice: that page
   // is mapped on its own, and its 2 MiB block can no longer become a huge page.
   const uintptr_t touched = reinterpret_cast<uintptr_t>(probe) + kHugePage + 64;
@@ -86,7 +86,8 @@ void reserveHugePageHeap(size_t reserve) {
   // Only a heap that grew in place by brk (glibc falls back to mmap when it cannot).
   if (after - before >= static_cast<ptrdiff_t>(reserve)) {
     uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-    char *start = reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(before) + page - 1) & ~(page - 1));
+    char *start =
+        reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(before) + page - 1) & ~(page - 1));
     ::madvise(start, static_cast<size_t>(after - start), MADV_HUGEPAGE);
     skipToHugePage(std::max(reinterpret_cast<uintptr_t>(start), touched));
   }
@@ -183,12 +184,15 @@ void prepareThreadHeaps(size_t modules, size_t targets) {
 }
 
 bool safeFileName(const std::string &name) {
-  return !name.empty() && name.find('/') == std::string::npos && name.find('\\') == std::string::npos &&
-         name != "." && name != ".." && name.find('\0') == std::string::npos;
+  return !name.empty() && name.find('/') == std::string::npos &&
+         name.find('\\') == std::string::npos && name != "." && name != ".." &&
+         name.find('\0') == std::string::npos;
 }
 
-std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
-                                     DiagnosticEngine &diags, const std::string &specStem, const std::string &folder) {
+std::vector<TargetFile> buildTargets(const ir::Spec &spec,
+                                     const std::vector<const ir::Target *> &targets,
+                                     DiagnosticEngine &diags, const std::string &specStem,
+                                     const std::string &folder) {
   std::vector<TargetFile> files;
   for (emit::EmitResult &r : emit::emitTargets(spec, targets, diags)) {
     if (!r.ok)

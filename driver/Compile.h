@@ -16,7 +16,8 @@ std::string outputFileName(const emit::EmitResult &r, const std::string &specSte
 // False for a name that would leave the folder (a '/', '\', ".", "..", NUL, empty).
 bool safeFileName(const std::string &name);
 
-// One target's emitted bytes; `name` is its file name in the output folder (empty unless asked for).
+// One target's emitted bytes; `name` is its file name in the output folder (empty unless asked
+// for).
 struct TargetFile {
   const ir::Target *target = nullptr;
   std::string name;
@@ -25,10 +26,13 @@ struct TargetFile {
 
 // The target stage of qcc: every emitter of `targets` with its translation validation
 // (emit::emitTargets), and with a non-empty `folder` each file's name as `qcc --emit=all -o FOLDER`
-// writes it (err_output_escapes_dir for one that would leave the folder). Returns the targets that built;
-// every error went to `diags`. Call it only on a spec whose pipeline resolved without errors.
-std::vector<TargetFile> buildTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
-                                     DiagnosticEngine &diags, const std::string &specStem, const std::string &folder);
+// writes it (err_output_escapes_dir for one that would leave the folder). Returns the targets that
+// built; every error went to `diags`. Call it only on a spec whose pipeline resolved without
+// errors.
+std::vector<TargetFile> buildTargets(const ir::Spec &spec,
+                                     const std::vector<const ir::Target *> &targets,
+                                     DiagnosticEngine &diags, const std::string &specStem,
+                                     const std::string &folder);
 
 // The heap of a process that compiles: large temporary buffers (per-module vectors of the passes
 // and emitters, emitted files) are reused from the heap instead of being mapped and unmapped one

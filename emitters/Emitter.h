@@ -54,7 +54,8 @@ struct EmitResult {
 // those diagnostics are replayed into `diags` in target order, so the output is the same bytes as
 // running them one after another. A target kind without a registered emitter is reported
 // (err_tune_no_emitter) and not ok.
-std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
+std::vector<EmitResult> emitTargets(const ir::Spec &spec,
+                                    const std::vector<const ir::Target *> &targets,
                                     DiagnosticEngine &diags, unsigned threads = 0);
 
 // Writes an output file (docs/limits.md, "Output safety"). Where `path` is absent or a regular

@@ -12,17 +12,20 @@ struct Reporter {
   DiagnosticEngine &diags;
   std::string values, gives; // "per_channel histogram", "scope 'per_tensor' to every module, ..."
 
-  void add(const std::string &field, const std::string &value, const std::optional<std::string> &file) {
+  void add(const std::string &field, const std::string &value,
+           const std::optional<std::string> &file) {
     values += (values.empty() ? "" : " ") + value;
     gives += (gives.empty() ? "" : ", ") +
              (file ? field + " '" + *file + "' to every module" : "no " + field + " key");
   }
-  void word(const char *field, const std::optional<std::string> &spec, const std::optional<std::string> &file) {
+  void word(const char *field, const std::optional<std::string> &spec,
+            const std::optional<std::string> &file) {
     if (spec && (!file || *spec != *file))
       add(field, *spec, file);
   }
   // `tier` is the tier the rule's modules get (its own or the default), which the file carries.
-  void role(const ir::Recipe &r, const vendors::RoleReading &file, const char *name, ir::Tier tier) {
+  void role(const ir::Recipe &r, const vendors::RoleReading &file, const char *name,
+            ir::Tier tier) {
     values.clear();
     gives.clear();
     if (r.dtype && *r.dtype != ir::tierName(tier))
@@ -30,12 +33,14 @@ struct Reporter {
     word("scope", r.scope, file.scope);
     if (r.symmetric && (!file.symmetric || *r.symmetric != *file.symmetric))
       add("symmetry", *r.symmetric ? "symmetric" : "asymmetric",
-          file.symmetric ? std::optional<std::string>(*file.symmetric ? "symmetric" : "asymmetric") : std::nullopt);
+          file.symmetric ? std::optional<std::string>(*file.symmetric ? "symmetric" : "asymmetric")
+                         : std::nullopt);
     word("method", r.method, file.method);
     for (const auto &[k, v] : r.ext)
       add(k, k + "=" + v, std::nullopt);
     if (!values.empty())
-      diags.report(id, r.range.valid() ? r.range : target.range, {std::string(name) + " recipe", values, gives});
+      diags.report(id, r.range.valid() ? r.range : target.range,
+                   {std::string(name) + " recipe", values, gives});
   }
   void settings(const ir::Settings &s, const CarriedRecipes &c, ir::Tier tier) {
     role(s.weight, c.weight, "weight", tier);

@@ -34,18 +34,19 @@ void registerAllEmitters() {
 
 // Translation validation: the written bytes read back through the vendor's model must mean what
 // the spec says. Kinds without a registered reader are not checked.
-static bool validateEmitted(const ir::Spec &spec, const ir::Target &target, const OutputContext &out,
-                            DiagnosticEngine &diags) {
+static bool validateEmitted(const ir::Spec &spec, const ir::Target &target,
+                            const OutputContext &out, DiagnosticEngine &diags) {
   vendors::ReadBack read = vendors::findReader(target.kind);
   if (!read)
     return true;
   vendors::VendorReading reading;
   reading.kind = target.kind;
-  return read(spec, target, out.buffer(), reading, diags) && vendors::validateReading(spec, target, reading, diags) &&
-         !diags.hasErrors();
+  return read(spec, target, out.buffer(), reading, diags) &&
+         vendors::validateReading(spec, target, reading, diags) && !diags.hasErrors();
 }
 
-std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<const ir::Target *> &targets,
+std::vector<EmitResult> emitTargets(const ir::Spec &spec,
+                                    const std::vector<const ir::Target *> &targets,
                                     DiagnosticEngine &diags, unsigned threads) {
   std::vector<EmitResult> results(targets.size());
   // Each target reports into its own engine, with no limit: the shared engine applies -Werror
@@ -69,7 +70,9 @@ std::vector<EmitResult> emitTargets(const ir::Spec &spec, const std::vector<cons
     vendors::forgetParsed(); // what the emitter parsed and the read-back did not take
   };
   if (threads == 0)
-    threads = spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(targets.size()) : 1;
+    threads = spec.inventory.modules.size() >= ir::kParallelMinModules
+                  ? ir::parallelism(targets.size())
+                  : 1;
   ir::parallelFor(targets.size(), threads, runOne);
   for (auto &d : own)
     for (const Diagnostic &x : d->diagnostics())

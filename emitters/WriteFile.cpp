@@ -98,8 +98,9 @@ public:
 private:
   void start() {
 #ifdef SYNC_FILE_RANGE_WRITE
-    if (enabled_ && ::sync_file_range(fd_, static_cast<off_t>(start_), static_cast<off_t>(end_ - start_),
-                                      SYNC_FILE_RANGE_WRITE) != 0)
+    if (enabled_ &&
+        ::sync_file_range(fd_, static_cast<off_t>(start_), static_cast<off_t>(end_ - start_),
+                          SYNC_FILE_RANGE_WRITE) != 0)
       enabled_ = false;
 #endif
     start_ = end_;
@@ -235,7 +236,8 @@ bool writeAll(int fd, std::string_view data, std::string &error) {
 }
 
 bool writeFileAtomically(const std::string &path, const std::string &data, std::string &error) {
-  return writeFileStreamed(path, [&](const ChunkSink &sink) { return sink(data); }, error);
+  return writeFileStreamed(
+      path, [&](const ChunkSink &sink) { return sink(data); }, error);
 }
 
 bool writeFileStreamed(const std::string &path, const Produce &data, std::string &error) {
@@ -248,7 +250,8 @@ bool writeFileStreamed(const std::string &path, const Produce &data, std::string
       return false;
     }
     std::string target;
-    return followDanglingLinks(path, target, error) && replaceAtomically(target, data, nullptr, error);
+    return followDanglingLinks(path, target, error) &&
+           replaceAtomically(target, data, nullptr, error);
   }
   if (S_ISDIR(st.st_mode)) {
     error = std::strerror(EISDIR);

@@ -20,7 +20,7 @@ using ChunkSink = std::function<bool(std::string_view)>;
 // still being made (a hint to the kernel; the fsync at the end still decides), so the final
 // fsync waits for the last stretch, not for the whole file.
 constexpr size_t kWritebackStretch = size_t(8) << 20;
-bool writeFileStreamed(const std::string &path, const std::function<bool(const ChunkSink &)> &produce,
-                       std::string &error);
+bool writeFileStreamed(const std::string &path,
+                       const std::function<bool(const ChunkSink &)> &produce, std::string &error);
 
 } // namespace qspec::emit

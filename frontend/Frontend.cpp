@@ -49,11 +49,11 @@ namespace {
 struct IncludeState {
   DiagnosticEngine &diags;
   const FrontendOptions &opts;
-  std::vector<std::string> stack; // canonical paths being parsed
+  std::vector<std::string> stack;        // canonical paths being parsed
   const std::string *mainText = nullptr; // parseText: the top-level file's text, not read from disk
-  size_t includedFiles = 0;        // include items read so far (the root file not counted)
-  uint64_t includedBytes = 0;      // their sizes added up
-  bool budgetSpent = false;        // reported once; later includes are skipped
+  size_t includedFiles = 0;              // include items read so far (the root file not counted)
+  uint64_t includedBytes = 0;            // their sizes added up
+  bool budgetSpent = false;              // reported once; later includes are skipped
 };
 
 // Counts one more included file of `bytes` against the spec's include budget.
@@ -61,9 +61,11 @@ bool withinIncludeBudget(IncludeState &st, uint64_t bytes, SourceRange at) {
   if (st.budgetSpent)
     return false;
   st.includedBytes += bytes;
-  std::string over = ++st.includedFiles > st.opts.maxIncludedFiles ? std::to_string(st.opts.maxIncludedFiles) + " files"
-                     : st.includedBytes > st.opts.maxIncludedBytes ? std::to_string(st.opts.maxIncludedBytes) + " bytes"
-                                                                   : "";
+  std::string over = ++st.includedFiles > st.opts.maxIncludedFiles
+                         ? std::to_string(st.opts.maxIncludedFiles) + " files"
+                     : st.includedBytes > st.opts.maxIncludedBytes
+                         ? std::to_string(st.opts.maxIncludedBytes) + " bytes"
+                         : "";
   if (over.empty())
     return true;
   st.diags.report(DiagID::err_include_budget, at, {over});
@@ -77,7 +79,8 @@ std::string canonical(const std::string &p) {
   return ec ? p : c.string();
 }
 
-std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path, IncludeState &st);
+std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path,
+                                     IncludeState &st);
 
 std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange requestedAt,
                                         IncludeState &st) {
@@ -111,7 +114,8 @@ std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange req
 }
 
 // Replaces each `include` item of `root` (parsed from `path`) by the included file's items.
-std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path, IncludeState &st) {
+std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path,
+                                     IncludeState &st) {
   std::vector<std::unique_ptr<Node>> items;
   bool ok = true;
   for (auto &child : root->children) {
@@ -128,7 +132,8 @@ std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::stri
       continue;
     }
     if (st.stack.size() >= st.opts.maxIncludeDepth) {
-      st.diags.report(DiagID::err_include_depth, target->range, {std::to_string(st.opts.maxIncludeDepth)});
+      st.diags.report(DiagID::err_include_depth, target->range,
+                      {std::to_string(st.opts.maxIncludeDepth)});
       ok = false;
       continue;
     }
@@ -156,8 +161,8 @@ std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &
   return parseWithIncludes(path, SourceRange{}, st);
 }
 
-std::unique_ptr<ast::Node> parseText(const std::string &path, const std::string &text, DiagnosticEngine &diags,
-                                     const FrontendOptions &opts) {
+std::unique_ptr<ast::Node> parseText(const std::string &path, const std::string &text,
+                                     DiagnosticEngine &diags, const FrontendOptions &opts) {
   IncludeState st{diags, opts, {canonical(path)}, &text};
   return parseWithIncludes(path, SourceRange{}, st);
 }
@@ -178,7 +183,8 @@ public:
     checkLadder();
     size_t rules = spec_.overrides.size() + spec_.protects.size() + spec_.groups.size();
     if (rules > opts_.maxRules)
-      diags_.report(DiagID::err_too_many_rules, root.range, {std::to_string(opts_.maxRules), "rules"});
+      diags_.report(DiagID::err_too_many_rules, root.range,
+                    {std::to_string(opts_.maxRules), "rules"});
     return !diags_.hasErrors();
   }
 
@@ -187,7 +193,8 @@ private:
   DiagnosticEngine &diags_;
   const FrontendOptions &opts_;
   std::string path_;
-  const Node *defaultsNode_ = nullptr, *tiersNode_ = nullptr, *modelNode_ = nullptr, *tuneNode_ = nullptr;
+  const Node *defaultsNode_ = nullptr, *tiersNode_ = nullptr, *modelNode_ = nullptr,
+             *tuneNode_ = nullptr;
   std::vector<std::pair<ir::Tier, SourceRange>> tierUses_; // checked against the ladder at the end
 
   // Returns false (after reporting) when `n` repeats a declaration that may appear once; the
@@ -206,7 +213,8 @@ private:
   std::optional<ir::Tier> tier(const Node &identNode) {
     auto t = ir::parseTier(identNode.text);
     if (!t)
-      diags_.report(DiagID::err_unknown_tier, identNode.range, {identNode.text, ir::knownTierList()});
+      diags_.report(DiagID::err_unknown_tier, identNode.range,
+                    {identNode.text, ir::knownTierList()});
     return t;
   }
 
@@ -254,7 +262,8 @@ private:
     o.key = setting.text;
     o.range = setting.range;
     for (const auto &c : setting.children) {
-      if (c->kind == Kind::Ident && o.keyRange.file == 0 && c.get() == setting.children.front().get()) {
+      if (c->kind == Kind::Ident && o.keyRange.file == 0 &&
+          c.get() == setting.children.front().get()) {
         o.keyRange = c->range;
       } else if (c->kind == Kind::Setting) {
         o.isBlock = true;
@@ -294,10 +303,12 @@ private:
   }
 
   void lowerRecipe(const Node &n, ir::Recipe &r) {
-    static const std::set<std::string> dtypes = {"int4", "int8", "int16", "fp16", "bf16", "float",
-                                                 "fp8_e4m3", "mxfp8", "mxfp4", "placeholder"};
-    static const std::set<std::string> scopes = {"per_tensor", "per_channel", "per_group", "per_block",
-                                                 "per_token", "pd_mix", "per_head", "dual_scale"};
+    static const std::set<std::string> dtypes = {"int4",  "int8",       "int16",    "fp16",
+                                                 "bf16",  "float",      "fp8_e4m3", "mxfp8",
+                                                 "mxfp4", "placeholder"};
+    static const std::set<std::string> scopes = {"per_tensor", "per_channel", "per_group",
+                                                 "per_block",  "per_token",   "pd_mix",
+                                                 "per_head",   "dual_scale"};
     r.range = n.range;
     const char *role = n.text == "weight" ? "weight" : "act";
     for (const auto &item : n.children) {
@@ -371,8 +382,10 @@ private:
   void checkRuleBlock(const ir::Option &block) {
     const ir::TargetInfo *info = ir::findTarget(block.key);
     if (!info) {
-      diags_.report(DiagID::err_unknown_setting, block.keyRange.valid() ? block.keyRange : block.range,
-                    {block.key, "a rule (a block there is named after a target: " + ir::knownTargetList() + ")"});
+      diags_.report(
+          DiagID::err_unknown_setting, block.keyRange.valid() ? block.keyRange : block.range,
+          {block.key,
+           "a rule (a block there is named after a target: " + ir::knownTargetList() + ")"});
       return;
     }
     const std::vector<std::string> &keys = info->ruleOptionKeys;
@@ -382,10 +395,12 @@ private:
       std::string known;
       for (const std::string &k : keys)
         known += (known.empty() ? "" : ", ") + k;
-      diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
-                    {o.key, "a rule's " + block.key + " block (" +
-                                (known.empty() ? "target " + block.key + " reads no per-rule settings"
-                                               : "known: " + known) + ")"});
+      diags_.report(
+          DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+          {o.key, "a rule's " + block.key + " block (" +
+                      (known.empty() ? "target " + block.key + " reads no per-rule settings"
+                                     : "known: " + known) +
+                      ")"});
     }
   }
 
@@ -413,14 +428,16 @@ private:
           spec_.inventoryRange = v->range;
         }
       } else if (o.key == "blocks") {
-        if (auto *v = single(o, ir::Value::String, "a pattern in quotes, such as \"model.layers.{i}\"")) {
+        if (auto *v =
+                single(o, ir::Value::String, "a pattern in quotes, such as \"model.layers.{i}\"")) {
           std::string err;
           spec_.blockPattern = Pattern::compile(v->text, err);
           spec_.blockPatternText = v->text;
           if (!spec_.blockPattern)
             diags_.report(DiagID::err_bad_pattern, v->range, {v->text, err});
           else if (spec_.blockPattern->variables().size() != 1)
-            diags_.report(DiagID::err_bad_pattern, v->range, {v->text, "a block pattern needs exactly one variable such as {i}"});
+            diags_.report(DiagID::err_bad_pattern, v->range,
+                          {v->text, "a block pattern needs exactly one variable such as {i}"});
         }
       } else if (o.key == "scores") {
         if (auto *v = single(o, ir::Value::String, "a file name in quotes")) {
@@ -430,8 +447,9 @@ private:
       } else if (o.key == "onnx" || o.key == "onnx_map") {
         lowerGraphFile(o);
       } else {
-        diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
-                      {o.key, "the model block (known: inventory, onnx, onnx_map, blocks, scores)"});
+        diags_.report(
+            DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+            {o.key, "the model block (known: inventory, onnx, onnx_map, blocks, scores)"});
       }
     }
   }
@@ -450,7 +468,8 @@ private:
         continue;
       }
       if (!spec_.ladder.empty() && *t < spec_.ladder.back()) {
-        diags_.report(DiagID::err_ladder_order, c->range, {c->text, ir::tierName(spec_.ladder.back())});
+        diags_.report(DiagID::err_ladder_order, c->range,
+                      {c->text, ir::tierName(spec_.ladder.back())});
         continue;
       }
       spec_.ladder.push_back(*t);
@@ -467,15 +486,16 @@ private:
         g.scoresPath = resolvePath(path_, f->text);
     } else {
       g.kind = ir::GroupDecl::Declared;
-      g.name = n.kind == Kind::NamedGroup
-                   ? n.text
-                   : "group@" + std::to_string(n.range.begin.line) + ":" + std::to_string(n.range.begin.col);
+      g.name = n.kind == Kind::NamedGroup ? n.text
+                                          : "group@" + std::to_string(n.range.begin.line) + ":" +
+                                                std::to_string(n.range.begin.col);
       for (const auto &c : n.children)
         if (auto s = selector(*c))
           g.members.push_back(std::move(*s));
       for (const ir::GroupDecl &other : spec_.groups)
         if (other.kind == ir::GroupDecl::Declared && other.name == g.name) {
-          Diagnostic &d = diags_.report(DiagID::err_duplicate_decl, n.range, {"group '" + g.name + "'"});
+          Diagnostic &d =
+              diags_.report(DiagID::err_duplicate_decl, n.range, {"group '" + g.name + "'"});
           diags_.note(d, DiagID::note_previous_decl, other.range);
         }
     }
@@ -498,7 +518,8 @@ private:
             o.selectors.push_back(std::move(*s));
       } else if (c->kind == Kind::Priority) {
         o.hasPriority = true;
-        o.priority = static_cast<int>(std::min<long>(std::strtol(c->text.c_str(), nullptr, 10), 1000000));
+        o.priority =
+            static_cast<int>(std::min<long>(std::strtol(c->text.c_str(), nullptr, 10), 1000000));
       }
     }
     lowerSettings(n, o.settings);
@@ -517,7 +538,8 @@ private:
     }
     if (n.children.size() > 1 && n.children[1]->kind == Kind::Ident) {
       const Node *var = n.children[1].get();
-      if (std::find(info->variants.begin(), info->variants.end(), var->text) == info->variants.end()) {
+      if (std::find(info->variants.begin(), info->variants.end(), var->text) ==
+          info->variants.end()) {
         std::string known;
         for (const auto &v : info->variants)
           known += std::string(known.empty() ? "" : ", ") + v;
@@ -536,7 +558,8 @@ private:
     t.options = options(n, ("target " + t.kind).c_str());
     if (!info->optionKeys.empty())
       for (const ir::Option &o : t.options)
-        if (std::find(info->optionKeys.begin(), info->optionKeys.end(), o.key) == info->optionKeys.end()) {
+        if (std::find(info->optionKeys.begin(), info->optionKeys.end(), o.key) ==
+            info->optionKeys.end()) {
           std::string known;
           for (const auto &k : info->optionKeys)
             known += std::string(known.empty() ? "" : ", ") + k;
@@ -560,7 +583,8 @@ private:
         diags_.report(DiagID::err_tune_relative_metric, c.children[2]->range,
                       {c.children[2]->text + " " + c.children[3]->text});
       else if (!(g.threshold > 0 && g.threshold <= 1000))
-        diags_.report(DiagID::err_tune_relative_metric, c.children.at(1)->range, {"a percentage of " + c.children[1]->text});
+        diags_.report(DiagID::err_tune_relative_metric, c.children.at(1)->range,
+                      {"a percentage of " + c.children[1]->text});
     }
     for (const ir::MetricGoal &other : t.metrics)
       if (other.name == g.name) {
@@ -610,12 +634,13 @@ private:
               lt.percent = !which.empty() && which.back() == '%';
               if (lt.percent)
                 which.pop_back();
-              lt.kind = which == "first" ? ir::LevelTerm::First
+              lt.kind = which == "first"  ? ir::LevelTerm::First
                         : which == "last" ? ir::LevelTerm::Last
                                           : ir::LevelTerm::Top;
               unsigned long v = std::strtoul(arg->text.c_str(), nullptr, 10);
               if (lt.percent && (v == 0 || v > 100 || arg->text.size() > 3))
-                diags_.report(DiagID::err_bad_level, arg->range, {"a percentage between 1 and 100"});
+                diags_.report(DiagID::err_bad_level, arg->range,
+                              {"a percentage between 1 and 100"});
               else if (v == 0 || v > 1000000 || arg->text.size() > 7)
                 diags_.report(DiagID::err_bad_level, arg->range, {"a count between 1 and 1000000"});
               lt.count = static_cast<uint32_t>(std::min<unsigned long>(v, 1000000));
@@ -680,23 +705,26 @@ private:
       } else if (o.key == "max_rounds") {
         if (auto *v = single(o, ir::Value::Number, "a whole number of rounds")) {
           if (!v->isInteger || v->number < 1 || v->number > 100000)
-            diags_.report(DiagID::err_setting_value, v->range, {o.key, "a whole number from 1 to 100000"});
+            diags_.report(DiagID::err_setting_value, v->range,
+                          {o.key, "a whole number from 1 to 100000"});
           else
             t.maxRounds = static_cast<int>(v->number);
         }
       } else if (o.key == "max_time") {
         if (auto *v = single(o, ir::Value::Number, "a number of seconds")) {
           if (!(v->number > 0) || !std::isfinite(v->number))
-            diags_.report(DiagID::err_setting_value, v->range, {o.key, "a positive number of seconds"});
+            diags_.report(DiagID::err_setting_value, v->range,
+                          {o.key, "a positive number of seconds"});
           else
             t.maxSeconds = v->number;
         }
       } else if (o.key == "thresholds" || o.key == "tolerance" || o.key == "confirm") {
         t.options.push_back(o);
       } else {
-        diags_.report(DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
-                      {o.key, "the tune block (known: scores, strategy, anti_outlier, raise_to, max_rounds, "
-                              "max_time, thresholds, tolerance, confirm, metric, levels, exclude, raise)"});
+        diags_.report(
+            DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
+            {o.key, "the tune block (known: scores, strategy, anti_outlier, raise_to, max_rounds, "
+                    "max_time, thresholds, tolerance, confirm, metric, levels, exclude, raise)"});
       }
     }
   }
@@ -851,10 +879,10 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
   }
   if (spec.inventory.present()) {
     std::string path = spec.inventory.path;
-    if (!(opts.inputReader ? opts.inputReader->readInventory(path, spec.inventory, diags, spec.inventoryRange,
-                                                             opts.readerLimits)
-                           : readers::readInventory(path, spec.inventory, diags, spec.inventoryRange,
-                                                    opts.readerLimits)))
+    if (!(opts.inputReader ? opts.inputReader->readInventory(path, spec.inventory, diags,
+                                                             spec.inventoryRange, opts.readerLimits)
+                           : readers::readInventory(path, spec.inventory, diags,
+                                                    spec.inventoryRange, opts.readerLimits)))
       return false;
     spec.inventory.path = path;
     if (spec.blockPattern)
@@ -869,7 +897,8 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
   spec.scores.path.clear();
   if (!scoresPath.empty()) {
     if (!(opts.inputReader
-              ? opts.inputReader->readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits)
+              ? opts.inputReader->readScores(scoresPath, spec.scores, diags, scoresAt,
+                                             opts.readerLimits)
               : readers::readScores(scoresPath, spec.scores, diags, scoresAt, opts.readerLimits)))
       return false;
     spec.scores.path = scoresPath;

@@ -34,7 +34,7 @@ struct FrontendOptions {
   // includes another 1,000 times, which includes one 1,000 times, would otherwise read a million.
   size_t maxIncludedFiles = 4096;
   uint64_t maxIncludedBytes = 64u << 20;
-  size_t maxRules = 100000;      // overrides + protects + groups, per spec
+  size_t maxRules = 100000; // overrides + protects + groups, per spec
   ParseLimits parseLimits;
   readers::ReaderLimits readerLimits;
   std::shared_ptr<InputReader> inputReader; // null: read the files each time
@@ -46,8 +46,8 @@ std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &
 
 // As parseFile, but the top-level file's text is `text` (qlint's standard input, shown as `path`)
 // instead of read from `path`; its includes are read from disk, relative to `path`.
-std::unique_ptr<ast::Node> parseText(const std::string &path, const std::string &text, DiagnosticEngine &diags,
-                                     const FrontendOptions &opts = {});
+std::unique_ptr<ast::Node> parseText(const std::string &path, const std::string &text,
+                                     DiagnosticEngine &diags, const FrontendOptions &opts = {});
 
 // Checks the AST and builds the typed spec; loads inventory and scores. Returns false on errors.
 bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spec,

@@ -14,10 +14,10 @@
 
 namespace qspec::frontend {
 
-using qspec_grammar::QSpecLexer;
-using qspec_grammar::QSpecParser;
 using ast::Kind;
 using ast::Node;
+using qspec_grammar::QSpecLexer;
+using qspec_grammar::QSpecParser;
 
 namespace {
 
@@ -57,7 +57,8 @@ size_t firstInvalidUtf8(const std::string &s) {
     // 3/4-byte forms, no surrogates, nothing above U+10FFFF.
     unsigned char c1 = len > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
     if ((len == 3 && c == 0xE0 && c1 < 0xA0) || (len == 3 && c == 0xED && c1 >= 0xA0) ||
-        (len == 4 && c == 0xF0 && c1 < 0x90) || (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
+        (len == 4 && c == 0xF0 && c1 < 0x90) ||
+        (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
       return i;
     i += len;
   }
@@ -69,18 +70,24 @@ size_t firstInvalidUtf8(const std::string &s) {
 // a name is allowed (keywords are valid names). These say what was expected the way clang does.
 
 bool isKeywordToken(const std::string &display) {
-  return display.size() > 2 && display.front() == '\'' && std::isalpha(static_cast<unsigned char>(display[1]));
+  return display.size() > 2 && display.front() == '\'' &&
+         std::isalpha(static_cast<unsigned char>(display[1]));
 }
 
 std::string tokenInWords(const antlr4::dfa::Vocabulary &voc, size_t type) {
   if (type == antlr4::Token::EOF)
     return "end of file";
   switch (type) {
-  case QSpecLexer::IDENT: return "a name";
-  case QSpecLexer::STRING: return "a string in quotes";
-  case QSpecLexer::INT: return "a whole number";
-  case QSpecLexer::FLOAT: return "a number";
-  default: return voc.getDisplayName(type);
+  case QSpecLexer::IDENT:
+    return "a name";
+  case QSpecLexer::STRING:
+    return "a string in quotes";
+  case QSpecLexer::INT:
+    return "a whole number";
+  case QSpecLexer::FLOAT:
+    return "a number";
+  default:
+    return voc.getDisplayName(type);
   }
 }
 
@@ -93,7 +100,8 @@ std::string joinAlternatives(const std::vector<std::string> &words) {
 
 // The tokens the parser could have accepted, in words; keywords are left out where a name is
 // allowed, and ';' and end of file where a declaration is.
-std::vector<std::string> expectedInWords(antlr4::Parser &parser, const std::vector<ssize_t> &types) {
+std::vector<std::string> expectedInWords(antlr4::Parser &parser,
+                                         const std::vector<ssize_t> &types) {
   const antlr4::dfa::Vocabulary &voc = parser.getVocabulary();
   bool nameAllowed = std::find(types.begin(), types.end(), QSpecLexer::IDENT) != types.end();
   std::vector<std::string> words;
@@ -105,15 +113,17 @@ std::vector<std::string> expectedInWords(antlr4::Parser &parser, const std::vect
       words.push_back(w);
   }
   if (words.size() > 6)
-    words.erase(std::remove_if(words.begin(), words.end(),
-                               [](const std::string &w) { return w == "';'" || w == "end of file"; }),
-                words.end());
+    words.erase(
+        std::remove_if(words.begin(), words.end(),
+                       [](const std::string &w) { return w == "';'" || w == "end of file"; }),
+        words.end());
   return words;
 }
 
 // The closest of the keywords `types`, if `text` is a near miss: two edits for a word of three
 // to five letters (a swap of two letters, `teir`, is two), a third of the letters for a longer one.
-std::string closestKeyword(antlr4::Parser &parser, const std::vector<ssize_t> &types, const std::string &text) {
+std::string closestKeyword(antlr4::Parser &parser, const std::vector<ssize_t> &types,
+                           const std::string &text) {
   std::string best;
   if (text.size() < 3)
     return best;
@@ -153,8 +163,8 @@ antlr4::Token *previousToken(antlr4::Parser &parser, antlr4::Token *tok) {
 class ErrorListener : public antlr4::BaseErrorListener {
 public:
   ErrorListener(DiagnosticEngine &d, FileID f, const OffsetMap &m) : diags_(d), file_(f), map_(m) {}
-  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *tok, size_t, size_t, const std::string &msg,
-                   std::exception_ptr) override {
+  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *tok, size_t, size_t,
+                   const std::string &msg, std::exception_ptr) override {
     ++count;
     SourceManager &sm = diags_.sourceManager();
     SourceRange r;
@@ -209,12 +219,16 @@ private:
       words = {"'>='", "'<='", "'>'", "'<'"};
       prev = "the metric name '" + prev + "'";
     }
-    std::string after = prev.empty() ? "" : prev.rfind("the ", 0) == 0 ? " after " + prev : " after '" + prev + "'";
+    std::string after = prev.empty()                 ? ""
+                        : prev.rfind("the ", 0) == 0 ? " after " + prev
+                                                     : " after '" + prev + "'";
     size_t rule = parser.getContext() ? parser.getContext()->getRuleIndex() : 0;
     bool topLevel = rule == QSpecParser::RuleSpec || rule == QSpecParser::RuleItem;
-    std::string m = topLevel && words.size() > 6 ? "expected a declaration (" + joinAlternatives(words) + "), found " + found
-                    : words.empty() || words.size() > 8 ? "unexpected " + found + after
-                                                        : "expected " + joinAlternatives(words) + after + ", found " + found;
+    std::string m = topLevel && words.size() > 6
+                        ? "expected a declaration (" + joinAlternatives(words) + "), found " + found
+                    : words.empty() || words.size() > 8
+                        ? "unexpected " + found + after
+                        : "expected " + joinAlternatives(words) + after + ", found " + found;
     Diagnostic &d = diags_.report(DiagID::err_syntax, r, {m});
     std::string kw = atEnd ? "" : closestKeyword(parser, types, tok->getText());
     SourceRange at = r;
@@ -240,11 +254,13 @@ void reportUnclosedBrace(antlr4::CommonTokenStream &tokens, antlr4::Token *brace
                          const OffsetMap &map, DiagnosticEngine &diags) {
   SourceManager &sm = diags.sourceManager();
   auto rangeOf = [&](antlr4::Token *t) {
-    return sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1));
+    return sm.range(file, map.byteOffset(t->getStartIndex()),
+                    map.byteOffset(t->getStopIndex() + 1));
   };
   Diagnostic &d = diags.report(DiagID::err_unclosed_brace, rangeOf(brace));
   for (antlr4::Token *t : tokens.getTokens()) {
-    if (t->getTokenIndex() <= brace->getTokenIndex() || t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+    if (t->getTokenIndex() <= brace->getTokenIndex() ||
+        t->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
       continue;
     if (t->getType() == antlr4::Token::EOF)
       break;
@@ -338,7 +354,8 @@ public:
       } else if (auto *r = dynamic_cast<QSpecParser::RecipeStmtContext *>(st)) {
         auto n = std::make_unique<Node>(Kind::Recipe, range(st), r->role->getText());
         for (auto *item : r->recipeItem()) {
-          auto *in = n->add(std::make_unique<Node>(Kind::RecipeItem, range(item), item->recipeWord()->getText()));
+          auto *in = n->add(
+              std::make_unique<Node>(Kind::RecipeItem, range(item), item->recipeWord()->getText()));
           if (item->value())
             in->add(value(item->value()));
         }
@@ -451,7 +468,8 @@ public:
         if (auto *st = dynamic_cast<QSpecParser::TuneStmtContext *>(child)) {
           last = n->add(tuneStmt(st));
           last->statement = last->range;
-        } else if (auto *t = dynamic_cast<antlr4::tree::TerminalNode *>(child); t && last && t->getText() == ";") {
+        } else if (auto *t = dynamic_cast<antlr4::tree::TerminalNode *>(child);
+                   t && last && t->getText() == ";") {
           last->statement.end = range(t).end;
           last = nullptr;
         }
@@ -479,7 +497,8 @@ public:
         for (auto *t : e->levelTerm()) {
           if (t->STRING()) {
             auto s = str(t->STRING());
-            lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t), "pattern"))->add(std::move(s));
+            lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t), "pattern"))
+                ->add(std::move(s));
           } else {
             auto *term = lv->add(std::make_unique<Node>(Kind::LevelTerm, range(t),
                                                         t->which->getText() + (t->pct ? "%" : "")));
@@ -491,8 +510,9 @@ public:
         for (auto *t : e->levelTerm()) {
           if (!text.empty())
             text += " + ";
-          text += t->STRING() ? t->STRING()->getText()
-                              : t->which->getText() + " " + t->INT()->getText() + (t->pct ? "%" : "");
+          text += t->STRING()
+                      ? t->STRING()->getText()
+                      : t->which->getText() + " " + t->INT()->getText() + (t->pct ? "%" : "");
         }
         lv->text = text;
       }
@@ -535,9 +555,12 @@ private:
 bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
   out.clear();
   auto hexval = [](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    if (c >= '0' && c <= '9')
+      return c - '0';
+    if (c >= 'a' && c <= 'f')
+      return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+      return c - 'A' + 10;
     return -1;
   };
   auto appendUtf8 = [&](uint32_t cp) {
@@ -569,12 +592,24 @@ bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
     }
     char e = body[++i];
     switch (e) {
-    case '"': out += '"'; break;
-    case '\\': out += '\\'; break;
-    case 'n': out += '\n'; break;
-    case 't': out += '\t'; break;
-    case 'r': out += '\r'; break;
-    case '0': out += '\0'; break;
+    case '"':
+      out += '"';
+      break;
+    case '\\':
+      out += '\\';
+      break;
+    case 'n':
+      out += '\n';
+      break;
+    case 't':
+      out += '\t';
+      break;
+    case 'r':
+      out += '\r';
+      break;
+    case '0':
+      out += '\0';
+      break;
     case 'x':
     case 'u':
     case 'U': {
@@ -635,7 +670,8 @@ std::vector<Token> tokenize(FileID file, const SourceManager &sm) {
       k = Token::Kind::Bad;
     else if (isalpha(static_cast<unsigned char>(t->getText()[0])))
       k = Token::Kind::Keyword;
-    out.push_back({k, sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1))});
+    out.push_back({k, sm.range(file, map.byteOffset(t->getStartIndex()),
+                               map.byteOffset(t->getStopIndex() + 1))});
   }
   return out;
 }
@@ -644,17 +680,20 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
   SourceManager &sm = diags.sourceManager();
   const std::string &text = sm.text(file);
   if (text.size() > limits.maxFileBytes) {
-    diags.report(DiagID::err_file_too_large, SourceRange{}, {sm.path(file), std::to_string(text.size()),
-                                                               std::to_string(limits.maxFileBytes)});
+    diags.report(DiagID::err_file_too_large, SourceRange{},
+                 {sm.path(file), std::to_string(text.size()), std::to_string(limits.maxFileBytes)});
     return nullptr;
   }
   size_t bad = firstInvalidUtf8(text);
   if (bad != std::string::npos) {
-    diags.report(DiagID::err_bad_character, sm.range(file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)),
-                 {"\\x" + [](unsigned char c) {
+    diags.report(DiagID::err_bad_character,
+                 sm.range(file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)),
+                 {"\\x" +
+                  [](unsigned char c) {
                     const char *h = "0123456789abcdef";
                     return std::string{h[c >> 4], h[c & 15]};
-                  }(static_cast<unsigned char>(text[bad])) + " (invalid UTF-8)"});
+                  }(static_cast<unsigned char>(text[bad])) +
+                  " (invalid UTF-8)"});
     return nullptr;
   }
   if (text.find('\0') != std::string::npos) {
@@ -677,12 +716,14 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
   bool lexOk = true;
   std::vector<antlr4::Token *> open; // '{' not closed yet
   for (antlr4::Token *t : tokens.getTokens()) {
-    SourceRange r = sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1));
+    SourceRange r =
+        sm.range(file, map.byteOffset(t->getStartIndex()), map.byteOffset(t->getStopIndex() + 1));
     if (t->getType() == QSpecLexer::BAD_CHAR) {
       diags.report(DiagID::err_bad_character, r, {t->getText()});
       lexOk = false;
     } else if (t->getType() == QSpecLexer::UNTERMINATED_STRING) {
-      diags.report(DiagID::err_unterminated_string, sm.range(file, r.begin.offset, r.begin.offset + 1));
+      diags.report(DiagID::err_unterminated_string,
+                   sm.range(file, r.begin.offset, r.begin.offset + 1));
       lexOk = false;
     } else if (t->getText() == "{" && t->getChannel() == 0) {
       if (++depth > limits.maxNesting) {
@@ -706,7 +747,8 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
   // and only if that fails the usual LL parse with error recovery and the messages.
   QSpecParser parser(&tokens);
   parser.removeErrorListeners();
-  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+  parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+      antlr4::atn::PredictionMode::SLL);
   parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
   QSpecParser::SpecContext *tree = nullptr;
   try {
@@ -718,7 +760,8 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
     tokens.seek(0);
     parser.reset();
     parser.addErrorListener(&listener);
-    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(
+        antlr4::atn::PredictionMode::LL);
     parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
   }
   try {
@@ -732,7 +775,8 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
     return nullptr;
 
   Builder b(file, sm, map, diags);
-  auto root = std::make_unique<Node>(Kind::Spec, sm.range(file, 0, static_cast<uint32_t>(text.size())));
+  auto root =
+      std::make_unique<Node>(Kind::Spec, sm.range(file, 0, static_cast<uint32_t>(text.size())));
   if (auto *v = tree->versionDecl())
     root->add(std::make_unique<Node>(Kind::Version, b.range(v), v->INT()->getText()));
   for (auto *it : tree->item())

@@ -17,12 +17,22 @@ struct ParseLimits {
 };
 
 // Parses the text of `file` (already in the source manager).
-std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const ParseLimits &limits = {});
+std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags,
+                                 const ParseLimits &limits = {});
 
 // One token of a .qspec file as the lexer sees it, comments included (whitespace is not a token).
 // For tools that keep the author's text: `qcc fmt`, the language server's highlighting.
 struct Token {
-  enum class Kind : uint8_t { Keyword, Ident, String, Number, Punct, LineComment, BlockComment, Bad };
+  enum class Kind : uint8_t {
+    Keyword,
+    Ident,
+    String,
+    Number,
+    Punct,
+    LineComment,
+    BlockComment,
+    Bad
+  };
   Kind kind;
   SourceRange range; // byte offsets into the file's text
 };

@@ -21,7 +21,8 @@ bool isSpecFile(const std::string &path) {
 
 bool verifyDiagnostics(const DiagnosticEngine &diags, const SourceManager &sm, std::ostream &os) {
   std::vector<Expectation> expected;
-  static const std::regex re(R"(expected-(error|warning|note|remark)(@([+-]?)(\d+))?\s*\{\{(.*?)\}\})");
+  static const std::regex re(
+      R"(expected-(error|warning|note|remark)(@([+-]?)(\d+))?\s*\{\{(.*?)\}\})");
   for (FileID f = 1; !sm.path(f).empty(); ++f) {
     if (!sm.hasText(f) || !isSpecFile(sm.path(f)))
       continue;
@@ -33,15 +34,18 @@ bool verifyDiagnostics(const DiagnosticEngine &diags, const SourceManager &sm, s
       if (end == std::string::npos)
         end = text.size();
       std::string l = text.substr(start, end - start);
-      for (auto it = std::sregex_iterator(l.begin(), l.end(), re); it != std::sregex_iterator(); ++it) {
+      for (auto it = std::sregex_iterator(l.begin(), l.end(), re); it != std::sregex_iterator();
+           ++it) {
         const std::smatch &m = *it;
         Expectation e{f, line, Severity::Error, m[5].str()};
         std::string sev = m[1].str();
-        e.severity = sev == "warning" ? Severity::Warning : sev == "note" ? Severity::Note
-                     : sev == "remark" ? Severity::Remark : Severity::Error;
+        e.severity = sev == "warning"  ? Severity::Warning
+                     : sev == "note"   ? Severity::Note
+                     : sev == "remark" ? Severity::Remark
+                                       : Severity::Error;
         if (m[2].matched) {
           long n = std::stol(m[4].str());
-          e.line = m[3].str() == "+" ? line + static_cast<uint32_t>(n)
+          e.line = m[3].str() == "+"   ? line + static_cast<uint32_t>(n)
                    : m[3].str() == "-" ? line - static_cast<uint32_t>(n)
                                        : static_cast<uint32_t>(n);
         }
@@ -69,7 +73,8 @@ bool verifyDiagnostics(const DiagnosticEngine &diags, const SourceManager &sm, s
       return; // notes and remarks are checked only where expected
     ok = false;
     os << "error: unexpected " << severityName(d.severity) << " at "
-       << (d.range.file ? sm.path(d.range.file) + ":" + std::to_string(d.range.begin.line) : "<no location>")
+       << (d.range.file ? sm.path(d.range.file) + ":" + std::to_string(d.range.begin.line)
+                        : "<no location>")
        << ": " << d.message << '\n';
   };
   for (const Diagnostic &d : diags.diagnostics()) {
@@ -80,8 +85,8 @@ bool verifyDiagnostics(const DiagnosticEngine &diags, const SourceManager &sm, s
   for (const Expectation &e : expected)
     if (!e.seen) {
       ok = false;
-      os << "error: expected " << severityName(e.severity) << " not produced at " << sm.path(e.file) << ":"
-         << e.line << ": " << e.text << '\n';
+      os << "error: expected " << severityName(e.severity) << " not produced at " << sm.path(e.file)
+         << ":" << e.line << ": " << e.text << '\n';
     }
   if (ok)
     os << "verify: " << expected.size() << " expected diagnostics matched\n";

@@ -89,7 +89,8 @@ bool DiagnosticEngine::applyWarningOption(const std::string &opt, std::string &e
     if (diagGroupMembers(g).empty()) {
       std::string best = closestWarningGroup(g);
       error = "unknown warning group '" + sanitizeForTerminal(g) + "'" +
-              (best.empty() ? "" : "; did you mean '" + best + "'?") + " (see --list-warning-groups)";
+              (best.empty() ? "" : "; did you mean '" + best + "'?") +
+              " (see --list-warning-groups)";
       return false;
     }
     set(g);
@@ -153,12 +154,18 @@ std::vector<DiagID> allDiagIDs() {
 
 const char *severityName(Severity s) {
   switch (s) {
-  case Severity::Ignored: return "ignored";
-  case Severity::Note: return "note";
-  case Severity::Remark: return "remark";
-  case Severity::Warning: return "warning";
-  case Severity::Error: return "error";
-  case Severity::Fatal: return "fatal error";
+  case Severity::Ignored:
+    return "ignored";
+  case Severity::Note:
+    return "note";
+  case Severity::Remark:
+    return "remark";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Error:
+    return "error";
+  case Severity::Fatal:
+    return "fatal error";
   }
   return "error";
 }
@@ -252,10 +259,12 @@ static size_t utf8Length(std::string_view s, size_t i) {
 // otherwise show as another name (the Trojan Source attack, CVE-2021-42574).
 static bool isDisplaySpoofing(std::string_view text, size_t i, size_t len) {
   if (len == 2)
-    return static_cast<unsigned char>(text[i]) == 0xD8 && static_cast<unsigned char>(text[i + 1]) == 0x9C;
+    return static_cast<unsigned char>(text[i]) == 0xD8 &&
+           static_cast<unsigned char>(text[i + 1]) == 0x9C;
   if (len != 3 || static_cast<unsigned char>(text[i]) != 0xE2)
     return false;
-  unsigned char b1 = static_cast<unsigned char>(text[i + 1]), b2 = static_cast<unsigned char>(text[i + 2]);
+  unsigned char b1 = static_cast<unsigned char>(text[i + 1]),
+                b2 = static_cast<unsigned char>(text[i + 2]);
   if (b1 == 0x80)
     return b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE);
   return b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9;
@@ -300,10 +309,14 @@ struct Palette {
   static const char *severityColor(Severity s) {
     switch (s) {
     case Severity::Error:
-    case Severity::Fatal: return "\033[1;31m";
-    case Severity::Warning: return "\033[1;35m";
-    case Severity::Note: return "\033[1;36m";
-    default: return "\033[1m";
+    case Severity::Fatal:
+      return "\033[1;31m";
+    case Severity::Warning:
+      return "\033[1;35m";
+    case Severity::Note:
+      return "\033[1;36m";
+    default:
+      return "\033[1m";
     }
   }
 };
@@ -319,7 +332,8 @@ static Palette palette(bool color) {
   return p;
 }
 
-static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnostic &d, const Palette &c) {
+static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnostic &d,
+                      const Palette &c) {
   os << c.bold;
   if (d.range.file != 0) {
     os << sanitizeForTerminal(sm.path(d.range.file));
@@ -366,14 +380,19 @@ static void renderOne(std::ostream &os, const SourceManager &sm, const Diagnosti
     marks += std::string(caretAt - std::min(caretAt, shown.size()), ' ') + "^";
   while (!marks.empty() && marks.back() == ' ')
     marks.pop_back();
-  os << (start ? "..." : "") << text << '\n' << (start ? "   " : "") << c.caret << marks << c.reset << '\n';
+  os << (start ? "..." : "") << text << '\n'
+     << (start ? "   " : "") << c.caret << marks << c.reset << '\n';
   for (const FixIt &f : d.fixits)
     if (f.range.begin.line == d.range.begin.line && !f.text.empty())
-      os << std::string(f.range.begin.col ? f.range.begin.col - 1 - std::min<size_t>(start, f.range.begin.col - 1) : 0, ' ')
+      os << std::string(f.range.begin.col
+                            ? f.range.begin.col - 1 - std::min<size_t>(start, f.range.begin.col - 1)
+                            : 0,
+                        ' ')
          << sanitizeForTerminal(f.text) << '\n';
 }
 
-void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d, bool color) {
+void renderDiagnosticText(std::ostream &os, const SourceManager &sm, const Diagnostic &d,
+                          bool color) {
   Palette c = palette(color);
   // Rendered whole, then written at once: std::cerr is unbuffered, and each piece would be a
   // write of its own (89 warnings of a spec were 1,520 write calls).

@@ -18,7 +18,8 @@ size_t editDistanceAtMost(std::string_view a, std::string_view b, size_t limit) 
     cur[0] = i <= limit ? i : over;
     size_t rowMin = cur[0];
     for (size_t j = lo; j <= hi; ++j) {
-      size_t v = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      size_t v =
+          std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
       cur[j] = std::min(v, over);
       rowMin = std::min(rowMin, cur[j]);
     }

@@ -25,7 +25,8 @@ std::string unmappedReason(const OnnxGraph &g, const NodeMapping &nm, const char
   for (uint32_t n : nm.nodes)
     if (!g.nodes[n].unnamed)
       return "";
-  return "has only unnamed nodes (" + list(nm.nodes) + "; " + vendor + "'s names for them are not known)";
+  return "has only unnamed nodes (" + list(nm.nodes) + "; " + vendor +
+         "'s names for them are not known)";
 }
 
 bool decidedByRule(const ResolvedModule &rm) {
@@ -33,14 +34,16 @@ bool decidedByRule(const ResolvedModule &rm) {
   return rm.isProtected || rm.tuned || (src != Decision::BuiltIn && src != Decision::Default);
 }
 
-std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m, std::unordered_map<uint32_t, uint32_t> &owner) {
+std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m,
+                                    std::unordered_map<uint32_t, uint32_t> &owner) {
   const ResolvedModule &rm = spec.resolution.modules[m];
   for (uint32_t id : spec.onnx.modules[m].nodes) {
     auto [it, fresh] = owner.emplace(id, m);
     const ResolvedModule &other = spec.resolution.modules[it->second];
     if (fresh || other.tier.value == rm.tier.value)
       continue;
-    SourceRange at = decidedByRule(rm) || !decidedByRule(other) ? rm.tier.from.range() : other.tier.from.range();
+    SourceRange at =
+        decidedByRule(rm) || !decidedByRule(other) ? rm.tier.from.range() : other.tier.from.range();
     return NodeClash{id, it->second, at};
   }
   return std::nullopt;
@@ -70,8 +73,8 @@ Module nodeAsModule(const GraphNode &n) {
   // As an ONNX inventory reads a node (frontend/readers/Onnx.cpp): Gemm's C and Conv's or
   // ConvTranspose's third input are the bias; any other op (MatMul) has none of its own.
   m.biasKnown = true;
-  m.hasBias = (n.opType == "Conv" || n.opType == "ConvTranspose" || n.opType == "Gemm") && n.inputs.size() > 2 &&
-              !n.inputs[2].empty();
+  m.hasBias = (n.opType == "Conv" || n.opType == "ConvTranspose" || n.opType == "Gemm") &&
+              n.inputs.size() > 2 && !n.inputs[2].empty();
   return m;
 }
 

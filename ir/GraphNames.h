@@ -17,7 +17,8 @@ namespace qspec::ir {
 bool namesOnnxNodes(const Spec &spec, const Target &target);
 
 // Why a module has no usable node in the ONNX graph ("" when it has one): "has no node", "has
-// several candidate nodes (a, b)", "has only unnamed nodes (...; VENDOR's names for them are not known)".
+// several candidate nodes (a, b)", "has only unnamed nodes (...; VENDOR's names for them are not
+// known)".
 std::string unmappedReason(const OnnxGraph &g, const NodeMapping &nm, const char *vendor);
 
 // A rule (not the defaults) decides the module's tier, or it is protected or tuned.
@@ -28,10 +29,11 @@ bool decidedByRule(const ResolvedModule &rm);
 // the first node already owned by a module with another tier is a clash.
 struct NodeClash {
   uint32_t node;
-  uint32_t first;  // the module that claimed the node before
-  SourceRange at;  // the deciding rule (a module only the defaults decide: its partner's)
+  uint32_t first; // the module that claimed the node before
+  SourceRange at; // the deciding rule (a module only the defaults decide: its partner's)
 };
-std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m, std::unordered_map<uint32_t, uint32_t> &owner);
+std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m,
+                                    std::unordered_map<uint32_t, uint32_t> &owner);
 
 // One layer of the ONNX name space: a named node some module maps to, with the first module (in
 // inventory order) that reaches it. Modules without a usable node (unmappedReason) reach none.

@@ -6,7 +6,8 @@
 
 namespace qspec::ir {
 
-static const char *const kTierNames[kNumTiers] = {"int4", "int8", "int16", "dual-int16", "fp16", "float"};
+static const char *const kTierNames[kNumTiers] = {"int4",       "int8", "int16",
+                                                  "dual-int16", "fp16", "float"};
 
 const char *tierName(Tier t) { return kTierNames[static_cast<int>(t)]; }
 
@@ -52,24 +53,36 @@ std::optional<std::string> literalName(const Selector &s) {
 
 const char *decisionSourceName(Decision::Source s) {
   switch (s) {
-  case Decision::BuiltIn: return "built-in default";
-  case Decision::Default: return "defaults";
-  case Decision::TypeOverride: return "type override";
-  case Decision::NameOverride: return "name override";
-  case Decision::Protect: return "protect";
-  case Decision::TuningExclude: return "tuning exclude";
-  case Decision::TuningRaise: return "tuning raise";
-  case Decision::Group: return "group";
+  case Decision::BuiltIn:
+    return "built-in default";
+  case Decision::Default:
+    return "defaults";
+  case Decision::TypeOverride:
+    return "type override";
+  case Decision::NameOverride:
+    return "name override";
+  case Decision::Protect:
+    return "protect";
+  case Decision::TuningExclude:
+    return "tuning exclude";
+  case Decision::TuningRaise:
+    return "tuning raise";
+  case Decision::Group:
+    return "group";
   }
   return "?";
 }
 
 const char *mappingHowName(NodeMapping::How h) {
   switch (h) {
-  case NodeMapping::None: return "unmapped";
-  case NodeMapping::MapFile: return "mapping file";
-  case NodeMapping::Weight: return "weight initializer";
-  case NodeMapping::Scope: return "scope";
+  case NodeMapping::None:
+    return "unmapped";
+  case NodeMapping::MapFile:
+    return "mapping file";
+  case NodeMapping::Weight:
+    return "weight initializer";
+  case NodeMapping::Scope:
+    return "scope";
   }
   return "?";
 }

@@ -68,9 +68,18 @@ std::optional<std::string> literalName(const Selector &s);
 // per module, a million modules in the largest inventories), so it points at the rule's range,
 // which the Spec owns, rather than copying it.
 struct Decision {
-  enum Source : uint8_t { BuiltIn, Default, TypeOverride, NameOverride, Protect, TuningExclude, TuningRaise, Group };
+  enum Source : uint8_t {
+    BuiltIn,
+    Default,
+    TypeOverride,
+    NameOverride,
+    Protect,
+    TuningExclude,
+    TuningRaise,
+    Group
+  };
   Source source = BuiltIn;
-  int32_t index = -1;             // into Spec::overrides / protects / tune excludes / raises, by source
+  int32_t index = -1; // into Spec::overrides / protects / tune excludes / raises, by source
   const SourceRange *at = nullptr; // the rule's range in the Spec; null for built-in values
 
   const SourceRange &range() const;
@@ -79,10 +88,10 @@ const char *decisionSourceName(Decision::Source s);
 
 // One role (weight or activation). Unset fields inherit from lower-precedence rules.
 struct Recipe {
-  std::optional<std::string> dtype;  // int4 int8 int16 fp16 fp8_e4m3 mxfp8 mxfp4 float ...
-  std::optional<std::string> scope;  // per_tensor per_channel per_group per_block per_token ...
+  std::optional<std::string> dtype; // int4 int8 int16 fp16 fp8_e4m3 mxfp8 mxfp4 float ...
+  std::optional<std::string> scope; // per_tensor per_channel per_group per_block per_token ...
   std::optional<bool> symmetric;
-  std::optional<std::string> method; // minmax histogram ssz gptq ...
+  std::optional<std::string> method;      // minmax histogram ssz gptq ...
   std::map<std::string, std::string> ext; // key=value words, e.g. group_size=128
   SourceRange range;
   bool empty() const { return !dtype && !scope && !symmetric && !method && ext.empty(); }
@@ -113,9 +122,9 @@ struct Protect {
 
 struct GroupDecl {
   enum Kind { SameScore, Declared } kind = Declared;
-  std::string name;                // declared name, or "" (auto: "group@line:col")
-  std::vector<Selector> members;   // Declared: patterns, possibly with {i} variables
-  std::string scoresPath;          // SameScore: file (resolved path), "" = tune scores
+  std::string name;              // declared name, or "" (auto: "group@line:col")
+  std::vector<Selector> members; // Declared: patterns, possibly with {i} variables
+  std::string scoresPath;        // SameScore: file (resolved path), "" = tune scores
   SourceRange range;
 };
 
@@ -123,7 +132,7 @@ struct GroupDecl {
 
 struct Module {
   std::string name;
-  std::string type;  // Linear, Conv2d, MatMul, ... ("" if unknown)
+  std::string type;   // Linear, Conv2d, MatMul, ... ("" if unknown)
   int32_t block = -1; // decoder-block index, -1 if none
   uint32_t line = 0;  // line in the inventory file (manifests), 0 if not applicable
   // Whether the module has a bias (`NAME.bias` in a safetensors index or header; a bias input on
@@ -144,7 +153,9 @@ public:
     uint32_t second = 0;
     bool found = false;
     const Hit *operator->() const { return this; }
-    friend bool operator==(const Hit &a, const Hit &b) { return a.found == b.found && (!a.found || a.second == b.second); }
+    friend bool operator==(const Hit &a, const Hit &b) {
+      return a.found == b.found && (!a.found || a.second == b.second);
+    }
     friend bool operator!=(const Hit &a, const Hit &b) { return !(a == b); }
   };
 
@@ -187,7 +198,9 @@ struct Inventory {
   // its own names; a move keeps the vector's buffer and re-attaches the index to it.
   ModuleIndex index;
   Inventory() { index.attach(&modules); }
-  Inventory(const Inventory &o) : path(o.path), format(o.format), modules(o.modules) { rebuildIndex(); }
+  Inventory(const Inventory &o) : path(o.path), format(o.format), modules(o.modules) {
+    rebuildIndex();
+  }
   Inventory &operator=(const Inventory &o) {
     if (this != &o) {
       path = o.path;
@@ -236,9 +249,9 @@ struct Scores {
 
 // One node of the exported ONNX's main graph (Constant nodes are left out, as for inventories).
 struct GraphNode {
-  std::string name;   // the node's name; an unnamed node is `<op_type>_<index>` (see `unnamed`)
+  std::string name; // the node's name; an unnamed node is `<op_type>_<index>` (see `unnamed`)
   std::string opType;
-  std::string scope;  // the module the exporter put it in, dotted ("model.layers.0.mlp"); "" unknown
+  std::string scope; // the module the exporter put it in, dotted ("model.layers.0.mlp"); "" unknown
   std::vector<std::string> inputs;
   bool unnamed = false;
 };
@@ -256,7 +269,7 @@ const char *mappingHowName(NodeMapping::How h);
 // The `onnx "model.onnx"` of the model block: the graph the ONNX-side targets (HMCT) name nodes
 // in, with each inventory module's nodes (parallel to Inventory::modules).
 struct OnnxGraph {
-  std::string path, mapPath; // as resolved; mapPath "" = no mapping file
+  std::string path, mapPath;   // as resolved; mapPath "" = no mapping file
   SourceRange range, mapRange; // where the model block names them
   std::vector<GraphNode> nodes;
   std::vector<NodeMapping> modules;
@@ -309,20 +322,20 @@ struct Tune {
   std::vector<MetricGoal> metrics; // all must hold; `metric`/`metricOp`/`threshold` = the first
   std::string scoresPath;
   SourceRange scoresRange;
-  std::string metric;      // e.g. accuracy
-  std::string metricOp;    // >= <= > <
+  std::string metric;   // e.g. accuracy
+  std::string metricOp; // >= <= > <
   double threshold = 0;
   SourceRange metricRange;
-  std::string strategy;    // standing-high | hmct-ladder | qspec (default)
+  std::string strategy; // standing-high | hmct-ladder | qspec (default)
   SourceRange strategyRange;
   std::vector<Level> levels;
   std::vector<std::string> antiOutlier; // candidates, in rotation order
   std::optional<Tier> raiseTo;          // tier used for a fallback (default: float)
   int maxRounds = 0;                    // 0 = strategy default
   double maxSeconds = 0;
-  std::vector<Selector> excludes;       // tuning state: excluded (float)
-  std::vector<TuningRaise> raises;      // tuning state: raised to a tier
-  std::vector<Option> options;          // anything else, for the driver
+  std::vector<Selector> excludes;  // tuning state: excluded (float)
+  std::vector<TuningRaise> raises; // tuning state: raised to a tier
+  std::vector<Option> options;     // anything else, for the driver
   SourceRange range;
   // Where the tuning state is written, each statement with its ';' (qtune apply rewrites these):
   // every exclude/raise statement, and the anti_outlier setting.
@@ -366,8 +379,8 @@ struct ResolvedModule {
   Decided<Tier> tier;
   ResolvedRecipe weight, act;
   bool isProtected = false;
-  bool tuned = false;      // tier raised/excluded by the tuning state
-  int32_t group = -1;      // index into Resolution::groups, -1 if none
+  bool tuned = false; // tier raised/excluded by the tuning state
+  int32_t group = -1; // index into Resolution::groups, -1 if none
   // Per-target option blocks from the winning override, by target name.
   std::vector<const Option *> targetOptions;
 };

@@ -82,8 +82,8 @@ private:
   // decision, flags, group and recipes: modules share a few, and this was about half of the
   // writer's appends.
   void tail(const Spec &spec, const ResolvedModule &r) {
-    TailKey k{&recipe(6, r.weight), &recipe(6, r.act), r.tier.from.at, r.group, r.tier.value, r.tier.from.source,
-              r.isProtected, r.tuned};
+    TailKey k{&recipe(6, r.weight), &recipe(6, r.act),  r.tier.from.at, r.group,
+              r.tier.value,         r.tier.from.source, r.isProtected,  r.tuned};
     auto it = tails_.find(k);
     if (it == tails_.end()) {
       std::string t;
@@ -94,7 +94,8 @@ private:
     }
     out_ += it->second;
   }
-  void tailText(const Spec &spec, const ResolvedModule &r, const std::string &weight, const std::string &act) {
+  void tailText(const Spec &spec, const ResolvedModule &r, const std::string &weight,
+                const std::string &act) {
     key(6, "tier");
     string(tierName(r.tier.value));
     key(6, "tier_from");
@@ -180,7 +181,8 @@ private:
     };
     static const bool kTrue = true;
     RecipeKey k{{field(r.dtype), field(r.scope), field(r.method),
-                 RecipeField{r.symmetric.value ? &kTrue : nullptr, r.symmetric.from.at, r.symmetric.from.source}},
+                 RecipeField{r.symmetric.value ? &kTrue : nullptr, r.symmetric.from.at,
+                             r.symmetric.from.source}},
                 indent};
     auto it = recipes_.find(k);
     if (it == recipes_.end()) {
@@ -209,11 +211,15 @@ private:
     const SourceRange *at;
     Decision::Source source;
     int indent;
-    bool operator==(const DecisionKey &o) const { return at == o.at && source == o.source && indent == o.indent; }
+    bool operator==(const DecisionKey &o) const {
+      return at == o.at && source == o.source && indent == o.indent;
+    }
   };
   struct DecisionKeyHash {
     size_t operator()(const DecisionKey &k) const {
-      return std::hash<const void *>()(k.at) ^ (static_cast<size_t>(k.source) << 8 | static_cast<size_t>(k.indent)) * 0x9e3779b97f4a7c15ULL;
+      return std::hash<const void *>()(k.at) ^
+             (static_cast<size_t>(k.source) << 8 | static_cast<size_t>(k.indent)) *
+                 0x9e3779b97f4a7c15ULL;
     }
   };
 
@@ -223,7 +229,9 @@ private:
     const void *value;
     const SourceRange *at;
     Decision::Source source;
-    bool operator==(const RecipeField &o) const { return value == o.value && at == o.at && source == o.source; }
+    bool operator==(const RecipeField &o) const {
+      return value == o.value && at == o.at && source == o.source;
+    }
   };
   struct RecipeKey {
     std::array<RecipeField, 4> fields;
@@ -234,7 +242,8 @@ private:
     size_t operator()(const RecipeKey &k) const {
       size_t h = static_cast<size_t>(k.indent);
       for (const RecipeField &f : k.fields)
-        h = (h ^ std::hash<const void *>()(f.value) ^ std::hash<const void *>()(f.at) * 31 ^ f.source) *
+        h = (h ^ std::hash<const void *>()(f.value) ^ std::hash<const void *>()(f.at) * 31 ^
+             f.source) *
             0x9e3779b97f4a7c15ULL;
       return h;
     }
@@ -250,15 +259,17 @@ private:
     Decision::Source tierSource;
     bool isProtected, tuned;
     bool operator==(const TailKey &o) const {
-      return weight == o.weight && act == o.act && tierAt == o.tierAt && group == o.group && tier == o.tier &&
-             tierSource == o.tierSource && isProtected == o.isProtected && tuned == o.tuned;
+      return weight == o.weight && act == o.act && tierAt == o.tierAt && group == o.group &&
+             tier == o.tier && tierSource == o.tierSource && isProtected == o.isProtected &&
+             tuned == o.tuned;
     }
   };
   struct TailKeyHash {
     size_t operator()(const TailKey &k) const {
       size_t h = std::hash<const void *>()(k.weight);
       for (size_t v : {std::hash<const void *>()(k.act), std::hash<const void *>()(k.tierAt),
-                       static_cast<size_t>(k.group), static_cast<size_t>(k.tier) << 16 | static_cast<size_t>(k.tierSource) << 8 |
+                       static_cast<size_t>(k.group),
+                       static_cast<size_t>(k.tier) << 16 | static_cast<size_t>(k.tierSource) << 8 |
                            static_cast<size_t>(k.isProtected) << 1 | static_cast<size_t>(k.tuned)})
         h = (h ^ v) * 0x9e3779b97f4a7c15ULL;
       return h;
@@ -292,8 +303,8 @@ void maybeFlush(std::string &out, const Flush &flush) {
 // A JSON array of module names (the modules `index(k)` for k < n that `keep` keeps) as dump(2)
 // prints it at `indent` spaces: `[]`, or one name a line at indent + 2.
 template <typename Keep, typename Index>
-void appendNames(const Spec &spec, size_t n, int indent, const Keep &keep, const Index &index, std::string &out,
-                 const Flush &flush) {
+void appendNames(const Spec &spec, size_t n, int indent, const Keep &keep, const Index &index,
+                 std::string &out, const Flush &flush) {
   bool first = true;
   out += '[';
   for (size_t k = 0; k < n; ++k) {
@@ -338,8 +349,9 @@ void appendGroups(const Spec &spec, std::string &out, const Flush &flush) {
         out += "    ";
     }
     out += ",\n      \"members\": ";
-    appendNames(spec, g.members.size(), 6, [](size_t) { return true; },
-                [&](size_t m) { return static_cast<size_t>(g.members[m]); }, out, flush);
+    appendNames(
+        spec, g.members.size(), 6, [](size_t) { return true; },
+        [&](size_t m) { return static_cast<size_t>(g.members[m]); }, out, flush);
     out += "\n    }";
   }
   out += "\n  ]";
@@ -347,7 +359,8 @@ void appendGroups(const Spec &spec, std::string &out, const Flush &flush) {
 
 // "modules": one object per module (ModuleArrayWriter); `headSize` (the size of the rest of the
 // document) is part of the single-string reserve.
-void appendModules(const Spec &spec, const SourceManager &sm, size_t headSize, std::string &out, const Flush &flush) {
+void appendModules(const Spec &spec, const SourceManager &sm, size_t headSize, std::string &out,
+                   const Flush &flush) {
   const Resolution &res = spec.resolution;
   out += '[';
   if (!res.done || spec.inventory.modules.empty()) {
@@ -387,8 +400,10 @@ json onnxJSON(const Spec &spec) {
       e["candidates"] = names(nm.candidates);
     mods[spec.inventory.modules[m].name] = e;
   }
-  return json{{"path", g.path}, {"map", g.mapPath.empty() ? json(nullptr) : json(g.mapPath)},
-              {"nodes", g.nodes.size()}, {"modules", mods}};
+  return json{{"path", g.path},
+              {"map", g.mapPath.empty() ? json(nullptr) : json(g.mapPath)},
+              {"nodes", g.nodes.size()},
+              {"modules", mods}};
 }
 
 void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
@@ -402,14 +417,14 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
     ladder.push_back(tierName(t));
   root["tiers"] = ladder;
   root["default_tier"] = tierName(spec.defaultTier());
-  root["inventory"] = spec.inventory.present()
-                          ? json{{"path", spec.inventory.path}, {"format", spec.inventory.format},
-                                 {"modules", spec.inventory.modules.size()}}
-                          : json(nullptr);
-  root["scores"] = spec.scores.present()
-                       ? json{{"path", spec.scores.path}, {"format", spec.scores.format},
-                              {"entries", spec.scores.entries.size()}}
-                       : json(nullptr);
+  root["inventory"] = spec.inventory.present() ? json{{"path", spec.inventory.path},
+                                                      {"format", spec.inventory.format},
+                                                      {"modules", spec.inventory.modules.size()}}
+                                               : json(nullptr);
+  root["scores"] = spec.scores.present() ? json{{"path", spec.scores.path},
+                                                {"format", spec.scores.format},
+                                                {"entries", spec.scores.entries.size()}}
+                                         : json(nullptr);
   json targets = json::array();
   for (const Target &t : spec.targets) {
     json tj;
@@ -465,12 +480,14 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
   out += ",\n  \"excluded\": ";
   const Resolution &res = spec.resolution;
   auto floatModule = [&](size_t i) { return res.done && res.modules[i].tier.value == Tier::Float; };
-  appendNames(spec, spec.inventory.modules.size(), 2, floatModule, [](size_t i) { return i; }, out, flush);
+  appendNames(
+      spec, spec.inventory.modules.size(), 2, floatModule, [](size_t i) { return i; }, out, flush);
   out += "\n}\n";
 }
 } // namespace
 
-bool printIRJSON(const Spec &spec, const SourceManager &sm, const std::function<bool(std::string_view)> &sink) {
+bool printIRJSON(const Spec &spec, const SourceManager &sm,
+                 const std::function<bool(std::string_view)> &sink) {
   std::string chunk;
   bool ok = true;
   auto flush = [&](std::string &buf) {
@@ -493,8 +510,8 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out) {
   appendIR(spec, sm, out, nullptr);
 }
 
-static void explainLine(std::ostream &os, const char *what, const std::string &value, const Decision &d,
-                        const SourceManager &sm) {
+static void explainLine(std::ostream &os, const char *what, const std::string &value,
+                        const Decision &d, const SourceManager &sm) {
   os << "  " << what << ": " << value << "\n      from " << decisionSourceName(d.source) << " at "
      << locationString(d.range(), sm) << '\n';
 }
@@ -541,15 +558,16 @@ void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std
     if (!rr.scope.value.empty())
       explainLine(os, (p + ".scope").c_str(), rr.scope.value, rr.scope.from, sm);
     if (rr.symmetric.from.source != Decision::BuiltIn)
-      explainLine(os, (p + ".symmetric").c_str(), rr.symmetric.value ? "true" : "false", rr.symmetric.from, sm);
+      explainLine(os, (p + ".symmetric").c_str(), rr.symmetric.value ? "true" : "false",
+                  rr.symmetric.from, sm);
     if (!rr.method.value.empty())
       explainLine(os, (p + ".method").c_str(), rr.method.value, rr.method.from, sm);
   };
   recipe("weight", r.weight);
   recipe("act", r.act);
   for (const Target &t : spec.targets)
-    os << "  name in " << t.kind << (t.variant.empty() ? "" : " " + t.variant) << ": " << targetName(spec, t, index)
-       << '\n';
+    os << "  name in " << t.kind << (t.variant.empty() ? "" : " " + t.variant) << ": "
+       << targetName(spec, t, index) << '\n';
 }
 
 } // namespace qspec::ir

@@ -17,7 +17,8 @@ namespace qspec::ir {
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::ostream &os);
 // The same chunks given to `sink` in order; once it returns false the rest is not given to it.
 // Returns what the last call returned (true if every chunk was taken).
-bool printIRJSON(const Spec &spec, const SourceManager &sm, const std::function<bool(std::string_view)> &sink);
+bool printIRJSON(const Spec &spec, const SourceManager &sm,
+                 const std::function<bool(std::string_view)> &sink);
 // The same bytes appended to `out` (one copy of the document in memory, for an atomic write).
 void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out);
 

@@ -129,9 +129,8 @@ private:
       } else if (in.op == Pattern::Op::Jmp && in.x > pc) {
         pc = in.x;
       } else if (in.op == Pattern::Op::Split && pc + 2 < prog.size() &&
-                 !(in.x == pc + 1 && in.y == pc + 3 &&
-                                                  prog[pc + 2].op == Pattern::Op::Jmp &&
-                                                  prog[pc + 2].x == pc)) {
+                 !(in.x == pc + 1 && in.y == pc + 3 && prog[pc + 2].op == Pattern::Op::Jmp &&
+                   prog[pc + 2].x == pc)) {
         return expandPrefixes(in.x, text) && expandPrefixes(in.y, text);
       } else if (in.op == Pattern::Op::NumRange && in.width != UINT32_MAX &&
                  (in.hi - in.lo) / in.step < 32) {
@@ -212,15 +211,16 @@ private:
   void findStarRuns() {
     const auto &prog = p_.prog_;
     const uint32_t matchPc = size() - 1;
-    std::vector<std::string> pieces(1); // the Chars before the first `*`, between two, after the last
+    std::vector<std::string> pieces(
+        1); // the Chars before the first `*`, between two, after the last
     for (uint32_t pc = 0; pc < matchPc;) {
       const Pattern::Inst &in = prog[pc];
       if (in.op == Pattern::Op::Char) {
         pieces.back() += in.ch;
         ++pc;
-      } else if (in.op == Pattern::Op::Split && in.x == pc + 1 && in.y == pc + 3 && pc + 2 < matchPc &&
-                 prog[pc + 1].op == Pattern::Op::Any && prog[pc + 2].op == Pattern::Op::Jmp &&
-                 prog[pc + 2].x == pc) {
+      } else if (in.op == Pattern::Op::Split && in.x == pc + 1 && in.y == pc + 3 &&
+                 pc + 2 < matchPc && prog[pc + 1].op == Pattern::Op::Any &&
+                 prog[pc + 2].op == Pattern::Op::Jmp && prog[pc + 2].x == pc) {
         pieces.emplace_back();
         pc += 3;
       } else {
@@ -243,8 +243,8 @@ private:
     if (m < 3 || prog[m].op != Pattern::Op::Match)
       return;
     const Pattern::Inst &split = prog[m - 3], &jmp = prog[m - 1];
-    if (split.op == Pattern::Op::Split && split.x == m - 2 && split.y == m && prog[m - 2].op == Pattern::Op::Any &&
-        jmp.op == Pattern::Op::Jmp && jmp.x == m - 3)
+    if (split.op == Pattern::Op::Split && split.x == m - 2 && split.y == m &&
+        prog[m - 2].op == Pattern::Op::Any && jmp.op == Pattern::Op::Jmp && jmp.x == m - 3)
       p_.tailStar_ = m - 3;
   }
 
@@ -254,7 +254,8 @@ private:
   void prepareDfa() {
     uint64_t values = 0;
     for (const Pattern::Inst &in : p_.prog_) {
-      if (in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd || in.op == Pattern::Op::Star)
+      if (in.op == Pattern::Op::CapStart || in.op == Pattern::Op::CapEnd ||
+          in.op == Pattern::Op::Star)
         return;
       if (in.op == Pattern::Op::NumRange) {
         if (in.width > kMaxNumberDigits || std::to_string(in.hi).size() > kMaxNumberDigits ||
@@ -335,10 +336,18 @@ private:
   template <class F> void forEachSuccessor(uint32_t pc, F &&f) const {
     const Pattern::Inst &in = p_.prog_[pc];
     switch (in.op) {
-    case Pattern::Op::Match: break;
-    case Pattern::Op::Split: f(in.x); f(in.y); break;
-    case Pattern::Op::Jmp: f(in.x); break;
-    default: f(pc + 1); break;
+    case Pattern::Op::Match:
+      break;
+    case Pattern::Op::Split:
+      f(in.x);
+      f(in.y);
+      break;
+    case Pattern::Op::Jmp:
+      f(in.x);
+      break;
+    default:
+      f(pc + 1);
+      break;
     }
   }
 
@@ -478,15 +487,24 @@ private:
         if (end != std::string_view::npos) {
           std::string name(t.substr(j + 2, end - j - 2));
           int (*fn)(int) = nullptr;
-          if (name == "alnum") fn = ::isalnum;
-          else if (name == "alpha") fn = ::isalpha;
-          else if (name == "digit") fn = ::isdigit;
-          else if (name == "lower") fn = ::islower;
-          else if (name == "upper") fn = ::isupper;
-          else if (name == "space") fn = ::isspace;
-          else if (name == "punct") fn = ::ispunct;
-          else if (name == "xdigit") fn = ::isxdigit;
-          else if (name == "alnum") fn = ::isalnum;
+          if (name == "alnum")
+            fn = ::isalnum;
+          else if (name == "alpha")
+            fn = ::isalpha;
+          else if (name == "digit")
+            fn = ::isdigit;
+          else if (name == "lower")
+            fn = ::islower;
+          else if (name == "upper")
+            fn = ::isupper;
+          else if (name == "space")
+            fn = ::isspace;
+          else if (name == "punct")
+            fn = ::ispunct;
+          else if (name == "xdigit")
+            fn = ::isxdigit;
+          else if (name == "alnum")
+            fn = ::isalnum;
           if (fn) {
             for (int c = 0; c < 128; ++c)
               if (fn(c))
@@ -680,11 +698,16 @@ thread_local VmScratch tlsScratch;
 
 bool Pattern::reads(const Inst &in, unsigned char c) const {
   switch (in.op) {
-  case Op::Char: return static_cast<unsigned char>(in.ch) == c;
-  case Op::Any: return true;
-  case Op::Class: return classes_[in.cls][c] != in.negate;
-  case Op::CharRange: return c >= in.lo && c <= in.hi && c % in.step == in.y % in.step;
-  default: return false;
+  case Op::Char:
+    return static_cast<unsigned char>(in.ch) == c;
+  case Op::Any:
+    return true;
+  case Op::Class:
+    return classes_[in.cls][c] != in.negate;
+  case Op::CharRange:
+    return c >= in.lo && c <= in.hi && c % in.step == in.y % in.step;
+  default:
+    return false;
   }
 }
 
@@ -728,7 +751,7 @@ struct DfaCache {
   uint64_t owner = 0, lastUse = 0;
   uint32_t classes = 0;
   std::vector<uint8_t> byteClass, classByte; // byte -> class, class -> one of its bytes
-  std::vector<uint32_t> sets{}, begin{0}; // state s: sets[begin[s] .. begin[s + 1])
+  std::vector<uint32_t> sets{}, begin{0};    // state s: sets[begin[s] .. begin[s + 1])
   std::vector<uint8_t> accepting;
   std::vector<int32_t> next; // s * classes + class -> state, -1 = not built yet
   std::unordered_map<std::string, int32_t> index;
@@ -803,7 +826,8 @@ int Pattern::matchDfa(std::string_view name) const {
     auto it = c->index.find(d.key);
     if (it != c->index.end())
       return it->second;
-    if (c->accepting.size() >= kDfaMaxStates || c->sets.size() + d.positions.size() > kDfaMaxPositions)
+    if (c->accepting.size() >= kDfaMaxStates ||
+        c->sets.size() + d.positions.size() > kDfaMaxPositions)
       return -1;
     int32_t id = static_cast<int32_t>(c->accepting.size());
     c->sets.insert(c->sets.end(), d.positions.begin(), d.positions.end());
@@ -896,9 +920,15 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
         unsigned char c = static_cast<unsigned char>(name[pos]);
         bool ok = false;
         switch (in.op) {
-        case Op::Char: ok = name[pos] == in.ch; break;
-        case Op::Any: ok = true; break;
-        case Op::Class: ok = classes_[in.cls][c] != in.negate; break;
+        case Op::Char:
+          ok = name[pos] == in.ch;
+          break;
+        case Op::Any:
+          ok = true;
+          break;
+        case Op::Class:
+          ok = classes_[in.cls][c] != in.negate;
+          break;
         case Op::Split: // `*`
           while (pc + 3 < progEnd && prog_[pc + 3].op == Op::Split)
             pc += 3;
@@ -911,7 +941,8 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
           starPos = pos;
           pc += 3;
           continue;
-        default: break;
+        default:
+          break;
         }
         if (ok) {
           ++pc;
@@ -998,7 +1029,8 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
     }
     case Op::NumRange: {
       size_t end = pos;
-      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < kMaxNumberDigits)
+      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) &&
+             end - pos < kMaxNumberDigits)
         ++end;
       uint64_t v = 0;
       for (size_t len = 1; pos + len <= end; ++len) {
@@ -1099,7 +1131,8 @@ bool Pattern::matchesReference(std::string_view name,
     }
     case Op::NumRange: {
       size_t end = pos;
-      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) && end - pos < kMaxNumberDigits)
+      while (end < n && std::isdigit(static_cast<unsigned char>(name[end])) &&
+             end - pos < kMaxNumberDigits)
         ++end;
       for (size_t len = 1; pos + len <= end; ++len) {
         std::string_view digits = name.substr(pos, len);

@@ -60,17 +60,29 @@ public:
 
   // Instruction set of the matcher (a small backtracking VM with a visited set, so matching is
   // O(instructions x name length) whatever the pattern).
-  enum class Op : uint8_t { Char, Any, Class, Star, Split, Jmp, NumRange, CharRange, CapStart, CapEnd, Match };
+  enum class Op : uint8_t {
+    Char,
+    Any,
+    Class,
+    Star,
+    Split,
+    Jmp,
+    NumRange,
+    CharRange,
+    CapStart,
+    CapEnd,
+    Match
+  };
   struct Inst {
     Op op;
     char ch = 0;
     bool negate = false;
-    uint32_t x = 0, y = 0;     // Split targets / Jmp target
-    uint32_t cls = 0;          // index into classes_
-    uint64_t lo = 0, hi = 0;   // NumRange bounds (inclusive), CharRange
+    uint32_t x = 0, y = 0;   // Split targets / Jmp target
+    uint32_t cls = 0;        // index into classes_
+    uint64_t lo = 0, hi = 0; // NumRange bounds (inclusive), CharRange
     uint64_t step = 1;
-    uint32_t width = 0;        // NumRange: zero-padded width (0 = no padding)
-    uint32_t cap = 0;          // capture index
+    uint32_t width = 0; // NumRange: zero-padded width (0 = no padding)
+    uint32_t cap = 0;   // capture index
   };
 
 private:
@@ -100,7 +112,7 @@ private:
   uint64_t id_ = 0; // identifies the program for the per-thread DFA cache
   // byte -> class (bytes no instruction tells apart share one), class -> one of its bytes
   void byteClasses(std::vector<uint8_t> &byteClass, std::vector<uint8_t> &classByte) const;
-  int matchDfa(std::string_view name) const; // 1 / 0, or -1 when the DFA outgrew its budget
+  int matchDfa(std::string_view name) const;         // 1 / 0, or -1 when the DFA outgrew its budget
   bool reads(const Inst &in, unsigned char c) const; // a single-character instruction
   std::vector<std::string> vars_;
   std::vector<Inst> prog_;

@@ -53,7 +53,9 @@ uint32_t SegmentTrie::classOf(uint32_t n, std::vector<Edge> &scratch) {
   scratch.clear();
   for (uint32_t c = nodes_[n].firstChild; c != kNone; c = nodes_[c].nextSibling)
     scratch.push_back({nodes_[c].segment, nodes_[c].cls});
-  auto less = [](const Edge &a, const Edge &b) { return a.segment != b.segment ? a.segment < b.segment : a.cls < b.cls; };
+  auto less = [](const Edge &a, const Edge &b) {
+    return a.segment != b.segment ? a.segment < b.segment : a.cls < b.cls;
+  };
   auto same = [](const Edge &a, const Edge &b) { return a.segment == b.segment && a.cls == b.cls; };
   std::sort(scratch.begin(), scratch.end(), less);
   // Two children of one segment and class (a prefix that came back) answer alike: one edge.
@@ -66,7 +68,8 @@ uint32_t SegmentTrie::classOf(uint32_t n, std::vector<Edge> &scratch) {
     h = mix(h, uint64_t{e.segment} << 32 | e.cls);
   auto [it, inserted] = byHash_.try_emplace(h, kNone);
   for (uint32_t c = it->second; c != kNone; c = sameHash_[c])
-    if (terminal_[c] == term && std::equal(scratch.begin(), scratch.end(), edgesBegin(c), edgesEnd(c), same))
+    if (terminal_[c] == term &&
+        std::equal(scratch.begin(), scratch.end(), edgesBegin(c), edgesEnd(c), same))
       return c;
   const uint32_t c = static_cast<uint32_t>(terminal_.size());
   terminal_.push_back(term);

@@ -18,11 +18,11 @@ public:
   static constexpr uint32_t kNone = UINT32_MAX;
 
   struct Node {
-    uint32_t segment = kNone;     // the segment id this node adds to its parent's path (root: kNone)
-    uint32_t firstChild = kNone;  // children, linked through nextSibling
+    uint32_t segment = kNone;    // the segment id this node adds to its parent's path (root: kNone)
+    uint32_t firstChild = kNone; // children, linked through nextSibling
     uint32_t nextSibling = kNone;
-    uint32_t module = kNone;      // the module whose name is the path to this node, if any
-    uint32_t cls = 0;             // its class: nodes of one class have equal subtrees
+    uint32_t module = kNone; // the module whose name is the path to this node, if any
+    uint32_t cls = 0;        // its class: nodes of one class have equal subtrees
   };
   // An edge of a class: a child's segment id and the child's class.
   struct Edge {

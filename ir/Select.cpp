@@ -44,7 +44,8 @@ bool isRangeBody(std::string_view body) {
   auto number = [](std::string_view s, bool sign) {
     if (sign && !s.empty() && (s[0] == '-' || s[0] == '+'))
       s.remove_prefix(1);
-    return !s.empty() && s.size() <= 17 && s.find_first_not_of("0123456789") == std::string_view::npos;
+    return !s.empty() && s.size() <= 17 &&
+           s.find_first_not_of("0123456789") == std::string_view::npos;
   };
   size_t dots = body.find("..");
   if (dots == std::string_view::npos || body.find_first_of(",{}") != std::string_view::npos)
@@ -166,12 +167,12 @@ std::vector<uint32_t> ModuleSelector::select(const Selector &s) const {
 
 void ModuleSelector::buildSorted() const {
   std::call_once(sortedOnce_, [this] {
-  const auto &mods = inv_.modules;
-  sorted_.resize(mods.size());
-  for (uint32_t i = 0; i < mods.size(); ++i)
-    sorted_[i] = i;
-  std::sort(sorted_.begin(), sorted_.end(),
-            [&](uint32_t a, uint32_t b) { return mods[a].name < mods[b].name; });
+    const auto &mods = inv_.modules;
+    sorted_.resize(mods.size());
+    for (uint32_t i = 0; i < mods.size(); ++i)
+      sorted_[i] = i;
+    std::sort(sorted_.begin(), sorted_.end(),
+              [&](uint32_t a, uint32_t b) { return mods[a].name < mods[b].name; });
   });
 }
 
@@ -220,7 +221,8 @@ private:
 // The dot-separated segments `name` shares with `prev`, equal and in the same places: how many,
 // and where the first other one starts. `dots` comes in with where prev's dots are (the shared
 // bytes have the same ones) and leaves with name's dots before that start.
-std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view name, std::vector<size_t> &dots) {
+std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view name,
+                                         std::vector<size_t> &dots) {
   const size_t diff = commonPrefixLength(prev, name);
   size_t count = 0;
   while (count < dots.size() && dots[count] < diff)
@@ -238,7 +240,8 @@ std::pair<size_t, size_t> sharedSegments(std::string_view prev, std::string_view
 }
 } // namespace
 
-template <typename Lookup, typename Visit> void ModuleSelector::forEachName(Lookup lookup, Visit visit) const {
+template <typename Lookup, typename Visit>
+void ModuleSelector::forEachName(Lookup lookup, Visit visit) const {
   const auto &mods = inv_.modules;
   RecentSegments recent;
   std::vector<uint32_t> ids; // the name before's, then this one's
@@ -314,7 +317,8 @@ void ModuleSelector::addRunSets(const Pattern &p, std::vector<PieceSet> &sets) c
   for (const std::string &run : p.requiredLiterals()) {
     if (run.find('.') != std::string::npos || segmentIds_.size() * (sets.size() + 1) > modules)
       continue;
-    PieceSet ps = segmentsWhere([&](std::string_view seg) { return seg.find(run) != std::string_view::npos; });
+    PieceSet ps = segmentsWhere(
+        [&](std::string_view seg) { return seg.find(run) != std::string_view::npos; });
     if (ps.total * 8 < modules)
       sets.push_back(std::move(ps));
   }
@@ -339,13 +343,15 @@ public:
     const std::string &pre = p.literalPrefix(), &suf = p.literalSuffix();
     if ((!pre.empty() && pre.back() != '.') || (!suf.empty() && suf.front() != '.'))
       return false;
-    return std::all_of(p.starRuns().begin(), p.starRuns().end(),
-                       [](const std::string &run) { return run == "." || run.find('.') == std::string::npos; });
+    return std::all_of(p.starRuns().begin(), p.starRuns().end(), [](const std::string &run) {
+      return run == "." || run.find('.') == std::string::npos;
+    });
   }
 
   // The selector's segment trie must be built.
   StarFold(const ModuleSelector &sel, const Pattern &p)
-      : trie_(sel.trie_), runs_(p.starRuns().size()), shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))),
+      : trie_(sel.trie_), runs_(p.starRuns().size()),
+        shift_(static_cast<uint32_t>(64 - __builtin_clzll(runs_ | 1))),
         next_(sel.postings_.size() << shift_), dot_(runs_ + 1) {
     for (size_t taken = 0; taken <= runs_; ++taken)
       dot_[taken] = static_cast<uint8_t>(taken + (taken < runs_ && p.starRuns()[taken] == "."));
@@ -353,13 +359,15 @@ public:
     for (const auto &[seg, id] : sel.segmentIds_)
       for (size_t taken = 0; taken <= runs_; ++taken) {
         size_t k = taken, from = 0;
-        for (size_t at; k < runs_ && (at = seg.find(p.starRuns()[k], from)) != std::string_view::npos; ++k)
+        for (size_t at;
+             k < runs_ && (at = seg.find(p.starRuns()[k], from)) != std::string_view::npos; ++k)
           from = at + p.starRuns()[k].size();
         next_[(size_t{id} << shift_) | taken] = static_cast<uint8_t>(k);
       }
     const std::string &pre = p.literalPrefix(), &suf = p.literalSuffix();
-    found_ = (pre.empty() || segmentIds(sel, std::string_view(pre).substr(0, pre.size() - 1), pre_)) &&
-             (suf.empty() || segmentIds(sel, std::string_view(suf).substr(1), suf_));
+    found_ =
+        (pre.empty() || segmentIds(sel, std::string_view(pre).substr(0, pre.size() - 1), pre_)) &&
+        (suf.empty() || segmentIds(sel, std::string_view(suf).substr(1), suf_));
     if (found_)
       decideClasses();
   }
@@ -396,7 +404,8 @@ private:
 
   // The ids of `text`'s dot-separated segments (the prefix without its last dot, the suffix
   // without its first) into `out`; false when a segment is in no name.
-  static bool segmentIds(const ModuleSelector &sel, std::string_view text, std::vector<uint32_t> &out) {
+  static bool segmentIds(const ModuleSelector &sel, std::string_view text,
+                         std::vector<uint32_t> &out) {
     for (size_t start = 0;;) {
       size_t dot = std::min(text.find('.', start), text.size());
       auto it = sel.segmentIds_.find(text.substr(start, dot - start));
@@ -420,8 +429,10 @@ private:
     std::vector<uint8_t> before(classes);
     for (size_t j = suf_.size(); j-- > 0; ends_.swap(before))
       for (uint32_t c = 0; c < classes; ++c)
-        before[c] = std::any_of(trie_.edgesBegin(c), trie_.edgesEnd(c),
-                                [&](const SegmentTrie::Edge &e) { return e.segment == suf_[j] && ends_[e.cls]; });
+        before[c] =
+            std::any_of(trie_.edgesBegin(c), trie_.edgesEnd(c), [&](const SegmentTrie::Edge &e) {
+              return e.segment == suf_[j] && ends_[e.cls];
+            });
     reach_.assign(classes * row, 0);
     for (uint32_t c = 0; c < classes; ++c)
       for (size_t taken = 0; taken <= runs_; ++taken)
@@ -435,7 +446,8 @@ private:
   // Pushes the children of node n that can end a match, with the runs they take, `before` taken
   // before them.
   void push(uint32_t n, uint8_t before, std::vector<std::pair<uint32_t, uint8_t>> &stack) const {
-    for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone; c = trie_.node(c).nextSibling) {
+    for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone;
+         c = trie_.node(c).nextSibling) {
       const SegmentTrie::Node &child = trie_.node(c);
       const uint8_t t = after(child.segment, before);
       if (canEnd(child.cls, t))
@@ -447,14 +459,16 @@ private:
   void childrenOf(std::vector<uint32_t> &at, uint32_t seg, std::vector<uint32_t> &scratch) const {
     scratch.clear();
     for (uint32_t n : at)
-      for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone; c = trie_.node(c).nextSibling)
+      for (uint32_t c = trie_.node(n).firstChild; c != SegmentTrie::kNone;
+           c = trie_.node(c).nextSibling)
         if (trie_.node(c).segment == seg)
           scratch.push_back(c);
     at.swap(scratch);
   }
 
   // Appends the modules the suffix's segments lead to from node n.
-  void addSuffixMatches(uint32_t n, std::vector<uint32_t> &out, std::vector<uint32_t> &scratch) const {
+  void addSuffixMatches(uint32_t n, std::vector<uint32_t> &out,
+                        std::vector<uint32_t> &scratch) const {
     if (suf_.empty()) {
       out.push_back(trie_.node(n).module);
       return;
@@ -510,7 +524,7 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
   static thread_local std::vector<uint8_t> rounds;
   static thread_local std::vector<uint64_t> firstSet;
   size_t lo = SIZE_MAX, hi = 0; // words of firstSet that may be set
-  std::vector<PieceSet> sets; // each piece's matching segments
+  std::vector<PieceSet> sets;   // each piece's matching segments
   for (std::string_view piece : classPieces(p.text())) {
     std::string err;
     std::optional<Pattern> pp = Pattern::compile(piece, err);
@@ -521,8 +535,10 @@ bool ModuleSelector::intersectPieces(const Pattern &p, const std::vector<uint32_
   if (!best || best->size() * 8 >= inv_.modules.size())
     addRunSets(p, sets);
   // Smallest first; a piece whose lists are much longer than the candidates so far is left to the
-  // pattern's own match of those candidates (every candidate is matched anyway: a superset is fine).
-  std::stable_sort(sets.begin(), sets.end(), [](const PieceSet &a, const PieceSet &b) { return a.total < b.total; });
+  // pattern's own match of those candidates (every candidate is matched anyway: a superset is
+  // fine).
+  std::stable_sort(sets.begin(), sets.end(),
+                   [](const PieceSet &a, const PieceSet &b) { return a.total < b.total; });
   size_t bound = best ? best->size() : inv_.modules.size();
   uint8_t round = 0;
   for (const PieceSet &ps : sets) {
@@ -683,13 +699,25 @@ std::vector<uint32_t> ModuleSelector::findPattern(const Pattern &p) const {
         candidates.insert(candidates.end(), list->begin(), list->end());
       std::sort(candidates.begin(), candidates.end());
       candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-      keepMatches(p, candidates.size(), [&](auto keep) { for (uint32_t i : candidates) keep(i); }, out);
+      keepMatches(
+          p, candidates.size(),
+          [&](auto keep) {
+            for (uint32_t i : candidates)
+              keep(i);
+          },
+          out);
       return out;
     }
   }
 
   if (best && best->size() * 8 < mods.size()) { // ascending already
-    keepMatches(p, best->size(), [&](auto keep) { for (uint32_t i : *best) keep(i); }, out);
+    keepMatches(
+        p, best->size(),
+        [&](auto keep) {
+          for (uint32_t i : *best)
+            keep(i);
+        },
+        out);
     return out;
   }
 
@@ -718,11 +746,23 @@ std::vector<uint32_t> ModuleSelector::findPattern(const Pattern &p) const {
     }
   }
   if (best) {
-    keepMatches(p, best->size(), [&](auto keep) { for (uint32_t i : *best) keep(i); }, out);
+    keepMatches(
+        p, best->size(),
+        [&](auto keep) {
+          for (uint32_t i : *best)
+            keep(i);
+        },
+        out);
     return out;
   }
   // Candidates 3: every module (small inventories, or nothing to index by).
-  keepMatches(p, mods.size(), [&](auto keep) { for (uint32_t i = 0; i < mods.size(); ++i) keep(i); }, out);
+  keepMatches(
+      p, mods.size(),
+      [&](auto keep) {
+        for (uint32_t i = 0; i < mods.size(); ++i)
+          keep(i);
+      },
+      out);
   return out;
 }
 
@@ -734,7 +774,8 @@ std::vector<uint32_t> ModuleSelector::selectPatternReference(const Pattern &p) c
   return out;
 }
 
-std::vector<uint32_t> ModuleSelector::selectWritten(const std::string &text, const Pattern &p) const {
+std::vector<uint32_t> ModuleSelector::selectWritten(const std::string &text,
+                                                    const Pattern &p) const {
   std::vector<uint32_t> out = selectPattern(p);
   if (!p.isLiteral() || p.literal() != text) {
     auto it = inv_.index.find(text);

@@ -96,7 +96,8 @@ private:
   // `count` candidates i, through Pattern::matches; or, when the candidates are many and the
   // StarFold applies, every match of `p` without reading them (they hold every match).
   template <typename ForEach>
-  void keepMatches(const Pattern &p, size_t count, ForEach forEach, std::vector<uint32_t> &out) const;
+  void keepMatches(const Pattern &p, size_t count, ForEach forEach,
+                   std::vector<uint32_t> &out) const;
 
   const Inventory &inv_;
   std::unordered_map<std::string, std::vector<uint32_t>> byType_;

@@ -23,7 +23,8 @@ struct TargetInfo {
   std::vector<std::string> ruleOptionKeys;
   // Can `target` express `tier` on a module of `moduleType` ("" = unknown type)? If not, `why`
   // may name the rule (it is appended to the diagnostic).
-  std::function<bool(const Target &target, Tier tier, const std::string &moduleType, std::string &why)>
+  std::function<bool(const Target &target, Tier tier, const std::string &moduleType,
+                     std::string &why)>
       canExpress;
 };
 

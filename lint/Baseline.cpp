@@ -40,25 +40,28 @@ bool readKeys(const std::string &file, std::set<Key> &keys, std::string &error) 
   std::stringstream text;
   text << in.rdbuf();
   nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
-  if (j.is_discarded() || !j.is_object() || j.value("qlint-baseline", 0) != 1 || !j.contains("findings") ||
-      !j["findings"].is_array()) {
+  if (j.is_discarded() || !j.is_object() || j.value("qlint-baseline", 0) != 1 ||
+      !j.contains("findings") || !j["findings"].is_array()) {
     error = "'" + file + "' is not a qlint baseline (write one with --write-baseline)";
     return false;
   }
   for (const auto &f : j["findings"]) {
-    if (!f.is_object() || !f.contains("path") || !f.contains("rule") || !f.contains("fingerprint") ||
-        !f["path"].is_string() || !f["rule"].is_string() || !f["fingerprint"].is_string()) {
+    if (!f.is_object() || !f.contains("path") || !f.contains("rule") ||
+        !f.contains("fingerprint") || !f["path"].is_string() || !f["rule"].is_string() ||
+        !f["fingerprint"].is_string()) {
       error = "'" + file + "': each finding needs string 'path', 'rule' and 'fingerprint'";
       return false;
     }
-    keys.insert({f["path"].get<std::string>(), f["rule"].get<std::string>(), f["fingerprint"].get<std::string>()});
+    keys.insert({f["path"].get<std::string>(), f["rule"].get<std::string>(),
+                 f["fingerprint"].get<std::string>()});
   }
   return true;
 }
 
 } // namespace
 
-bool writeBaseline(const std::string &file, const std::vector<FileResult> &results, std::string &error) {
+bool writeBaseline(const std::string &file, const std::vector<FileResult> &results,
+                   std::string &error) {
   nlohmann::json findings = nlohmann::json::array();
   for (const FileResult &r : results) {
     std::vector<std::string> prints = fingerprints(r);

@@ -45,7 +45,8 @@ uint32_t skipQuoted(const std::string &t, uint32_t i) {
 std::vector<CommentSpan> qspecComments(const SourceManager &sm, FileID f) {
   std::vector<CommentSpan> out;
   for (const frontend::Token &tok : frontend::tokenize(f, sm))
-    if (tok.kind == frontend::Token::Kind::LineComment || tok.kind == frontend::Token::Kind::BlockComment)
+    if (tok.kind == frontend::Token::Kind::LineComment ||
+        tok.kind == frontend::Token::Kind::BlockComment)
       out.push_back(span(sm.text(f), tok.range.begin.offset, tok.range.end.offset));
   return out;
 }
@@ -108,7 +109,8 @@ std::vector<Span> yamlScalars(const SourceManager &sm, FileID f) {
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser))
     return out;
-  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char *>(t.data()), t.size());
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char *>(t.data()),
+                               t.size());
   yaml_token_t tok;
   while (yaml_parser_scan(&parser, &tok)) {
     yaml_token_type_t type = tok.type;
@@ -134,7 +136,8 @@ std::vector<CommentSpan> yamlComments(const SourceManager &sm, FileID f) {
       i = scalars[s].second - 1; // inside a scalar: skip it
       continue;
     }
-    if (t[i] == '#' && (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\t' || t[i - 1] == '\n' || t[i - 1] == '\r')) {
+    if (t[i] == '#' &&
+        (i == 0 || t[i - 1] == ' ' || t[i - 1] == '\t' || t[i - 1] == '\n' || t[i - 1] == '\r')) {
       uint32_t e = lineEnd(t, i);
       out.push_back(span(t, i, e));
       i = e;

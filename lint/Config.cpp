@@ -42,11 +42,16 @@ struct ProjectConfig {
 };
 
 bool parseSeverity(const std::string &s, Severity &out) {
-  if (s == "error") out = Severity::Error;
-  else if (s == "warning") out = Severity::Warning;
-  else if (s == "note" || s == "info") out = Severity::Note;
-  else if (s == "off" || s == "ignore") out = Severity::Ignored;
-  else return false;
+  if (s == "error")
+    out = Severity::Error;
+  else if (s == "warning")
+    out = Severity::Warning;
+  else if (s == "note" || s == "info")
+    out = Severity::Note;
+  else if (s == "off" || s == "ignore")
+    out = Severity::Ignored;
+  else
+    return false;
   return true;
 }
 
@@ -54,7 +59,8 @@ std::string where(const YAML::Node &n) {
   return std::to_string(n.Mark().line + 1) + ":" + std::to_string(n.Mark().column + 1);
 }
 
-bool readList(const YAML::Node &n, const char *key, std::vector<std::string> &out, std::string &err) {
+bool readList(const YAML::Node &n, const char *key, std::vector<std::string> &out,
+              std::string &err) {
   if (!n.IsSequence() && !n.IsScalar()) {
     err = where(n) + ": '" + key + "' must be a list of rule IDs, categories or prefixes";
     return false;
@@ -169,7 +175,8 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
       }
     } else if (key != "path" || top) {
       err = where(kv.first) + ": unknown key '" + key +
-            "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, per-path, exclude)";
+            "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, per-path, "
+            "exclude)";
       return false;
     }
   }
@@ -198,21 +205,23 @@ std::shared_ptr<ProjectConfig> loadConfig(const fs::path &file) {
   uint32_t line = 0, col = 0;
   if (!readers::checkYamlAliases(text, readers::kMaxYamlAliasNodes, line, col)) {
     cfg->error = cfg->path + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                 ": YAML aliases expand to more than " + std::to_string(readers::kMaxYamlAliasNodes) + " nodes";
+                 ": YAML aliases expand to more than " +
+                 std::to_string(readers::kMaxYamlAliasNodes) + " nodes";
     return cfg;
   }
   try {
     YAML::Node root = YAML::Load(text);
     if (root.IsNull() && !onlyCommentsOrBlank(text))
-      cfg->error = cfg->path + ":1:1: the config must be a YAML mapping (keys: select, ignore, ...)";
+      cfg->error =
+          cfg->path + ":1:1: the config must be a YAML mapping (keys: select, ignore, ...)";
     if (root.IsNull())
       return cfg;
     std::string err;
     if (!readSection(root, cfg->top, true, *cfg, err))
       cfg->error = cfg->path + ":" + err;
   } catch (const YAML::Exception &e) {
-    cfg->error = cfg->path + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                 ": " + e.msg;
+    cfg->error = cfg->path + ":" + std::to_string(e.mark.line + 1) + ":" +
+                 std::to_string(e.mark.column + 1) + ": " + e.msg;
   }
   return cfg;
 }
@@ -282,14 +291,16 @@ bool isExcluded(const std::string &path) {
   if (!cfg || !cfg->error.empty() || cfg->exclude.empty())
     return false;
   // The file, and each folder above it up to the config's: `legacy` excludes legacy/a/b.qspec.
-  for (fs::path rel = abs.lexically_relative(cfg->dir); !rel.empty() && rel != "."; rel = rel.parent_path())
+  for (fs::path rel = abs.lexically_relative(cfg->dir); !rel.empty() && rel != ".";
+       rel = rel.parent_path())
     for (const std::string &glob : cfg->exclude)
       if (fnmatch(glob.c_str(), rel.generic_string().c_str(), 0) == 0)
         return true;
   return false;
 }
 
-bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out, std::string &error) {
+bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out,
+                    std::string &error) {
   const auto &rules = allRules();
   out.enabled.assign(rules.size(), true);
   out.severity.clear();

@@ -30,12 +30,13 @@ struct EffectiveRules {
   std::vector<bool> configured;   // severity was set by the config
   std::vector<bool> promote;      // -Werror / werror: warnings of this rule become errors
   std::string amctHardware;
-  std::string amctFramework;      // normalized (amct::frameworkName), "" if not said
-  std::string configPath;         // "" if none
+  std::string amctFramework; // normalized (amct::frameworkName), "" if not said
+  std::string configPath;    // "" if none
 };
 
 // Computes the rules for `path`. Returns false (with `error`) when a config file is invalid.
-bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out, std::string &error);
+bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules &out,
+                    std::string &error);
 
 // Does the .qlint.yaml that governs `path` exclude it (its `exclude` globs)? An invalid config
 // excludes nothing (linting the file then reports the config's error).

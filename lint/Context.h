@@ -15,7 +15,7 @@
 namespace qspec::amct {
 struct AmctDocument;
 struct Finding;
-}
+} // namespace qspec::amct
 namespace qspec::msmodelslim {
 struct Issue;
 }
@@ -32,8 +32,8 @@ struct LintContext {
   // .qspec: the typed spec after running every pass (even after errors), and every diagnostic
   // the frontend and the passes reported (their codes are DiagID names).
   ir::Spec *spec = nullptr;
-  bool specBuilt = false;     // buildSpec succeeded
-  bool specResolved = false;  // passes ran with an inventory
+  bool specBuilt = false;    // buildSpec succeeded
+  bool specResolved = false; // passes ran with an inventory
   std::vector<Diagnostic> compilerDiags;
 
   // YAML / JSON files: the located tree (nullptr when the file did not parse; `parseError` then
@@ -53,7 +53,7 @@ struct LintContext {
     std::string message;
   };
   std::vector<AmctError> amctErrors;
-  std::string amctTried;                                    // what each root message said
+  std::string amctTried; // what each root message said
   // The vendor model's value checks (amct::checkDocument with --amct-hardware/--amct-framework),
   // run once per file when the document parsed; rules pick theirs by check name (AmctUtil.h).
   const std::vector<amct::Finding> *amctFindings = nullptr;
@@ -75,7 +75,8 @@ struct LintContext {
 // Takes compiler diagnostics with one of `codes` out of ctx.compilerDiags and reports them as
 // findings of `rule` (message with the compiler's ID appended, notes kept). Returns how many
 // were taken.
-unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<const char *> codes);
+unsigned takeCompilerDiags(LintContext &ctx, RuleID rule,
+                           std::initializer_list<const char *> codes);
 // True for a compiler code a rule of its own reports (so spec-invalid and spec-compiler-warning
 // leave it alone, even when that rule is turned off).
 bool hasOwnRule(const std::string &code);

@@ -34,8 +34,8 @@ bool explainRule(std::ostream &os, std::string_view id) {
     os << doc;
     return true;
   }
-  os << r->id << " (" << r->category << ", " << severityName(r->severity) << (r->fixable ? ", fixable" : "")
-     << "): " << r->summary << "\n";
+  os << r->id << " (" << r->category << ", " << severityName(r->severity)
+     << (r->fixable ? ", fixable" : "") << "): " << r->summary << "\n";
   return true;
 }
 

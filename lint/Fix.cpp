@@ -8,8 +8,8 @@
 
 namespace qspec::lint {
 
-std::string applyFixes(const std::string &text, const std::vector<Diagnostic> &findings, unsigned &applied,
-                       std::vector<std::string> *fixedRules) {
+std::string applyFixes(const std::string &text, const std::vector<Diagnostic> &findings,
+                       unsigned &applied, std::vector<std::string> *fixedRules) {
   struct Edit {
     uint32_t begin, end;
     std::string text;
@@ -47,7 +47,8 @@ std::string applyFixes(const std::string &text, const std::vector<Diagnostic> &f
     if (fixedRules)
       fixedRules->push_back(d.code);
   }
-  std::sort(accepted.begin(), accepted.end(), [](const Edit &a, const Edit &b) { return a.begin > b.begin; });
+  std::sort(accepted.begin(), accepted.end(),
+            [](const Edit &a, const Edit &b) { return a.begin > b.begin; });
   std::string out = text;
   for (const Edit &e : accepted)
     out.replace(e.begin, e.end - e.begin, e.text);
@@ -74,7 +75,8 @@ FixOutcome fixUntilStable(const FileResult &r, const Options &opts) {
   for (unsigned round = 0; round < kMaxFixRounds; ++round) {
     std::vector<Diagnostic> fixable = fixableFindings(cur);
     unsigned applied = 0;
-    std::string next = fixable.empty() ? out.after : applyFixes(out.after, fixable, applied, &out.rules);
+    std::string next =
+        fixable.empty() ? out.after : applyFixes(out.after, fixable, applied, &out.rules);
     if (next == out.after) {
       out.stable = true;
       break;
@@ -82,8 +84,9 @@ FixOutcome fixUntilStable(const FileResult &r, const Options &opts) {
     out.after = std::move(next);
     out.applied += applied;
     // Re-lint the fixed text (not yet written) as the same file: a fix may reveal another.
-    auto texts = opts.overlay ? std::make_shared<std::unordered_map<std::string, std::string>>(*opts.overlay)
-                              : std::make_shared<std::unordered_map<std::string, std::string>>();
+    auto texts = opts.overlay
+                     ? std::make_shared<std::unordered_map<std::string, std::string>>(*opts.overlay)
+                     : std::make_shared<std::unordered_map<std::string, std::string>>();
     (*texts)[r.path] = out.after;
     Options again = opts;
     again.overlay = texts;
@@ -111,7 +114,8 @@ static std::vector<std::string> splitLines(const std::string &s) {
   return lines;
 }
 
-std::string unifiedDiff(const std::string &path, const std::string &before, const std::string &after) {
+std::string unifiedDiff(const std::string &path, const std::string &before,
+                        const std::string &after) {
   if (before == after)
     return "";
   std::vector<std::string> a = splitLines(before), b = splitLines(after);
@@ -163,16 +167,20 @@ std::string unifiedDiff(const std::string &path, const std::string &before, cons
     end = std::min(ops.size(), lastChange + ctx + 1);
     size_t aLine = 1, bLine = 1;
     for (size_t x = 0; x < start; ++x) {
-      if (ops[x].first != '+') ++aLine;
-      if (ops[x].first != '-') ++bLine;
+      if (ops[x].first != '+')
+        ++aLine;
+      if (ops[x].first != '-')
+        ++bLine;
     }
     size_t aCount = 0, bCount = 0;
     for (size_t x = start; x < end; ++x) {
-      if (ops[x].first != '+') ++aCount;
-      if (ops[x].first != '-') ++bCount;
+      if (ops[x].first != '+')
+        ++aCount;
+      if (ops[x].first != '-')
+        ++bCount;
     }
-    os << "@@ -" << (aCount ? aLine : aLine - 1) << "," << aCount << " +" << (bCount ? bLine : bLine - 1) << ","
-       << bCount << " @@\n";
+    os << "@@ -" << (aCount ? aLine : aLine - 1) << "," << aCount << " +"
+       << (bCount ? bLine : bLine - 1) << "," << bCount << " @@\n";
     for (size_t x = start; x < end; ++x) {
       os << ops[x].first << ops[x].second;
       if (ops[x].second.empty() || ops[x].second.back() != '\n')

@@ -68,7 +68,8 @@ SourceRange LintContext::wholeLine(uint32_t line) const {
   return sm.range(file, begin, end);
 }
 
-unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<const char *> codes) {
+unsigned takeCompilerDiags(LintContext &ctx, RuleID rule,
+                           std::initializer_list<const char *> codes) {
   unsigned n = 0;
   auto &cd = ctx.compilerDiags;
   for (auto it = cd.begin(); it != cd.end();) {
@@ -92,7 +93,8 @@ unsigned takeCompilerDiags(LintContext &ctx, RuleID rule, std::initializer_list<
   return n;
 }
 
-// ---- Kinds ---------------------------------------------------------------------------------------
+// ---- Kinds
+// ---------------------------------------------------------------------------------------
 
 static bool endsWith(const std::string &s, const char *suf) {
   size_t n = std::char_traits<char>::length(suf);
@@ -118,7 +120,8 @@ FileKind detectFileKind(const std::string &path, std::string_view text) {
     size_t i = 0;
     while (i < text.size()) {
       size_t e = text.find('\n', i);
-      std::string_view line = text.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
+      std::string_view line =
+          text.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
       size_t s = line.find_first_not_of(" \t\r");
       if (s != std::string_view::npos && line[s] != '#')
         return line[s] == '[' ? FileKind::Unknown : FileKind::Amct;
@@ -129,7 +132,8 @@ FileKind detectFileKind(const std::string &path, std::string_view text) {
     return FileKind::Amct;
   }
   if (endsWith(lower, ".json") || endsWith(lower, ".jsonc")) {
-    for (const char *k : {"\"model_config\"", "\"op_config\"", "\"node_config\"", "\"subgraph_config\""})
+    for (const char *k :
+         {"\"model_config\"", "\"op_config\"", "\"node_config\"", "\"subgraph_config\""})
       if (text.find(k) != std::string_view::npos)
         return FileKind::Hmct;
     return FileKind::Unknown;
@@ -162,8 +166,8 @@ FileKind detectContentKind(std::string_view text) {
   std::string_view word = text.substr(i, w - i);
   size_t next = text.find_first_not_of(" \t", w);
   char after = next == std::string_view::npos ? '\0' : text[next];
-  for (const char *k : {"qspec", "include", "model", "defaults", "tiers", "protect", "group", "override",
-                        "target", "tune", "allow"})
+  for (const char *k : {"qspec", "include", "model", "defaults", "tiers", "protect", "group",
+                        "override", "target", "tune", "allow"})
     if (word == k && after != ':')
       return FileKind::QSpec;
   if (text.find("apiversion") != std::string_view::npos)
@@ -188,7 +192,8 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
   {
     std::lock_guard<std::mutex> lock(gFrontendMutex);
     emit::registerAllEmitters();
-    auto root = text ? frontend::parseText(ctx.path, *text, diags, fo) : frontend::parseFile(ctx.path, diags, fo);
+    auto root = text ? frontend::parseText(ctx.path, *text, diags, fo)
+                     : frontend::parseFile(ctx.path, diags, fo);
     if (root && !diags.hasErrors())
       ctx.specBuilt = frontend::buildSpec(*root, ctx.path, spec, diags, fo) && !diags.hasErrors();
   }
@@ -226,8 +231,8 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
 
 // AMCT files: the strict parse, then (when it parsed) the vendor model's value checks, once for
 // every rule that reports some of them.
-void readAmct(const std::string &text, amct::AmctDocument &doc, std::vector<amct::Finding> &findings,
-              LintContext &ctx) {
+void readAmct(const std::string &text, amct::AmctDocument &doc,
+              std::vector<amct::Finding> &findings, LintContext &ctx) {
   std::vector<amct::ParseError> errors;
   std::vector<std::string> tried;
   ctx.amctParsed = amct::parseAmctConfig(text, doc, errors, &tried);
@@ -256,14 +261,15 @@ static bool hasConfigExtension(const std::string &path) {
   std::string e = std::filesystem::path(path).extension().string();
   for (char &c : e)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".json" || e == ".jsonc" || e == ".cfg";
+  return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".json" || e == ".jsonc" ||
+         e == ".cfg";
 }
 
 namespace {
 // Reads the file to lint into `sm` (standard input under the name it is shown as); 0 and
 // `res.internalError` set when it cannot be read.
-FileID readLintInput(SourceManager &sm, const std::string &path, bool fromStdin, std::string &stdinText,
-                     FileResult &res) {
+FileID readLintInput(SourceManager &sm, const std::string &path, bool fromStdin,
+                     std::string &stdinText, FileResult &res) {
   const size_t maxBytes = 64u << 20;
   std::string err;
   FileID f = 0;
@@ -371,13 +377,14 @@ void finishFindings(const EffectiveRules &rules, FileResult &res) {
   for (Diagnostic &d : res.findings)
     if (d.range.file == 0)
       d.range = SourceRange::point(res.file, 1, 1, 0);
-  std::stable_sort(res.findings.begin(), res.findings.end(), [](const Diagnostic &a, const Diagnostic &b) {
-    if (a.range.begin.line != b.range.begin.line)
-      return a.range.begin.line < b.range.begin.line;
-    if (a.range.begin.col != b.range.begin.col)
-      return a.range.begin.col < b.range.begin.col;
-    return a.code < b.code;
-  });
+  std::stable_sort(res.findings.begin(), res.findings.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) {
+                     if (a.range.begin.line != b.range.begin.line)
+                       return a.range.begin.line < b.range.begin.line;
+                     if (a.range.begin.col != b.range.begin.col)
+                       return a.range.begin.col < b.range.begin.col;
+                     return a.code < b.code;
+                   });
 }
 } // namespace
 
@@ -386,7 +393,9 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   // Standard input is linted as --stdin-filename's file, or shown as <stdin> with its kind from
   // its content and .qlint.yaml from the current folder.
   const bool fromStdin = given == "-";
-  const std::string path = !fromStdin ? given : opts.stdinFilename.empty() ? kStdinName : opts.stdinFilename;
+  const std::string path = !fromStdin                   ? given
+                           : opts.stdinFilename.empty() ? kStdinName
+                                                        : opts.stdinFilename;
   res.path = path;
   res.sm = std::make_shared<SourceManager>();
   SourceManager &sm = *res.sm;
@@ -399,7 +408,8 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   FileID f = readLintInput(sm, path, fromStdin, stdinText, res);
   if (!f)
     return res;
-  res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText) : detectFileKind(path, sm.text(f));
+  res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText)
+                                                     : detectFileKind(path, sm.text(f));
   const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
   // Fail closed for what claims to be a config (a config extension, or standard input); a named
   // file of another kind (a .txt inventory pre-commit passes, notes) that no spec reads is skipped.
@@ -427,7 +437,8 @@ FileResult lintFile(const std::string &given, const Options &opts) {
 std::vector<FileResult> lintFiles(const std::vector<std::string> &paths, const Options &opts) {
   emit::registerAllEmitters();
   std::vector<FileResult> results(paths.size());
-  unsigned jobs = opts.jobs ? opts.jobs : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
+  unsigned jobs =
+      opts.jobs ? opts.jobs : std::min(4u, std::max(1u, std::thread::hardware_concurrency()));
   if (paths.size() < 8)
     jobs = 1;
   std::atomic<size_t> next{0};

@@ -75,7 +75,7 @@ struct Options {
                                            // translation validation, as qcc --emit=all does
   SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
   std::shared_ptr<frontend::InputReader> inputReader; // reads inventory and scores (null: the
-                                                       // readers, each time; qspec-lsp: a cache)
+                                                      // readers, each time; qspec-lsp: a cache)
 };
 
 // What linting one file produced.
@@ -84,9 +84,9 @@ struct FileResult {
   FileKind kind = FileKind::Unknown;
   std::shared_ptr<SourceManager> sm; // owns the text quoted by findings
   FileID file = 0;
-  std::vector<Diagnostic> findings;  // sorted by position, then rule ID
-  std::string internalError;         // non-empty: could not lint (unreadable, bad config)
-  bool skipped = false;              // not a file qlint knows
+  std::vector<Diagnostic> findings; // sorted by position, then rule ID
+  std::string internalError;        // non-empty: could not lint (unreadable, bad config)
+  bool skipped = false;             // not a file qlint knows
 };
 
 // Detects the kind of `path` from its extension and, for .yaml/.json/.cfg, its content.
@@ -104,8 +104,9 @@ FileKind detectContentKind(std::string_view text);
 std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, const Options &opts);
 
 // pre-commit passes the changed files: a file named in `inputs` that qlint does not lint itself
-// (an inventory, a scores file) is replaced by the results of the .qspec files that read it (the specs of its git work
-// tree, or of its folder outside one, linted to see what they read). A file no spec reads stays.
+// (an inventory, a scores file) is replaced by the results of the .qspec files that read it (the
+// specs of its git work tree, or of its folder outside one, linted to see what they read). A file
+// no spec reads stays.
 void lintSpecsReading(std::vector<FileResult> &results, const std::vector<std::string> &inputs,
                       const Options &opts);
 
@@ -133,7 +134,8 @@ std::vector<std::string> fingerprints(const FileResult &r);
 // A baseline (--write-baseline FILE) records every finding of a run as (path relative to the
 // baseline's folder, rule, fingerprint); --baseline FILE drops the findings it records, so only
 // new ones are reported (and fail). Returns false with `error` (unreadable or invalid file).
-bool writeBaseline(const std::string &file, const std::vector<FileResult> &results, std::string &error);
+bool writeBaseline(const std::string &file, const std::vector<FileResult> &results,
+                   std::string &error);
 bool applyBaseline(const std::string &file, std::vector<FileResult> &results, unsigned &dropped,
                    std::string &error);
 
@@ -153,6 +155,7 @@ struct FixOutcome {
 };
 FixOutcome fixUntilStable(const FileResult &r, const Options &opts);
 // A unified diff between two versions of `path`.
-std::string unifiedDiff(const std::string &path, const std::string &before, const std::string &after);
+std::string unifiedDiff(const std::string &path, const std::string &before,
+                        const std::string &after);
 
 } // namespace qspec::lint

@@ -59,19 +59,26 @@ std::string ghData(const std::string &raw) {
   std::string s = sanitizeForTerminal(raw);
   std::string o;
   for (char c : s) {
-    if (c == '%') o += "%25";
-    else if (c == '\r') o += "%0D";
-    else if (c == '\n') o += "%0A";
-    else o += c;
+    if (c == '%')
+      o += "%25";
+    else if (c == '\r')
+      o += "%0D";
+    else if (c == '\n')
+      o += "%0A";
+    else
+      o += c;
   }
   return o;
 }
 std::string ghProp(const std::string &s) {
   std::string o;
   for (char c : ghData(s)) {
-    if (c == ':') o += "%3A";
-    else if (c == ',') o += "%2C";
-    else o += c;
+    if (c == ':')
+      o += "%3A";
+    else if (c == ',')
+      o += "%2C";
+    else
+      o += c;
   }
   return o;
 }
@@ -132,10 +139,12 @@ nlohmann::json artifactLocation(const std::string &path) {
 nlohmann::json sarifFixes(const FileResult &r, const Diagnostic &d) {
   nlohmann::json replacements = nlohmann::json::array();
   for (const FixIt &f : d.fixits)
-    replacements.push_back({{"deletedRegion", {{"byteOffset", f.range.begin.offset},
-                                               {"byteLength", f.range.end.offset - f.range.begin.offset}}},
+    replacements.push_back({{"deletedRegion",
+                             {{"byteOffset", f.range.begin.offset},
+                              {"byteLength", f.range.end.offset - f.range.begin.offset}}},
                             {"insertedContent", {{"text", f.text}}}});
-  nlohmann::json change = {{"artifactLocation", artifactLocation(r.path)}, {"replacements", replacements}};
+  nlohmann::json change = {{"artifactLocation", artifactLocation(r.path)},
+                           {"replacements", replacements}};
   return nlohmann::json::array({{{"description", {{"text", "qlint --fix: " + d.message}}},
                                  {"artifactChanges", nlohmann::json::array({change})}}});
 }
@@ -212,8 +221,11 @@ void printJson(std::ostream &os, const std::vector<FileResult> &results) {
       j["notes"] = notes;
       nlohmann::json fixes = nlohmann::json::array();
       for (const FixIt &f : d.fixits)
-        fixes.push_back({{"offset", f.range.begin.offset}, {"length", f.range.end.offset - f.range.begin.offset},
-                         {"line", f.range.begin.line}, {"column", f.range.begin.col}, {"text", f.text}});
+        fixes.push_back({{"offset", f.range.begin.offset},
+                         {"length", f.range.end.offset - f.range.begin.offset},
+                         {"line", f.range.begin.line},
+                         {"column", f.range.begin.col},
+                         {"text", f.text}});
       j["fixes"] = fixes;
       findings.push_back(j);
       errors += isError(d.severity);
@@ -221,7 +233,8 @@ void printJson(std::ostream &os, const std::vector<FileResult> &results) {
     }
     files.push_back({{"path", r.path}, {"kind", fileKindName(r.kind)}, {"findings", findings}});
   }
-  nlohmann::json out = {{"version", 1}, {"files", files}, {"errors", errors}, {"warnings", warnings}};
+  nlohmann::json out = {
+      {"version", 1}, {"files", files}, {"errors", errors}, {"warnings", warnings}};
   os << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
@@ -230,12 +243,14 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
   std::map<std::string, size_t> ruleIndex;
   for (const RuleInfo &r : allRules()) {
     ruleIndex[r.id] = rules.size();
-    std::string help = std::string(r.summary) + ". See " + docPath(r) + " for what it checks, why, an example and the fix.";
+    std::string help = std::string(r.summary) + ". See " + docPath(r) +
+                       " for what it checks, why, an example and the fix.";
     rules.push_back({{"id", r.id},
                      {"helpUri", std::string(kDocsUrl) + docPath(r).substr(10)},
                      {"name", r.id},
                      {"shortDescription", {{"text", r.summary}}},
-                     {"fullDescription", {{"text", std::string(r.summary) + " (category " + r.category + ")."}}},
+                     {"fullDescription",
+                      {{"text", std::string(r.summary) + " (category " + r.category + ")."}}},
                      {"help", {{"text", help}, {"markdown", help}}},
                      {"defaultConfiguration", {{"level", sarifLevel(r.severity)}}},
                      {"properties", {{"tags", {r.category}}, {"precision", "high"}}}});
@@ -255,7 +270,9 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
           {"ruleId", d.code},
           {"level", sarifLevel(d.severity)},
           {"message", {{"text", d.message}}},
-          {"locations", {{{"physicalLocation", {{"artifactLocation", artifactLocation(r.path)}, {"region", region}}}}}},
+          {"locations",
+           {{{"physicalLocation",
+              {{"artifactLocation", artifactLocation(r.path)}, {"region", region}}}}}},
           {"partialFingerprints", {{"primaryLocationLineHash", prints[k]}}}};
       auto it = ruleIndex.find(d.code);
       if (it != ruleIndex.end())
@@ -269,8 +286,10 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
         for (const Diagnostic &n : d.notes) {
           nlohmann::json rl = {{"id", id++}, {"message", {{"text", n.message}}}};
           if (n.range.file)
-            rl["physicalLocation"] = {{"artifactLocation", artifactLocation(r.sm->path(n.range.file))},
-                                      {"region", {{"startLine", n.range.begin.line}, {"startColumn", n.range.begin.col}}}};
+            rl["physicalLocation"] = {
+                {"artifactLocation", artifactLocation(r.sm->path(n.range.file))},
+                {"region",
+                 {{"startLine", n.range.begin.line}, {"startColumn", n.range.begin.col}}}};
           related.push_back(rl);
         }
         result["relatedLocations"] = related;
@@ -278,20 +297,26 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
       res.push_back(result);
     }
   }
-  nlohmann::json log = {
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs",
-       {{{"tool", {{"driver", {{"name", "qlint"}, {"semanticVersion", "0.1.0"}, {"informationUri", std::string(kDocsUrl) + "README.md"}, {"rules", rules}}}}},
-         {"automationDetails", {{"id", "qlint/"}}},
-         {"results", res}}}}};
+  nlohmann::json log = {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+                        {"version", "2.1.0"},
+                        {"runs",
+                         {{{"tool",
+                            {{"driver",
+                              {{"name", "qlint"},
+                               {"semanticVersion", "0.1.0"},
+                               {"informationUri", std::string(kDocsUrl) + "README.md"},
+                               {"rules", rules}}}}},
+                           {"automationDetails", {{"id", "qlint/"}}},
+                           {"results", res}}}}};
   os << log.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 void printGithub(std::ostream &os, const std::vector<FileResult> &results) {
   for (const FileResult &r : results)
     for (const Diagnostic &d : r.findings) {
-      const char *cmd = isError(d.severity) ? "error" : d.severity == Severity::Warning ? "warning" : "notice";
+      const char *cmd = isError(d.severity)               ? "error"
+                        : d.severity == Severity::Warning ? "warning"
+                                                          : "notice";
       os << "::" << cmd << " file=" << ghProp(r.path) << ",line=" << d.range.begin.line
          << ",col=" << d.range.begin.col;
       if (d.range.end.line)
@@ -307,8 +332,8 @@ void printStatistics(std::ostream &os, const std::vector<FileResult> &results) {
       ++counts[d.code];
   for (const auto &[rule, n] : counts) {
     const RuleInfo *info = findRule(rule);
-    os << n << "\t" << rule << "\t" << (info && info->fixable ? "[fixable] " : "") << (info ? info->summary : "")
-       << "\n";
+    os << n << "\t" << rule << "\t" << (info && info->fixable ? "[fixable] " : "")
+       << (info ? info->summary : "") << "\n";
   }
 }
 

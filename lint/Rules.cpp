@@ -7,19 +7,25 @@ namespace qspec::lint {
 
 const char *fileKindName(FileKind k) {
   switch (k) {
-  case FileKind::QSpec: return "qspec";
-  case FileKind::MsModelSlim: return "msmodelslim";
-  case FileKind::Amct: return "amct";
-  case FileKind::Hmct: return "hmct";
-  case FileKind::Any: return "any";
-  case FileKind::Unknown: return "unknown";
+  case FileKind::QSpec:
+    return "qspec";
+  case FileKind::MsModelSlim:
+    return "msmodelslim";
+  case FileKind::Amct:
+    return "amct";
+  case FileKind::Hmct:
+    return "hmct";
+  case FileKind::Any:
+    return "any";
+  case FileKind::Unknown:
+    return "unknown";
   }
   return "unknown";
 }
 
 const std::vector<RuleInfo> &allRules() {
   static const std::vector<RuleInfo> rules = {
-#define RULE(ENUM, ID, CAT, KIND, SEV, FIX, SUMMARY)                                              \
+#define RULE(ENUM, ID, CAT, KIND, SEV, FIX, SUMMARY)                                               \
   {RuleID::ENUM, ID, CAT, FileKind::KIND, Severity::SEV, FIX, SUMMARY, &check##ENUM},
 #include "lint/Rules.def"
 #undef RULE

@@ -9,17 +9,18 @@ namespace qspec::lint {
 namespace {
 
 struct Suppression {
-  uint32_t line = 0;  // 0 = file level
+  uint32_t line = 0;        // 0 = file level
   bool ownLineOnly = false; // a trailing comment: its own line; a comment alone: it and the next
   std::string selector;
-  SourceRange range;  // the selector text in the comment
+  SourceRange range; // the selector text in the comment
   bool used = false;
 };
 
 bool selectorChar(char c) { return isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'; }
 
 // The selectors of the marker at `after` (just past "qlint:") inside comment `c`.
-void readMarker(const SourceManager &sm, FileID f, const CommentSpan &c, size_t at, std::vector<Suppression> &out) {
+void readMarker(const SourceManager &sm, FileID f, const CommentSpan &c, size_t at,
+                std::vector<Suppression> &out) {
   const std::string &t = sm.text(f);
   size_t after = at + 6;
   while (after < c.end && t[after] == ' ')

@@ -15,7 +15,8 @@ bool lintable(const fs::path &p) {
   std::string e = p.extension().string();
   for (char &c : e)
     c = static_cast<char>(tolower(static_cast<unsigned char>(c)));
-  return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".cfg" || e == ".json" || e == ".jsonc";
+  return e == ".qspec" || e == ".yaml" || e == ".yml" || e == ".cfg" || e == ".json" ||
+         e == ".jsonc";
 }
 
 // The files under `dir` that git does not ignore (tracked, or untracked and not matched by any
@@ -26,9 +27,11 @@ bool gitVisible(const std::string &dir, std::set<std::string> &out) {
   std::error_code ec;
   // A directory named on the command line is linted even if it is itself ignored (a build tree):
   // its own .gitignore-d entries are what is skipped.
-  if (runGit(dir, {"check-ignore", "-q", fs::absolute(dir, ec).lexically_normal().string()}, ignored))
+  if (runGit(dir, {"check-ignore", "-q", fs::absolute(dir, ec).lexically_normal().string()},
+             ignored))
     return false;
-  if (!runGit(dir, {"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."}, list))
+  if (!runGit(dir, {"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "."},
+              list))
     return false;
   for (size_t i = 0; i < list.size();) {
     size_t e = list.find('\0', i);
@@ -105,9 +108,11 @@ bool reads(const FileResult &r, const std::string &file) {
 
 } // namespace
 
-void lintSpecsReading(std::vector<FileResult> &results, const std::vector<std::string> &inputs, const Options &opts) {
+void lintSpecsReading(std::vector<FileResult> &results, const std::vector<std::string> &inputs,
+                      const Options &opts) {
   std::set<std::string> named(inputs.begin(), inputs.end());
-  std::map<std::string, FileResult> specs; // canonical path -> result: the given and the found specs
+  std::map<std::string, FileResult>
+      specs; // canonical path -> result: the given and the found specs
   for (const FileResult &r : results)
     if (r.kind == FileKind::QSpec)
       specs.emplace(canonical(r.path), r);

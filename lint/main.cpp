@@ -106,18 +106,19 @@ int fixFiles(std::vector<FileResult> &results, const Options &o, bool diff) {
     }
     std::string err;
     if (!emit::writeFileAtomically(r.path, fx.after, err)) {
-      std::cerr << "qlint: error: cannot write '" << sanitizeForTerminal(r.path) << "': " << err << "\n";
+      std::cerr << "qlint: error: cannot write '" << sanitizeForTerminal(r.path) << "': " << err
+                << "\n";
       rc = 2;
       continue;
     }
     std::string list;
     for (const std::string &id : fx.rules)
       list += (list.empty() ? "" : ", ") + id;
-    std::cerr << "qlint: fixed " << fx.applied << (fx.applied == 1 ? " finding" : " findings") << " in "
-              << sanitizeForTerminal(r.path) << " (" << list << ")\n";
+    std::cerr << "qlint: fixed " << fx.applied << (fx.applied == 1 ? " finding" : " findings")
+              << " in " << sanitizeForTerminal(r.path) << " (" << list << ")\n";
     if (!fx.stable)
-      std::cerr << "qlint: warning: fixes in " << sanitizeForTerminal(r.path) << " did not settle after "
-                << kMaxFixRounds << " rounds\n";
+      std::cerr << "qlint: warning: fixes in " << sanitizeForTerminal(r.path)
+                << " did not settle after " << kMaxFixRounds << " rounds\n";
     r = lintFile(r.path, o); // report what remains
   }
   return rc;
@@ -125,11 +126,13 @@ int fixFiles(std::vector<FileResult> &results, const Options &o, bool diff) {
 
 // --write-baseline: records the findings and returns 0 (2 if it cannot write). --baseline: drops
 // the recorded findings and returns -1 (go on), or 2 if the baseline is unusable.
-int useBaseline(std::vector<FileResult> &shown, const std::string &baseline, const std::string &writeTo) {
+int useBaseline(std::vector<FileResult> &shown, const std::string &baseline,
+                const std::string &writeTo) {
   std::string err;
   if (!writeTo.empty()) {
     if (!writeBaseline(writeTo, shown, err)) {
-      std::cerr << "qlint: error: cannot write baseline '" << sanitizeForTerminal(writeTo) << "': " << err << "\n";
+      std::cerr << "qlint: error: cannot write baseline '" << sanitizeForTerminal(writeTo)
+                << "': " << err << "\n";
       return 2;
     }
     size_t n = 0;
@@ -157,7 +160,8 @@ struct Cli {
 
 // Adds the rule selectors of a comma list to `to`; a usage error names `flag` and the selector
 // that selects no rule.
-std::optional<int> addSelectors(const char *flag, const std::string &list, std::vector<std::string> &to) {
+std::optional<int> addSelectors(const char *flag, const std::string &list,
+                                std::vector<std::string> &to) {
   for (auto &s : splitList(list)) {
     if (!isValidSelector(s))
       return usageError(std::string(flag) + " '" + s + "' selects no rule (see --list-rules)");
@@ -168,8 +172,8 @@ std::optional<int> addSelectors(const char *flag, const std::string &list, std::
 
 int listRules() {
   for (const RuleInfo &r : allRules())
-    std::cout << r.id << "\t" << severityName(r.severity) << "\t" << (r.fixable ? "fix" : "-") << "\t"
-              << r.summary << "\n";
+    std::cout << r.id << "\t" << severityName(r.severity) << "\t" << (r.fixable ? "fix" : "-")
+              << "\t" << r.summary << "\n";
   return 0;
 }
 
@@ -216,7 +220,8 @@ std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
       return explain(v);
     } else if (a == "--list-rules") {
       return listRules();
-    } else if (value("--format", c.format) || value("--output-format", c.format) || value("--color", c.color)) {
+    } else if (value("--format", c.format) || value("--output-format", c.format) ||
+               value("--color", c.color)) {
     } else if (a == "--statistics") {
       c.statistics = true;
     } else if (value("--select", v)) {
@@ -233,8 +238,8 @@ std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
       c.diff = true;
     } else if (value("--baseline", c.baseline) || value("--write-baseline", c.writeBaselineTo)) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
-               value("--amct-hardware", o.amctHardware) || value("--amct-framework", o.amctFramework) ||
-               value("--inventory", o.inventory) ||
+               value("--amct-hardware", o.amctHardware) ||
+               value("--amct-framework", o.amctFramework) || value("--inventory", o.inventory) ||
                value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
@@ -264,8 +269,8 @@ std::optional<int> checkArgs(Cli &c) {
   if (!c.o.amctFramework.empty()) {
     auto fw = amct::parseFramework(c.o.amctFramework);
     if (!fw)
-      return usageError("--amct-framework: unknown framework '" + c.o.amctFramework + "' (known: " +
-                        amct::knownFrameworkList() + ")");
+      return usageError("--amct-framework: unknown framework '" + c.o.amctFramework +
+                        "' (known: " + amct::knownFrameworkList() + ")");
     c.o.amctFramework = amct::frameworkName(*fw);
   }
   if (c.inputs.empty())
@@ -327,7 +332,8 @@ int run(Cli &c) {
 
   // Still skipped after that: lint-unknown-file is turned off for the file.
   for (size_t i = 0; i < results.size(); ++i)
-    if (results[i].skipped && std::find(c.inputs.begin(), c.inputs.end(), paths[i]) != c.inputs.end())
+    if (results[i].skipped &&
+        std::find(c.inputs.begin(), c.inputs.end(), paths[i]) != c.inputs.end())
       std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(results[i].path)
                 << "': not a .qspec file or a recognised vendor config\n";
 

@@ -23,7 +23,8 @@ struct UnionFind {
   explicit UnionFind(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0); }
   int32_t find(int32_t x) {
     while (parent[static_cast<size_t>(x)] != x)
-      x = parent[static_cast<size_t>(x)] = parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
+      x = parent[static_cast<size_t>(x)] =
+          parent[static_cast<size_t>(parent[static_cast<size_t>(x)])];
     return x;
   }
   void unite(int32_t a, int32_t b) {
@@ -119,8 +120,9 @@ public:
       g.members = members;
       groups.push_back(std::move(g));
     }
-    std::sort(groups.begin(), groups.end(),
-              [](const ir::Group &a, const ir::Group &b) { return a.members.front() < b.members.front(); });
+    std::sort(groups.begin(), groups.end(), [](const ir::Group &a, const ir::Group &b) {
+      return a.members.front() < b.members.front();
+    });
     // (Each module's ResolvedModule::group is set from these lists by the precedence pass, which
     // writes every module's resolution in one pass.)
     spec.resolution.groups = std::move(groups);
@@ -128,8 +130,7 @@ public:
   }
 
 private:
-  template <typename Protos>
-  void sameScore(ir::Spec &spec, int32_t decl, Protos &protos) {
+  template <typename Protos> void sameScore(ir::Spec &spec, int32_t decl, Protos &protos) {
     const auto &mods = spec.inventory.modules;
     // Modules covered by each scored name: the name itself, or everything under "name.".
     std::map<double, std::vector<std::string>> byScore;
@@ -137,10 +138,12 @@ private:
       byScore[e.score].push_back(e.name);
     std::vector<uint32_t> order(mods.size());
     std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return mods[a].name < mods[b].name; });
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return mods[a].name < mods[b].name; });
     auto covered = [&](const std::string &name, std::vector<uint32_t> &out) {
-      auto lo = std::lower_bound(order.begin(), order.end(), name,
-                                 [&](uint32_t i, const std::string &n) { return mods[i].name < n; });
+      auto lo =
+          std::lower_bound(order.begin(), order.end(), name,
+                           [&](uint32_t i, const std::string &n) { return mods[i].name < n; });
       std::string prefix = name + ".";
       for (auto it = lo; it != order.end(); ++it) {
         const std::string &n = mods[*it].name;
@@ -161,8 +164,8 @@ private:
       members.erase(std::unique(members.begin(), members.end()), members.end());
       char buf[64];
       snprintf(buf, sizeof buf, "%.6g", score);
-      protos.push_back({"same_score[" + std::string(buf) + "]", ir::GroupDecl::SameScore, decl, score, g.range,
-                        members});
+      protos.push_back({"same_score[" + std::string(buf) + "]", ir::GroupDecl::SameScore, decl,
+                        score, g.range, members});
     }
   }
 };

@@ -29,12 +29,14 @@ public:
         if (t == refTier)
           continue;
         // The odd one out is the member decided by the more specific rule (name > type > default).
-        uint32_t odd = res.modules[m].tier.from.source >= res.modules[ref].tier.from.source ? m : ref;
+        uint32_t odd =
+            res.modules[m].tier.from.source >= res.modules[ref].tier.from.source ? m : ref;
         uint32_t other = odd == m ? ref : m;
         const ir::ResolvedModule &o = res.modules[odd], &r = res.modules[other];
         Diagnostic &d = ctx.diags.report(
             DiagID::err_group_split, o.tier.from.range().valid() ? o.tier.from.range() : g.range,
-            {g.name, mods[odd].name, ir::tierName(o.tier.value), mods[other].name, ir::tierName(r.tier.value)});
+            {g.name, mods[odd].name, ir::tierName(o.tier.value), mods[other].name,
+             ir::tierName(r.tier.value)});
         if (r.tier.from.range().valid())
           ctx.diags.note(d, DiagID::note_tier_decided_by, r.tier.from.range(),
                          {mods[other].name, ir::tierName(r.tier.value)});

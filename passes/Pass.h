@@ -40,9 +40,9 @@ struct PassInfo {
 const std::vector<PassInfo> &allPasses();
 
 struct PipelineOptions {
-  bool verifyEach = false;       // run the IR verifier after every pass
-  std::string stopAfter;         // pass name; "" = run all
-  bool remarks = false;          // report remark_pass_done after each pass (qcc --remarks)
+  bool verifyEach = false; // run the IR verifier after every pass
+  std::string stopAfter;   // pass name; "" = run all
+  bool remarks = false;    // report remark_pass_done after each pass (qcc --remarks)
   // When set, receives each pass's name and wall time in seconds (qcc --time-report).
   std::vector<std::pair<std::string, double>> *timings = nullptr;
 };

@@ -38,7 +38,8 @@ bool runPipeline(ir::Spec &spec, DiagnosticEngine &diags, const PipelineOptions 
     bool passOk = pass->run(ctx);
     if (opts.timings)
       opts.timings->emplace_back(
-          info.name, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          info.name,
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     if (diags.errorCount() > before)
       ok = false;
     if (opts.remarks)

@@ -56,7 +56,8 @@ public:
     // Selectors are independent: on a large inventory they are selected on every core, then
     // recorded and reported in source order.
     std::vector<std::vector<uint32_t>> hits(all.size());
-    unsigned threads = spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(all.size()) : 1;
+    unsigned threads =
+        spec.inventory.modules.size() >= ir::kParallelMinModules ? ir::parallelism(all.size()) : 1;
     ir::parallelFor(all.size(), threads, [&](size_t i) { hits[i] = modules.select(*all[i]); });
     spec.resolution.selected.reserve(all.size());
     for (size_t i = 0; i < all.size(); ++i) {
@@ -91,6 +92,8 @@ public:
 
 } // namespace
 
-std::unique_ptr<Pass> createPatternResolutionPass() { return std::make_unique<PatternResolutionPass>(); }
+std::unique_ptr<Pass> createPatternResolutionPass() {
+  return std::make_unique<PatternResolutionPass>();
+}
 
 } // namespace qspec::passes

@@ -35,8 +35,8 @@ std::string tierOf(const ir::Settings &s) { return s.tier ? ir::tierName(*s.tier
 #define RECIPE_FIELD(ROLE, F)                                                                      \
   [](const ir::Settings &s) -> std::string { return s.ROLE.F ? *s.ROLE.F : ""; }
 #define RECIPE_BOOL(ROLE)                                                                          \
-  [](const ir::Settings &s) -> std::string {                                                      \
-    return s.ROLE.symmetric ? (*s.ROLE.symmetric ? "symmetric" : "asymmetric") : "";              \
+  [](const ir::Settings &s) -> std::string {                                                       \
+    return s.ROLE.symmetric ? (*s.ROLE.symmetric ? "symmetric" : "asymmetric") : "";               \
   }
 
 const Field kFields[] = {
@@ -54,15 +54,33 @@ constexpr size_t kNumFields = sizeof(kFields) / sizeof(kFields[0]);
 
 void assign(ir::ResolvedModule &m, size_t field, const ir::Settings &s, Decision d) {
   switch (field) {
-  case 0: m.tier = {*s.tier, d}; break;
-  case 1: m.weight.dtype = {ir::Word(*s.weight.dtype), d}; break;
-  case 2: m.weight.scope = {ir::Word(*s.weight.scope), d}; break;
-  case 3: m.weight.symmetric = {*s.weight.symmetric, d}; break;
-  case 4: m.weight.method = {ir::Word(*s.weight.method), d}; break;
-  case 5: m.act.dtype = {ir::Word(*s.act.dtype), d}; break;
-  case 6: m.act.scope = {ir::Word(*s.act.scope), d}; break;
-  case 7: m.act.symmetric = {*s.act.symmetric, d}; break;
-  case 8: m.act.method = {ir::Word(*s.act.method), d}; break;
+  case 0:
+    m.tier = {*s.tier, d};
+    break;
+  case 1:
+    m.weight.dtype = {ir::Word(*s.weight.dtype), d};
+    break;
+  case 2:
+    m.weight.scope = {ir::Word(*s.weight.scope), d};
+    break;
+  case 3:
+    m.weight.symmetric = {*s.weight.symmetric, d};
+    break;
+  case 4:
+    m.weight.method = {ir::Word(*s.weight.method), d};
+    break;
+  case 5:
+    m.act.dtype = {ir::Word(*s.act.dtype), d};
+    break;
+  case 6:
+    m.act.scope = {ir::Word(*s.act.scope), d};
+    break;
+  case 7:
+    m.act.symmetric = {*s.act.symmetric, d};
+    break;
+  case 8:
+    m.act.method = {ir::Word(*s.act.method), d};
+    break;
   }
 }
 
@@ -76,8 +94,9 @@ public:
   // first keeps the result independent of source order. Target option blocks ride along with the
   // highest-priority override that has any (the first in source order among equals).
   static void decide(PassContext &ctx, const std::vector<int32_t> &hits,
-                     const std::vector<std::array<std::string, kNumFields>> &text, ir::Override::Level level,
-                     const std::string &moduleName, std::set<std::pair<int32_t, int32_t>> &reported, bool &ok,
+                     const std::vector<std::array<std::string, kNumFields>> &text,
+                     ir::Override::Level level, const std::string &moduleName,
+                     std::set<std::pair<int32_t, int32_t>> &reported, bool &ok,
                      std::array<int32_t, kNumFields> &bestOf, int32_t &withOptions) {
     const auto &ovs = ctx.spec.overrides;
     for (size_t f = 0; f < kNumFields; ++f) {
@@ -88,7 +107,8 @@ public:
       for (int32_t o : hits) {
         if (best < 0 || o == best)
           continue;
-        if (ovs[o].priority == ovs[best].priority && !text[o][f].empty() && text[o][f] != text[best][f] &&
+        if (ovs[o].priority == ovs[best].priority && !text[o][f].empty() &&
+            text[o][f] != text[best][f] &&
             reported.insert({std::min(best, o), std::max(best, o)}).second) {
           Diagnostic &d = ctx.diags.report(
               DiagID::err_override_conflict, ovs[o].subjectRange,
@@ -119,7 +139,9 @@ public:
       Decision builtIn;
       Decision dflt{Decision::Default, -1, &spec.defaultsRange};
       ir::ResolvedModule base;
-      base.tier = {spec.defaultTier(), spec.defaults.tier ? Decision{Decision::Default, -1, &spec.defaults.tierRange} : builtIn};
+      base.tier = {spec.defaultTier(),
+                   spec.defaults.tier ? Decision{Decision::Default, -1, &spec.defaults.tierRange}
+                                      : builtIn};
       for (size_t f = 1; f < kNumFields; ++f)
         if (!kFields[f].get(spec.defaults).empty()) {
           // Point at the recipe line (`weight ...` / `act ...`) that set the field.
@@ -213,23 +235,27 @@ public:
             // covers it leaves it at float (qlint's spec-protected-covered says so).
             bool named = false;
             for (const ir::Selector &s : win.selectors)
-              named = named || (s.pattern && s.pattern->isLiteral() && s.pattern->literal() == mods[m].name);
+              named = named ||
+                      (s.pattern && s.pattern->isLiteral() && s.pattern->literal() == mods[m].name);
             if (named && *win.settings.tier != ir::Tier::Float) {
-              Diagnostic &d = ctx.diags.report(DiagID::err_protected_lowered, win.settings.tierRange,
-                                               {mods[m].name, ir::tierName(*win.settings.tier)});
+              Diagnostic &d =
+                  ctx.diags.report(DiagID::err_protected_lowered, win.settings.tierRange,
+                                   {mods[m].name, ir::tierName(*win.settings.tier)});
               ctx.diags.note(d, DiagID::note_protected_here,
-                             spec.protects[static_cast<size_t>(protectedBy[m])].selector.range, {mods[m].name});
+                             spec.protects[static_cast<size_t>(protectedBy[m])].selector.range,
+                             {mods[m].name});
               ok = false;
             }
             continue;
           }
-          Decision d{level == ir::Override::Type ? Decision::TypeOverride : Decision::NameOverride, best,
-                     f == 0 ? &win.settings.tierRange : &win.subjectRange};
+          Decision d{level == ir::Override::Type ? Decision::TypeOverride : Decision::NameOverride,
+                     best, f == 0 ? &win.settings.tierRange : &win.subjectRange};
           assign(res.modules[m], f, win.settings, d);
         }
         if (out.withOptions >= 0) {
           res.modules[m].targetOptions.clear();
-          for (const ir::Option &o : spec.overrides[static_cast<size_t>(out.withOptions)].settings.targetOptions)
+          for (const ir::Option &o :
+               spec.overrides[static_cast<size_t>(out.withOptions)].settings.targetOptions)
             res.modules[m].targetOptions.push_back(&o);
         }
       }
@@ -239,8 +265,10 @@ public:
     for (uint32_t m = 0; m < mods.size(); ++m)
       if (protectedBy[m] >= 0) {
         res.modules[m].isProtected = true;
-        res.modules[m].tier = {ir::Tier::Float,
-                               {Decision::Protect, protectedBy[m], &spec.protects[static_cast<size_t>(protectedBy[m])].selector.range}};
+        res.modules[m].tier = {
+            ir::Tier::Float,
+            {Decision::Protect, protectedBy[m],
+             &spec.protects[static_cast<size_t>(protectedBy[m])].selector.range}};
       }
 
     // 4. Tuning state.
@@ -249,7 +277,8 @@ public:
       for (uint32_t m : res.selected[&s]) {
         if (res.modules[m].isProtected)
           continue;
-        res.modules[m].tier = {ir::Tier::Float, {Decision::TuningExclude, static_cast<int32_t>(e), &s.range}};
+        res.modules[m].tier = {ir::Tier::Float,
+                               {Decision::TuningExclude, static_cast<int32_t>(e), &s.range}};
         res.modules[m].tuned = true;
       }
     }
@@ -261,9 +290,11 @@ public:
           ir::ResolvedModule &rm = res.modules[m];
           if (rm.isProtected) {
             if (raise.tier != ir::Tier::Float) {
-              Diagnostic &d = ctx.diags.report(DiagID::err_tuning_protected, s.range, {mods[m].name});
+              Diagnostic &d =
+                  ctx.diags.report(DiagID::err_tuning_protected, s.range, {mods[m].name});
               ctx.diags.note(d, DiagID::note_protected_here,
-                             spec.protects[static_cast<size_t>(protectedBy[m])].selector.range, {mods[m].name});
+                             spec.protects[static_cast<size_t>(protectedBy[m])].selector.range,
+                             {mods[m].name});
               ok = false;
             }
             continue;
@@ -272,8 +303,9 @@ public:
             ok = false;
             if (!reportedBelow.insert(&s).second)
               continue; // one error per selector, not one per module it selects
-            Diagnostic &d = ctx.diags.report(DiagID::err_tier_below_default, s.range,
-                                             {mods[m].name, ir::tierName(raise.tier), ir::tierName(rm.tier.value)});
+            Diagnostic &d = ctx.diags.report(
+                DiagID::err_tier_below_default, s.range,
+                {mods[m].name, ir::tierName(raise.tier), ir::tierName(rm.tier.value)});
             ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range(),
                            {mods[m].name, ir::tierName(rm.tier.value)});
             continue;

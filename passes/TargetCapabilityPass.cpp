@@ -29,7 +29,8 @@ public:
       std::set<std::pair<ir::Tier, std::string_view>> seen;
       std::pair<ir::Tier, std::string_view> last;
       for (size_t m = 0; m < mods.size(); ++m) {
-        std::pair<ir::Tier, std::string_view> key{spec.resolution.modules[m].tier.value, mods[m].type};
+        std::pair<ir::Tier, std::string_view> key{spec.resolution.modules[m].tier.value,
+                                                  mods[m].type};
         bool repeat = m > 0 && key == last;
         last = key;
         if (!repeat && seen.insert(key).second)
@@ -48,9 +49,10 @@ public:
           if (info->canExpress(t, rm.tier.value, mods[m].type, why))
             continue;
           Diagnostic &d = ctx.diags.report(
-              DiagID::err_tier_not_expressible, rm.tier.from.range().valid() ? rm.tier.from.range() : t.range,
-              {label + (why.empty() ? "" : " (" + why + ")"), ir::tierName(rm.tier.value), mods[m].name,
-               mods[m].type.empty() ? "unknown" : mods[m].type});
+              DiagID::err_tier_not_expressible,
+              rm.tier.from.range().valid() ? rm.tier.from.range() : t.range,
+              {label + (why.empty() ? "" : " (" + why + ")"), ir::tierName(rm.tier.value),
+               mods[m].name, mods[m].type.empty() ? "unknown" : mods[m].type});
           if (rm.tier.from.range().valid())
             ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range(),
                            {mods[m].name, ir::tierName(rm.tier.value)});
@@ -75,7 +77,8 @@ public:
             "the default tier");
       for (const ir::Override &o : spec.overrides)
         if (o.settings.tier)
-          check(*o.settings.tier, o.settings.tierRange, o.selectors.empty() ? "" : o.selectors.front().text);
+          check(*o.settings.tier, o.settings.tierRange,
+                o.selectors.empty() ? "" : o.selectors.front().text);
       for (const ir::TuningRaise &r : spec.tune.raises)
         check(r.tier, r.range, r.selectors.empty() ? "" : r.selectors.front().text);
     }
@@ -85,6 +88,8 @@ public:
 
 } // namespace
 
-std::unique_ptr<Pass> createTargetCapabilityPass() { return std::make_unique<TargetCapabilityPass>(); }
+std::unique_ptr<Pass> createTargetCapabilityPass() {
+  return std::make_unique<TargetCapabilityPass>();
+}
 
 } // namespace qspec::passes

@@ -20,7 +20,8 @@ namespace {
 
 bool takesAntiOutlier(const ir::Target &t) {
   const ir::TargetInfo *info = ir::findTarget(t.kind);
-  return info && std::find(info->optionKeys.begin(), info->optionKeys.end(), "anti_outlier") != info->optionKeys.end();
+  return info && std::find(info->optionKeys.begin(), info->optionKeys.end(), "anti_outlier") !=
+                     info->optionKeys.end();
 }
 
 void choose(ir::Target &target, const std::string &candidate, SourceRange statement) {
@@ -59,7 +60,8 @@ public:
     ir::Spec &spec = ctx.spec;
     if (spec.tune.antiOutlier.size() != 1)
       return true;
-    SourceRange at = spec.tune.antiOutlierStatement.valid() ? spec.tune.antiOutlierStatement : spec.tune.range;
+    SourceRange at =
+        spec.tune.antiOutlierStatement.valid() ? spec.tune.antiOutlierStatement : spec.tune.range;
     for (ir::Target &t : spec.targets)
       if (takesAntiOutlier(t))
         choose(t, spec.tune.antiOutlier.front(), at);

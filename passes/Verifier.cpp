@@ -7,7 +7,8 @@ namespace qspec::passes {
 bool verifyResolution(const ir::Spec &spec, DiagnosticEngine &diags, const char *afterPass) {
   const auto &res = spec.resolution;
   auto fail = [&](const std::string &what) {
-    diags.report(DiagID::err_internal, SourceRange{}, {std::string("after pass '") + afterPass + "': " + what});
+    diags.report(DiagID::err_internal, SourceRange{},
+                 {std::string("after pass '") + afterPass + "': " + what});
     return false;
   };
   if (!res.modules.empty() && res.modules.size() != spec.inventory.modules.size())
@@ -18,7 +19,8 @@ bool verifyResolution(const ir::Spec &spec, DiagnosticEngine &diags, const char 
       if (m >= spec.inventory.modules.size())
         return fail("group member out of range");
       if (!res.modules.empty() && res.modules[m].group != static_cast<int32_t>(g))
-        return fail("module '" + spec.inventory.modules[m].name + "' does not point back at its group");
+        return fail("module '" + spec.inventory.modules[m].name +
+                    "' does not point back at its group");
     }
   if (res.done)
     for (size_t m = 0; m < res.modules.size(); ++m)

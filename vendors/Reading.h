@@ -51,7 +51,9 @@ public:
   explicit operator bool() const { return id_ != 0; }
   const std::string &operator*() const { return text(id_); } // only when has_value()
   const std::string *operator->() const { return id_ ? &text(id_) : nullptr; }
-  std::string value_or(std::string_view fallback) const { return id_ ? text(id_) : std::string(fallback); }
+  std::string value_or(std::string_view fallback) const {
+    return id_ ? text(id_) : std::string(fallback);
+  }
   operator std::optional<std::string>() const {
     return id_ ? std::optional<std::string>(text(id_)) : std::nullopt;
   }
@@ -76,8 +78,8 @@ struct RoleReading {
 
 // One module as the vendor applies it.
 struct ModuleReading {
-  bool known = false;               // false: the vendor's rules do not decide this module at all
-  ir::Tier tier = ir::Tier::Float;  // Float = left unquantized
+  bool known = false;              // false: the vendor's rules do not decide this module at all
+  ir::Tier tier = ir::Tier::Float; // Float = left unquantized
   RoleReading weight, act;
   // Where in the vendor file the deciding entry is (1-based line and column of the key or
   // value), for messages; 0 when the vendor's built-in default decided.
@@ -85,9 +87,9 @@ struct ModuleReading {
 };
 
 struct VendorReading {
-  std::string kind;                    // target kind: msmodelslim | amct | hmct | horizon
-  uint32_t fields = 0;                 // the Field bits this backend carries
-  std::vector<ModuleReading> modules;  // parallel to spec.inventory.modules (empty: no inventory)
+  std::string kind;                   // target kind: msmodelslim | amct | hmct | horizon
+  uint32_t fields = 0;                // the Field bits this backend carries
+  std::vector<ModuleReading> modules; // parallel to spec.inventory.modules (empty: no inventory)
 };
 
 // Reads `bytes` (a file the emitter wrote for `target`) through the vendor's document model and

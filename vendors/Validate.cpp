@@ -35,8 +35,8 @@ struct Difference {
 
 // Float words: an activation left unquantized is one reading whatever float width is named.
 bool isFloatWord(const std::string &w) {
-  return w == "float" || w == "fp16" || w == "bf16" || w == "float16" || w == "bfloat16" || w == "fp32" ||
-         w == "float32";
+  return w == "float" || w == "fp16" || w == "bf16" || w == "float16" || w == "bfloat16" ||
+         w == "fp32" || w == "float32";
 }
 
 bool sameWord(Field f, const std::string &spec, const std::string &vendor) {
@@ -49,11 +49,13 @@ bool sameWord(Field f, const std::string &spec, const std::string &vendor) {
 // states are compared; an unset reading means the vendor's own default, which the reader fills in
 // where it is known. `weightDtype` (the weight role only) is the module's effective weight dtype,
 // compared instead of the rule's word.
-void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32_t fields, Field dtype,
-                 Field scope, Field symmetric, Field method, const std::string_view *weightDtype,
-                 const ir::Decision &tierFrom, std::vector<Difference> &out) {
+void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32_t fields,
+                 Field dtype, Field scope, Field symmetric, Field method,
+                 const std::string_view *weightDtype, const ir::Decision &tierFrom,
+                 std::vector<Difference> &out) {
   auto word = [&](Field f, const ir::Decided<ir::Word> &spec, const ReadingWord &v) {
-    if ((fields & f) && spec.from.source != ir::Decision::BuiltIn && v && !sameWord(f, spec.value.str(), *v))
+    if ((fields & f) && spec.from.source != ir::Decision::BuiltIn && v &&
+        !sameWord(f, spec.value.str(), *v))
       out.push_back({f, spec.value.str(), *v, &spec.from});
   };
   if (weightDtype) {
@@ -65,13 +67,14 @@ void compareRole(const ir::ResolvedRecipe &ir, const RoleReading &vendor, uint32
   }
   word(scope, ir.scope, vendor.scope);
   word(method, ir.method, vendor.method);
-  if ((fields & symmetric) && ir.symmetric.from.source != ir::Decision::BuiltIn && vendor.symmetric &&
-      ir.symmetric.value != *vendor.symmetric)
+  if ((fields & symmetric) && ir.symmetric.from.source != ir::Decision::BuiltIn &&
+      vendor.symmetric && ir.symmetric.value != *vendor.symmetric)
     out.push_back({symmetric, symmetryWord(ir.symmetric.value), symmetryWord(*vendor.symmetric),
                    &ir.symmetric.from});
 }
 
-std::vector<Difference> compareModule(const ir::ResolvedModule &m, const ModuleReading &r, uint32_t fields) {
+std::vector<Difference> compareModule(const ir::ResolvedModule &m, const ModuleReading &r,
+                                      uint32_t fields) {
   std::vector<Difference> out;
   // Quantized or not is compared on every backend; the exact tier where the backend carries it.
   bool floatSpec = m.tier.value == ir::Tier::Float, floatVendor = r.tier == ir::Tier::Float;
@@ -83,8 +86,8 @@ std::vector<Difference> compareModule(const ir::ResolvedModule &m, const ModuleR
   std::string_view weightDtype = effectiveWeightDtype(m);
   compareRole(m.weight, r.weight, fields, FieldWeightDtype, FieldWeightScope, FieldWeightSymmetric,
               FieldWeightMethod, &weightDtype, m.tier.from, out);
-  compareRole(m.act, r.act, fields, FieldActDtype, FieldActScope, FieldActSymmetric, FieldActMethod, nullptr,
-              m.tier.from, out);
+  compareRole(m.act, r.act, fields, FieldActDtype, FieldActScope, FieldActSymmetric, FieldActMethod,
+              nullptr, m.tier.from, out);
   return out;
 }
 
@@ -98,7 +101,9 @@ std::string where(const ModuleReading &r) {
 
 std::string_view effectiveWeightDtype(const ir::ResolvedModule &m) {
   const auto &d = m.weight.dtype;
-  std::string_view width = m.tier.value == ir::Tier::Int4 ? "int4" : m.tier.value == ir::Tier::Int8 ? "int8" : "";
+  std::string_view width = m.tier.value == ir::Tier::Int4   ? "int4"
+                           : m.tier.value == ir::Tier::Int8 ? "int8"
+                                                            : "";
   if (d.from.source == ir::Decision::BuiltIn)
     return width;
   bool integer = d.value == "int4" || d.value == "int8";
@@ -113,15 +118,24 @@ bool readingAgrees(const ir::ResolvedModule &m, const ModuleReading &r, uint32_t
 
 const char *fieldName(Field f) {
   switch (f) {
-  case FieldTier: return "tier";
-  case FieldWeightDtype: return "weight dtype";
-  case FieldWeightScope: return "weight scope";
-  case FieldWeightSymmetric: return "weight symmetry";
-  case FieldWeightMethod: return "weight method";
-  case FieldActDtype: return "act dtype";
-  case FieldActScope: return "act scope";
-  case FieldActSymmetric: return "act symmetry";
-  case FieldActMethod: return "act method";
+  case FieldTier:
+    return "tier";
+  case FieldWeightDtype:
+    return "weight dtype";
+  case FieldWeightScope:
+    return "weight scope";
+  case FieldWeightSymmetric:
+    return "weight symmetry";
+  case FieldWeightMethod:
+    return "weight method";
+  case FieldActDtype:
+    return "act dtype";
+  case FieldActScope:
+    return "act scope";
+  case FieldActSymmetric:
+    return "act symmetry";
+  case FieldActMethod:
+    return "act method";
   }
   return "field";
 }
@@ -144,15 +158,18 @@ bool validateReading(const ir::Spec &spec, const ir::Target &target, const Vendo
         continue;
       }
       ++shown;
-      Diagnostic &diag = diags.report(DiagID::err_emit_divergence, target.range,
-                                      {reading.kind, mods[i].name, fieldName(d.field), d.spec, d.vendor, where(r)});
+      Diagnostic &diag = diags.report(
+          DiagID::err_emit_divergence, target.range,
+          {reading.kind, mods[i].name, fieldName(d.field), d.spec, d.vendor, where(r)});
       if (d.from->range().valid())
-        diags.note(diag, DiagID::note_emit_divergence_rule, d.from->range(), {fieldName(d.field), mods[i].name});
+        diags.note(diag, DiagID::note_emit_divergence_rule, d.from->range(),
+                   {fieldName(d.field), mods[i].name});
       last = &diag;
     }
   }
   if (hidden > 0 && last)
-    diags.note(*last, DiagID::note_emit_divergence_more, target.range, {std::to_string(hidden), reading.kind});
+    diags.note(*last, DiagID::note_emit_divergence_more, target.range,
+               {std::to_string(hidden), reading.kind});
   return shown == 0;
 }
 

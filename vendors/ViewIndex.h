@@ -1,8 +1,9 @@
-// A flat index from keys (names, mostly) to values for the readers and emitters, which look up every module of an inventory
-// (tens of thousands to a million) in a document's lists: open addressing in one array (a power
-// of two at least twice the keys), so building it allocates once instead of once per key and a
-// lookup touches one slot and the key's text instead of a bucket, a node and the text (the
-// std::unordered_map it replaces). Keys are views: their text must outlive the index.
+// A flat index from keys (names, mostly) to values for the readers and emitters, which look up
+// every module of an inventory (tens of thousands to a million) in a document's lists: open
+// addressing in one array (a power of two at least twice the keys), so building it allocates once
+// instead of once per key and a lookup touches one slot and the key's text instead of a bucket, a
+// node and the text (the std::unordered_map it replaces). Keys are views: their text must outlive
+// the index.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,8 @@ public:
       *at = value;
   }
 
-  // The key's value, set to `value` first if the key was not there: {its value, whether it was added}.
+  // The key's value, set to `value` first if the key was not there: {its value, whether it was
+  // added}.
   std::pair<V *, bool> tryEmplace(const K &key, V value) {
     if ((size_ + 1) * 2 > slots_.size())
       grow();

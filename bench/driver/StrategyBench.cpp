@@ -70,8 +70,9 @@ int main(int argc, char **argv) {
           if (std::string(name) == "group-bisect")
             bound = k == 1 ? "evals <= " + std::to_string(ceilLog(2, G) + 2)
                            : "rounds <= " + std::to_string(ceilLog(static_cast<int>(k) + 1, G) + 2);
-          std::printf("| %d | %u | %d | %s | %d | %.2f | %d | %s | %s |\n", G, k, S, name, maxE, sumE / n, maxR,
-                      bound.c_str(), std::string(name) == "group-bisect" ? std::to_string(worse).c_str() : "-");
+          std::printf("| %d | %u | %d | %s | %d | %.2f | %d | %s | %s |\n", G, k, S, name, maxE,
+                      sumE / n, maxR, bound.c_str(),
+                      std::string(name) == "group-bisect" ? std::to_string(worse).c_str() : "-");
         }
   return 0;
 }

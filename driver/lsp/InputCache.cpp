@@ -61,12 +61,10 @@ bool InputCache::read(std::map<std::string, Entry<T>> &cache, const std::string 
   return ok;
 }
 
-bool InputCache::readInventory(const std::string &path, ir::Inventory &out,
-                               DiagnosticEngine &diags, SourceRange requestedAt,
-                               const readers::ReaderLimits &limits) {
-  return read(inventories_, path, out, diags, [&] {
-    return readers::readInventory(path, out, diags, requestedAt, limits);
-  });
+bool InputCache::readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
+                               SourceRange requestedAt, const readers::ReaderLimits &limits) {
+  return read(inventories_, path, out, diags,
+              [&] { return readers::readInventory(path, out, diags, requestedAt, limits); });
 }
 
 bool InputCache::readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diags,

@@ -33,7 +33,8 @@ namespace {
 using lint::spec::qspecString;
 namespace fs = std::filesystem;
 
-const char *kImportUsage = R"(usage: qcc import FILE... [--inventory INV] [--kind K] [-o spec.qspec] [--roundtrip]
+const char *kImportUsage =
+    R"(usage: qcc import FILE... [--inventory INV] [--kind K] [-o spec.qspec] [--roundtrip]
 
   FILE            an msModelSlim practice (.yaml), an AMCT config (.cfg), an HMCT
                   quant_config (.json) or a Horizon QconfigSetter module (.py)
@@ -88,7 +89,8 @@ int parseImportArgs(int argc, char **argv, ImportOptions &o) {
   }
   if (o.files.empty())
     return importUsageError("no input file");
-  if (!o.kind.empty() && o.kind != "msmodelslim" && o.kind != "amct" && o.kind != "hmct" && o.kind != "horizon")
+  if (!o.kind.empty() && o.kind != "msmodelslim" && o.kind != "amct" && o.kind != "hmct" &&
+      o.kind != "horizon")
     return importUsageError("--kind must be msmodelslim, amct, hmct or horizon");
   if (o.roundtrip && o.inventory.empty())
     return importUsageError("--roundtrip needs --inventory");
@@ -98,8 +100,8 @@ int parseImportArgs(int argc, char **argv, ImportOptions &o) {
 }
 
 // A spec compiled from `text` (shown as `path`) against the inventory `inv` ("" none).
-bool compileText(const std::string &path, const std::string &text, const std::string &inv, ir::Spec &spec,
-                 DiagnosticEngine &diags) {
+bool compileText(const std::string &path, const std::string &text, const std::string &inv,
+                 ir::Spec &spec, DiagnosticEngine &diags) {
   frontend::FrontendOptions fo;
   fo.inventoryOverride = inv;
   auto root = frontend::parseText(path, text, diags, fo);
@@ -110,7 +112,8 @@ bool compileText(const std::string &path, const std::string &text, const std::st
 std::string kindOf(const std::string &path, const std::string &text, const ImportOptions &o) {
   if (!o.kind.empty())
     return o.kind;
-  if (fs::path(path).extension() == ".py") // qlint does not lint Python; the QconfigSetter reader does
+  if (fs::path(path).extension() ==
+      ".py") // qlint does not lint Python; the QconfigSetter reader does
     return "horizon";
   switch (lint::detectFileKind(path, text)) {
   case lint::FileKind::MsModelSlim:
@@ -131,7 +134,8 @@ struct Imported {
   import::ImportedSpec spec;
 };
 
-bool importOne(const std::string &path, const ImportOptions &o, const import::Context &ctx, Imported &out) {
+bool importOne(const std::string &path, const ImportOptions &o, const import::Context &ctx,
+               Imported &out) {
   SourceManager &sm = ctx.diags.sourceManager();
   std::string err;
   FileID f = sm.loadFile(path, err, frontend::ParseLimits{}.maxFileBytes);
@@ -150,7 +154,8 @@ bool importOne(const std::string &path, const ImportOptions &o, const import::Co
     return import::importHmct(out.src, ctx, out.spec);
   if (out.kind == "horizon")
     return import::importHorizon(out.src, ctx, out.spec);
-  ctx.diags.report(out.kind.empty() ? DiagID::err_import_unknown_kind : DiagID::err_import_unsupported,
+  ctx.diags.report(out.kind.empty() ? DiagID::err_import_unknown_kind
+                                    : DiagID::err_import_unsupported,
                    SourceRange::point(f, 1, 1), {path, out.kind});
   return false;
 }
@@ -171,7 +176,8 @@ struct RoundTrip {
   std::string firstDifference;
 };
 
-bool sameRole(const vendors::RoleReading &a, const vendors::RoleReading &b, uint32_t fields, bool weight) {
+bool sameRole(const vendors::RoleReading &a, const vendors::RoleReading &b, uint32_t fields,
+              bool weight) {
   using namespace vendors;
   auto on = [&](Field w, Field a2) { return (fields & (weight ? w : a2)) != 0; };
   return (!on(FieldWeightDtype, FieldActDtype) || a.dtype == b.dtype) &&
@@ -187,16 +193,19 @@ std::string describe(const vendors::ModuleReading &r) {
     return "float";
   auto role = [](const vendors::RoleReading &x) {
     return x.dtype.value_or("-") + " " + x.scope.value_or("-") + " " +
-           (x.symmetric ? (*x.symmetric ? "symmetric" : "asymmetric") : "-") + " " + x.method.value_or("-");
+           (x.symmetric ? (*x.symmetric ? "symmetric" : "asymmetric") : "-") + " " +
+           x.method.value_or("-");
   };
-  return std::string("tier ") + ir::tierName(r.tier) + ", weight " + role(r.weight) + ", act " + role(r.act);
+  return std::string("tier ") + ir::tierName(r.tier) + ", weight " + role(r.weight) + ", act " +
+         role(r.act);
 }
 
 RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags) {
   RoundTrip rt;
   const ir::Target *target = spec.target(im.kind);
   vendors::ReadBack read = vendors::findReader(im.kind);
-  std::vector<emit::EmitResult> emitted = target ? emit::emitTargets(spec, {target}, diags) : std::vector<emit::EmitResult>{};
+  std::vector<emit::EmitResult> emitted =
+      target ? emit::emitTargets(spec, {target}, diags) : std::vector<emit::EmitResult>{};
   if (!read || emitted.empty() || !emitted[0].ok) {
     rt.ok = rt.readingEqual = false;
     return rt;
@@ -205,7 +214,8 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags)
   rt.bytesEqual = bytes == *im.src.text;
   vendors::VendorReading before, after;
   std::set<std::string> undecided(im.spec.undecided.begin(), im.spec.undecided.end());
-  if (!read(spec, *target, *im.src.text, before, diags) || !read(spec, *target, bytes, after, diags)) {
+  if (!read(spec, *target, *im.src.text, before, diags) ||
+      !read(spec, *target, bytes, after, diags)) {
     rt.ok = rt.readingEqual = false;
     return rt;
   }
@@ -213,9 +223,10 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags)
     const vendors::ModuleReading &a = before.modules[m], &b = after.modules[m];
     if (undecided.count(spec.inventory.modules[m].name))
       continue; // the file says something no spec can say there (reported as not carried)
-    bool same = a.known == b.known && (!a.known || ((!(before.fields & vendors::FieldTier) || a.tier == b.tier) &&
-                                                    sameRole(a.weight, b.weight, before.fields, true) &&
-                                                    sameRole(a.act, b.act, before.fields, false)));
+    bool same = a.known == b.known &&
+                (!a.known || ((!(before.fields & vendors::FieldTier) || a.tier == b.tier) &&
+                              sameRole(a.weight, b.weight, before.fields, true) &&
+                              sameRole(a.act, b.act, before.fields, false)));
     if (same)
       continue;
     if (rt.differing++ < 5)
@@ -226,7 +237,6 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags)
   }
   return rt;
 }
-
 
 // The printed, formatted spec; "" after an error.
 std::string specText(import::ImportedSpec &s, DiagnosticEngine &diags, const std::string &name) {
@@ -251,7 +261,8 @@ std::string dtypeSummary(const vendors::ModuleReading &r) {
 // Modules both readings decide but with different data types: one warning per module, and per
 // distinct reading of the other file one commented override over those modules.
 void disagreements(const Imported &a, const vendors::VendorReading &ra, const Imported &b,
-                   const vendors::VendorReading &rb, const import::Context &ctx, import::ImportedSpec &out) {
+                   const vendors::VendorReading &rb, const import::Context &ctx,
+                   import::ImportedSpec &out) {
   const auto &mods = ctx.inventory->inventory.modules;
   std::map<std::string, std::vector<std::string>> byReading; // b's summary -> modules
   size_t n = std::min(ra.modules.size(), rb.modules.size());
@@ -265,24 +276,30 @@ void disagreements(const Imported &a, const vendors::VendorReading &ra, const Im
     byReading[dtypeSummary(y)].push_back(mods[m].name);
   }
   for (const auto &[summary, names] : byReading) {
-    out.trailer.push_back(" disagreement: " + b.src.path + " reads " + summary + " where " + a.src.path +
-                          " reads otherwise (" + std::to_string(names.size()) + " modules); " + a.src.path +
-                          "'s rules stand. To follow " + b.src.path + ", uncomment:");
+    out.trailer.push_back(" disagreement: " + b.src.path + " reads " + summary + " where " +
+                          a.src.path + " reads otherwise (" + std::to_string(names.size()) +
+                          " modules); " + a.src.path + "'s rules stand. To follow " + b.src.path +
+                          ", uncomment:");
     std::string sel;
     for (const std::string &p : import::namePatterns(ctx, names))
       sel += (sel.empty() ? "" : ", ") + qspecString(p);
     std::string body = "tier float";
     if (summary != "float") {
-      std::string w = summary.substr(7, summary.find(',') - 7), act = summary.substr(summary.find("act ") + 4);
-      body = "tier " + (w == "int4" ? w : act == "int16" ? act : w) + "; weight " + w + "; act " + act;
+      std::string w = summary.substr(7, summary.find(',') - 7),
+                  act = summary.substr(summary.find("act ") + 4);
+      body = "tier " +
+             (w == "int4"      ? w
+              : act == "int16" ? act
+                               : w) +
+             "; weight " + w + "; act " + act;
     }
     out.trailer.push_back(" override name " + sel + " { " + body + " }");
   }
 }
 
 // The reading of `im`'s file through its own single-file spec; false after an error.
-bool ownReading(Imported &im, const import::Context &ctx, const std::string &inventory, ir::Spec &spec,
-                vendors::VendorReading &out) {
+bool ownReading(Imported &im, const import::Context &ctx, const std::string &inventory,
+                ir::Spec &spec, vendors::VendorReading &out) {
   std::string text = specText(im.spec, ctx.diags, im.src.path + ".qspec");
   if (text.empty() || !compileText(im.src.path + ".qspec", text, inventory, spec, ctx.diags))
     return false;
@@ -293,13 +310,14 @@ bool ownReading(Imported &im, const import::Context &ctx, const std::string &inv
 
 // Several files: the first file's rules, every file's target; each module the files read
 // differently is reported and written as a commented override.
-bool mergeImports(std::vector<Imported> &files, const import::Context &ctx, const std::string &inventory,
-                  import::ImportedSpec &out) {
+bool mergeImports(std::vector<Imported> &files, const import::Context &ctx,
+                  const std::string &inventory, import::ImportedSpec &out) {
   out = files[0].spec;
   if (files.size() == 1)
     return true;
   if (!ctx.inventory) {
-    ctx.diags.report(DiagID::err_import_needs_inventory, SourceRange::point(files[1].src.file, 1, 1),
+    ctx.diags.report(DiagID::err_import_needs_inventory,
+                     SourceRange::point(files[1].src.file, 1, 1),
                      {"merging " + std::to_string(files.size()) + " files"});
     return false;
   }
@@ -332,7 +350,8 @@ std::string inventoryForSpec(const std::string &inventory, const std::string &ou
   if (output.empty())
     return inventory;
   std::error_code ec;
-  fs::path rel = fs::relative(fs::absolute(inventory, ec), fs::absolute(output, ec).parent_path(), ec);
+  fs::path rel =
+      fs::relative(fs::absolute(inventory, ec), fs::absolute(output, ec).parent_path(), ec);
   return ec || rel.empty() ? fs::absolute(inventory, ec).string() : rel.generic_string();
 }
 
@@ -350,7 +369,8 @@ int runImport(int argc, char **argv) {
     return diags.hasErrors() ? 1 : rc;
   };
   ir::Spec inventorySpec;
-  if (!o.inventory.empty() && !compileText("<import>", "qspec 1\n", o.inventory, inventorySpec, diags))
+  if (!o.inventory.empty() &&
+      !compileText("<import>", "qspec 1\n", o.inventory, inventorySpec, diags))
     return finish(1);
   import::Context ctx{o.inventory.empty() ? nullptr : &inventorySpec, diags};
   std::vector<Imported> files(o.files.size());
@@ -378,8 +398,9 @@ int runImport(int argc, char **argv) {
       continue; // the first file's rules stand; the others' disagreements were reported
     RoundTrip rt = roundTrip(spec, im, diags);
     if (o.roundtrip)
-      std::cout << im.src.path << "\t" << im.kind << "\treading " << (rt.readingEqual ? "equal" : "DIFFERS")
-                << "\tbytes " << (rt.bytesEqual ? "identical" : "differ") << "\n";
+      std::cout << im.src.path << "\t" << im.kind << "\treading "
+                << (rt.readingEqual ? "equal" : "DIFFERS") << "\tbytes "
+                << (rt.bytesEqual ? "identical" : "differ") << "\n";
   }
   if (diags.hasErrors())
     return finish(1);

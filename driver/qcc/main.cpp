@@ -71,7 +71,8 @@ struct Options {
 };
 
 int usageError(const std::string &msg) {
-  std::cerr << "qcc: error: " << msg << "\n" << "run 'qcc --help' for usage\n";
+  std::cerr << "qcc: error: " << msg << "\n"
+            << "run 'qcc --help' for usage\n";
   return 2;
 }
 
@@ -95,8 +96,8 @@ int listCommand(const std::string &a) {
       std::cout << p.name << "\t" << p.summary << "\n";
   } else if (a == "--list-diagnostics") {
     for (DiagID id : allDiagIDs())
-      std::cout << diagInfo(id).id << "\t" << severityName(diagInfo(id).severity) << "\t" << diagInfo(id).format
-                << "\n";
+      std::cout << diagInfo(id).id << "\t" << severityName(diagInfo(id).severity) << "\t"
+                << diagInfo(id).format << "\n";
   } else {
     return -1;
   }
@@ -152,7 +153,8 @@ int checkOptions(Options &o) {
     for (const auto &p : passes::allPasses())
       known = known || o.stopAfter == p.name;
     if (!known)
-      return usageError("unknown pass '" + sanitizeForTerminal(o.stopAfter) + "' (see --list-passes)");
+      return usageError("unknown pass '" + sanitizeForTerminal(o.stopAfter) +
+                        "' (see --list-passes)");
   }
   return -1;
 }
@@ -180,10 +182,10 @@ int parseArgs(int argc, char **argv, Options &o) {
     };
     if (int rc = listCommand(a); rc >= 0) {
       return rc;
-    } else if (value("--emit", o.emit) || value("-o", o.output) || value("--inventory", o.inventory) ||
-               value("--scores", o.scores) || value("--explain", o.explain) ||
-               value("--diagnostics-format", o.format) || value("--stop-after", o.stopAfter) ||
-               value("--color", o.color) || setSwitch(a, o)) {
+    } else if (value("--emit", o.emit) || value("-o", o.output) ||
+               value("--inventory", o.inventory) || value("--scores", o.scores) ||
+               value("--explain", o.explain) || value("--diagnostics-format", o.format) ||
+               value("--stop-after", o.stopAfter) || value("--color", o.color) || setSwitch(a, o)) {
       continue;
     } else if (startsWith(a, "--error-limit=")) {
       try {
@@ -202,7 +204,10 @@ int parseArgs(int argc, char **argv, Options &o) {
   }
   if (!missingValue.empty())
     return usageError("option '" + missingValue + "' needs a value (" + missingValue +
-                      (missingValue == "-o" ? " PATH" : missingValue == "--explain" ? " NAME" : " VALUE") + ")");
+                      (missingValue == "-o"          ? " PATH"
+                       : missingValue == "--explain" ? " NAME"
+                                                     : " VALUE") +
+                      ")");
   return checkOptions(o);
 }
 
@@ -308,7 +313,8 @@ bool compile(Session &s, const frontend::FrontendOptions &fo, ir::Spec &spec) {
   s.times.phase("parse and read inputs");
   if (!loaded)
     return false;
-  driver::prepareThreadHeaps(spec.inventory.modules.size(), s.o.emit == "all" ? spec.targets.size() : 1);
+  driver::prepareThreadHeaps(spec.inventory.modules.size(),
+                             s.o.emit == "all" ? spec.targets.size() : 1);
   passes::PipelineOptions po;
   po.verifyEach = s.o.verifyEach;
   po.stopAfter = s.o.stopAfter;
@@ -364,7 +370,8 @@ int emitIR(Session &s, const ir::Spec &spec) {
   // Streamed into the temporary file that is renamed over the output: one chunk in memory.
   std::string err;
   bool written = emit::writeFileStreamed(
-      s.o.output, [&](const emit::ChunkSink &sink) { return ir::printIRJSON(spec, s.sm, sink); }, err);
+      s.o.output, [&](const emit::ChunkSink &sink) { return ir::printIRJSON(spec, s.sm, sink); },
+      err);
   s.times.phase("print and write IR");
   if (!written) {
     s.diags.report(DiagID::err_cannot_write_output, SourceRange{}, {s.o.output, err});
@@ -384,7 +391,8 @@ bool chooseTargets(Session &s, const ir::Spec &spec, std::vector<const ir::Targe
   const ir::Target *t = spec.target(info->kind);
   if (!t) {
     s.diags.report(DiagID::err_emit_no_target,
-                   SourceRange::point(s.sm.find(s.o.spec == "-" ? kStdinName : s.o.spec), 1, 1), {info->kind});
+                   SourceRange::point(s.sm.find(s.o.spec == "-" ? kStdinName : s.o.spec), 1, 1),
+                   {info->kind});
     return false;
   }
   targets.push_back(t);
@@ -425,10 +433,13 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
   std::string stem = s.o.spec == "-" ? "stdin" : fs::path(s.o.spec).stem().string();
   bool all = s.o.emit == "all";
-  std::vector<driver::TargetFile> built = driver::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
-  s.times.phase(targets.size() == 1 ? "emit " + targets[0]->kind : "emit " + std::to_string(targets.size()) + " targets");
+  std::vector<driver::TargetFile> built =
+      driver::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
+  s.times.phase(targets.size() == 1 ? "emit " + targets[0]->kind
+                                    : "emit " + std::to_string(targets.size()) + " targets");
   for (driver::TargetFile &f : built)
-    files.emplace_back(all ? (fs::path(s.o.output) / f.name).string() : s.o.output, std::move(f.bytes));
+    files.emplace_back(all ? (fs::path(s.o.output) / f.name).string() : s.o.output,
+                       std::move(f.bytes));
   if (s.diags.hasErrors() || !writeFiles(s, files))
     return s.finish(1);
   s.times.phase("write");

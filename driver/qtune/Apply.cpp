@@ -52,11 +52,13 @@ TextSpan withQtuneComment(const std::string &text, TextSpan s) {
 
 } // namespace
 
-std::string rewriteTuneStatements(const std::string &text, std::vector<TextSpan> spans, size_t closeBrace,
-                                  const std::string &statements, size_t *insertedAt) {
+std::string rewriteTuneStatements(const std::string &text, std::vector<TextSpan> spans,
+                                  size_t closeBrace, const std::string &statements,
+                                  size_t *insertedAt) {
   for (TextSpan &s : spans)
     s = withQtuneComment(text, s);
-  std::sort(spans.begin(), spans.end(), [](const TextSpan &a, const TextSpan &b) { return a.begin < b.begin; });
+  std::sort(spans.begin(), spans.end(),
+            [](const TextSpan &a, const TextSpan &b) { return a.begin < b.begin; });
   // Merge spans separated by blanks only (two statements on one line).
   std::vector<TextSpan> merged;
   for (const TextSpan &s : spans) {
@@ -159,8 +161,8 @@ int applyCommand(const std::string &dir) {
     spans.push_back({t.antiOutlierStatement.begin.offset, t.antiOutlierStatement.end.offset});
   size_t firstStatement = t.metricRange.valid() ? t.metricRange.begin.offset : t.range.begin.offset;
   std::string indent = statementIndent(text, firstStatement);
-  std::string updated =
-      rewriteTuneStatements(text, spans, t.range.end.offset - 1, stateText(state, indent, spec.inventory));
+  std::string updated = rewriteTuneStatements(text, spans, t.range.end.offset - 1,
+                                              stateText(state, indent, spec.inventory));
   if (updated == text) {
     std::cout << "qtune: " << file << " already holds the best tuning state\n";
     return 0;
@@ -177,7 +179,8 @@ int applyCommand(const std::string &dir) {
   if (!frontend::loadSpec(run.spec, again, check, fo)) {
     emit::writeFileAtomically(file, text, err);
     check.printText(std::cerr);
-    std::cerr << "qtune: error: the rewritten spec did not parse; '" << file << "' was left unchanged\n";
+    std::cerr << "qtune: error: the rewritten spec did not parse; '" << file
+              << "' was left unchanged\n";
     return 2;
   }
   size_t raises = 0;
@@ -186,8 +189,9 @@ int applyCommand(const std::string &dir) {
     if (std::find(tiers.begin(), tiers.end(), r.tier) == tiers.end())
       tiers.push_back(r.tier);
   raises = tiers.size();
-  std::cout << "qtune: updated " << file << ": " << (state.excludes.empty() ? 0 : 1) << " exclude and " << raises
-            << " raise statements (" << state.units << " units, " << state.modules << " modules)"
+  std::cout << "qtune: updated " << file << ": " << (state.excludes.empty() ? 0 : 1)
+            << " exclude and " << raises << " raise statements (" << state.units << " units, "
+            << state.modules << " modules)"
             << (state.antiOutlier.empty() ? "" : ", anti_outlier " + state.antiOutlier) << "\n";
   return 0;
 }

@@ -130,7 +130,7 @@ private:
   std::map<std::string, Prepared> preparedByKey_;
   std::map<std::string, std::string> keyByProbe_;
   std::optional<double> baseline_;
-  std::string bestStateKey_;  // whose lists bestLists_ holds
+  std::string bestStateKey_; // whose lists bestLists_ holds
   StateListsText bestLists_; // state.json's best "excludes" and "raises", as text
 
   double elapsed() const {
@@ -162,7 +162,8 @@ int TuneRun::load() {
     return 1;
   driver::prepareThreadHeaps(base_.inventory.modules.size(), base_.targets.size());
   if (!base_.tune.present) {
-    diags_.report(DiagID::err_tune_no_tune_block, SourceRange::point(sm_.find(o_.spec), 1, 1), {o_.spec});
+    diags_.report(DiagID::err_tune_no_tune_block, SourceRange::point(sm_.find(o_.spec), 1, 1),
+                  {o_.spec});
     return 1;
   }
   if (base_.tune.metrics.empty()) {
@@ -173,8 +174,8 @@ int TuneRun::load() {
   if (!o_.strategy.empty()) {
     strategyName_ = frontend::canonicalStrategy(o_.strategy);
     if (strategyName_.empty()) {
-      std::cerr << "qtune: error: unknown strategy '" << sanitizeForTerminal(o_.strategy) << "'; use "
-                << frontend::knownStrategyList() << "\n";
+      std::cerr << "qtune: error: unknown strategy '" << sanitizeForTerminal(o_.strategy)
+                << "'; use " << frontend::knownStrategyList() << "\n";
       return 2;
     }
   }
@@ -248,9 +249,11 @@ int TuneRun::makeStrategy() {
   // selector every probe resolves with: one trie of the names for both, and the patterns it
   // checks are answered from the selections that selector remembers.
   const ir::ModuleSelector &selector = *resolved_.resolution.selector;
-  const auto &compressor = selector.derived<msmodelslim::SelectionCompressor>(
-      [&] { return std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector); });
-  ctx_.emplace(ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), compressor});
+  const auto &compressor = selector.derived<msmodelslim::SelectionCompressor>([&] {
+    return std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector);
+  });
+  ctx_.emplace(
+      ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), compressor});
   return 0;
 }
 
@@ -279,12 +282,14 @@ int TuneRun::resolveGoals() {
       return 3;
     }
     baseline_ = rec->metric;
-    std::cerr << "qtune: float baseline: " << base_.tune.metric << " " << formatNumber(rec->metric) << "\n";
+    std::cerr << "qtune: float baseline: " << base_.tune.metric << " " << formatNumber(rec->metric)
+              << "\n";
     for (const ir::MetricGoal &g : base_.tune.metrics)
       if (g.relative && !rec->metrics.count(g.name))
         baseline_.reset();
     for (const ir::MetricGoal &g : base_.tune.metrics)
-      goals_.push_back({g.name, g.op, g.relative ? g.threshold / 100 * rec->metrics.at(g.name) : g.threshold});
+      goals_.push_back(
+          {g.name, g.op, g.relative ? g.threshold / 100 * rec->metrics.at(g.name) : g.threshold});
     return 0;
   }
   for (const ir::MetricGoal &g : base_.tune.metrics)
@@ -298,7 +303,8 @@ int TuneRun::prepareRound(const std::vector<Probe> &probes, std::vector<std::str
     DiagnosticEngine rd(sm_);
     if (!prepareProbe(*ctx_, p, pr, rd)) {
       DiagPrinter{rd}.flush();
-      diags_.report(DiagID::err_tune_round_rejected, base_.tune.range, {std::to_string(round_), p.why});
+      diags_.report(DiagID::err_tune_round_rejected, base_.tune.range,
+                    {std::to_string(round_), p.why});
       writeState("error", "round " + std::to_string(round_) + " was rejected by the passes");
       return 2;
     }
@@ -433,7 +439,8 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
     pj["probe"] = probes[i].id();
     pj["why"] = probes[i].why;
     pj["level"] = probes[i].level;
-    pj["level_text"] = probes[i].level > 0 ? space_.levelText[static_cast<size_t>(probes[i].level - 1)] : "none";
+    pj["level_text"] =
+        probes[i].level > 0 ? space_.levelText[static_cast<size_t>(probes[i].level - 1)] : "none";
     pj["anti_outlier"] = pr.state.antiOutlier;
     pj["units"] = pr.state.units;
     pj["modules"] = pr.state.modules;
@@ -447,7 +454,8 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
   strategy_->observe(results);
   for (; notesShown_ < strategy_->notes().size(); ++notesShown_) {
     notes_.push_back(strategy_->notes()[notesShown_]);
-    diags_.report(DiagID::warn_tune_non_monotone, base_.tune.metricRange, {strategy_->notes()[notesShown_]});
+    diags_.report(DiagID::warn_tune_non_monotone, base_.tune.metricRange,
+                  {strategy_->notes()[notesShown_]});
   }
   dp_.flush();
   rounds_.push_back({{"round", round_}, {"probes", rj}});
@@ -460,7 +468,8 @@ void TuneRun::progress(int inFlight) {
   line << "qtune: round " << round_ << " | in flight " << inFlight << " | best so far: ";
   if (bestSoFar_)
     line << "level " << bestSoFar_->first->probe.level << " (" << bestSoFar_->first->state.modules
-         << " modules moved), " << base_.tune.metric << " " << formatNumber(bestSoFar_->second.metric);
+         << " modules moved), " << base_.tune.metric << " "
+         << formatNumber(bestSoFar_->second.metric);
   else
     line << "none";
   char buf[32];
@@ -473,8 +482,10 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
   json st;
   st["version"] = 2;
   st["spec"] = fs::absolute(o_.spec).lexically_normal().string();
-  st["inventory_override"] = o_.inventory.empty() ? "" : fs::absolute(o_.inventory).lexically_normal().string();
-  st["scores_override"] = o_.scores.empty() ? "" : fs::absolute(o_.scores).lexically_normal().string();
+  st["inventory_override"] =
+      o_.inventory.empty() ? "" : fs::absolute(o_.inventory).lexically_normal().string();
+  st["scores_override"] =
+      o_.scores.empty() ? "" : fs::absolute(o_.scores).lexically_normal().string();
   st["strategy"] = strategyName_;
   st["metric"] = base_.tune.metric;
   st["op"] = base_.tune.metricOp;
@@ -526,8 +537,9 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
   std::string text = st.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
   if (bp) {
     size_t best = text.find("\n  \"best\": {"); // depth 1: only the root's member has 2 spaces
-    for (const auto &[key, list] : {std::pair<const char *, const std::string *>{"excludes", &bestLists_.excludes},
-                                    {"raises", &bestLists_.raises}}) {
+    for (const auto &[key, list] :
+         {std::pair<const char *, const std::string *>{"excludes", &bestLists_.excludes},
+          {"raises", &bestLists_.raises}}) {
       std::string placeholder = std::string("\n    \"") + key + "\": null";
       size_t at = text.find(placeholder, best);
       text.replace(at + placeholder.size() - 4, 4, *list);
@@ -553,8 +565,8 @@ int TuneRun::finish() {
     fs::remove_all(fs::path(o_.workdir) / "best", ec);
   }
   writeState(verdictName(fv.kind), fv.message);
-  std::cerr << "qtune: " << evaluations_ << " evaluations, " << cacheHits_ << " cache hits, " << round_
-            << " rounds, " << strategyName_ << "\n";
+  std::cerr << "qtune: " << evaluations_ << " evaluations, " << cacheHits_ << " cache hits, "
+            << round_ << " rounds, " << strategyName_ << "\n";
   if (o_.writeReport) {
     std::string err;
     if (!writeReportFiles(o_.workdir, err))
@@ -563,16 +575,18 @@ int TuneRun::finish() {
   const std::string target = goalText(goals_);
   if (bestKey) {
     const Prepared &pr = preparedByKey_.at(*bestKey);
-    std::string levelText = pr.probe.level > 0 ? space_.levelText[static_cast<size_t>(pr.probe.level - 1)] : "none";
-    std::cout << "qtune: target met: " << target << " with " << base_.tune.metric << " " << formatNumber(fv.metric)
-              << " at level " << pr.probe.level << " of " << space_.levels() << " (" << levelText << "; "
-              << pr.state.units << " units, " << pr.state.modules << " modules moved)"
+    std::string levelText =
+        pr.probe.level > 0 ? space_.levelText[static_cast<size_t>(pr.probe.level - 1)] : "none";
+    std::cout << "qtune: target met: " << target << " with " << base_.tune.metric << " "
+              << formatNumber(fv.metric) << " at level " << pr.probe.level << " of "
+              << space_.levels() << " (" << levelText << "; " << pr.state.units << " units, "
+              << pr.state.modules << " modules moved)"
               << (fv.message.find("unknown") != std::string::npos || fv.kind == Verdict::Exhausted
                       ? " [" + fv.message + "]"
                       : "")
               << "\n";
-    std::cerr << "qtune: best configuration in " << (fs::path(o_.workdir) / "best").string() << "; 'qtune apply "
-              << o_.workdir << "' writes it into the spec\n";
+    std::cerr << "qtune: best configuration in " << (fs::path(o_.workdir) / "best").string()
+              << "; 'qtune apply " << o_.workdir << "' writes it into the spec\n";
     return 0;
   }
   const char *word = "not reached";

@@ -9,25 +9,25 @@ namespace qspec::tune {
 
 struct RunOptions {
   std::string spec, workdir;
-  std::string strategy;                   // "" = the spec's (default group-bisect)
+  std::string strategy; // "" = the spec's (default group-bisect)
   unsigned jobs = 1;
-  std::vector<std::string> devices;       // one per slot, reused round-robin
+  std::vector<std::string> devices; // one per slot, reused round-robin
   std::string deviceEnv = "ASCEND_RT_VISIBLE_DEVICES";
-  std::string executor = "local";         // local | slurm
+  std::string executor = "local"; // local | slurm
   std::vector<std::string> slurmArgs;
   std::string srun = "srun";
-  int maxRounds = 0;                      // 0 = the spec's, else the strategy's default
-  double timeout = 0;                     // per evaluation, seconds
-  double maxTime = 0;                     // whole run, seconds; 0 = the spec's max_time
+  int maxRounds = 0;  // 0 = the spec's, else the strategy's default
+  double timeout = 0; // per evaluation, seconds
+  double maxTime = 0; // whole run, seconds; 0 = the spec's max_time
   std::string cacheSalt;
-  std::vector<std::string> cacheInputs;   // --cache-input: files whose content enters every key
-  int retries = 1;                        // a failed evaluation runs again this many times
-  bool writeIR = false;                   // --write-ir: DIR/evals/KEY16/ir.json and QSPEC_IR
-  size_t logLimit = 16u << 20;            // bytes kept per stdout/stderr file (then a tail)
-  bool writeReport = true;                // report.md/report.svg at the end of the run
+  std::vector<std::string> cacheInputs; // --cache-input: files whose content enters every key
+  int retries = 1;                      // a failed evaluation runs again this many times
+  bool writeIR = false;                 // --write-ir: DIR/evals/KEY16/ir.json and QSPEC_IR
+  size_t logLimit = 16u << 20;          // bytes kept per stdout/stderr file (then a tail)
+  bool writeReport = true;              // report.md/report.svg at the end of the run
   bool progress = true;
-  std::string inventory, scores;          // overrides, as in qcc
-  std::vector<std::string> evaluator;     // argv
+  std::string inventory, scores;      // overrides, as in qcc
+  std::vector<std::string> evaluator; // argv
 };
 
 // Exit codes: 0 a configuration meeting the target was found, 1 unreachable / not reached or
@@ -50,8 +50,9 @@ struct TextSpan {
 // else is left on it, and inserts `statements` where the first removed statement was (when it
 // had its own line), else before the line of `closeBrace` (the tune block's '}'). Every other
 // byte stays. `insertedAt` receives where the statements went.
-std::string rewriteTuneStatements(const std::string &text, std::vector<TextSpan> spans, size_t closeBrace,
-                                  const std::string &statements, size_t *insertedAt = nullptr);
+std::string rewriteTuneStatements(const std::string &text, std::vector<TextSpan> spans,
+                                  size_t closeBrace, const std::string &statements,
+                                  size_t *insertedAt = nullptr);
 // The indentation of the line holding the statement that starts at `statementBegin` ("  " when
 // something precedes it on its line).
 std::string statementIndent(const std::string &text, size_t statementBegin);

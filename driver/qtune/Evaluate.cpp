@@ -56,8 +56,8 @@ void readResult(const std::string &path, const std::vector<ir::MetricGoal> &goal
 
 } // namespace
 
-EvalRecord judge(const JobResult &jr, const std::string &dir, const std::vector<ir::MetricGoal> &goals,
-                 double timeout) {
+EvalRecord judge(const JobResult &jr, const std::string &dir,
+                 const std::vector<ir::MetricGoal> &goals, double timeout) {
   EvalRecord r;
   r.seconds = jr.seconds;
   r.stderrTail = fileTail((fs::path(dir) / "stderr.txt").string(), 2000);
@@ -96,15 +96,18 @@ Job makeJob(const RunOptions &o, const Prepared &p, int round, size_t slot) {
   if (o.executor == "slurm")
     job.startedPath = fs::absolute(fs::path(p.dir) / "started").string();
   job.timeout = o.timeout;
-  std::string device = o.devices.empty() ? std::to_string(slot) : o.devices[slot % o.devices.size()];
-  std::string devId = device.find(':') != std::string::npos ? device.substr(device.rfind(':') + 1) : device;
-  job.env = {{"QSPEC_ROUND", std::to_string(round)},
-             {"QSPEC_CONFIG_DIR", fs::absolute(fs::path(p.dir) / "config").string()},
-             {"QSPEC_IR", o.writeIR ? fs::absolute(fs::path(p.dir) / "ir.json").string() : std::string()},
-             {"QSPEC_DEVICE", device},
-             {"QSPEC_RESULT", fs::absolute(fs::path(p.dir) / "result.json").string()},
-             {"QSPEC_KEY", p.key},
-             {"QSPEC_ANTI_OUTLIER", p.state.antiOutlier}};
+  std::string device =
+      o.devices.empty() ? std::to_string(slot) : o.devices[slot % o.devices.size()];
+  std::string devId =
+      device.find(':') != std::string::npos ? device.substr(device.rfind(':') + 1) : device;
+  job.env = {
+      {"QSPEC_ROUND", std::to_string(round)},
+      {"QSPEC_CONFIG_DIR", fs::absolute(fs::path(p.dir) / "config").string()},
+      {"QSPEC_IR", o.writeIR ? fs::absolute(fs::path(p.dir) / "ir.json").string() : std::string()},
+      {"QSPEC_DEVICE", device},
+      {"QSPEC_RESULT", fs::absolute(fs::path(p.dir) / "result.json").string()},
+      {"QSPEC_KEY", p.key},
+      {"QSPEC_ANTI_OUTLIER", p.state.antiOutlier}};
   if (!o.devices.empty() && !o.deviceEnv.empty())
     job.env.emplace_back(o.deviceEnv, devId);
   return job;

@@ -57,7 +57,8 @@ std::string fileDigest(const std::string &path) {
 } // namespace
 
 std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune) {
-  std::string key = "qtune-cache-v2\nsalt " + std::to_string(o.cacheSalt.size()) + " " + o.cacheSalt + "\n";
+  std::string key =
+      "qtune-cache-v2\nsalt " + std::to_string(o.cacheSalt.size()) + " " + o.cacheSalt + "\n";
   for (const ir::MetricGoal &g : tune.metrics)
     key += "metric " + g.name + "\n";
   for (size_t i = 0; i < o.evaluator.size(); ++i) {
@@ -70,7 +71,8 @@ std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune) {
   }
   for (const std::string &f : o.cacheInputs) {
     std::string digest = fileDigest(f);
-    key += "cache-input " + std::to_string(f.size()) + " " + f + " " + (digest.empty() ? "missing" : digest) + "\n";
+    key += "cache-input " + std::to_string(f.size()) + " " + f + " " +
+           (digest.empty() ? "missing" : digest) + "\n";
   }
   return key;
 }

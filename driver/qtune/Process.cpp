@@ -168,9 +168,10 @@ struct LogSink {
       if (tail.size() > kTailKeep)
         tail.erase(0, tail.size() - kTailKeep);
       std::string note = "\n[qtune: " + std::to_string(dropped - tail.size()) +
-                         " bytes dropped past the log limit; the last " + std::to_string(tail.size()) +
-                         " bytes follow]\n";
-      if (::write(file, note.data(), note.size()) < 0 || ::write(file, tail.data(), tail.size()) < 0) {
+                         " bytes dropped past the log limit; the last " +
+                         std::to_string(tail.size()) + " bytes follow]\n";
+      if (::write(file, note.data(), note.size()) < 0 ||
+          ::write(file, tail.data(), tail.size()) < 0) {
       }
     }
     if (file >= 0)
@@ -206,7 +207,8 @@ std::vector<std::string> commandLine(const Job &job, const ExecOptions &opts) {
       argv.push_back(a);
     // The step marks when it starts running (the timeout counts run time, not queue wait). The
     // evaluator's arguments are passed as "$@", never parsed by the shell.
-    argv.insert(argv.end(), {"/bin/sh", "-c", ": > \"$QSPEC_STARTED\" && exec \"$@\"", "qtune-evaluator"});
+    argv.insert(argv.end(),
+                {"/bin/sh", "-c", ": > \"$QSPEC_STARTED\" && exec \"$@\"", "qtune-evaluator"});
   }
   argv.insert(argv.end(), job.argv.begin(), job.argv.end());
   return argv;
@@ -223,8 +225,8 @@ struct Launch {
   std::string program; // argv[0] found on PATH as execvp finds it; empty when there is none
   pid_t parent = 0;
   int in = -1, out = -1, err = -1;
-  sigset_t mask;       // qtune's signal mask, the evaluator's too
-  int execErrno = 0;   // set by the child when the evaluator cannot be executed
+  sigset_t mask;     // qtune's signal mask, the evaluator's too
+  int execErrno = 0; // set by the child when the evaluator cannot be executed
 };
 
 std::vector<char *> pointers(std::vector<std::string> &strings) {
@@ -250,7 +252,8 @@ std::vector<std::string> childEnvironment(const Job &job) {
       env.emplace_back(kv);
   }
   for (size_t i = 0; i < set.size(); ++i) {
-    bool later = std::any_of(set.begin() + i + 1, set.end(), [&](const auto &kv) { return kv.first == set[i].first; });
+    bool later = std::any_of(set.begin() + i + 1, set.end(),
+                             [&](const auto &kv) { return kv.first == set[i].first; });
     if (!later)
       env.push_back(set[i].first + "=" + set[i].second);
   }
@@ -316,7 +319,8 @@ pid_t startJob(const Job &job, const ExecOptions &opts, int outFd, int errFd) {
   if (l.in >= 0)
     ::close(l.in);
   if (pid > 0 && l.execErrno != 0) {
-    std::string msg = "qtune: cannot execute '" + l.argv[0] + "': " + std::strerror(l.execErrno) + "\n";
+    std::string msg =
+        "qtune: cannot execute '" + l.argv[0] + "': " + std::strerror(l.execErrno) + "\n";
     if (::write(errFd, msg.data(), msg.size()) < 0) {
     }
   }
@@ -444,7 +448,8 @@ int sweepWorkdir(const std::string &workdir) {
 }
 
 void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
-             const std::function<void(size_t, const JobResult &)> &onDone, const std::function<void()> &tick) {
+             const std::function<void(size_t, const JobResult &)> &onDone,
+             const std::function<void()> &tick) {
   std::vector<Running> run(jobs.size());
   g_inRunJobs = 1;
   for (size_t i = 0; i < jobs.size(); ++i) {
@@ -520,7 +525,8 @@ std::string findProgram(const std::string &program) {
   size_t pos = 0;
   while (pos <= dirs.size()) {
     size_t colon = dirs.find(':', pos);
-    std::string dir = dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
+    std::string dir =
+        dirs.substr(pos, colon == std::string::npos ? std::string::npos : colon - pos);
     std::string cand = (dir.empty() ? "." : dir) + "/" + program;
     if (executable(cand))
       return cand;

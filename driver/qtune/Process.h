@@ -5,9 +5,10 @@
 // Tracking: qtune is a child subreaper (PR_SET_CHILD_SUBREAPER), so a grandchild whose parent
 // dies, even one that called setsid(), becomes qtune's child instead of init's. When a probe
 // ends, its process group is killed and every process carrying the probe's QSPEC_RESULT (a path
-// unique to the work directory and the probe) in its environment is killed too; on SIGINT/SIGTERM/SIGHUP every running group and orphan is killed
-// before qtune exits. After a kill -9 of qtune, the next run first kills what is left of the
-// old run's evaluators (sweepWorkdir), found by the work directory in their environment.
+// unique to the work directory and the probe) in its environment is killed too; on
+// SIGINT/SIGTERM/SIGHUP every running group and orphan is killed before qtune exits. After a kill
+// -9 of qtune, the next run first kills what is left of the old run's evaluators (sweepWorkdir),
+// found by the work directory in their environment.
 #pragma once
 
 #include <functional>
@@ -20,21 +21,21 @@ namespace qspec::tune {
 struct Job {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;
-  std::string key;                // QSPEC_KEY (the sweep uses QSPEC_RESULT from `env`)
+  std::string key; // QSPEC_KEY (the sweep uses QSPEC_RESULT from `env`)
   std::string stdoutPath, stderrPath;
-  std::string startedPath;        // slurm: the step creates it when it starts running
-  double timeout = 0;             // seconds of run time, 0 = none
+  std::string startedPath; // slurm: the step creates it when it starts running
+  double timeout = 0;      // seconds of run time, 0 = none
 };
 
 struct JobResult {
-  int exitCode = -1;     // -1 when killed by a signal
+  int exitCode = -1; // -1 when killed by a signal
   int signal = 0;
   bool timedOut = false;
-  double seconds = 0;    // run time (slurm: from the step's start, queue wait excluded)
+  double seconds = 0; // run time (slurm: from the step's start, queue wait excluded)
 };
 
 struct ExecOptions {
-  std::string executor = "local";     // local | slurm
+  std::string executor = "local"; // local | slurm
   std::string srun = "srun";
   std::vector<std::string> slurmArgs; // e.g. --partition=debug --gres=npu:1
   size_t logLimit = 16u << 20;        // bytes kept per stdout/stderr file (then a tail)
@@ -43,7 +44,8 @@ struct ExecOptions {
 // Runs all `jobs` at once (one per slot) and waits for all of them. `onDone(i, result)` is
 // called as each job ends; `tick()` about once a second while waiting.
 void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
-             const std::function<void(size_t, const JobResult &)> &onDone, const std::function<void()> &tick);
+             const std::function<void(size_t, const JobResult &)> &onDone,
+             const std::function<void()> &tick);
 
 // Kills (SIGKILL) every process of this user whose environment names `workdir` in
 // QSPEC_CONFIG_DIR: evaluators left behind by a qtune that was killed with SIGKILL. Waits until

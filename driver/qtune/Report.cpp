@@ -41,7 +41,9 @@ int noRun(const std::string &dir) {
   return 1;
 }
 
-std::string metricText(const json &m) { return m.is_number() ? formatNumber(m.get<double>()) : "-"; }
+std::string metricText(const json &m) {
+  return m.is_number() ? formatNumber(m.get<double>()) : "-";
+}
 
 std::string xmlEscape(const std::string &s) {
   std::string out;
@@ -70,19 +72,22 @@ std::string mdCell(const std::string &s) {
 // The HMCT ladder's phase of a probe ("phase 3: ..." -> 3), 0 for other strategies.
 int phaseOf(const json &probe) {
   std::string why = probe.value("why", "");
-  return why.rfind("phase ", 0) == 0 && why.size() > 6 && std::isdigit(static_cast<unsigned char>(why[6]))
+  return why.rfind("phase ", 0) == 0 && why.size() > 6 &&
+                 std::isdigit(static_cast<unsigned char>(why[6]))
              ? why[6] - '0'
              : 0;
 }
 
 const char *phaseColor(int phase) {
-  static const char *kColors[] = {"#555", "#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+  static const char *kColors[] = {"#555",    "#1f77b4", "#ff7f0e", "#2ca02c",
+                                  "#9467bd", "#8c564b", "#e377c2", "#17becf"};
   return kColors[std::clamp(phase, 0, 7)];
 }
 
 // Axis ticks: about five round values covering [lo, hi].
 std::vector<double> ticks(double lo, double hi, bool integral) {
-  double span = hi - lo, raw = span / 4, mag = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
+  double span = hi - lo, raw = span / 4,
+         mag = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
   double step = mag;
   for (double m : {1.0, 2.0, 5.0, 10.0})
     if (m * mag >= raw) {
@@ -92,7 +97,8 @@ std::vector<double> ticks(double lo, double hi, bool integral) {
   if (integral)
     step = std::max(1.0, std::round(step));
   std::vector<double> out;
-  for (double t = std::ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9 && out.size() < 12; t += step)
+  for (double t = std::ceil(lo / step - 1e-9) * step; t <= hi + step * 1e-9 && out.size() < 12;
+       t += step)
     out.push_back(std::abs(t) < step * 1e-9 ? 0 : t);
   return out;
 }
@@ -117,7 +123,8 @@ std::vector<int> phasesOf(const json &st) {
 // phases run), and a probe sits in it by its level: phases raise different tiers, so their
 // module counts are not comparable on one scale.
 double bandX(const std::vector<int> &phases, int phase, double level, double levels) {
-  size_t band = static_cast<size_t>(std::find(phases.begin(), phases.end(), phase) - phases.begin());
+  size_t band =
+      static_cast<size_t>(std::find(phases.begin(), phases.end(), phase) - phases.begin());
   return static_cast<double>(band) + 0.15 + 0.7 * (levels > 0 ? level / levels : 0);
 }
 
@@ -133,11 +140,10 @@ std::vector<ChartPoint> chartPoints(const json &st, bool byRound) {
       if (!byRound && !seen.insert(key).second)
         continue;
       bool failed = !p["metric"].is_number();
-      double x = byRound ? r["round"].get<double>()
+      double x = byRound          ? r["round"].get<double>()
                  : phases.empty() ? p.value("modules", 0.0)
                                   : bandX(phases, phaseOf(p), p.value("level", 0.0), levels);
-      pts.push_back({x,
-                     failed ? 0 : p["metric"].get<double>(), p.value("pass", false), failed,
+      pts.push_back({x, failed ? 0 : p["metric"].get<double>(), p.value("pass", false), failed,
                      !bestKey.empty() && key == bestKey, phaseOf(p)});
     }
   return pts;
@@ -157,14 +163,16 @@ public:
   }
 
   void draw(const char *title, const char *xLabel) {
-    put("<text x=\"%.1f\" y=\"15\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", x0_ + kPadL, title);
-    put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n", x0_ + kPadL,
-        kPadT, kPlotW, kPlotH);
+    put("<text x=\"%.1f\" y=\"15\" font-size=\"12\" font-weight=\"bold\">%s</text>\n", x0_ + kPadL,
+        title);
+    put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+        "stroke=\"#888\"/>\n",
+        x0_ + kPadL, kPadT, kPlotW, kPlotH);
     for (double t : ticks(ymin_, ymax_, false)) {
-      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", x0_ + kPadL + 1, Y(t),
-          x0_ + kPadL + kPlotW - 1, Y(t));
-      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", x0_ + kPadL - 4, Y(t) + 3,
-          t);
+      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n",
+          x0_ + kPadL + 1, Y(t), x0_ + kPadL + kPlotW - 1, Y(t));
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n",
+          x0_ + kPadL - 4, Y(t) + 3, t);
     }
     xLabel = xAxis(xLabel);
     labels(xLabel);
@@ -190,7 +198,9 @@ private:
     snprintf(buf_, sizeof buf_, fmt, args...);
     svg_ << buf_;
   }
-  double X(double x) const { return x0_ + kPadL + (xmax_ > xmin_ ? (x - xmin_) / (xmax_ - xmin_) : 0.5) * kPlotW; }
+  double X(double x) const {
+    return x0_ + kPadL + (xmax_ > xmin_ ? (x - xmin_) / (xmax_ - xmin_) : 0.5) * kPlotW;
+  }
   double Y(double y) const { return kPadT + (ymax_ - y) / (ymax_ - ymin_) * kPlotH; }
 
   // The axes' ranges: every probe and the target, 12% of room above and below.
@@ -220,8 +230,8 @@ private:
     std::vector<int> phases = byRound_ ? std::vector<int>{} : phasesOf(st_);
     if (phases.empty()) {
       for (double t : ticks(xmin_, xmax_, true)) {
-        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", X(t), kPadT + kPlotH, X(t),
-            kPadT + kPlotH + 4);
+        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", X(t),
+            kPadT + kPlotH, X(t), kPadT + kPlotH + 4);
         put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%g</text>\n", X(t),
             kPadT + kPlotH + 15, t);
       }
@@ -231,9 +241,10 @@ private:
     xmax_ = static_cast<double>(phases.size());
     for (size_t b = 0; b < phases.size(); ++b) {
       if (b > 0)
-        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>\n", X(b), kPadT, X(b),
-            kPadT + kPlotH);
-      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"%s\">phase %d</text>\n",
+        put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>\n", X(b),
+            kPadT, X(b), kPadT + kPlotH);
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\" fill=\"%s\">phase "
+          "%d</text>\n",
           X(b + 0.5), kPadT + kPlotH + 15, phaseColor(phases[b]), phases[b]);
     }
     return "phase, then level within it (left: none, right: all)";
@@ -241,15 +252,18 @@ private:
 
   // The axis labels and the dashed target line.
   void labels(const char *xLabel) {
-    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n", x0_ + kPadL + kPlotW / 2,
-        kPadT + kPlotH + 30, xLabel);
-    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" transform=\"rotate(-90 %.1f %.1f)\">%s"
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+        x0_ + kPadL + kPlotW / 2, kPadT + kPlotH + 30, xLabel);
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" "
+        "transform=\"rotate(-90 %.1f %.1f)\">%s"
         "</text>\n",
-        x0_ + 14, kPadT + kPlotH / 2, x0_ + 14, kPadT + kPlotH / 2, xmlEscape(st_.value("metric", "metric")).c_str());
-    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" stroke-dasharray=\"4 3\"/>\n",
+        x0_ + 14, kPadT + kPlotH / 2, x0_ + 14, kPadT + kPlotH / 2,
+        xmlEscape(st_.value("metric", "metric")).c_str());
+    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#06c\" "
+        "stroke-dasharray=\"4 3\"/>\n",
         x0_ + kPadL, Y(thr_), x0_ + kPadL + kPlotW, Y(thr_));
-    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#06c\">target %.4g</text>\n", x0_ + kPadL + 3,
-        Y(thr_) - 3, thr_);
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#06c\">target %.4g</text>\n",
+        x0_ + kPadL + 3, Y(thr_) - 3, thr_);
   }
 
   // Each phase's probes joined in order of size.
@@ -262,7 +276,8 @@ private:
       std::sort(line.begin(), line.end());
       if (line.size() < 2)
         continue;
-      svg_ << "<polyline fill=\"none\" stroke=\"" << phaseColor(ph) << "\" stroke-opacity=\"0.6\" points=\"";
+      svg_ << "<polyline fill=\"none\" stroke=\"" << phaseColor(ph)
+           << "\" stroke-opacity=\"0.6\" points=\"";
       for (const auto &[px, py] : line)
         put("%.1f,%.1f ", px, py);
       svg_ << "\"/>\n";
@@ -274,27 +289,30 @@ private:
     const char *color = p.phase > 0 ? phaseColor(p.phase) : p.pass ? "#2a2" : "#c22";
     if (p.failed) {
       double cx = X(p.x), cy = kPadT + kPlotH - 5;
-      put("<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" stroke-width=\"2\"/>\n", cx - 4,
-          cy - 4, cx + 4, cy + 4, cx - 4, cy + 4, cx + 4, cy - 4);
+      put("<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" "
+          "stroke-width=\"2\"/>\n",
+          cx - 4, cy - 4, cx + 4, cy + 4, cx - 4, cy + 4, cx + 4, cy - 4);
       return;
     }
     if (p.pass || p.phase == 0)
       put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X(p.x), Y(p.y), color);
     else
-      put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"%s\" stroke-width=\"1.5\"/>\n", X(p.x),
-          Y(p.y), color);
+      put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"%s\" "
+          "stroke-width=\"1.5\"/>\n",
+          X(p.x), Y(p.y), color);
     if (!p.best)
       return;
     bool nearRight = X(p.x) > x0_ + kPadL + kPlotW - 30;
-    put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n", X(p.x),
-        Y(p.y));
+    put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7.5\" fill=\"none\" stroke=\"black\" "
+        "stroke-width=\"1.5\"/>\n",
+        X(p.x), Y(p.y));
     put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" font-weight=\"bold\"%s>best</text>\n",
         X(p.x) + (nearRight ? -10.0 : 10.0), Y(p.y) - 8, nearRight ? " text-anchor=\"end\"" : "");
   }
 };
 
-void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *title, const char *xLabel,
-              bool byRound) {
+void svgPanel(std::ostringstream &svg, const json &st, double x0, const char *title,
+              const char *xLabel, bool byRound) {
   Panel(svg, st, x0, byRound).draw(title, xLabel);
 }
 
@@ -305,28 +323,34 @@ void svgLegend(std::ostringstream &svg, const json &st, double y) {
   auto item = [&](const std::string &marker, const std::string &text) {
     svg << marker;
     char buf[200];
-    snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n", x + 9, y + 3,
-             xmlEscape(text).c_str());
+    snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\">%s</text>\n", x + 9,
+             y + 3, xmlEscape(text).c_str());
     svg << buf;
     x += 16 + 6.0 * static_cast<double>(text.size());
   };
   char m[200];
   bool ladder = !phases.empty();
-  snprintf(m, sizeof m, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y, ladder ? "#555" : "#2a2");
+  snprintf(m, sizeof m, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", x, y,
+           ladder ? "#555" : "#2a2");
   item(m, "passes");
-  snprintf(m, sizeof m, ladder ? "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"#555\"/>\n"
-                               : "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#c22\"/>\n",
+  snprintf(m, sizeof m,
+           ladder ? "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"#555\"/>\n"
+                  : "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"#c22\"/>\n",
            x, y);
   item(m, "fails");
-  snprintf(m, sizeof m, "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" stroke-width=\"2\"/>\n",
+  snprintf(m, sizeof m,
+           "<path d=\"M%.1f %.1fL%.1f %.1fM%.1f %.1fL%.1f %.1f\" stroke=\"#e67e00\" "
+           "stroke-width=\"2\"/>\n",
            x - 4, y - 4, x + 4, y + 4, x - 4, y + 4, x + 4, y - 4);
   item(m, "evaluation failed (no metric)");
-  snprintf(m, sizeof m, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"black\" stroke-width=\"1.5\"/>\n",
+  snprintf(m, sizeof m,
+           "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" stroke=\"black\" "
+           "stroke-width=\"1.5\"/>\n",
            x, y);
   item(m, "best");
   for (int ph : phases) {
-    snprintf(m, sizeof m, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n", x - 4, y - 4,
-             phaseColor(ph));
+    snprintf(m, sizeof m, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n",
+             x - 4, y - 4, phaseColor(ph));
     item(m, "phase " + std::to_string(ph));
   }
 }
@@ -350,13 +374,14 @@ int statusCommand(const std::string &dir) {
                                        : verdict)
             << "\n";
   std::cout << "rounds: " << st["rounds"].size() << "\n";
-  std::cout << "evaluations: " << st.value("evaluations", 0) << " (this run), cache hits: "
-            << st.value("cache_hits", 0) << ", history: "
-            << readHistory((fs::path(dir) / "history.jsonl").string()).size() << " records\n";
+  std::cout << "evaluations: " << st.value("evaluations", 0)
+            << " (this run), cache hits: " << st.value("cache_hits", 0)
+            << ", history: " << readHistory((fs::path(dir) / "history.jsonl").string()).size()
+            << " records\n";
   if (st["best"].is_object())
-    std::cout << "best: level " << st["best"].value("level", 0) << ", " << st.value("metric", "") << " "
-              << metricText(st["best"]["metric"]) << ", " << st["best"].value("units", 0) << " units, "
-              << st["best"].value("modules", 0) << " modules moved\n";
+    std::cout << "best: level " << st["best"].value("level", 0) << ", " << st.value("metric", "")
+              << " " << metricText(st["best"]["metric"]) << ", " << st["best"].value("units", 0)
+              << " units, " << st["best"].value("modules", 0) << " modules moved\n";
   else
     std::cout << "best: none\n";
   if (!st.value("message", std::string()).empty())
@@ -384,9 +409,10 @@ bool writeHmctOutputs(const std::string &dir, const json &st, std::string &err) 
   md << "- Model: `" << mdCell(st.value("spec", "")) << "`\n";
   md << "- Metric / threshold: " << st.value("metric", "") << " " << st.value("op", "") << " "
      << formatNumber(st.value("threshold", 0.0)) << "\n";
-  md << "- Strategy: hmct-ladder, " << st.value("levels", 0) << " levels over " << st.value("units", 0)
-     << " units\n\n## Tuning Process & Results\n\n";
-  md << "| # | Phase | Configuration | Output Cosine Similarity | Threshold Met |\n|---:|---|---|---|---|\n";
+  md << "- Strategy: hmct-ladder, " << st.value("levels", 0) << " levels over "
+     << st.value("units", 0) << " units\n\n## Tuning Process & Results\n\n";
+  md << "| # | Phase | Configuration | Output Cosine Similarity | Threshold Met "
+        "|\n|---:|---|---|---|---|\n";
   int n = 0;
   std::set<std::string> seen;
   for (const json &r : st["rounds"])
@@ -399,9 +425,13 @@ bool writeHmctOutputs(const std::string &dir, const json &st, std::string &err) 
         snprintf(metric, sizeof metric, "out=%.6f", p["metric"].get<double>());
       else
         snprintf(metric, sizeof metric, "failed (%s)", p.value("status", "").c_str());
-      md << "| " << ++n << " | " << mdCell(phase) << " | " << mdCell(why.size() > phase.size() + 2 ? why.substr(phase.size() + 2) : why)
-         << ", " << p.value("modules", 0) << " modules moved | " << metric << " | "
-         << (!p["metric"].is_number() ? "-" : p.value("pass", false) ? "YES" : "NO") << " |\n";
+      md << "| " << ++n << " | " << mdCell(phase) << " | "
+         << mdCell(why.size() > phase.size() + 2 ? why.substr(phase.size() + 2) : why) << ", "
+         << p.value("modules", 0) << " modules moved | " << metric << " | "
+         << (!p["metric"].is_number() ? "-"
+             : p.value("pass", false) ? "YES"
+                                      : "NO")
+         << " |\n";
     }
   md << "\n## Final quant_config\n\n";
   if (!finalText.empty())
@@ -410,12 +440,14 @@ bool writeHmctOutputs(const std::string &dir, const json &st, std::string &err) 
     md << "The spec has no hmct target: no quant_config was emitted.\n";
   else
     md << "No configuration met the threshold (" << mdCell(st.value("message", "")) << ").\n";
-  md << "\n## Output Directories\n\n- `best/`: the best configuration's emitted files and its tuning statements\n"
+  md << "\n## Output Directories\n\n- `best/`: the best configuration's emitted files and its "
+        "tuning statements\n"
         "- `evals/KEY/`: one folder per evaluation (config/, result.json, stdout.txt)\n"
         "- `final_quant_config.json`, `report.md`, `report.svg`\n";
   if (finalText.empty())
     fs::remove(fs::path(dir) / "final_quant_config.json", ec);
-  else if (!emit::writeFileAtomically((fs::path(dir) / "final_quant_config.json").string(), finalText, err))
+  else if (!emit::writeFileAtomically((fs::path(dir) / "final_quant_config.json").string(),
+                                      finalText, err))
     return false;
   return emit::writeFileAtomically((fs::path(dir) / "tuning_report.md").string(), md.str(), err);
 }
@@ -438,12 +470,12 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   md << "| verdict | " << st.value("verdict", "") << (st.value("message", "").empty() ? "" : ": ")
      << mdCell(st.value("message", "")) << " |\n";
   md << "| levels / units | " << st.value("levels", 0) << " / " << st.value("units", 0) << " |\n";
-  md << "| evaluations (last run) | " << st.value("evaluations", 0) << ", cache hits " << st.value("cache_hits", 0)
-     << " |\n";
+  md << "| evaluations (last run) | " << st.value("evaluations", 0) << ", cache hits "
+     << st.value("cache_hits", 0) << " |\n";
   if (st["best"].is_object())
-    md << "| best | level " << st["best"].value("level", 0) << ", metric " << metricText(st["best"]["metric"])
-       << ", " << st["best"].value("units", 0) << " units / " << st["best"].value("modules", 0)
-       << " modules moved (`best/`) |\n";
+    md << "| best | level " << st["best"].value("level", 0) << ", metric "
+       << metricText(st["best"]["metric"]) << ", " << st["best"].value("units", 0) << " units / "
+       << st["best"].value("modules", 0) << " modules moved (`best/`) |\n";
   else
     md << "| best | none |\n";
   md << "\n## Rounds\n\n";
@@ -453,14 +485,17 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   for (const json &r : st["rounds"])
     for (const json &p : r["probes"]) {
       std::string status = p.value("status", "");
-      std::string result = status != "ok" ? "failed (" + status + ")" : p.value("pass", false) ? "pass" : "fail";
+      std::string result = status != "ok"           ? "failed (" + status + ")"
+                           : p.value("pass", false) ? "pass"
+                                                    : "fail";
       if (!bestKey.empty() && p.value("key", "") == bestKey)
         result = "**" + result + ", best**";
-      md << "| " << r.value("round", 0) << " | " << mdCell(p.value("why", "")) << " | " << p.value("level", 0)
-         << " (" << mdCell(p.value("level_text", "")) << ") | " << p.value("units", 0) << " | "
-         << p.value("modules", 0) << " | " << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", ""))
-         << " | " << metricText(p["metric"]) << " | " << result << " | " << (p.value("cached", false) ? "yes" : "no")
-         << " |\n";
+      md << "| " << r.value("round", 0) << " | " << mdCell(p.value("why", "")) << " | "
+         << p.value("level", 0) << " (" << mdCell(p.value("level_text", "")) << ") | "
+         << p.value("units", 0) << " | " << p.value("modules", 0) << " | "
+         << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", "")) << " | "
+         << metricText(p["metric"]) << " | " << result << " | "
+         << (p.value("cached", false) ? "yes" : "no") << " |\n";
     }
   if (!st["notes"].empty()) {
     md << "\n## Warnings\n\n";
@@ -475,8 +510,8 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
     md << "\n## Failed evaluations\n\n";
     for (const EvalRecord &r : hist)
       if (r.status != "ok") {
-        md << "- `" << r.key.substr(0, 16) << "` (round " << r.round << ", " << mdCell(r.why) << "): "
-           << mdCell(r.detail) << "\n";
+        md << "- `" << r.key.substr(0, 16) << "` (round " << r.round << ", " << mdCell(r.why)
+           << "): " << mdCell(r.detail) << "\n";
         if (!r.stderrTail.empty())
           md << "\n  ```\n  " << [&] {
             std::string t = r.stderrTail, o;
@@ -489,7 +524,8 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   md << "\n## Chart\n\n![metric against round and fallback size](report.svg)\n";
 
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"300\" viewBox=\"0 0 780 300\" "
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"300\" viewBox=\"0 0 780 "
+         "300\" "
          "font-family=\"sans-serif\">\n";
   svg << "<rect width=\"780\" height=\"300\" fill=\"white\"/>\n";
   svgPanel(svg, st, 0, "metric by round", "round", true);

@@ -36,13 +36,14 @@ struct Goal {
 
 struct ProbeContext {
   const RunOptions &opts;
-  const ir::Spec &base;     // as loaded
+  const ir::Spec &base; // as loaded
   // Resolved with an empty tuning state first, then resolved again for each probe with the
   // probe's state (its inventory and module selector are reused: no copy per probe).
   ir::Spec &scratch;
   const TuneSpace &space;
-  std::string commandKey;   // evaluatorKey()
-  const msmodelslim::SelectionCompressor &compressor; // over scratch.inventory, kept with its selector
+  std::string commandKey; // evaluatorKey()
+  const msmodelslim::SelectionCompressor
+      &compressor; // over scratch.inventory, kept with its selector
 };
 
 // Everything besides the configuration that decides a result: the evaluator's arguments, the
@@ -51,7 +52,8 @@ struct ProbeContext {
 std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune);
 
 // Applies the probe's state to the scratch spec (the base's targets and tune block, the state's
-// compressed statements), runs the passes, emits every target and computes the key. False (diagnostics in `rd`) when the passes or an emitter reject it.
+// compressed statements), runs the passes, emits every target and computes the key. False
+// (diagnostics in `rd`) when the passes or an emitter reject it.
 bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, DiagnosticEngine &rd);
 
 // Writes DIR/evals/KEY16/{config/, tune.qspec, ir.json with --write-ir} and drops the bytes.
@@ -61,8 +63,8 @@ void writeEvalDir(Prepared &p);
 
 // The status of a finished job from its exit and its result file (every goal's metric must be a
 // finite number).
-EvalRecord judge(const JobResult &jr, const std::string &dir, const std::vector<ir::MetricGoal> &goals,
-                 double timeout);
+EvalRecord judge(const JobResult &jr, const std::string &dir,
+                 const std::vector<ir::MetricGoal> &goals, double timeout);
 
 // True if the record's metrics meet every goal.
 bool goalsPass(const std::vector<Goal> &goals, const EvalRecord &r);

@@ -62,7 +62,8 @@ bool buildExplicitLevels(const ir::Spec &base, TuneSpace &out, DiagnosticEngine 
       blockSet.insert(m.block);
   std::vector<int32_t> blocks(blockSet.begin(), blockSet.end());
   auto countOf = [](const ir::LevelTerm &t, size_t total) {
-    return t.percent ? (static_cast<size_t>(t.count) * total + 99) / 100 : static_cast<size_t>(t.count);
+    return t.percent ? (static_cast<size_t>(t.count) * total + 99) / 100
+                     : static_cast<size_t>(t.count);
   };
   std::vector<bool> inOrder(out.units.size(), false);
   for (const ir::Level &level : base.tune.levels) {
@@ -89,7 +90,8 @@ bool buildExplicitLevels(const ir::Spec &base, TuneSpace &out, DiagnosticEngine 
           continue; // the frontend reported it
       }
       for (uint32_t m = 0; m < mods.size(); ++m)
-        if (unitOf[m] >= 0 && (pat ? pat->matches(mods[m].name) : wantBlocks.count(mods[m].block) != 0))
+        if (unitOf[m] >= 0 &&
+            (pat ? pat->matches(mods[m].name) : wantBlocks.count(mods[m].block) != 0))
           chosen.insert(static_cast<uint32_t>(unitOf[m]));
     }
     if (chosen.empty()) {
@@ -122,7 +124,8 @@ std::vector<int> progressiveLevels(const TuneSpace &space, const ir::Spec &spec)
     return out;
   for (double threshold : {0.99, 0.999, 0.9999, 0.99999}) {
     size_t n = 0; // units are sorted most sensitive (lowest cosine) first
-    while (n < space.units.size() && space.units[n].scored && -space.units[n].sensitivity < threshold)
+    while (n < space.units.size() && space.units[n].scored &&
+           -space.units[n].sensitivity < threshold)
       ++n;
     if (n > 0 && (out.empty() || static_cast<size_t>(out.back()) < n))
       out.push_back(static_cast<int>(n));
@@ -140,7 +143,8 @@ bool buildSpace(const ir::Spec &base, TuneSpace &out, DiagnosticEngine &diags) {
   out.fixed.resize(mods.size(), false);
   for (size_t m = 0; m < mods.size() && m < res.modules.size(); ++m) {
     out.baseTier[m] = res.modules[m].tier.value;
-    out.fixed[m] = res.modules[m].isProtected || res.modules[m].tier.from.source == ir::Decision::NameOverride;
+    out.fixed[m] =
+        res.modules[m].isProtected || res.modules[m].tier.from.source == ir::Decision::NameOverride;
   }
 
   // 2. Module sensitivities.
@@ -259,8 +263,9 @@ ir::Tier wantedTier(const TuneSpace &space, const ir::Spec &base, const Probe &p
 // The highest tier of the ladder, up to `wanted`, that every target of the spec can express on
 // each module the unit raises (dual-int16 refused on Conv: int16 instead); `names` receives the
 // modules it raises. Returns `wanted` with no names when no tier above int4 is expressible.
-ir::Tier expressibleTier(const TuneSpace &space, const ir::Spec &base, const Unit &unit, ir::Tier wanted,
-                         Expressibility &canExpress, std::vector<std::string> &names) {
+ir::Tier expressibleTier(const TuneSpace &space, const ir::Spec &base, const Unit &unit,
+                         ir::Tier wanted, Expressibility &canExpress,
+                         std::vector<std::string> &names) {
   const auto &mods = base.inventory.modules;
   for (int v = static_cast<int>(wanted); v > static_cast<int>(ir::Tier::Int4); --v) {
     ir::Tier t = static_cast<ir::Tier>(v);
@@ -376,7 +381,8 @@ std::string commentSafe(const std::string &s) {
 
 // Few patterns selecting exactly `names` among the inventory's modules (the emitters' own
 // compressor); the escaped names themselves if compression cannot be verified.
-std::vector<std::string> compressNames(const std::vector<const std::string *> &names, const ir::Inventory &inv,
+std::vector<std::string> compressNames(const std::vector<const std::string *> &names,
+                                       const ir::Inventory &inv,
                                        const msmodelslim::SelectionCompressor &compressor) {
   std::vector<msmodelslim::Want> want(inv.modules.size(), msmodelslim::Want::Forbid);
   bool allKnown = true;
@@ -475,11 +481,13 @@ void applyState(ir::Spec &spec, const TuningState &state, const StatePatterns &p
   spec.resolution.modules = std::move(modules);
 }
 
-std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv) {
+std::string stateText(const TuningState &state, const std::string &indent,
+                      const ir::Inventory &inv) {
   return stateText(state, compressState(state, inv, msmodelslim::SelectionCompressor(inv)), indent);
 }
 
-std::string stateText(const TuningState &state, const StatePatterns &patterns, const std::string &indent) {
+std::string stateText(const TuningState &state, const StatePatterns &patterns,
+                      const std::string &indent) {
   auto summary = [](size_t units, size_t modules) {
     return std::to_string(units) + (units == 1 ? " unit, " : " units, ") + std::to_string(modules) +
            (modules == 1 ? " module" : " modules");
@@ -489,7 +497,8 @@ std::string stateText(const TuningState &state, const StatePatterns &patterns, c
     size_t names = 0;
     for (const auto &list : state.excludes)
       names += list.size();
-    out += statementText(indent, "exclude", patterns.excludes, "", summary(state.excludes.size(), names));
+    out += statementText(indent, "exclude", patterns.excludes, "",
+                         summary(state.excludes.size(), names));
   }
   // One raise statement per tier, lowest tier first.
   std::map<ir::Tier, std::pair<size_t, size_t>> byTier; // units, modules

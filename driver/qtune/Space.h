@@ -25,17 +25,17 @@ struct Unit {
 };
 
 struct TuneSpace {
-  std::vector<Unit> units;                 // most sensitive first
+  std::vector<Unit> units; // most sensitive first
   // Levels are prefixes of one ordered list: level i (1-based) moves order[0, levelEnd[i-1]).
   // Memory grows with the units, not with their square.
-  std::vector<uint32_t> order;             // unit indices, in the order the levels add them
-  std::vector<size_t> levelEnd;            // ascending, one per level
-  std::vector<std::string> levelText;      // "first 4", or "top 3"
+  std::vector<uint32_t> order;        // unit indices, in the order the levels add them
+  std::vector<size_t> levelEnd;       // ascending, one per level
+  std::vector<std::string> levelText; // "first 4", or "top 3"
   size_t levels() const { return levelEnd.size(); }
-  std::vector<ir::Tier> baseTier;          // per module, with an empty tuning state
-  std::vector<bool> fixed;                 // per module: protected or tier set by a name override
+  std::vector<ir::Tier> baseTier; // per module, with an empty tuning state
+  std::vector<bool> fixed;        // per module: protected or tier set by a name override
   ir::Tier raiseTo = ir::Tier::Float;
-  std::vector<std::string> chains;         // anti-outlier candidates
+  std::vector<std::string> chains; // anti-outlier candidates
 };
 
 // Builds the space from `base`, a spec already resolved with its tuning state emptied. Reports
@@ -58,7 +58,7 @@ struct TuningState {
     std::vector<std::string> names;
   };
   std::vector<Raise> raises;
-  std::string antiOutlier; // "" = the spec's own
+  std::string antiOutlier;       // "" = the spec's own
   size_t units = 0, modules = 0; // how many units/modules moved
   // Units the probe asked to move but left alone because a target of the spec cannot express
   // the tier on one of their modules (the rule qcc applies): one line per tier, for a warning.
@@ -87,9 +87,11 @@ void applyState(ir::Spec &spec, const TuningState &state, const StatePatterns &p
 // The statements of a tuning state as .qspec text, each indented by `indent`: one `exclude`
 // and one `raise ... to T` per tier with `patterns`' lists, each with a `// qtune:` comment; and
 // the chosen anti-outlier candidate as an `anti_outlier` setting.
-std::string stateText(const TuningState &state, const StatePatterns &patterns, const std::string &indent);
+std::string stateText(const TuningState &state, const StatePatterns &patterns,
+                      const std::string &indent);
 // The same, compressing the names over `inv` first.
-std::string stateText(const TuningState &state, const std::string &indent, const ir::Inventory &inv);
+std::string stateText(const TuningState &state, const std::string &indent,
+                      const ir::Inventory &inv);
 
 // True if `text` can be written as a bare .qspec identifier.
 bool isPlainWord(const std::string &text);

@@ -21,9 +21,8 @@ namespace {
 // One JSON string as dump(..., replace) writes it: plain ASCII directly, anything else (escapes,
 // UTF-8, invalid bytes) through nlohmann.
 void appendJSONString(std::string &out, const std::string &s) {
-  bool plain = std::all_of(s.begin(), s.end(), [](char c) {
-    return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
-  });
+  bool plain = std::all_of(s.begin(), s.end(),
+                           [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
   if (!plain) {
     out += json(s).dump(-1, ' ', false, json::error_handler_t::replace);
     return;

@@ -23,8 +23,9 @@ std::string fmtMetric(double v) {
 } // namespace
 
 std::string Probe::id() const {
-  return "L" + std::to_string(level) + "/c" + std::to_string(chain) + "/u" + std::to_string(uniform) +
-         "/d" + std::to_string(dualMatmul ? 1 : 0) + "/t" + std::to_string(levelTier);
+  return "L" + std::to_string(level) + "/c" + std::to_string(chain) + "/u" +
+         std::to_string(uniform) + "/d" + std::to_string(dualMatmul ? 1 : 0) + "/t" +
+         std::to_string(levelTier);
 }
 
 const char *verdictName(Verdict::Kind k) {
@@ -61,7 +62,8 @@ void Strategy::consider(const Probe &p, const Outcome &o) {
 std::string Strategy::unknownLevels() const {
   std::string out;
   for (int lv : unknown_)
-    out += (out.empty() ? (unknown_.size() == 1 ? "level " : "levels ") : ", ") + std::to_string(lv);
+    out +=
+        (out.empty() ? (unknown_.size() == 1 ? "level " : "levels ") : ", ") + std::to_string(lv);
   return out;
 }
 
@@ -166,9 +168,10 @@ private:
           continue;
         flagged_.insert({a, it->first});
         nonMonotone_ = true;
-        notes_.push_back("level " + std::to_string(a) + (oa.pass ? " passes" : " fails") + " with metric " +
-                         fmtMetric(oa.metric) + " but the larger level " + std::to_string(it->first) +
-                         (ob.pass ? " passes" : " fails") + " with metric " + fmtMetric(ob.metric));
+        notes_.push_back("level " + std::to_string(a) + (oa.pass ? " passes" : " fails") +
+                         " with metric " + fmtMetric(oa.metric) + " but the larger level " +
+                         std::to_string(it->first) + (ob.pass ? " passes" : " fails") +
+                         " with metric " + fmtMetric(ob.metric));
       }
     }
   }
@@ -210,12 +213,13 @@ private:
       if (lv < upper && o.evaluated)
         lo = lv; // every evaluated level below hi failed (hi is the smallest pass)
     // 2. Search inside the bracket.
-    addSplits(lo, upper, slots, "split (" + std::to_string(lo) + ", " + std::to_string(upper) + ")", plan);
+    addSplits(lo, upper, slots, "split (" + std::to_string(lo) + ", " + std::to_string(upper) + ")",
+              plan);
     if (!plan.empty())
       return plan;
     if (hi < 0) {
-      finish(Verdict::Unknown, "no evaluated level passes, and all high (level " + std::to_string(L) +
-                                   ") could not be evaluated");
+      finish(Verdict::Unknown, "no evaluated level passes, and all high (level " +
+                                   std::to_string(L) + ") could not be evaluated");
       return {};
     }
     // 3. Non-monotone: scan what the bisection skipped.
@@ -284,7 +288,8 @@ public:
     std::set<std::string> seen;
     std::deque<StandingHigh> frontier{*this};
     // Branches that only repeat known probes (the final check) end the look-ahead too.
-    for (size_t popped = 0; !frontier.empty() && out.size() < slots && popped < 64u * slots; ++popped) {
+    for (size_t popped = 0; !frontier.empty() && out.size() < slots && popped < 64u * slots;
+         ++popped) {
       StandingHigh s = std::move(frontier.front());
       frontier.pop_front();
       std::optional<Probe> p = s.step();
@@ -309,8 +314,9 @@ public:
       std::optional<Probe> p = t.step();
       if (!p)
         return;
-      auto it = std::find_if(results.begin(), results.end(),
-                             [&](const std::pair<Probe, Outcome> &r) { return r.first.sameAs(*p); });
+      auto it =
+          std::find_if(results.begin(), results.end(),
+                       [&](const std::pair<Probe, Outcome> &r) { return r.first.sameAs(*p); });
       if (it == results.end())
         return;
       *this = std::move(t);
@@ -401,11 +407,12 @@ private:
         finish(Verdict::Found, "standing high settled on level " + std::to_string(p.level));
       } else if (!o.evaluated) {
         bestPass_.reset();
-        finish(Verdict::Unknown, "the evaluation of the largest fallback (level " + std::to_string(p.level) +
-                                     ") failed");
+        finish(Verdict::Unknown, "the evaluation of the largest fallback (level " +
+                                     std::to_string(p.level) + ") failed");
       } else {
         bestPass_.reset();
-        finish(Verdict::Unreachable, "the largest fallback (level " + std::to_string(p.level) + ") fails");
+        finish(Verdict::Unreachable,
+               "the largest fallback (level " + std::to_string(p.level) + ") fails");
       }
       return;
     }
@@ -503,14 +510,16 @@ public:
       for (const auto &[p, o] : results)
         if (o.evaluated && o.pass) {
           bestPass_ = std::make_pair(p, o.metric);
-          finish(Verdict::Found, "phase " + std::to_string(phase_) + " passes at level " + std::to_string(p.level));
+          finish(Verdict::Found,
+                 "phase " + std::to_string(phase_) + " passes at level " + std::to_string(p.level));
           return;
         }
       pos_ += results.size();
       if (pos_ < space_.progressive.size())
         return;
       bestPass_ = base_;
-      finish(Verdict::Found, "phase " + std::to_string(phase_) + ": no level passes; keeping the phase " +
+      finish(Verdict::Found, "phase " + std::to_string(phase_) +
+                                 ": no level passes; keeping the phase " +
                                  std::to_string(phase_ - 1) + " result");
       return;
     }
@@ -533,7 +542,8 @@ public:
     } else if (phase_ == 6) {
       if (!pass) {
         if (o.evaluated)
-          finish(Verdict::Unreachable, "all fp16 (phase 6) fails with metric " + fmtMetric(o.metric));
+          finish(Verdict::Unreachable,
+                 "all fp16 (phase 6) fails with metric " + fmtMetric(o.metric));
         else
           finish(Verdict::Unknown, "the evaluation of all fp16 (phase 6) failed");
         return;

@@ -21,12 +21,12 @@ namespace qspec::tune {
 
 // Tiers by their ir::Tier value; -1 = not set.
 struct Probe {
-  int level = 0;          // 0 = no fallback, 1..L
-  int chain = -1;         // anti-outlier candidate index; -1 = none
-  int uniform = -1;       // every tunable group raised at least to this tier
+  int level = 0;           // 0 = no fallback, 1..L
+  int chain = -1;          // anti-outlier candidate index; -1 = none
+  int uniform = -1;        // every tunable group raised at least to this tier
   bool dualMatmul = false; // Conv/Gemm/MatMul/Linear groups raised to dual-int16
-  int levelTier = -1;     // tier of the level's groups; -1 = the spec's raise_to (default float)
-  std::string why;        // the reason, for the log and the report
+  int levelTier = -1;      // tier of the level's groups; -1 = the spec's raise_to (default float)
+  std::string why;         // the reason, for the log and the report
 
   // Identity (without `why`), used to deduplicate probes and as the in-process cache key.
   std::string id() const;
@@ -50,9 +50,9 @@ struct Verdict {
 const char *verdictName(Verdict::Kind k);
 
 struct SearchSpace {
-  int levels = 0;          // L (>= 1)
-  int chains = 0;          // anti-outlier candidates (0 = none)
-  int maxRounds = 0;       // 0 = the strategy's default
+  int levels = 0;             // L (>= 1)
+  int chains = 0;             // anti-outlier candidates (0 = none)
+  int maxRounds = 0;          // 0 = the strategy's default
   bool higherIsBetter = true; // metric direction (`>=`/`>` targets)
   double tolerance = 0;       // metric noise allowed before a drop counts as non-monotone
   // For the HMCT ladder: which tiers the spec's ladder offers (by ir::Tier value).
@@ -106,8 +106,8 @@ std::unique_ptr<Strategy> createStrategy(const std::string &name, const SearchSp
 struct SimLandscape {
   int levels = 16;
   int passLevel = 5;
-  std::vector<int> traps;        // levels whose metric drops below level 0's (non-monotone)
-  std::vector<int> crashes;      // levels whose evaluation fails (a crash: no metric)
+  std::vector<int> traps;         // levels whose metric drops below level 0's (non-monotone)
+  std::vector<int> crashes;       // levels whose evaluation fails (a crash: no metric)
   std::vector<double> chainBonus; // added to the metric per anti-outlier candidate
   bool int16Passes = true, dualPasses = true, fp16Passes = true;
   double threshold = 0.9;
@@ -118,7 +118,7 @@ struct SimResult {
   Verdict verdict;
   int evaluations = 0; // distinct probes evaluated (cache hits are free)
   int rounds = 0;
-  int probes = 0;      // proposals including cache hits
+  int probes = 0; // proposals including cache hits
 };
 SimResult simulate(Strategy &s, const SimLandscape &land, unsigned slots, int roundCap = 1000);
 

@@ -56,8 +56,8 @@ void sha256BlocksPortable(uint32_t h[8], const unsigned char *p, size_t n) {
   for (; n; --n, p += 64) {
     uint32_t w[64];
     for (int i = 0; i < 16; ++i)
-      w[i] = (uint32_t(p[4 * i]) << 24) | (uint32_t(p[4 * i + 1]) << 16) | (uint32_t(p[4 * i + 2]) << 8) |
-             uint32_t(p[4 * i + 3]);
+      w[i] = (uint32_t(p[4 * i]) << 24) | (uint32_t(p[4 * i + 1]) << 16) |
+             (uint32_t(p[4 * i + 2]) << 8) | uint32_t(p[4 * i + 3]);
     for (int i = 16; i < 64; ++i) {
       uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
       uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
@@ -97,19 +97,23 @@ bool cpuHasShaNi() {
 // The state is kept as the two vectors the sha256rnds2 instruction takes (ABEF, CDGH); each
 // group of four rounds adds its constants to four message words, and the schedule's next four
 // words come from sha256msg1 / msg2 (Intel's "SHA extensions" paper, section 4).
-__attribute__((target("sha,sse4.1,ssse3"))) void shaNiBlocks(uint32_t h[8], const unsigned char *p, size_t n) {
+__attribute__((target("sha,sse4.1,ssse3"))) void shaNiBlocks(uint32_t h[8], const unsigned char *p,
+                                                             size_t n) {
   const __m128i swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
-  __m128i tmp = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h)), 0xB1); // CDAB
-  __m128i s1 = _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h + 4)), 0x1B); // EFGH
-  __m128i s0 = _mm_alignr_epi8(tmp, s1, 8);    // ABEF
-  s1 = _mm_blend_epi16(s1, tmp, 0xF0);         // CDGH
+  __m128i tmp =
+      _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h)), 0xB1); // CDAB
+  __m128i s1 =
+      _mm_shuffle_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i *>(h + 4)), 0x1B); // EFGH
+  __m128i s0 = _mm_alignr_epi8(tmp, s1, 8);                                               // ABEF
+  s1 = _mm_blend_epi16(s1, tmp, 0xF0);                                                    // CDGH
   for (; n; --n, p += 64) {
     const __m128i abef = s0, cdgh = s1;
     __m128i w[4];
     for (int i = 0; i < 4; ++i)
       w[i] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(p + 16 * i)), swap);
     for (int g = 0; g < 16; ++g) {
-      __m128i m = _mm_add_epi32(w[g & 3], _mm_loadu_si128(reinterpret_cast<const __m128i *>(kK + 4 * g)));
+      __m128i m =
+          _mm_add_epi32(w[g & 3], _mm_loadu_si128(reinterpret_cast<const __m128i *>(kK + 4 * g)));
       s1 = _mm_sha256rnds2_epu32(s1, s0, m);
       s0 = _mm_sha256rnds2_epu32(s0, s1, _mm_shuffle_epi32(m, 0x0E));
       if (g < 12) { // W[4g+16 ..]: from W[4g ..], W[4g+4 ..], W[4g+9 ..], W[4g+12 ..]
@@ -368,7 +372,9 @@ std::string fileTail(const std::string &path, size_t maxBytes) {
   if (!in)
     return "";
   std::streamoff size = in.tellg();
-  std::streamoff from = size > static_cast<std::streamoff>(maxBytes) ? size - static_cast<std::streamoff>(maxBytes) : 0;
+  std::streamoff from = size > static_cast<std::streamoff>(maxBytes)
+                            ? size - static_cast<std::streamoff>(maxBytes)
+                            : 0;
   in.seekg(from);
   std::string text(static_cast<size_t>(size - from), '\0');
   in.read(text.data(), static_cast<std::streamsize>(text.size()));

@@ -42,16 +42,16 @@ bool sha256BlocksShaNi(uint32_t h[8], const unsigned char *p, size_t n);
 // ---- History: one JSON object per line, flushed and fsynced per record -----------------------
 
 struct EvalRecord {
-  std::string key;     // cache key (hex)
-  int round = 0;       // round of the run that evaluated it
-  std::string probe;   // Probe::id()
+  std::string key;   // cache key (hex)
+  int round = 0;     // round of the run that evaluated it
+  std::string probe; // Probe::id()
   std::string why;
-  std::string status;  // ok | exit | timeout | no-result | bad-result | signal
+  std::string status; // ok | exit | timeout | no-result | bad-result | signal
   bool hasMetric = false;
-  double metric = 0;   // the first metric of the tune block
+  double metric = 0;                     // the first metric of the tune block
   std::map<std::string, double> metrics; // every metric the tune block names
   int attempts = 1;
-  std::string detail;  // why it failed
+  std::string detail; // why it failed
   std::string stderrTail;
   double seconds = 0;
   size_t units = 0, modules = 0;

@@ -63,7 +63,8 @@ QSPEC_RESULT (and QSPEC_IR with --write-ir); see docs/driver.md. Exit codes: 0 t
 )";
 
 int usageError(const std::string &msg) {
-  std::cerr << "qtune: error: " << msg << "\n" << "run 'qtune --help' for usage\n";
+  std::cerr << "qtune: error: " << msg << "\n"
+            << "run 'qtune --help' for usage\n";
   return 2;
 }
 
@@ -104,10 +105,11 @@ bool takeColorOption(int &argc, char **argv, std::string &error) {
 }
 
 // The run options that take a value, as `--flag VALUE` or `--flag=VALUE`.
-const char *const kValueFlags[] = {"--workdir",   "--strategy",   "--jobs",      "--devices",    "--device-env",
-                                   "--executor",  "--slurm-arg",  "--partition", "--gres",       "--srun",
-                                   "--max-rounds", "--max-time",  "--timeout",   "--cache-salt", "--inventory",
-                                   "--scores",    "--cache-input", "--retries",  "--log-limit"};
+const char *const kValueFlags[] = {"--workdir",     "--strategy",   "--jobs",       "--devices",
+                                   "--device-env",  "--executor",   "--slurm-arg",  "--partition",
+                                   "--gres",        "--srun",       "--max-rounds", "--max-time",
+                                   "--timeout",     "--cache-salt", "--inventory",  "--scores",
+                                   "--cache-input", "--retries",    "--log-limit"};
 
 // The value flag `a` is (`--flag` or `--flag=...`), or "" if none; `val` is the `=` part.
 std::string valueFlag(const std::string &a, std::string &val, bool &inline_) {
@@ -147,7 +149,8 @@ bool wholeNumber(const std::string &val, double lo, double hi, double &num) {
 }
 
 // The numeric run options; nothing if `flag` is not one of them or its value is valid.
-std::optional<int> setRunNumber(const std::string &flag, const std::string &val, tune::RunOptions &o) {
+std::optional<int> setRunNumber(const std::string &flag, const std::string &val,
+                                tune::RunOptions &o) {
   double num = 0;
   if (flag == "--jobs") {
     if (!wholeNumber(val, 1, 1024, num))
@@ -174,7 +177,8 @@ std::optional<int> setRunNumber(const std::string &flag, const std::string &val,
 }
 
 // Sets the run option `flag` (one of kValueFlags) to `val`; a usage error's exit code if invalid.
-std::optional<int> setRunValue(const std::string &flag, const std::string &val, tune::RunOptions &o) {
+std::optional<int> setRunValue(const std::string &flag, const std::string &val,
+                               tune::RunOptions &o) {
   if (flag == "--workdir")
     o.workdir = val;
   else if (flag == "--strategy")
@@ -243,8 +247,9 @@ std::optional<int> parseRunArgs(int argc, char **argv, tune::RunOptions &o) {
         return rc;
     } else if (setRunSwitch(a, o)) {
     } else if (a == "-") {
-      return usageError("the spec must be a file, not standard input ('-'): a run is resumed from it and "
-                        "'qtune apply' writes into it");
+      return usageError(
+          "the spec must be a file, not standard input ('-'): a run is resumed from it and "
+          "'qtune apply' writes into it");
     } else if (!a.empty() && a[0] == '-') {
       return usageError("unknown option '" + sanitizeForTerminal(a) + "'");
     } else if (o.spec.empty()) {
@@ -268,12 +273,14 @@ std::optional<int> checkRunOptions(const tune::RunOptions &o) {
   if (o.evaluator.empty())
     return usageError("no evaluator command; give it after '--'");
   if (o.devices.size() > 0 && o.devices.size() < o.jobs)
-    return usageError("--devices names " + std::to_string(o.devices.size()) + " devices for --jobs " +
-                      std::to_string(o.jobs));
+    return usageError("--devices names " + std::to_string(o.devices.size()) +
+                      " devices for --jobs " + std::to_string(o.jobs));
   if (tune::findProgram(o.evaluator[0]).empty())
-    return usageError("evaluator '" + sanitizeForTerminal(o.evaluator[0]) + "' is not an executable program");
+    return usageError("evaluator '" + sanitizeForTerminal(o.evaluator[0]) +
+                      "' is not an executable program");
   if (o.executor == "slurm" && tune::findProgram(o.srun).empty())
-    return usageError("--executor slurm needs '" + sanitizeForTerminal(o.srun) + "' (Slurm's srun) on PATH");
+    return usageError("--executor slurm needs '" + sanitizeForTerminal(o.srun) +
+                      "' (Slurm's srun) on PATH");
   return std::nullopt;
 }
 
@@ -309,7 +316,8 @@ int main(int argc, char **argv) {
   if (cmd == "status" || cmd == "report" || cmd == "apply")
     return dirCommand(cmd, argc, argv);
   if (cmd != "run")
-    return usageError("unknown command '" + sanitizeForTerminal(cmd) + "'; use run, status, report or apply");
+    return usageError("unknown command '" + sanitizeForTerminal(cmd) +
+                      "'; use run, status, report or apply");
   tune::RunOptions o;
   if (std::optional<int> rc = parseRunArgs(argc, argv, o))
     return *rc;

@@ -42,20 +42,20 @@ using namespace qspec::amct;
 // the layer's type (or, for a recipe not tied to a type, the value asked for, nullopt = unset).
 struct LayerRecipe {
   DataType act = DataType::Int8;
-  DataType weight = DataType::Int8;   // QAT dst_type; PTQ: Int4 -> quant_bits 4
-  std::optional<uint32_t> quantBits;  // PTQ 6/7 (explicit option)
+  DataType weight = DataType::Int8;  // QAT dst_type; PTQ: Int4 -> quant_bits 4
+  std::optional<uint32_t> quantBits; // PTQ 6/7 (explicit option)
   std::optional<bool> channelWise;
-  std::optional<bool> asymmetric;     // PTQ
-  std::string actAlgo = "ifmr";       // ifmr | hfmg | ulq
-  std::string wtsAlgo = "arq";        // arq | ada | ulq
+  std::optional<bool> asymmetric; // PTQ
+  std::string actAlgo = "ifmr";   // ifmr | hfmg | ulq
+  std::string wtsAlgo = "arq";    // arq | ada | ulq
   std::optional<double> clipMax, clipMin;
   std::optional<bool> fixedMin;
   std::optional<uint32_t> numOfBins;
   std::optional<double> dmq;
 
   auto tie() const {
-    return std::tie(act, weight, quantBits, channelWise, asymmetric, actAlgo, wtsAlgo, clipMax, clipMin, fixedMin,
-                    numOfBins, dmq);
+    return std::tie(act, weight, quantBits, channelWise, asymmetric, actAlgo, wtsAlgo, clipMax,
+                    clipMin, fixedMin, numOfBins, dmq);
   }
   bool operator==(const LayerRecipe &o) const { return tie() == o.tie(); }
   bool operator<(const LayerRecipe &o) const { return tie() < o.tie(); }
@@ -118,20 +118,19 @@ struct RecipeKey {
   int tierRank = 0;
   std::string_view dtype[2], scope[2], method[2]; // weight, act; "" = unset (as in viewOf)
   int dtypeRank[2] = {0, 0};
-  int symmetric[2] = {-1, -1};                    // -1 = unset
+  int symmetric[2] = {-1, -1};                             // -1 = unset
   const std::vector<const ir::Option *> *blocks = nullptr; // compared by content
-  uint32_t type = 0;                              // interned module type
+  uint32_t type = 0;                                       // interned module type
   bool fromDefaults = false;
-  bool noBias = false;                            // a Linear the inventory knows has no bias
+  bool noBias = false; // a Linear the inventory knows has no bias
 
   bool operator==(const RecipeKey &o) const {
     for (int i = 0; i < 2; ++i)
       if (dtype[i] != o.dtype[i] || scope[i] != o.scope[i] || method[i] != o.method[i] ||
           dtypeRank[i] != o.dtypeRank[i] || symmetric[i] != o.symmetric[i])
         return false;
-    return tier == o.tier && tierRank == o.tierRank && type == o.type && fromDefaults == o.fromDefaults &&
-           noBias == o.noBias &&
-           *blocks == *o.blocks;
+    return tier == o.tier && tierRank == o.tierRank && type == o.type &&
+           fromDefaults == o.fromDefaults && noBias == o.noBias && *blocks == *o.blocks;
   }
 };
 
@@ -180,7 +179,6 @@ RecipeKey keyOf(const ir::ResolvedModule &rm, uint32_t type, bool fromDefaults, 
   k.noBias = noBias;
   return k;
 }
-
 
 // The target's settings, parsed once (step 1).
 struct AmctOptions {
@@ -275,8 +273,10 @@ private:
 
   // ---- option values -------------------------------------------------------------------
   bool number(const ir::Option &o, double &v) {
-    if (o.values.size() != 1 || o.values[0].kind != ir::Value::Number || !std::isfinite(o.values[0].number)) {
-      error(DiagID::err_amct_option_value, o.range, {o.values.empty() ? "" : o.values[0].text, o.key, "expected a number"});
+    if (o.values.size() != 1 || o.values[0].kind != ir::Value::Number ||
+        !std::isfinite(o.values[0].number)) {
+      error(DiagID::err_amct_option_value, o.range,
+            {o.values.empty() ? "" : o.values[0].text, o.key, "expected a number"});
       return false;
     }
     v = o.values[0].number;
@@ -287,7 +287,8 @@ private:
     if (!number(o, d))
       return false;
     if (!o.values[0].isInteger || d < 0 || d > 4294967295.0) {
-      error(DiagID::err_amct_option_value, o.range, {o.values[0].text, o.key, "expected a non-negative integer"});
+      error(DiagID::err_amct_option_value, o.range,
+            {o.values[0].text, o.key, "expected a non-negative integer"});
       return false;
     }
     v = static_cast<uint32_t>(d);
@@ -299,7 +300,8 @@ private:
       v = o.values[0].text == "true";
       return true;
     }
-    error(DiagID::err_amct_option_value, o.range, {o.values.empty() ? "" : o.values[0].text, o.key, "expected true or false"});
+    error(DiagID::err_amct_option_value, o.range,
+          {o.values.empty() ? "" : o.values[0].text, o.key, "expected true or false"});
     return false;
   }
   bool word(const ir::Option &o, std::string &v) {
@@ -307,13 +309,15 @@ private:
       v = o.values[0].text;
       return true;
     }
-    error(DiagID::err_amct_option_value, o.range, {o.values.empty() ? "" : o.values[0].text, o.key, "expected one word or string"});
+    error(DiagID::err_amct_option_value, o.range,
+          {o.values.empty() ? "" : o.values[0].text, o.key, "expected one word or string"});
     return false;
   }
   bool onlyFor(const ir::Option &o, ConfigKind k) {
     if (opts_.kind == k)
       return true;
-    error(DiagID::err_amct_option_variant, o.keyRange.valid() ? o.keyRange : o.range, {o.key, configKindName(k)});
+    error(DiagID::err_amct_option_variant, o.keyRange.valid() ? o.keyRange : o.range,
+          {o.key, configKindName(k)});
     return false;
   }
 
@@ -322,8 +326,9 @@ private:
   void parseVersion(const ir::Option &o);
   void parsePrune(const ir::Option &o);
   // Applies recipe-level options (the target's, or a rule's `amct { }` block) to `r`.
-  void applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRecipe &r, std::optional<std::string> &actAlgo,
-                          std::optional<std::string> &wtsAlgo, const std::string &layer);
+  void applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRecipe &r,
+                          std::optional<std::string> &actAlgo, std::optional<std::string> &wtsAlgo,
+                          const std::string &layer);
 
   // Step 2.
   bool planGlobal(Plan &plan);
@@ -338,12 +343,14 @@ private:
     bool noBias = false; // a Linear the inventory knows has no bias
   };
   bool buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, const RoleView &a,
-                   const std::vector<const ir::Option *> &blocks, const LayerFacts &facts, SourceRange at,
-                   LayerRecipe &out);
-  void chooseAlgorithms(const RoleView &w, const RoleView &a, const std::optional<std::string> &ruleAct,
-                        const std::optional<std::string> &ruleWts, const std::string &shown, SourceRange at,
-                        LayerRecipe &r);
-  void checkRecipe(const LayerRecipe &r, const LayerFacts &facts, const RoleView &a, SourceRange at);
+                   const std::vector<const ir::Option *> &blocks, const LayerFacts &facts,
+                   SourceRange at, LayerRecipe &out);
+  void chooseAlgorithms(const RoleView &w, const RoleView &a,
+                        const std::optional<std::string> &ruleAct,
+                        const std::optional<std::string> &ruleWts, const std::string &shown,
+                        SourceRange at, LayerRecipe &r);
+  void checkRecipe(const LayerRecipe &r, const LayerFacts &facts, const RoleView &a,
+                   SourceRange at);
   // The global recipe as it reaches a layer of `type`.
   LayerRecipe globalFor(const LayerRecipe &global, std::string_view type) const {
     LayerRecipe r = global;
@@ -354,7 +361,8 @@ private:
       r.asymmetric = std::nullopt;
     return r;
   }
-  static std::optional<bool> effectiveChannelWise(std::optional<bool> asked, std::string_view type) {
+  static std::optional<bool> effectiveChannelWise(std::optional<bool> asked,
+                                                  std::string_view type) {
     if (type.empty())
       return asked;
     return asked.value_or(isChannelWiseType(type));
@@ -389,12 +397,13 @@ bool AmctWriter::run(std::string &text) {
     planFromRules(plan);
   if (!ok_ || diags_.hasErrors() || !normalize(plan))
     return false;
-  std::string file = "# AMCT " + std::string(qat() ? "QAT/prune (AMCTRetrainConfig)" : "PTQ (AMCTConfig)") +
-                     ", AMCT " +
-                     (opts_.versionText == "master"
-                          ? std::string("master")
-                          : std::to_string(opts_.version.major) + "." + std::to_string(opts_.version.minor)) +
-                     (opts_.framework == "onnx" ? ", ONNX" : ", PyTorch") + ". Generated by qcc; do not edit.\n";
+  std::string file =
+      "# AMCT " + std::string(qat() ? "QAT/prune (AMCTRetrainConfig)" : "PTQ (AMCTConfig)") +
+      ", AMCT " +
+      (opts_.versionText == "master"
+           ? std::string("master")
+           : std::to_string(opts_.version.major) + "." + std::to_string(opts_.version.minor)) +
+      (opts_.framework == "onnx" ? ", ONNX" : ", PyTorch") + ". Generated by qcc; do not edit.\n";
   file += printAmctConfig(lower(plan));
   if (!verify(file))
     return false;
@@ -410,7 +419,8 @@ void AmctWriter::parseVersion(const ir::Option &o) {
     return;
   auto parsed = amct::parseVersion(v);
   if (!parsed) {
-    error(DiagID::err_amct_unknown_version, o.values.empty() ? o.range : o.values[0].range, {v, knownVersionList()});
+    error(DiagID::err_amct_unknown_version, o.values.empty() ? o.range : o.values[0].range,
+          {v, knownVersionList()});
     return;
   }
   opts_.version = *parsed;
@@ -427,7 +437,8 @@ void AmctWriter::parsePrune(const ir::Option &o) {
   for (const ir::Option &c : o.children) {
     if (c.key == "type") {
       if (word(c, prune.type) && prune.type != "filter" && prune.type != "n_out_of_m")
-        error(DiagID::err_amct_option_value, c.values[0].range, {prune.type, "prune type", "use filter or n_out_of_m"});
+        error(DiagID::err_amct_option_value, c.values[0].range,
+              {prune.type, "prune type", "use filter or n_out_of_m"});
     } else if (c.key == "ratio") {
       if (number(c, prune.ratio))
         haveRatio = true;
@@ -439,19 +450,22 @@ void AmctWriter::parsePrune(const ir::Option &o) {
       uint32_t u;
       if (integer(c, u))
         prune.updateFreq = u;
-    } else if ((c.key == "skip_layers" || c.key == "skip_types") && !c.values.empty() && c.children.empty()) {
+    } else if ((c.key == "skip_layers" || c.key == "skip_types") && !c.values.empty() &&
+               c.children.empty()) {
       for (const ir::Value &v : c.values)
         (c.key == "skip_layers" ? prune.skipLayers : prune.skipTypes).push_back(v.text);
     } else {
       error(DiagID::err_amct_option_value, c.keyRange.valid() ? c.keyRange : c.range,
-            {c.key, "prune", "known: type, ratio, ascend_optimized, update_freq, skip_layers, skip_types"});
+            {c.key, "prune",
+             "known: type, ratio, ascend_optimized, update_freq, skip_layers, skip_types"});
     }
   }
   std::string msg;
   if (prune.type == "filter") {
     if (!haveRatio)
       error(DiagID::err_amct_value, o.range,
-            {"prune ratio", "prune", "prune_ratio is required for balanced_l2_norm_filter_prune, please add it."});
+            {"prune ratio", "prune",
+             "prune_ratio is required for balanced_l2_norm_filter_prune, please add it."});
     else if (!checkPruneRatio(prune.ratio, "(global)", msg))
       error(DiagID::err_amct_value, o.range, {"prune ratio", "prune", msg});
   }
@@ -495,7 +509,8 @@ bool AmctWriter::parseOptions() {
       if (!word(o, v))
         continue;
       if (v != "FORCE_FP16_QUANT")
-        error(DiagID::err_amct_option_value, o.values[0].range, {v, k, "the only value is FORCE_FP16_QUANT"});
+        error(DiagID::err_amct_option_value, o.values[0].range,
+              {v, k, "the only value is FORCE_FP16_QUANT"});
       else
         opts_.forceFp16 = true;
     } else if (k == "prune") {
@@ -510,14 +525,15 @@ bool AmctWriter::parseOptions() {
   opts_.wtsAlgo = wtsAlgo.value_or("");
   // `hardware` may come after `prune`: check the pair in order-independent form.
   std::string msg;
-  if (opts_.prune.present && opts_.prune.type == "n_out_of_m" && !checkNOutOfMHardware(opts_.hardware, msg))
+  if (opts_.prune.present && opts_.prune.type == "n_out_of_m" &&
+      !checkNOutOfMHardware(opts_.hardware, msg))
     error(DiagID::err_amct_sparsity_hardware, target_.option("prune")->range, {opts_.hardware});
   return ok_;
 }
 
 void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRecipe &r,
-                                    std::optional<std::string> &actAlgo, std::optional<std::string> &wtsAlgo,
-                                    const std::string &layer) {
+                                    std::optional<std::string> &actAlgo,
+                                    std::optional<std::string> &wtsAlgo, const std::string &layer) {
   for (const ir::Option &o : opts) {
     const std::string &k = o.key;
     if (k == "act_algo" || k == "weight_algo") {
@@ -527,7 +543,8 @@ void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRe
         continue;
       if (algorithmOf(v, weight, opts_.kind).empty())
         error(DiagID::err_amct_method, o.values[0].range,
-              {modeName(), weight ? "weight" : "activation", v, layer, algorithmList(weight, opts_.kind)});
+              {modeName(), weight ? "weight" : "activation", v, layer,
+               algorithmList(weight, opts_.kind)});
       else
         (weight ? wtsAlgo : actAlgo) = v;
     } else if (k == "channel_wise") {
@@ -570,20 +587,23 @@ void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRe
 
 // ---- Step 2: plan ----------------------------------------------------------------------------
 
-void AmctWriter::chooseAlgorithms(const RoleView &w, const RoleView &a, const std::optional<std::string> &ruleAct,
-                                  const std::optional<std::string> &ruleWts, const std::string &shown, SourceRange at,
-                                  LayerRecipe &r) {
+void AmctWriter::chooseAlgorithms(const RoleView &w, const RoleView &a,
+                                  const std::optional<std::string> &ruleAct,
+                                  const std::optional<std::string> &ruleWts,
+                                  const std::string &shown, SourceRange at, LayerRecipe &r) {
   // The rule's own `amct { act_algo }` wins, then the method's AMCT word; the target's act_algo /
   // weight_algo only stands in for methods AMCT has no word for (amct::chooseAlgorithm).
   // A rule's choice was checked when its block was read (applyRecipeOptions).
-  auto one = [&](const RoleView &v, const std::optional<std::string> &rule, bool weight, std::string &out) {
-    std::string chosen = chooseAlgorithm(v.method.value_or(""), rule.value_or(""),
-                                         weight ? opts_.wtsAlgo : opts_.actAlgo, weight, opts_.kind);
+  auto one = [&](const RoleView &v, const std::optional<std::string> &rule, bool weight,
+                 std::string &out) {
+    std::string chosen =
+        chooseAlgorithm(v.method.value_or(""), rule.value_or(""),
+                        weight ? opts_.wtsAlgo : opts_.actAlgo, weight, opts_.kind);
     if (chosen.empty()) {
       error(DiagID::err_amct_method, v.at.valid() ? v.at : at,
             {modeName(), weight ? "weight" : "activation", *v.method, shown,
-             algorithmList(weight, opts_.kind) +
-                 (weight ? " (or set weight_algo in the target)" : " (or set act_algo in the target)")});
+             algorithmList(weight, opts_.kind) + (weight ? " (or set weight_algo in the target)"
+                                                         : " (or set act_algo in the target)")});
       return;
     }
     out = chosen;
@@ -593,8 +613,8 @@ void AmctWriter::chooseAlgorithms(const RoleView &w, const RoleView &a, const st
 }
 
 bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, const RoleView &a,
-                             const std::vector<const ir::Option *> &blocks, const LayerFacts &facts, SourceRange at,
-                             LayerRecipe &r) {
+                             const std::vector<const ir::Option *> &blocks, const LayerFacts &facts,
+                             SourceRange at, LayerRecipe &r) {
   bool before = ok_;
   ok_ = true;
   const std::string &layer = facts.layer, &type = facts.type;
@@ -607,7 +627,8 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
 
   // Data types: an explicit dtype of the role wins over the tier if written as specifically.
   auto dtypeOf = [&](const RoleView &v, bool weight, DataType &out) {
-    std::optional<DataType> t = intendedType(tier, tierRank, v.dtype.value_or(""), v.dtypeRank, weight);
+    std::optional<DataType> t =
+        intendedType(tier, tierRank, v.dtype.value_or(""), v.dtypeRank, weight);
     if (t)
       out = *t;
     else
@@ -646,7 +667,8 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
     r.channelWise = effectiveChannelWise(r.channelWise, type);
     if (isSymmetricOnlyType(type) && r.asymmetric == true)
       error(DiagID::err_amct_value, at,
-            {"asymmetric activations", shown, "Layer " + layer + " can only set asymmetric be False "});
+            {"asymmetric activations", shown,
+             "Layer " + layer + " can only set asymmetric be False "});
   }
   checkRecipe(r, facts, a, at);
   bool good = ok_;
@@ -654,16 +676,18 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
   return good;
 }
 
-void AmctWriter::checkRecipe(const LayerRecipe &r, const LayerFacts &facts, const RoleView &a, SourceRange at) {
+void AmctWriter::checkRecipe(const LayerRecipe &r, const LayerFacts &facts, const RoleView &a,
+                             SourceRange at) {
   const std::string &layer = facts.layer, &type = facts.type;
   std::string shown = layer.empty() ? "(global)" : layer;
   std::string msg;
   if (qat()) {
     if (!checkQatPair(r.act, r.weight, opts_.version, msg))
-      error(DiagID::err_amct_qat_pair, at, {shown, dataTypeName(r.act), dataTypeName(r.weight), opts_.versionText, msg});
+      error(DiagID::err_amct_qat_pair, at,
+            {shown, dataTypeName(r.act), dataTypeName(r.weight), opts_.versionText, msg});
     if (!checkClip(r.clipMax, r.clipMin, shown, msg))
-      error(DiagID::err_amct_clip, layer.empty() ? optionAt(r.clipMin ? "clip_min" : "clip_max", at) : at,
-            {shown, msg});
+      error(DiagID::err_amct_clip,
+            layer.empty() ? optionAt(r.clipMin ? "clip_min" : "clip_max", at) : at, {shown, msg});
     return;
   }
   if (r.act == DataType::Int4)
@@ -677,13 +701,16 @@ void AmctWriter::checkRecipe(const LayerRecipe &r, const LayerFacts &facts, cons
     error(DiagID::err_amct_int16_bias, at, {shown, msg});
   uint32_t bits = r.quantBits.value_or(r.weight == DataType::Int4 ? 4 : 8);
   if (r.quantBits && r.weight == DataType::Int4 && *r.quantBits != 4)
-    error(DiagID::err_amct_option_value, at, {std::to_string(*r.quantBits), "quant_bits", "the weight dtype is int4"});
+    error(DiagID::err_amct_option_value, at,
+          {std::to_string(*r.quantBits), "quant_bits", "the weight dtype is int4"});
   if (!checkQuantBits(bits, type, layer, msg))
     error(DiagID::err_amct_value, at, {"quant_bits", shown, msg});
   if (r.wtsAlgo == "ada" && !type.empty() && !isAdaType(type))
-    error(DiagID::err_amct_value, at, {"weight algorithm", shown, "ada_quantizable not support for " + type + " layer"});
+    error(DiagID::err_amct_value, at,
+          {"weight algorithm", shown, "ada_quantizable not support for " + type + " layer"});
   if (r.dmq && !type.empty() && !isDmqType(type))
-    error(DiagID::err_amct_value, at, {"dmq_balancer", shown, "dmq_balancer not support for " + layer + " layer"});
+    error(DiagID::err_amct_value, at,
+          {"dmq_balancer", shown, "dmq_balancer not support for " + layer + " layer"});
   if (r.actAlgo != "hfmg" && r.numOfBins)
     error(DiagID::err_amct_option_variant, at, {"num_of_bins", "act_algo hfmg"});
 }
@@ -705,7 +732,8 @@ void AmctWriter::planFromResolution(Plan &plan) {
   c.recipeOf.assign(mods.size(), 0);
   // Module types, interned: what AMCT does with a type is looked up once per type.
   std::unordered_map<std::string_view, uint32_t> typeIds;
-  uint32_t lastType = UINT32_MAX; // inventories list a block's modules together: most lookups repeat
+  uint32_t lastType =
+      UINT32_MAX; // inventories list a block's modules together: most lookups repeat
   auto typeIdOf = [&](std::string_view t) {
     if (lastType != UINT32_MAX && c.types[lastType].name == t)
       return lastType;
@@ -738,11 +766,13 @@ void AmctWriter::planFromResolution(Plan &plan) {
     uint32_t typeId = typeIdOf(m.type);
     TypeInfo &ti = c.types[typeId];
     if (!m.type.empty() && !ti.quantizable) {
-      bool ruled = rm.tier.from.source != ir::Decision::BuiltIn && rm.tier.from.source != ir::Decision::Default;
+      bool ruled = rm.tier.from.source != ir::Decision::BuiltIn &&
+                   rm.tier.from.source != ir::Decision::Default;
       if (ruled && rm.tier.value != ir::Tier::Float && !ti.warnedNotQuantizable) {
         ti.warnedNotQuantizable = true;
-        diags_.report(DiagID::warn_amct_not_quantizable, at,
-                      {m.name, m.type, modeName() + " " + opts_.versionText, ir::tierName(rm.tier.value)});
+        diags_.report(
+            DiagID::warn_amct_not_quantizable, at,
+            {m.name, m.type, modeName() + " " + opts_.versionText, ir::tierName(rm.tier.value)});
       }
       continue;
     }
@@ -765,17 +795,20 @@ void AmctWriter::planFromResolution(Plan &plan) {
       facts.layer = m.name;
       facts.type = m.type;
       LayerRecipe r;
-      if (!buildRecipe(rm.tier.value, decisionRank(rm.tier.from.source), w, a, rm.targetOptions, facts, at, r))
+      if (!buildRecipe(rm.tier.value, decisionRank(rm.tier.from.source), w, a, rm.targetOptions,
+                       facts, at, r))
         continue;
       id = intern(r);
       if (fresh)
         slot->second = id;
     }
-    if (facts.fromDefaults && rm.weight.scope.value == "per_channel" && !m.type.empty() && !ti.channelWise &&
-        !ti.cwWarned) {
+    if (facts.fromDefaults && rm.weight.scope.value == "per_channel" && !m.type.empty() &&
+        !ti.channelWise && !ti.cwWarned) {
       ti.cwWarned = true;
       diags_.report(DiagID::warn_amct_channel_wise_default,
-                    rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range() : defaultsAt, {m.type, m.name});
+                    rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range()
+                                                         : defaultsAt,
+                    {m.type, m.name});
     }
     c.recipeOf[i] = static_cast<uint32_t>(id);
     ti.members.push_back(static_cast<uint32_t>(i));
@@ -791,7 +824,8 @@ void AmctWriter::chooseEntries(Plan &plan, const Collected &c) {
   for (uint32_t t = 0; t < c.types.size(); ++t)
     if (!c.types[t].members.empty())
       order.push_back(t);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return c.types[a].name < c.types[b].name; });
+  std::sort(order.begin(), order.end(),
+            [&](uint32_t a, uint32_t b) { return c.types[a].name < c.types[b].name; });
   std::vector<size_t> count(plan.recipes.size(), 0);
   std::vector<char> differs(plan.recipes.size(), 0);
   std::vector<uint32_t> used;
@@ -845,7 +879,9 @@ void AmctWriter::planFromRules(Plan &plan) {
   ir::Tier defaultTier = spec_.defaultTier();
   if (defaultTier == ir::Tier::Float)
     defaultTier = ir::Tier::Int8;
-  auto needNames = [&](const ir::Selector &s) { error(DiagID::err_emit_needs_inventory, s.range, {"AMCT", s.text}); };
+  auto needNames = [&](const ir::Selector &s) {
+    error(DiagID::err_emit_needs_inventory, s.range, {"AMCT", s.text});
+  };
   auto addSkip = [&](const ir::Selector &s) {
     if (s.kind == ir::Selector::Type) {
       if (typeEntryAllowed(s, ir::Tier::Float))
@@ -909,7 +945,8 @@ void AmctWriter::planFromRules(Plan &plan) {
       LayerRecipe r;
       if (buildRecipe(tier, o.settings.tier ? rank : 1, w, a, blocks, facts, o.subjectRange, r) &&
           checkName(*name, s.range))
-        plan.nameEntries.push_back({plan.keep(*name), "", &plan.recipes.emplace_back(r), o.subjectRange});
+        plan.nameEntries.push_back(
+            {plan.keep(*name), "", &plan.recipes.emplace_back(r), o.subjectRange});
     }
   }
   for (const ir::TuningRaise &raise : spec_.tune.raises)
@@ -946,15 +983,19 @@ bool AmctWriter::normalize(Plan &plan) {
     list->erase(std::unique(list->begin(), list->end(), sameName), list->end());
   }
   auto &names = plan.nameEntries;
-  std::stable_sort(names.begin(), names.end(), [](const NameEntry &a, const NameEntry &b) { return a.name < b.name; });
+  std::stable_sort(names.begin(), names.end(),
+                   [](const NameEntry &a, const NameEntry &b) { return a.name < b.name; });
   for (size_t i = 1; i < names.size(); ++i)
     if (names[i].name == names[i - 1].name && !(*names[i].recipe == *names[i - 1].recipe)) {
       error(DiagID::err_amct_check, names[i].at,
-            {"amct-duplicate", repeatedItemsMessage(opts_.kind, qat() ? "retrain_override_layers" : "override_layer_configs",
-                                                    {std::string(names[i].name)})});
+            {"amct-duplicate",
+             repeatedItemsMessage(opts_.kind,
+                                  qat() ? "retrain_override_layers" : "override_layer_configs",
+                                  {std::string(names[i].name)})});
       return false;
     }
-  names.erase(std::unique(names.begin(), names.end(), [](const NameEntry &a, const NameEntry &b) { return a.name == b.name; }),
+  names.erase(std::unique(names.begin(), names.end(),
+                          [](const NameEntry &a, const NameEntry &b) { return a.name == b.name; }),
               names.end());
   return true;
 }
@@ -1047,7 +1088,8 @@ bool AmctWriter::verify(const std::string &file) {
     uint32_t line = errors.empty() || errors[0].line == 0 ? 0 : errors[0].line - 1;
     error(DiagID::err_amct_roundtrip, target_.range,
           {errors.empty() ? "unknown error"
-                          : std::to_string(line) + ":" + std::to_string(errors[0].col) + ": " + errors[0].message});
+                          : std::to_string(line) + ":" + std::to_string(errors[0].col) + ": " +
+                                errors[0].message});
     return false;
   }
   // AMCT's document rules on exactly what is about to be written.

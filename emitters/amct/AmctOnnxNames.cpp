@@ -21,7 +21,8 @@ bool checkMapping(const ir::Spec &spec, DiagnosticEngine &diags) {
     if (auto c = ir::claimNodes(spec, m, owner)) {
       diags.report(DiagID::err_amct_node_shared, c->at,
                    {g.nodes[c->node].name, spec.inventory.modules[c->first].name,
-                    ir::tierName(spec.resolution.modules[c->first].tier.value), name, ir::tierName(rm.tier.value)});
+                    ir::tierName(spec.resolution.modules[c->first].tier.value), name,
+                    ir::tierName(rm.tier.value)});
       ok = false;
       continue;
     }

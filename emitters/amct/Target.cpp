@@ -22,13 +22,17 @@ void registerAmctEmitter() {
   info.fileExtension = ".cfg";
   info.variants = {"ptq", "qat"};
   info.defaultVariant = "ptq";
-  info.optionKeys = {"framework", "version", "hardware", "batch_num", "activation_offset", "do_fusion",
-                     "skip_fusion_layers", "fakequant_precision_mode", "act_algo", "weight_algo", "clip_max",
-                     "clip_min", "fixed_min", "channel_wise", "dmq_balancer", "num_of_bins", "quant_bits", "prune"};
+  info.optionKeys = {
+      "framework",         "version",      "hardware",           "batch_num",
+      "activation_offset", "do_fusion",    "skip_fusion_layers", "fakequant_precision_mode",
+      "act_algo",          "weight_algo",  "clip_max",           "clip_min",
+      "fixed_min",         "channel_wise", "dmq_balancer",       "num_of_bins",
+      "quant_bits",        "prune"};
   // What AmctWriter::applyRecipeOptions reads from a rule's `amct { ... }` block.
-  info.ruleOptionKeys = {"act_algo", "weight_algo", "channel_wise", "clip_max",  "clip_min",
+  info.ruleOptionKeys = {"act_algo",  "weight_algo", "channel_wise", "clip_max",  "clip_min",
                          "fixed_min", "num_of_bins", "dmq_balancer", "quant_bits"};
-  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
+  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
+                       std::string &why) {
     // AMCT: int8 (A8W8), int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.
     amct::Version v = targetVersion(target);
     switch (tier) {
@@ -37,7 +41,8 @@ void registerAmctEmitter() {
       return true;
     case ir::Tier::Int4:
       if (target.variant == "qat" && !v.atLeast(9, 2)) {
-        why = "AMCT QAT before 9.2 has no INT4 weights: 'Int4 quantization aware training is not supported.'";
+        why = "AMCT QAT before 9.2 has no INT4 weights: 'Int4 quantization aware training is not "
+              "supported.'";
         return false;
       }
       return true;

@@ -62,7 +62,8 @@ public:
   // Sorts the entries in place: the last call.
   const std::vector<std::pair<std::string_view, ir::Tier>> &sorted() {
     index_ = vendors::ViewIndex<size_t>();
-    std::sort(entries_.begin(), entries_.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    std::sort(entries_.begin(), entries_.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
     return entries_;
   }
 
@@ -104,7 +105,8 @@ private:
   }
   Json modelConfig();
   void calibrationType(Json &act);
-  void numberOption(Json &act, const char *key, bool isFloat, double clampBelow, const char *clampTo);
+  void numberOption(Json &act, const char *key, bool isFloat, double clampBelow,
+                    const char *clampTo);
   void boolOption(Json &act, const char *key, std::optional<bool> fromRecipe);
   Json biasCorrection(const ir::Option &o);
   void readMarch();
@@ -138,7 +140,8 @@ Json Builder::modelConfig() {
   numberOption(act, "max_num_bin", false, 258, "258");
   numberOption(act, "max_percentile", true, 0.5, "0.5");
   const ir::Recipe &ar = spec_.defaults.act;
-  boolOption(act, "per_channel", ar.scope ? std::optional<bool>(*ar.scope == "per_channel") : std::nullopt);
+  boolOption(act, "per_channel",
+             ar.scope ? std::optional<bool>(*ar.scope == "per_channel") : std::nullopt);
   boolOption(act, "asymmetric", ar.symmetric ? std::optional<bool>(!*ar.symmetric) : std::nullopt);
   if (!act.empty())
     mc["activation"] = act;
@@ -171,7 +174,8 @@ void Builder::calibrationType(Json &act) {
   for (const ir::Value &v : o->values)
     if (!hmct::isCalibrationType(v.text)) {
       diags_.report(DiagID::err_hmct_bad_option, v.range,
-                    {"calibration_type", "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
+                    {"calibration_type",
+                     "'" + v.text + "' is not one of max, kl, fixed, load, default, mix"});
       ok_ = false;
     }
   Json list = Json::array();
@@ -182,7 +186,8 @@ void Builder::calibrationType(Json &act) {
 
 // A numeric activation setting (one value, or a list HMCT searches): whole numbers or fractions
 // at most 1.0; below `clampBelow` HMCT clamps it (warned).
-void Builder::numberOption(Json &act, const char *key, bool isFloat, double clampBelow, const char *clampTo) {
+void Builder::numberOption(Json &act, const char *key, bool isFloat, double clampBelow,
+                           const char *clampTo) {
   const ir::Option *o = target_.option(key);
   if (!o)
     return;
@@ -228,18 +233,22 @@ void Builder::boolOption(Json &act, const char *key, std::optional<bool> fromRec
 // weight.bias_correction: 'bias_correction true' or a block of num_sample and metric.
 Json Builder::biasCorrection(const ir::Option &o) {
   Json bc = Json::object();
-  if (!o.isBlock && !(o.values.size() == 1 && (o.values[0].text == "true" || o.values[0].text == "on")))
-    bad(&o, "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
+  if (!o.isBlock &&
+      !(o.values.size() == 1 && (o.values[0].text == "true" || o.values[0].text == "on")))
+    bad(&o,
+        "write 'bias_correction true' or a block 'bias_correction { num_sample 1; metric mse }'");
   for (const ir::Option &c : o.children) {
     const ir::Value *v = c.values.size() == 1 ? &c.values[0] : nullptr;
-    if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger && v->number >= 1)
+    if (c.key == "num_sample" && v && v->kind == ir::Value::Number && v->isInteger &&
+        v->number >= 1)
       bc["num_sample"] = static_cast<long long>(v->number);
     else if (c.key == "metric" && v && hmct::isBiasMetric(v->text))
       bc["metric"] = v->text;
     else {
       diags_.report(DiagID::err_hmct_bad_option, c.range,
-                    {"bias_correction." + c.key, "num_sample is a whole number >= 1; metric is "
-                                                 "cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
+                    {"bias_correction." + c.key,
+                     "num_sample is a whole number >= 1; metric is "
+                     "cosine-similarity, mse, mae, mre, sqnr or chebyshev"});
       ok_ = false;
     }
   }
@@ -254,7 +263,8 @@ void Builder::checkLiteralNames() {
   // HMCT keys node_config by exact node names: a literal name the inventory lacks is an error
   // (with two graphs the rules name modules, mapped to nodes by fromGraph).
   const ir::Inventory &inv = spec_.inventory;
-  const char *where = inv.format == "onnx" && !spec_.onnx.present() ? "ONNX graph" : "module inventory";
+  const char *where =
+      inv.format == "onnx" && !spec_.onnx.present() ? "ONNX graph" : "module inventory";
   auto check = [&](const ir::Selector &s) {
     std::optional<std::string> name = ir::literalName(s);
     if (!name || inv.find(*name))
@@ -324,14 +334,17 @@ void Builder::fromInventory() {
 }
 
 // Two graphs: one node carries one qtype (ir::claimNodes); false (reported) on a clash.
-bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, uint32_t> &owner) {
+bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m,
+                         std::unordered_map<uint32_t, uint32_t> &owner) {
   std::optional<ir::NodeClash> c = ir::claimNodes(spec_, static_cast<uint32_t>(m), owner);
   if (!c)
     return true;
-  const ir::ResolvedModule &rm = spec_.resolution.modules[m], &other = spec_.resolution.modules[c->first];
+  const ir::ResolvedModule &rm = spec_.resolution.modules[m],
+                           &other = spec_.resolution.modules[c->first];
   diags_.report(DiagID::err_hmct_node_shared, c->at,
-                {g.nodes[c->node].name, spec_.inventory.modules[c->first].name, ir::tierName(other.tier.value),
-                 spec_.inventory.modules[m].name, ir::tierName(rm.tier.value)});
+                {g.nodes[c->node].name, spec_.inventory.modules[c->first].name,
+                 ir::tierName(other.tier.value), spec_.inventory.modules[m].name,
+                 ir::tierName(rm.tier.value)});
   ok_ = false;
   return false;
 }
@@ -355,10 +368,12 @@ void Builder::fromGraph() {
     std::string why = ir::unmappedReason(g, g.modules[m], "HMCT");
     if (!why.empty()) {
       if (rm.isProtected) {
-        diags_.report(DiagID::err_hmct_protected_unmapped, rm.tier.from.range(), {inv.modules[m].name, why});
+        diags_.report(DiagID::err_hmct_protected_unmapped, rm.tier.from.range(),
+                      {inv.modules[m].name, why});
         ok_ = false;
       } else if (ir::decidedByRule(rm)) {
-        diags_.report(DiagID::warn_hmct_module_unmapped, rm.tier.from.range(), {inv.modules[m].name, why});
+        diags_.report(DiagID::warn_hmct_module_unmapped, rm.tier.from.range(),
+                      {inv.modules[m].name, why});
       }
       continue;
     }
@@ -544,7 +559,8 @@ void protectCommentMarkers(std::string &&json, std::string &out) {
   bool inString = false;
   for (size_t i = 0; i < json.size(); ++i) {
     size_t run = i; // characters none of the cases below looks at are copied at once
-    while (run < json.size() && json[run] != '"' && json[run] != '\\' && json[run] != '/' && json[run] != '*')
+    while (run < json.size() && json[run] != '"' && json[run] != '\\' && json[run] != '/' &&
+           json[run] != '*')
       ++run;
     out.append(json, i, run - i);
     if (run == json.size())

@@ -31,7 +31,7 @@ namespace {
 using horizon::PyPrinter;
 
 struct EntryValue {
-  std::string dtype;              // identifier, or a port map expression
+  std::string dtype; // identifier, or a port map expression
   std::optional<double> threshold;
 };
 
@@ -49,7 +49,8 @@ using Entries = std::vector<Entry>;
 
 // By name (byte order), each name once with the value added last (what map[name] = v kept).
 void sortEntries(Entries &e) {
-  std::stable_sort(e.begin(), e.end(), [](const Entry &a, const Entry &b) { return a.name < b.name; });
+  std::stable_sort(e.begin(), e.end(),
+                   [](const Entry &a, const Entry &b) { return a.name < b.name; });
   size_t out = 0;
   for (size_t i = 0; i < e.size(); ++i) {
     if (i + 1 < e.size() && e[i + 1].name == e[i].name)
@@ -99,13 +100,13 @@ private:
   bool torchUsed_ = false;
 
   // The plan: what the templates give, in list order.
-  std::string globalDtype_;                   // ModuleNameTemplate({"": D})
+  std::string globalDtype_; // ModuleNameTemplate({"": D})
   std::optional<ir::Tier> globalTier_;
-  std::string gemmDtype_;                     // SensitivityTemplate's low precision
-  Gemm conv_, matmul_;                        // ConvDtypeTemplate / MatmulDtypeTemplate
-  Entries entries_;                           // by name (byte order) once sorted
-  Entries frozen_;                            // pinned, freeze=True, last
-  std::deque<std::string> ownedNames_;        // planAsWritten's names, which the entries view
+  std::string gemmDtype_;              // SensitivityTemplate's low precision
+  Gemm conv_, matmul_;                 // ConvDtypeTemplate / MatmulDtypeTemplate
+  Entries entries_;                    // by name (byte order) once sorted
+  Entries frozen_;                     // pinned, freeze=True, last
+  std::deque<std::string> ownedNames_; // planAsWritten's names, which the entries view
 
   bool planGlobal();
   void planFromInventory();
@@ -130,21 +131,25 @@ private:
       v = o.values[0].text;
       return true;
     }
-    error(DiagID::err_horizon_option_value, o.range, {o.values.empty() ? "" : o.values[0].text, o.key, "expected one word or string"});
+    error(DiagID::err_horizon_option_value, o.range,
+          {o.values.empty() ? "" : o.values[0].text, o.key, "expected one word or string"});
     return false;
   }
   bool boolean(const ir::Option &o, bool &v) {
-    if (o.values.size() == 1 && o.values[0].kind == ir::Value::Ident && (o.values[0].text == "true" || o.values[0].text == "false")) {
+    if (o.values.size() == 1 && o.values[0].kind == ir::Value::Ident &&
+        (o.values[0].text == "true" || o.values[0].text == "false")) {
       v = o.values[0].text == "true";
       return true;
     }
-    error(DiagID::err_horizon_option_value, o.range, {o.values.empty() ? "" : o.values[0].text, o.key, "expected true or false"});
+    error(DiagID::err_horizon_option_value, o.range,
+          {o.values.empty() ? "" : o.values[0].text, o.key, "expected true or false"});
     return false;
   }
   void readTarget();
 
   // The Python expression for `tier` on a module of `type`; nullopt after an error.
-  std::optional<std::string> dtypeExpr(ir::Tier tier, const std::string &type, const std::string &name, SourceRange at) {
+  std::optional<std::string> dtypeExpr(ir::Tier tier, const std::string &type,
+                                       const std::string &name, SourceRange at) {
     if (tier == ir::Tier::DualInt16) {
       dtypesUsed_.insert("qint16");
       if (horizon::isMatmulLikeType(type))
@@ -156,7 +161,8 @@ private:
     }
     auto d = horizon::dtypeForTier(ir::tierName(tier));
     if (!d) {
-      error(DiagID::err_horizon_option_value, at, {ir::tierName(tier), "tier", "not expressible in horizon_plugin_pytorch"});
+      error(DiagID::err_horizon_option_value, at,
+            {ir::tierName(tier), "tier", "not expressible in horizon_plugin_pytorch"});
       return std::nullopt;
     }
     use(*d);
@@ -175,12 +181,13 @@ private:
       return std::nullopt;
     }
     if (!horizon::isDottedModuleName(name))
-      diags_.report(DiagID::warn_horizon_name_not_dotted, at.valid() ? at : target_.range, {std::string(name)});
+      diags_.report(DiagID::warn_horizon_name_not_dotted, at.valid() ? at : target_.range,
+                    {std::string(name)});
     return lit;
   }
   // A rule's `horizon { fixed_scale S }` block -> threshold for `dtype`.
-  std::optional<double> fixedThreshold(const std::vector<const ir::Option *> &blocks, const std::string &dtype,
-                                       const std::string &name) {
+  std::optional<double> fixedThreshold(const std::vector<const ir::Option *> &blocks,
+                                       const std::string &dtype, const std::string &name) {
     for (const ir::Option *b : blocks) {
       if (b->key != "horizon")
         continue;
@@ -217,7 +224,8 @@ void HorizonWriter::readTarget() {
     if (o.key == "march") {
       if (word(o, v)) {
         if (!horizon::isKnownMarch(v))
-          error(DiagID::err_horizon_unknown_march, o.values[0].range, {v, horizon::knownMarchList()});
+          error(DiagID::err_horizon_unknown_march, o.values[0].range,
+                {v, horizon::knownMarchList()});
         else
           march_ = v;
       }
@@ -244,15 +252,17 @@ void HorizonWriter::readTarget() {
     } else if (o.key == "sensitive_type") {
       if (word(o, v)) {
         if (v != "activation" && v != "weight" && v != "both")
-          error(DiagID::err_horizon_option_value, o.values[0].range, {v, o.key, "use activation, weight or both"});
+          error(DiagID::err_horizon_option_value, o.values[0].range,
+                {v, o.key, "use activation, weight or both"});
         else
           sensitiveType_ = v;
       }
     } else if (o.key == "topk_or_ratio") {
-      if (o.values.size() != 1 || o.values[0].kind != ir::Value::Number || !(o.values[0].number > 0) ||
-          (!o.values[0].isInteger && o.values[0].number > 1)) {
+      if (o.values.size() != 1 || o.values[0].kind != ir::Value::Number ||
+          !(o.values[0].number > 0) || (!o.values[0].isInteger && o.values[0].number > 1)) {
         error(DiagID::err_horizon_option_value, o.range,
-              {o.values.empty() ? "" : o.values[0].text, o.key, "an integer top-k >= 1 or a ratio in (0, 1]"});
+              {o.values.empty() ? "" : o.values[0].text, o.key,
+               "an integer top-k >= 1 or a ratio in (0, 1]"});
       } else {
         topk_ = o.values[0].number;
         topkIsInt_ = o.values[0].isInteger;
@@ -260,7 +270,8 @@ void HorizonWriter::readTarget() {
     }
   }
   if ((topk_ || sensitiveType_) && !sensitivity_)
-    error(DiagID::err_horizon_option_value, target_.range, {"", "sensitivity", "topk_or_ratio and sensitive_type need 'sensitivity \"TABLE.pt\"'"});
+    error(DiagID::err_horizon_option_value, target_.range,
+          {"", "sensitivity", "topk_or_ratio and sensitive_type need 'sensitivity \"TABLE.pt\"'"});
 }
 
 using ir::literalName;
@@ -286,7 +297,8 @@ std::optional<std::pair<std::string, std::string>> HorizonWriter::gemmDtypes(ir:
 // default (nash-p / nash-h: non-GEMM modules in torch.float16) is never relied on: the file
 // states the tier the spec resolves.
 bool HorizonWriter::planGlobal() {
-  SourceRange defaultsAt = spec_.defaults.tierRange.valid() ? spec_.defaults.tierRange : target_.range;
+  SourceRange defaultsAt =
+      spec_.defaults.tierRange.valid() ? spec_.defaults.tierRange : target_.range;
   ir::Tier t = spec_.defaultTier();
   auto d = dtypeExpr(t, "", "the default tier", defaultsAt);
   if (!d)
@@ -368,10 +380,11 @@ void HorizonWriter::planFromInventory() {
 void HorizonWriter::restorePrefixed() {
   const auto &mods = spec_.inventory.modules;
   // Every dotted prefix of a name in one pass (vendors/horizon PrefixKeys): at a million modules
-  // the maps' ordered lookups, and then std::hash of every prefix, were most of this emitter's time.
+  // the maps' ordered lookups, and then std::hash of every prefix, were most of this emitter's
+  // time.
   const horizon::PrefixKeys frozenKeys = prefixKeys(frozen_), entryKeys = prefixKeys(entries_);
   horizon::PrefixKeys::Cursor frozenAt, entryAt; // consecutive names share their parents
-  std::vector<std::pair<bool, size_t>> restore;   // (frozen template, module)
+  std::vector<std::pair<bool, size_t>> restore;  // (frozen template, module)
   for (size_t i = 0; i < mods.size(); ++i) {
     const std::string_view name = mods[i].name;
     for (bool frozen : {true, false}) {
@@ -405,7 +418,8 @@ void HorizonWriter::planAsWritten() {
     if (!name)
       return needNames(s);
     if (auto d = dtypeExpr(tier, "", *name, s.range))
-      addEntry(frozen_, ownedNames_.emplace_back(std::move(*name)), EntryValue{*d, std::nullopt}, s.range);
+      addEntry(frozen_, ownedNames_.emplace_back(std::move(*name)), EntryValue{*d, std::nullopt},
+               s.range);
   };
   for (const ir::Protect &p : spec_.protects)
     pin(p.selector, ir::Tier::Float);
@@ -478,9 +492,11 @@ bool HorizonWriter::run(std::string &out) {
   p.indent();
   p.print("ModuleNameTemplate({\"\": $d$}),\n", {{"d", globalDtype_}});
   if (conv_.set())
-    p.print("ConvDtypeTemplate(input_dtype=$in$, weight_dtype=$w$),\n", {{"in", conv_.in}, {"w", conv_.second}});
+    p.print("ConvDtypeTemplate(input_dtype=$in$, weight_dtype=$w$),\n",
+            {{"in", conv_.in}, {"w", conv_.second}});
   if (matmul_.set())
-    p.print("MatmulDtypeTemplate(input_dtypes=[$in$, $w$]),\n", {{"in", matmul_.in}, {"w", matmul_.second}});
+    p.print("MatmulDtypeTemplate(input_dtypes=[$in$, $w$]),\n",
+            {{"in", matmul_.in}, {"w", matmul_.second}});
   printEntries(p, entries_, false);
   if (!printSensitivity(p))
     return false;
@@ -498,7 +514,8 @@ void HorizonWriter::printImports(PyPrinter &p) {
   horizon::pythonStringLiteral(march_, marchLit, why);
   p.print("# QconfigSetter for horizon_plugin_pytorch, generated by qcc; do not edit.\n"
           "# Use: set_march is called by build_qconfig_setter(); then\n"
-          "#   prepare(model, example_inputs, qconfig_setter=build_qconfig_setter(), method=PrepareMethod.JIT_STRIP)\n");
+          "#   prepare(model, example_inputs, qconfig_setter=build_qconfig_setter(), "
+          "method=PrepareMethod.JIT_STRIP)\n");
   if (torchUsed_ || sensitivity_)
     p.print("import torch\n");
   std::string dtypes;
@@ -526,8 +543,10 @@ void HorizonWriter::printImports(PyPrinter &p) {
           "set_march(MARCH)\n"
           "return QconfigSetter(\n");
   p.indent();
-  p.print("reference_qconfig=get_qconfig(observer=$observer$$fix$),\n",
-          {{"observer", observer_}, {"fix", fixScale_ ? std::string(", fix_scale=") + (*fixScale_ ? "True" : "False") : ""}});
+  p.print(
+      "reference_qconfig=get_qconfig(observer=$observer$$fix$),\n",
+      {{"observer", observer_},
+       {"fix", fixScale_ ? std::string(", fix_scale=") + (*fixScale_ ? "True" : "False") : ""}});
 }
 
 void HorizonWriter::printEntries(PyPrinter &p, const Entries &m, bool freeze) {
@@ -539,7 +558,8 @@ void HorizonWriter::printEntries(PyPrinter &p, const Entries &m, bool freeze) {
   p.indent();
   for (const Entry &e : m) {
     const EntryValue &v = e.value;
-    // Written piecewise (no Vars map per entry): "name": D, or "name": {"dtype": D, "threshold": T},
+    // Written piecewise (no Vars map per entry): "name": D, or "name": {"dtype": D, "threshold":
+    // T},
     p.write(e.literal);
     p.write(v.threshold ? ": {\"dtype\": " : ": ");
     p.write(v.dtype);
@@ -561,13 +581,16 @@ bool HorizonWriter::printSensitivity(PyPrinter &p) {
     return true;
   std::string tableLit, why;
   if (!horizon::pythonStringLiteral(*sensitivity_, tableLit, why)) {
-    error(DiagID::err_horizon_option_value, target_.option("sensitivity")->range, {*sensitivity_, "sensitivity", why});
+    error(DiagID::err_horizon_option_value, target_.option("sensitivity")->range,
+          {*sensitivity_, "sensitivity", why});
     return false;
   }
   std::string typeLit;
   horizon::pythonStringLiteral(sensitiveType_.value_or("activation"), typeLit, why);
   std::string low = gemmDtype_.empty() ? "qint8" : gemmDtype_;
-  std::string topk = !topk_ ? "0.1" : topkIsInt_ ? std::to_string(static_cast<long long>(*topk_)) : horizon::pythonFloat(*topk_);
+  std::string topk = !topk_       ? "0.1"
+                     : topkIsInt_ ? std::to_string(static_cast<long long>(*topk_))
+                                  : horizon::pythonFloat(*topk_);
   p.print("SensitivityTemplate(\n");
   p.indent();
   p.print("sensitive_table=torch.load($table$),\ntopk_or_ratio=$k$,\nsensitive_type=$type$,\n"
@@ -584,7 +607,8 @@ bool HorizonWriter::printTail(PyPrinter &p) {
   if (saveDir_) {
     std::string lit, why;
     if (!horizon::pythonStringLiteral(*saveDir_, lit, why)) {
-      error(DiagID::err_horizon_option_value, target_.option("save_dir")->range, {*saveDir_, "save_dir", why});
+      error(DiagID::err_horizon_option_value, target_.option("save_dir")->range,
+            {*saveDir_, "save_dir", why});
       return false;
     }
     p.print("save_dir=$d$,\n", {{"d", lit}});

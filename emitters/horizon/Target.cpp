@@ -10,9 +10,12 @@ void registerHorizonEmitter() {
   info.kind = "horizon";
   info.emitKind = "horizon-py";
   info.fileExtension = ".py";
-  info.optionKeys = {"march", "observer", "fix_scale", "sensitivity", "topk_or_ratio", "sensitive_type", "enable_optimize", "save_dir", "silence"};
+  info.optionKeys = {"march",           "observer",      "fix_scale",
+                     "sensitivity",     "topk_or_ratio", "sensitive_type",
+                     "enable_optimize", "save_dir",      "silence"};
   info.ruleOptionKeys = {"fixed_scale"}; // a fixed activation scale for the rule's modules
-  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type, std::string &why) {
+  info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
+                       std::string &why) {
     // horizon_plugin_pytorch dtypes: qint8, qint16, torch.float16, float; dual-int16 only on
     // Conv/Matmul (both operands qint16); no int4 activations.
     if (tier == ir::Tier::DualInt16) {

@@ -134,7 +134,8 @@ private:
   std::vector<const ir::Override *> linearDefaults(AsWritten &base);
   void pushAfter(Entry e, std::vector<std::string> &earlier);
   void raiseEntries(const AsWritten &base, std::vector<std::string> &earlier);
-  void overrideEntry(const ir::Override &o, const AsWritten &base, std::vector<std::string> &earlier);
+  void overrideEntry(const ir::Override &o, const AsWritten &base,
+                     std::vector<std::string> &earlier);
   // Step 3: every list lowered to what msModelSlim's matcher accepts.
   void lower();
   void writeYaml(OutputContext &out);
@@ -191,7 +192,8 @@ bool Builder::tierDtypeConflict(const ir::ResolvedModule &rm, const std::string 
       rm.weight.dtype.from.source == rm.tier.from.source) {
     // The same rule says `tier int8` and `weight int4`.
     diags_.report(DiagID::err_msmodelslim_tier_dtype,
-                  rm.weight.dtype.from.range().valid() ? rm.weight.dtype.from.range() : target_.range,
+                  rm.weight.dtype.from.range().valid() ? rm.weight.dtype.from.range()
+                                                       : target_.range,
                   {name, ir::tierName(rm.tier.value), wd});
     ok_ = false;
     return true;
@@ -316,11 +318,16 @@ struct RecipeSignatureHash {
 RecipeSignature signatureOf(const ir::ResolvedModule &rm) {
   auto word = [](const ir::Decided<ir::Word> &d) -> const void * { return &d.value.str(); };
   const ir::ResolvedRecipe &w = rm.weight, &a = rm.act;
-  return {{word(w.dtype), word(w.scope), word(w.method), word(a.dtype), word(a.scope), word(a.method)},
-          {w.dtype.from.index, w.scope.from.index, rm.tier.from.index, 0},
-          {static_cast<uint8_t>(rm.tier.value), rm.tier.from.source, w.dtype.from.source, w.scope.from.source,
-           static_cast<uint8_t>(w.symmetric.from.source == ir::Decision::BuiltIn ? 2 : w.symmetric.value),
-           static_cast<uint8_t>(a.symmetric.from.source == ir::Decision::BuiltIn ? 2 : a.symmetric.value), 0, 0}};
+  return {
+      {word(w.dtype), word(w.scope), word(w.method), word(a.dtype), word(a.scope), word(a.method)},
+      {w.dtype.from.index, w.scope.from.index, rm.tier.from.index, 0},
+      {static_cast<uint8_t>(rm.tier.value), rm.tier.from.source, w.dtype.from.source,
+       w.scope.from.source,
+       static_cast<uint8_t>(w.symmetric.from.source == ir::Decision::BuiltIn ? 2
+                                                                             : w.symmetric.value),
+       static_cast<uint8_t>(a.symmetric.from.source == ir::Decision::BuiltIn ? 2
+                                                                             : a.symmetric.value),
+       0, 0}};
 }
 } // namespace
 
@@ -380,7 +387,7 @@ int64_t Builder::entryFor(const ir::ResolvedModule &rm, const std::string &name,
   if (!reported.insert(k).second)
     return -1;
   SourceRange wr = rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range()
-                                                      : rm.weight.dtype.from.range();
+                                                        : rm.weight.dtype.from.range();
   SourceRange ar = rm.act.dtype.from.range();
   if (!checkEntry(e, name, wr.valid() ? wr : rm.tier.from.range(), ar))
     return -1;
@@ -523,7 +530,8 @@ void Builder::resolveAsWritten() {
   for (const ir::Override *o : names)
     overrideEntry(*o, base, earlier);
   Entry d;
-  if (base.tier != ir::Tier::Float && qconfigOfSettings(base.tier, base.weight, base.act, "the default", spec_.defaultsRange, d)) {
+  if (base.tier != ir::Tier::Float &&
+      qconfigOfSettings(base.tier, base.weight, base.act, "the default", spec_.defaultsRange, d)) {
     if (const ir::Option *inc = options_.include) {
       for (const ir::Value &v : inc->values) {
         writtenPattern("pattern", v.text, v.range);
@@ -567,8 +575,9 @@ std::vector<const ir::Override *> Builder::linearDefaults(AsWritten &base) {
     foldRecipe(base.weight, o.settings.weight);
     foldRecipe(base.act, o.settings.act);
   }
-  std::stable_sort(names.begin(), names.end(),
-                   [](const ir::Override *x, const ir::Override *y) { return x->priority > y->priority; });
+  std::stable_sort(names.begin(), names.end(), [](const ir::Override *x, const ir::Override *y) {
+    return x->priority > y->priority;
+  });
   return names;
 }
 
@@ -600,7 +609,8 @@ void Builder::raiseEntries(const AsWritten &base, std::vector<std::string> &earl
   }
 }
 
-void Builder::overrideEntry(const ir::Override &o, const AsWritten &base, std::vector<std::string> &earlier) {
+void Builder::overrideEntry(const ir::Override &o, const AsWritten &base,
+                            std::vector<std::string> &earlier) {
   ir::Tier t = o.settings.tier.value_or(base.tier);
   if (t == ir::Tier::Float) {
     for (const ir::Selector &s : o.selectors)
@@ -697,7 +707,8 @@ void Builder::fitPatterns(std::vector<std::string> &pats, const std::vector<Want
         continue;
       p = original;
     }
-    diags_.report(DiagID::err_msmodelslim_name_too_long, target_.range, {p, std::to_string(p.size())});
+    diags_.report(DiagID::err_msmodelslim_name_too_long, target_.range,
+                  {p, std::to_string(p.size())});
     ok_ = false;
   }
   pats = std::move(out);
@@ -821,7 +832,8 @@ void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main
   y << YAML::EndMap;
 }
 
-// Suppression processors first (10.10), in the order written; flex_awq_ssz carries `main`'s qconfig.
+// Suppression processors first (10.10), in the order written; flex_awq_ssz carries `main`'s
+// qconfig.
 void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   if (!o.antiOutlier)
     return;
@@ -870,7 +882,8 @@ void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string>
 void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
   y << YAML::Key << "save" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << o.saver;
-  y << YAML::Key << "part_file_size" << YAML::Value << (o.partFileSize ? yamlNumber(*o.partFileSize) : "4");
+  y << YAML::Key << "part_file_size" << YAML::Value
+    << (o.partFileSize ? yamlNumber(*o.partFileSize) : "4");
   y << YAML::EndMap << YAML::EndSeq;
   if (o.dataset)
     y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o.dataset->text;
@@ -899,7 +912,8 @@ void Builder::writeYaml(OutputContext &out) {
   y << YAML::EndMap;
   y << YAML::EndMap;
   if (!y.good()) {
-    diags_.report(DiagID::err_internal, target_.range, {std::string("yaml-cpp: ") + y.GetLastError()});
+    diags_.report(DiagID::err_internal, target_.range,
+                  {std::string("yaml-cpp: ") + y.GetLastError()});
     ok_ = false;
     return;
   }

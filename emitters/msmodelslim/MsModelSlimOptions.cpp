@@ -14,7 +14,8 @@ namespace {
 
 class OptionParser {
 public:
-  OptionParser(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out, DiagnosticEngine &diags)
+  OptionParser(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,
+               DiagnosticEngine &diags)
       : spec_(spec), target_(target), out_(out), diags_(diags) {}
 
   bool run() {
@@ -65,7 +66,8 @@ private:
   void head() {
     if (auto v = single("apiversion")) {
       if (!msmodelslim::isEmittableApiVersion(*v)) {
-        diags_.report(DiagID::err_msmodelslim_bad_apiversion, valueAt(target_.option("apiversion")), {*v});
+        diags_.report(DiagID::err_msmodelslim_bad_apiversion, valueAt(target_.option("apiversion")),
+                      {*v});
         ok_ = false;
       } else {
         out_.apiversion = *v;
@@ -88,7 +90,8 @@ private:
   // score, label, verified_model_types.
   void metadata() {
     if (const ir::Option *o = target_.option("score")) {
-      if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number || o->values[0].number < 0)
+      if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
+          o->values[0].number < 0)
         bad(o, "score is a number >= 0");
       else
         out_.score = &o->values[0];
@@ -101,13 +104,15 @@ private:
         out_.verifiedModelTypes.push_back(v.text);
       }
     if (const ir::Option *o = target_.option("label")) {
-      static const std::set<std::string> kLabel = {"w_bit", "a_bit", "is_sparse", "kv_cache", "fa_bit", "fa_quant"};
+      static const std::set<std::string> kLabel = {"w_bit",    "a_bit",  "is_sparse",
+                                                   "kv_cache", "fa_bit", "fa_quant"};
       if (!o->isBlock)
         bad(o, "label is a block such as 'label { w_bit 8; a_bit 8 }'");
       for (const ir::Option &c : o->children) {
         if (!kLabel.count(c.key) || c.values.size() != 1)
-          badAt(c.range, "label." + c.key,
-                "label keys are w_bit, a_bit, is_sparse, kv_cache, fa_bit, fa_quant, one value each");
+          badAt(
+              c.range, "label." + c.key,
+              "label keys are w_bit, a_bit, is_sparse, kv_cache, fa_bit, fa_quant, one value each");
         else
           out_.label[c.key] = &c.values[0];
       }
@@ -118,15 +123,16 @@ private:
   void specSettings() {
     if (const ir::Option *o = target_.option("save")) {
       if (o->values.size() != 1 || !msmodelslim::isKnownSaver(o->values[0].text, "modelslim_v1"))
-        bad(o, "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
-                   "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
-                   "compressed_tensors (distributed savers are not emitted)");
+        bad(o,
+            "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
+                "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
+                "compressed_tensors (distributed savers are not emitted)");
       else
         out_.saver = o->values[0].text;
     }
     if (const ir::Option *o = target_.option("part_file_size")) {
-      if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number || !o->values[0].isInteger ||
-          o->values[0].number < 0)
+      if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
+          !o->values[0].isInteger || o->values[0].number < 0)
         bad(o, "part_file_size is a whole number of GB >= 0 (0 = one file)");
       else
         out_.partFileSize = &o->values[0];
@@ -149,7 +155,8 @@ private:
     if (const ir::Option *o = target_.option("default_text")) {
       if (!out_.vlm)
         bad(o, "default_text exists only under apiversion multimodal_vlm_modelslim_v1");
-      else if (o->values.size() != 1 || o->values[0].text.find_first_not_of(" \t") == std::string::npos)
+      else if (o->values.size() != 1 ||
+               o->values[0].text.find_first_not_of(" \t") == std::string::npos)
         bad(o, "default_text must not be blank");
       else
         whitelist("default_text", o->values[0].text, o->values[0].range);
@@ -167,7 +174,8 @@ private:
     bool unit = numeric && v->number > 0 && v->number < 1;
     std::string takes = scalarSettings(c.key);
     if ((", " + takes + ",").find(", " + p.key + ",") == std::string::npos) {
-      badAt(p.keyRange, k, "'" + c.key + "' has no setting '" + p.key + "' qspec writes; it takes " + takes);
+      badAt(p.keyRange, k,
+            "'" + c.key + "' has no setting '" + p.key + "' qspec writes; it takes " + takes);
     } else if (!v || !p.children.empty()) {
       badAt(p.range, k, "a processor setting takes one value");
     } else if ((p.key == "alpha" || p.key == "beta" || p.key == "scale_min") && !unit) {
@@ -175,15 +183,17 @@ private:
     } else if (p.key == "block_size") {
       long long x = numeric && v->isInteger ? static_cast<long long>(v->number) : 0;
       if (x != -1 && (x <= 0 || (x & (x - 1)) != 0))
-        badAt(p.range, k, "block_size must be -1 or a positive power of 2, got " + (v ? v->text : std::string("nothing")));
+        badAt(p.range, k,
+              "block_size must be -1 or a positive power of 2, got " +
+                  (v ? v->text : std::string("nothing")));
     }
   }
 
   // The settings of processor `type` (msModelSlim's own field list, vendors/msmodelslim) that hold
   // one value, the ones a `name value` line can write: "alpha, scale_min, symmetric".
   static std::string scalarSettings(const std::string &type) {
-    static const std::vector<std::string> kNotScalar = {"type", "include", "exclude", "enable_subgraph_type",
-                                                        "qconfig", "down_proj_online_layers"};
+    static const std::vector<std::string> kNotScalar = {
+        "type", "include", "exclude", "enable_subgraph_type", "qconfig", "down_proj_online_layers"};
     std::string out;
     if (const std::vector<std::string> *keys = msmodelslim::processorKeys(type))
       for (const std::string &k : *keys)
@@ -195,7 +205,8 @@ private:
   bool unknownProcessor(const std::string &name, SourceRange at) {
     if (msmodelslim::isAntiOutlierProcessor(name))
       return false;
-    diags_.report(DiagID::err_msmodelslim_unknown_processor, at, {name, msmodelslim::antiOutlierList()});
+    diags_.report(DiagID::err_msmodelslim_unknown_processor, at,
+                  {name, msmodelslim::antiOutlierList()});
     ok_ = false;
     return true;
   }
@@ -207,7 +218,8 @@ private:
     const ir::Tune &tune = spec_.tune;
     if (tune.antiOutlier.size() > 1)
       for (const std::string &name : tune.antiOutlier)
-        unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement : tune.range);
+        unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement
+                                                                 : tune.range);
     const ir::Option *o = target_.option("anti_outlier");
     if (!o)
       return;
@@ -223,7 +235,8 @@ private:
 
 } // namespace
 
-bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text, SourceRange where) {
+bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text,
+                      SourceRange where) {
   size_t at = msmodelslim::firstNonWhitelisted(text);
   if (at == std::string::npos)
     return true;

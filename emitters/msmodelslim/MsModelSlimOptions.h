@@ -13,22 +13,23 @@ namespace qspec::emit {
 
 struct PracticeOptions {
   std::string apiversion = "modelslim_v1";
-  bool vlm = false;                         // multimodal_vlm_modelslim_v1
-  std::string configId;                     // default: the spec's stem; also the file name
-  const ir::Value *score = nullptr;         // null: msModelSlim's 100
+  bool vlm = false;                               // multimodal_vlm_modelslim_v1
+  std::string configId;                           // default: the spec's stem; also the file name
+  const ir::Value *score = nullptr;               // null: msModelSlim's 100
   std::map<std::string, const ir::Value *> label; // given label keys
   std::vector<std::string> verifiedModelTypes;
-  std::string runner;                       // "" = not written
-  const ir::Option *antiOutlier = nullptr;  // processors ahead of linear_quant, as written
+  std::string runner;                      // "" = not written
+  const ir::Option *antiOutlier = nullptr; // processors ahead of linear_quant, as written
   std::string saver = "ascendv1_saver";
-  const ir::Value *partFileSize = nullptr;  // null: 4
+  const ir::Value *partFileSize = nullptr; // null: 4
   const ir::Value *dataset = nullptr, *defaultText = nullptr;
-  const ir::Option *include = nullptr;      // narrows what is quantized
+  const ir::Option *include = nullptr; // narrows what is quantized
 };
 
 // Reports err_msmodelslim_not_whitelisted when `text` (a `what` the emitter writes) has a byte
 // msModelSlim's character whitelist refuses; true when it has none.
-bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text, SourceRange where);
+bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text,
+                      SourceRange where);
 
 // Reads the target's settings into `out`; false after reporting every bad one.
 bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,

@@ -92,7 +92,8 @@ std::string scopeFromNamespace(std::string_view ns) {
   size_t begin = 0;
   while (begin <= ns.size()) {
     size_t end = ns.find('/', begin);
-    std::string_view seg = ns.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
+    std::string_view seg =
+        ns.substr(begin, end == std::string_view::npos ? std::string_view::npos : end - begin);
     parts.emplace_back(trim(seg.substr(0, seg.find(':'))));
     if (end == std::string_view::npos)
       break;
@@ -112,14 +113,15 @@ bool isWeightedOp(std::string_view op) {
 // Ops that only move or retype a weight: their consumer, not they, is the module's node.
 bool isDataMovementOp(std::string_view op) {
   static const std::unordered_set<std::string_view> ops = {
-      "Transpose", "Reshape", "Cast", "Identity", "Unsqueeze", "Squeeze", "Flatten", "Expand", "DequantizeLinear"};
+      "Transpose", "Reshape", "Cast",   "Identity",        "Unsqueeze",
+      "Squeeze",   "Flatten", "Expand", "DequantizeLinear"};
   return ops.count(op) != 0;
 }
 
 struct GraphIndex {
   std::unordered_map<std::string, uint32_t> byName;
-  std::unordered_map<std::string, std::vector<uint32_t>> consumers; // input -> compute nodes
-  std::unordered_map<std::string, std::vector<uint32_t>> byScope;   // scope -> weighted nodes
+  std::unordered_map<std::string, std::vector<uint32_t>> consumers;  // input -> compute nodes
+  std::unordered_map<std::string, std::vector<uint32_t>> byScope;    // scope -> weighted nodes
   std::unordered_map<std::string, std::vector<uint32_t>> allByScope; // scope -> every node
 };
 
@@ -160,8 +162,8 @@ bool mapValueNames(std::string_view valueText, std::vector<std::string> &out) {
   return true;
 }
 
-bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &ix, DiagnosticEngine &diags,
-                 const ReaderLimits &limits) {
+bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &ix,
+                 DiagnosticEngine &diags, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   std::string err;
   FileID f = sm.loadFile(g.mapPath, err, limits.maxFileBytes);
@@ -184,13 +186,15 @@ bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &i
   }
   bool ok = true;
   for (const JsonMember &m : jsonObjectMembers(text, root)) {
-    SourceRange at = sm.range(f, m.keyOffset, m.keyOffset + static_cast<uint32_t>(m.key.size()) + 2);
+    SourceRange at =
+        sm.range(f, m.keyOffset, m.keyOffset + static_cast<uint32_t>(m.key.size()) + 2);
     const ir::Module *mod = inv.find(m.key);
     std::vector<std::string> names;
     if (!mod) {
       diags.report(DiagID::err_onnx_map_unknown_module, at, {m.key});
     } else if (!mapValueNames(m.valueText, names)) {
-      diags.report(DiagID::err_onnx_map_malformed, at, {"the value of '" + m.key + "' is not a node name or a list of node names"});
+      diags.report(DiagID::err_onnx_map_malformed, at,
+                   {"the value of '" + m.key + "' is not a node name or a list of node names"});
     } else {
       ir::NodeMapping &nm = g.modules[inv.index.at(m.key)];
       nm = {ir::NodeMapping::MapFile, {}, {}, at};

@@ -49,7 +49,8 @@ void scoresOnModules(const ir::Inventory &inv, const ir::OnnxGraph &graph, ir::S
     if (ms.size() != 1) {
       diags.report(DiagID::warn_scores_node_unmapped, at,
                    {e.name, std::to_string(e.line), scores.path,
-                    ms.empty() ? "no module carries" : "several modules (" + moduleList(inv, ms) + ") carry"});
+                    ms.empty() ? "no module carries"
+                               : "several modules (" + moduleList(inv, ms) + ") carry"});
       continue;
     }
     auto [slot, fresh] = moduleEntry.emplace(ms[0], out.size());

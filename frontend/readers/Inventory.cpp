@@ -35,7 +35,8 @@ void assignBlocks(ir::Inventory &inv, const Pattern &blockPattern) {
       m.block = lastBlock;
       continue;
     }
-    for (size_t dot = name.find('.'); dot != std::string_view::npos; dot = name.find('.', dot + 1)) {
+    for (size_t dot = name.find('.'); dot != std::string_view::npos;
+         dot = name.find('.', dot + 1)) {
       if (blockPattern.matches(name.substr(0, dot), &caps) && !caps.empty()) {
         std::string_view digits = caps[0];
         if (!digits.empty() && digits.size() < 9) {
@@ -52,11 +53,12 @@ void assignBlocks(ir::Inventory &inv, const Pattern &blockPattern) {
 std::string moduleTypeFromName(const std::string &moduleName) { return typeFromName(moduleName); }
 
 namespace detail {
-bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits);
+bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &diags,
+                          const ReaderLimits &limits);
 bool readSafetensorsFile(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
                          SourceRange requestedAt, const ReaderLimits &limits);
-bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags, SourceRange requestedAt,
-              const ReaderLimits &limits);
+bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
+              SourceRange requestedAt, const ReaderLimits &limits);
 } // namespace detail
 
 namespace {
@@ -69,7 +71,8 @@ bool mayHaveControlChar(std::string_view s, bool newlinesAllowed) {
   const unsigned char newline = newlinesAllowed ? '\n' : 0xff;
   unsigned char candidate = 0;
   for (unsigned char c : s)
-    candidate |= static_cast<unsigned char>(((c < 0x20) & (c != newline)) | (c == 0x7f) | (c == 0xC2));
+    candidate |=
+        static_cast<unsigned char>(((c < 0x20) & (c != newline)) | (c == 0x7f) | (c == 0xC2));
   return candidate;
 }
 
@@ -125,7 +128,8 @@ template <typename Fn> void forEachSpacedWord(std::string_view s, Fn &&fn) {
     if (i >= s.size())
       break;
     const void *space = std::memchr(s.data() + i, ' ', s.size() - i);
-    size_t end = space ? static_cast<size_t>(static_cast<const char *>(space) - s.data()) : s.size();
+    size_t end =
+        space ? static_cast<size_t>(static_cast<const char *>(space) - s.data()) : s.size();
     fn(s.substr(i, end - i), static_cast<uint32_t>(i));
     i = end;
   }
@@ -134,7 +138,8 @@ template <typename Fn> void forEachSpacedWord(std::string_view s, Fn &&fn) {
 // `NAME TYPE` (whitespace) or `NAME,TYPE` (CSV) per line; `#` starts a comment.
 // The lines are walked in place (the same split as splitLines: '\n' ends a line, one trailing
 // '\r' is dropped) rather than collected first: a 1M-module manifest is read in one pass.
-bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits) {
+bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags,
+                  const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   InventoryBuilder builder(out, diags, file, limits);
   out.format = "manifest";
@@ -144,13 +149,15 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
   int csv = -1; // decided by the first data line
   bool firstData = true;
   uint32_t number = 0;
-  size_t nextHash = whole.find('#'); // the first '#' at or after the current line: most lines have none
+  size_t nextHash =
+      whole.find('#'); // the first '#' at or after the current line: most lines have none
   // A plain file (the usual one) has no byte besides its line ends that could start a control
   // character, so no reader space but ' ' either (tab, CR, FF and VT are below 0x20): one pass
   // over the whole text stands for the per-field control walks, and words are split at ' '.
   const bool plain = !mayHaveControlChar(whole, true);
   for (size_t start = 0; start < whole.size();) {
-    const char *nl = static_cast<const char *>(std::memchr(whole.data() + start, '\n', whole.size() - start));
+    const char *nl =
+        static_cast<const char *>(std::memchr(whole.data() + start, '\n', whole.size() - start));
     size_t end = nl ? static_cast<size_t>(nl - whole.data()) : whole.size();
     if (nextHash < start)
       nextHash = whole.find('#', start);
@@ -173,8 +180,8 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
     auto bad = [&](uint32_t col, uint32_t len, const std::string &why) {
       if (!builder.finish()) // a duplicate on an earlier line is the first error
         return false;
-      diags.report(DiagID::err_inventory_malformed, sm.lineRange(file, line.number, col, std::max<uint32_t>(len, 1)),
-                   {why});
+      diags.report(DiagID::err_inventory_malformed,
+                   sm.lineRange(file, line.number, col, std::max<uint32_t>(len, 1)), {why});
       return false;
     };
     if (csv < 0) {
@@ -187,10 +194,12 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
       while (true) {
         size_t comma = text.find(',', fieldStart);
         std::string_view raw =
-            text.substr(fieldStart, comma == std::string_view::npos ? std::string_view::npos : comma - fieldStart);
+            text.substr(fieldStart, comma == std::string_view::npos ? std::string_view::npos
+                                                                    : comma - fieldStart);
         size_t lead = raw.find_first_not_of(" \t");
         std::string_view f = trim(raw);
-        uint32_t col = static_cast<uint32_t>(bom + fieldStart + (lead == std::string_view::npos ? 0 : lead) + 1);
+        uint32_t col = static_cast<uint32_t>(bom + fieldStart +
+                                             (lead == std::string_view::npos ? 0 : lead) + 1);
         uint32_t len = static_cast<uint32_t>(f.size());
         if (f.size() >= 2 && f.front() == '"' && f.back() == '"')
           f = f.substr(1, f.size() - 2);
@@ -200,25 +209,29 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
         fieldStart = comma + 1;
       }
       if (fields.count > 2)
-        return bad(fields.f[2].col, fields.f[2].len, "expected 'NAME,TYPE' on each line, found " +
-                                                         std::to_string(fields.count) + " fields");
+        return bad(fields.f[2].col, fields.f[2].len,
+                   "expected 'NAME,TYPE' on each line, found " + std::to_string(fields.count) +
+                       " fields");
       if (fields.f[0].text.empty())
         return bad(fields.f[0].col, 1, "empty module name");
     } else {
       auto push = [&](std::string_view word, uint32_t offset) {
-        fields.push({word, static_cast<uint32_t>(bom + offset + 1), static_cast<uint32_t>(word.size())});
+        fields.push(
+            {word, static_cast<uint32_t>(bom + offset + 1), static_cast<uint32_t>(word.size())});
       };
       if (plain)
         forEachSpacedWord(text, push);
       else
         forEachWord(text, push);
       if (fields.count > 2)
-        return bad(fields.f[2].col, fields.f[2].len, "expected 'NAME TYPE' on each line, found " +
-                                                         std::to_string(fields.count) + " words");
+        return bad(fields.f[2].col, fields.f[2].len,
+                   "expected 'NAME TYPE' on each line, found " + std::to_string(fields.count) +
+                       " words");
     }
     if (firstData) {
       firstData = false;
-      if (fields.count == 2 && equalsLower(fields.f[0].text, "name") && equalsLower(fields.f[1].text, "type"))
+      if (fields.count == 2 && equalsLower(fields.f[0].text, "name") &&
+          equalsLower(fields.f[1].text, "type"))
         continue; // a header row
     }
     for (size_t k = 0; !plain && k < fields.count; ++k)
@@ -234,7 +247,8 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
       for (char c : name.text)
         blank |= static_cast<unsigned char>((c == ' ') | (c == '\t'));
     if (blank)
-      return bad(name.col, name.len, "module name '" + std::string(name.text) + "' contains a space");
+      return bad(name.col, name.len,
+                 "module name '" + std::string(name.text) + "' contains a space");
     std::string_view type = fields.count > 1 ? fields.f[1].text : std::string_view();
     if (!builder.add(name.text, type, line.offset + name.col - 1, name.len, line.number))
       return false;
@@ -243,7 +257,8 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, cons
 }
 
 // [{"name": "...", "type": "..."}, ...]
-bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits) {
+bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags,
+                      const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   const std::string &text = sm.text(file);
   out.format = "manifest-json";
@@ -259,7 +274,8 @@ bool readJsonManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags, 
   }
   nlohmann::ordered_json doc = nlohmann::ordered_json::parse(text, nullptr, false);
   if (!doc.is_array()) {
-    diags.report(DiagID::err_inventory_malformed, at(0), {"a JSON inventory is an array of {\"name\", \"type\"} objects"});
+    diags.report(DiagID::err_inventory_malformed, at(0),
+                 {"a JSON inventory is an array of {\"name\", \"type\"} objects"});
     return false;
   }
   InventoryBuilder builder(out, diags, file, limits);

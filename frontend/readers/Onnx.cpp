@@ -16,15 +16,16 @@ namespace {
 
 // Reads and parses `path` as an ONNX ModelProto with its checks (size, ir_version, graph).
 // `file` is the path-only source entry that diagnostics point at.
-bool loadModel(const std::string &path, onnx::ModelProto &model, FileID &file, DiagnosticEngine &diags,
-               SourceRange requestedAt, const ReaderLimits &limits) {
+bool loadModel(const std::string &path, onnx::ModelProto &model, FileID &file,
+               DiagnosticEngine &diags, SourceRange requestedAt, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   std::error_code ec;
   uint64_t size = std::filesystem::file_size(path, ec);
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (ec || !in) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, ec ? ec.message() : openFailureReason()});
+    diags.report(DiagID::err_cannot_open_file, requestedAt,
+                 {path, ec ? ec.message() : openFailureReason()});
     return false;
   }
   file = sm.addPathOnly(path);
@@ -35,8 +36,8 @@ bool loadModel(const std::string &path, onnx::ModelProto &model, FileID &file, D
   };
   uint64_t limit = std::min<uint64_t>(limits.maxOnnxBytes, INT_MAX);
   if (size > limit)
-    return bad("the file is " + std::to_string(size) + " bytes, over the limit of " + std::to_string(limit) +
-               " bytes (keep weights as external data)");
+    return bad("the file is " + std::to_string(size) + " bytes, over the limit of " +
+               std::to_string(limit) + " bytes (keep weights as external data)");
   if (size == 0)
     return bad("the file is empty");
   std::string bytes(static_cast<size_t>(size), '\0');
@@ -66,7 +67,8 @@ std::string metadataScope(const onnx::NodeProto &n) {
   for (int i = 0; i < unknown.field_count(); ++i) {
     const google::protobuf::UnknownField &f = unknown.field(i);
     onnx::StringStringEntryProto p;
-    if (f.number() != kNodeMetadataPropsField || f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED ||
+    if (f.number() != kNodeMetadataPropsField ||
+        f.type() != google::protobuf::UnknownField::TYPE_LENGTH_DELIMITED ||
         !p.ParseFromString(f.length_delimited()))
       continue;
     if (p.key() == "pkg.torch.onnx.name_scopes")
@@ -81,8 +83,8 @@ std::string metadataScope(const onnx::NodeProto &n) {
 
 } // namespace
 
-bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags, SourceRange requestedAt,
-              const ReaderLimits &limits) {
+bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
+              SourceRange requestedAt, const ReaderLimits &limits) {
   out.format = "onnx";
   onnx::ModelProto model;
   FileID file;
@@ -111,14 +113,15 @@ bool readOnnx(const std::string &path, ir::Inventory &out, DiagnosticEngine &dia
     // Gemm's C and Conv/ConvTranspose's B (the third input, when given) are the bias.
     ir::Module &added = out.modules.back();
     added.biasKnown = true;
-    added.hasBias = (n.op_type() == "Gemm" || n.op_type() == "Conv" || n.op_type() == "ConvTranspose") &&
-                    n.input_size() >= 3 && !n.input(2).empty();
+    added.hasBias =
+        (n.op_type() == "Gemm" || n.op_type() == "Conv" || n.op_type() == "ConvTranspose") &&
+        n.input_size() >= 3 && !n.input(2).empty();
   }
   return builder.finish();
 }
 
-bool readOnnxGraph(const std::string &path, ir::OnnxGraph &out, DiagnosticEngine &diags, SourceRange requestedAt,
-                   const ReaderLimits &limits) {
+bool readOnnxGraph(const std::string &path, ir::OnnxGraph &out, DiagnosticEngine &diags,
+                   SourceRange requestedAt, const ReaderLimits &limits) {
   onnx::ModelProto model;
   FileID file;
   if (!loadModel(path, model, file, diags, requestedAt, limits))

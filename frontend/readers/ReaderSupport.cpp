@@ -76,12 +76,14 @@ std::string typeFromName(std::string_view name) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   // string_views: comparing a std::string with a const char * costs a strlen and a memcmp
   // even when the lengths differ, and this runs once per tensor of an index.
-  static constexpr std::string_view embeddings[] = {"embed_tokens", "wte", "wpe", "embed", "embeddings",
-                                                    "word_embeddings", "tok_embeddings", "embed_in"};
+  static constexpr std::string_view embeddings[] = {
+      "embed_tokens",   "wte",     "wpe", "embed", "embeddings", "word_embeddings",
+      "tok_embeddings", "embed_in"};
   for (std::string_view e : embeddings)
     if (std::string_view(lower) == e)
       return "Embedding";
-  if (endsWith(lower, "norm") || std::string_view(lower) == "ln_f" || (startsWith(lower, "ln_") && lower.size() <= 5))
+  if (endsWith(lower, "norm") || std::string_view(lower) == "ln_f" ||
+      (startsWith(lower, "ln_") && lower.size() <= 5))
     return "RMSNorm";
   return "Linear";
 }
@@ -157,7 +159,8 @@ public:
     stack.pop_back();
     return true;
   }
-  bool parse_error(std::size_t position, const std::string &, const nlohmann::detail::exception &ex) override {
+  bool parse_error(std::size_t position, const std::string &,
+                   const nlohmann::detail::exception &ex) override {
     syntaxError = true;
     errorPos = position;
     errorText = ex.what();
@@ -257,8 +260,8 @@ size_t skipValue(std::string_view t, size_t i) {
 
 } // namespace
 
-bool checkJson(std::string_view text, uint32_t &offset, std::string &reason, std::vector<uint32_t> *dupPath,
-               std::string *dupKey) {
+bool checkJson(std::string_view text, uint32_t &offset, std::string &reason,
+               std::vector<uint32_t> *dupPath, std::string *dupKey) {
   if (jsonQuickCheck(text))
     return true; // the common case, without the library's per-token strings
   return checkJsonWithLibrary(text, offset, reason, dupPath, dupKey);
@@ -267,7 +270,8 @@ bool checkJson(std::string_view text, uint32_t &offset, std::string &reason, std
 bool checkJsonWithLibrary(std::string_view text, uint32_t &offset, std::string &reason,
                           std::vector<uint32_t> *dupPath, std::string *dupKey) {
   DuplicateKeyCheck check;
-  bool ok = json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json, true);
+  bool ok = json::sax_parse(text.begin(), text.end(), &check,
+                            nlohmann::detail::input_format_t::json, true);
   if (ok)
     return true;
   if (check.tooDeep) {
@@ -404,7 +408,8 @@ uint32_t InventoryBuilder::lineOf(uint32_t offset) {
   // In file order: count the newlines since the previous module, so the lines of all modules
   // cost one pass over the text. (Same answer as locate: 1 + the newlines before `offset`.)
   const char *p = text.data() + cursorOffset_, *end = text.data() + offset;
-  while ((p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) != nullptr) {
+  while ((p = static_cast<const char *>(std::memchr(p, '\n', static_cast<size_t>(end - p)))) !=
+         nullptr) {
     ++cursorLine_;
     ++p;
   }
@@ -412,8 +417,8 @@ uint32_t InventoryBuilder::lineOf(uint32_t offset) {
   return cursorLine_;
 }
 
-bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen,
-                           uint32_t line) {
+bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_t offset,
+                           uint32_t nameLen, uint32_t line) {
   if (inv_.modules.size() >= limits_.maxModules) {
     // A duplicate, earlier or this one, is the first error in file order.
     if (!finish())
@@ -428,8 +433,9 @@ bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_
       return false;
     }
     SourceManager &sm = diags_.sourceManager();
-    SourceRange at = sm.hasText(file_) ? sm.range(file_, offset, offset + std::max<uint32_t>(nameLen, 1))
-                                       : SourceRange{file_, {}, {}};
+    SourceRange at = sm.hasText(file_)
+                         ? sm.range(file_, offset, offset + std::max<uint32_t>(nameLen, 1))
+                         : SourceRange{file_, {}, {}};
     diags_.report(DiagID::err_inventory_too_many, at, {std::to_string(limits_.maxModules)});
     return false;
   }
@@ -448,10 +454,12 @@ bool InventoryBuilder::add(std::string_view name, std::string_view type, uint32_
 void InventoryBuilder::reportDuplicate(size_t dup, uint32_t first) {
   SourceManager &sm = diags_.sourceManager();
   auto where = [&](uint32_t off, uint32_t len) {
-    return sm.hasText(file_) ? sm.range(file_, off, off + std::max<uint32_t>(len, 1)) : SourceRange{file_, {}, {}};
+    return sm.hasText(file_) ? sm.range(file_, off, off + std::max<uint32_t>(len, 1))
+                             : SourceRange{file_, {}, {}};
   };
   const std::string &name = inv_.modules[first].name;
-  Diagnostic &d = diags_.report(DiagID::err_inventory_duplicate, where(offsets_[dup], nameLens_[dup]), {name});
+  Diagnostic &d =
+      diags_.report(DiagID::err_inventory_duplicate, where(offsets_[dup], nameLens_[dup]), {name});
   // The note underlines as many characters as the duplicate (as it always has).
   diags_.note(d, DiagID::note_reader_first_here, where(offsets_[first], nameLens_[dup]), {name});
 }
@@ -466,8 +474,8 @@ struct IndexItem {
 
 // Modules [begin, end) ordered by the index slot their name goes to first (ties in file
 // order): an LSD radix sort, linear and stable.
-std::vector<IndexItem> orderBySlot(const ir::ModuleIndex &index, const std::vector<size_t> &hashes, size_t begin,
-                                   size_t end) {
+std::vector<IndexItem> orderBySlot(const ir::ModuleIndex &index, const std::vector<size_t> &hashes,
+                                   size_t begin, size_t end) {
   std::vector<IndexItem> order(end - begin), tmp(end - begin);
   uint64_t maxSlot = 0;
   for (size_t i = begin; i < end; ++i) {

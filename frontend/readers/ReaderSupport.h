@@ -115,7 +115,8 @@ bool endsWith(std::string_view s, std::string_view suffix);
 // it are kept.
 class InventoryBuilder {
 public:
-  InventoryBuilder(ir::Inventory &inv, DiagnosticEngine &diags, FileID file, const ReaderLimits &limits)
+  InventoryBuilder(ir::Inventory &inv, DiagnosticEngine &diags, FileID file,
+                   const ReaderLimits &limits)
       : inv_(inv), diags_(diags), file_(file), limits_(limits) {}
   InventoryBuilder(const InventoryBuilder &) = delete;
   InventoryBuilder &operator=(const InventoryBuilder &) = delete;
@@ -128,7 +129,8 @@ public:
   // `nameLen` is the length of the name in the source (for the underline); 0 = one character.
   // `line` 0 = compute it from `offset` (cheap when offsets only grow, as in file order).
   // False (with a diagnostic) at the module limit.
-  bool add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen, uint32_t line = 0);
+  bool add(std::string_view name, std::string_view type, uint32_t offset, uint32_t nameLen,
+           uint32_t line = 0);
   // Indexes the modules added since the last call. If one repeats an earlier name, reports the
   // first such in file order, drops it and every module after it, and returns false.
   bool finish();
@@ -158,7 +160,7 @@ bool startsWith(std::string_view s, std::string_view prefix);
 std::string scopeFromNodeName(std::string_view name);
 std::string scopeFromNameScopes(std::string_view repr);
 std::string scopeFromNamespace(std::string_view ns);
-bool readOnnxGraph(const std::string &path, ir::OnnxGraph &out, DiagnosticEngine &diags, SourceRange requestedAt,
-                   const ReaderLimits &limits);
+bool readOnnxGraph(const std::string &path, ir::OnnxGraph &out, DiagnosticEngine &diags,
+                   SourceRange requestedAt, const ReaderLimits &limits);
 
 } // namespace qspec::readers::detail

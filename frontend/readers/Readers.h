@@ -15,12 +15,13 @@
 namespace qspec::readers {
 
 struct ReaderLimits {
-  size_t maxFileBytes = 256u << 20;        // text formats read whole
+  size_t maxFileBytes = 256u << 20; // text formats read whole
   size_t maxModules = 5'000'000;
   size_t maxSafetensorsHeader = 100u << 20; // the JSON header of a .safetensors file
   size_t maxOnnxBytes = 2048u << 20;
-  size_t maxScores = 5'000'000;             // entries in one scores file
-  bool streamAnalysisYaml = true; // analysis_result.yaml from libyaml's events (false: yaml-cpp only)
+  size_t maxScores = 5'000'000; // entries in one scores file
+  bool streamAnalysisYaml =
+      true; // analysis_result.yaml from libyaml's events (false: yaml-cpp only)
 };
 
 // Chooses the format by name and content: `*.safetensors` (header only), `*.index.json`

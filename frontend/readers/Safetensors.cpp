@@ -35,7 +35,8 @@ static bool markBiases(bool finished, ir::Inventory &out, const std::vector<std:
   return true;
 }
 
-bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &diags, const ReaderLimits &limits) {
+bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &diags,
+                          const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   const std::string &text = sm.text(file);
   out.format = "safetensors-index";
@@ -53,13 +54,15 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
     if (m.key == "weight_map")
       wmMember = &m;
   if (!wmMember) {
-    diags.report(DiagID::err_inventory_malformed, at(rootStart),
-                 {"a Hugging Face index is an object with a \"weight_map\" of tensor name -> shard file"});
+    diags.report(
+        DiagID::err_inventory_malformed, at(rootStart),
+        {"a Hugging Face index is an object with a \"weight_map\" of tensor name -> shard file"});
     return false;
   }
   uint32_t wmKey = wmMember->keyOffset;
   if (wmMember->valueText.empty() || wmMember->valueText.front() != '{') {
-    diags.report(DiagID::err_inventory_malformed, at(wmKey, 12), {"\"weight_map\" must be an object"});
+    diags.report(DiagID::err_inventory_malformed, at(wmKey, 12),
+                 {"\"weight_map\" must be an object"});
     return false;
   }
   InventoryBuilder builder(out, diags, file, limits);
@@ -72,14 +75,16 @@ bool readSafetensorsIndex(FileID file, ir::Inventory &out, DiagnosticEngine &dia
     if (m.valueText.empty() || m.valueText.front() != '"') {
       if (!builder.finish()) // a duplicate earlier in the file is the first error
         return false;
-      diags.report(DiagID::err_inventory_malformed, at(keyOff, static_cast<uint32_t>(tensor.size() + 2)),
+      diags.report(DiagID::err_inventory_malformed,
+                   at(keyOff, static_cast<uint32_t>(tensor.size() + 2)),
                    {"the shard of '" + tensor + "' must be a file name string"});
       return false;
     }
     noteBias(tensor, biases);
     if (!endsWith(tensor, kWeight) || tensor.size() == sizeof(kWeight) - 1)
       continue; // biases, scales, offsets, buffers: not modules of their own
-    std::string_view name = std::string_view(tensor).substr(0, tensor.size() - (sizeof(kWeight) - 1));
+    std::string_view name =
+        std::string_view(tensor).substr(0, tensor.size() - (sizeof(kWeight) - 1));
     if (!builder.add(name, typeFromName(name), keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
   }
@@ -112,7 +117,8 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (ec || !in) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, ec ? ec.message() : openFailureReason()});
+    diags.report(DiagID::err_cannot_open_file, requestedAt,
+                 {path, ec ? ec.message() : openFailureReason()});
     return false;
   }
   FileID whole = sm.addPathOnly(path);
@@ -122,7 +128,8 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     return false;
   };
   if (size < 8)
-    return bad("the file is " + std::to_string(size) + " bytes, too short for the 8-byte header length");
+    return bad("the file is " + std::to_string(size) +
+               " bytes, too short for the 8-byte header length");
   unsigned char lenBytes[8];
   if (!in.read(reinterpret_cast<char *>(lenBytes), 8))
     return bad("cannot read the header length");
@@ -165,7 +172,8 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     auto badTensor = [&](const std::string &what) {
       if (!builder.finish()) // a duplicate earlier in the header is the first error
         return false;
-      diags.report(DiagID::err_safetensors_header, at(keyOff, keyLen), {"tensor '" + tensor + "': " + what});
+      diags.report(DiagID::err_safetensors_header, at(keyOff, keyLen),
+                   {"tensor '" + tensor + "': " + what});
       return false;
     };
     if (!v.is_object())
@@ -179,8 +187,9 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
         return badTensor("\"shape\" must hold non-negative integers");
     // The data is never read, so offsets past the end of the file are fine (a header-only
     // copy of a huge file is a valid inventory), but they must make sense.
-    if (!v.contains("data_offsets") || !v["data_offsets"].is_array() || v["data_offsets"].size() != 2 ||
-        !v["data_offsets"][0].is_number_unsigned() || !v["data_offsets"][1].is_number_unsigned() ||
+    if (!v.contains("data_offsets") || !v["data_offsets"].is_array() ||
+        v["data_offsets"].size() != 2 || !v["data_offsets"][0].is_number_unsigned() ||
+        !v["data_offsets"][1].is_number_unsigned() ||
         v["data_offsets"][0].get<uint64_t>() > v["data_offsets"][1].get<uint64_t>())
       return badTensor("\"data_offsets\" must be two integers [begin, end] with begin <= end");
     noteBias(tensor, biases);

@@ -4,7 +4,8 @@
 //   analysis-yaml    analysis_result.yaml: layer_scores [{name, score}], method, patterns
 //   hmct-json        get_sensitivity_of_nodes result: {node: {metric: value}}
 //   hmct-log         the node-sensitivity log table (title in '=', header `Node ...`, dashes, rows)
-//   horizon-table    QuantAnalysis.sensitivity() rows: op_name sensitive_type op_type metric [dtype] [flops]
+//   horizon-table    QuantAnalysis.sensitivity() rows: op_name sensitive_type op_type metric
+//   [dtype] [flops]
 #include "frontend/readers/ReaderSupport.h"
 #include "frontend/readers/Readers.h"
 
@@ -87,7 +88,9 @@ struct Ctx {
     uint32_t c = lead == std::string_view::npos ? 0 : static_cast<uint32_t>(lead);
     return at(l, c, static_cast<uint32_t>(trim(l.text).size()));
   }
-  void malformed(SourceRange r, const std::string &why) { diags.report(DiagID::err_scores_malformed, r, {why}); }
+  void malformed(SourceRange r, const std::string &why) {
+    diags.report(DiagID::err_scores_malformed, r, {why});
+  }
 };
 
 // ---- msModelSlim analyze log -------------------------------------------------------------
@@ -103,10 +106,12 @@ bool isTopHeader(std::string_view text, uint32_t *count = nullptr) {
     return false;
   std::string_view digits = t.substr(sp + 1);
   std::string_view before = trim(t.substr(0, sp));
-  if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string_view::npos)
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string_view::npos)
     return false;
-  if (!endsWith(before, "top") || (before.size() > 3 && !std::isspace(static_cast<unsigned char>(before[before.size() - 4])) &&
-                                   before[before.size() - 4] != '-'))
+  if (!endsWith(before, "top") ||
+      (before.size() > 3 && !std::isspace(static_cast<unsigned char>(before[before.size() - 4])) &&
+       before[before.size() - 4] != '-'))
     return false;
   if (count)
     *count = static_cast<uint32_t>(std::stoul(std::string(digits)));
@@ -115,8 +120,8 @@ bool isTopHeader(std::string_view text, uint32_t *count = nullptr) {
 
 bool looksLikeMsModelSlimLog(const std::vector<Line> &lines) {
   for (const Line &l : lines)
-    if (l.text.find("| Score:") != std::string_view::npos || l.text.find("Layer Analysis Results") != std::string_view::npos ||
-        isTopHeader(l.text))
+    if (l.text.find("| Score:") != std::string_view::npos ||
+        l.text.find("Layer Analysis Results") != std::string_view::npos || isTopHeader(l.text))
       return true;
   return false;
 }
@@ -185,7 +190,8 @@ bool readMsModelSlimLog(Ctx &c) {
     }
     const Token &rank = left[left.size() - 2], &name = left.back();
     std::string_view r = rank.text;
-    if (r.size() < 2 || r.back() != '.' || r.substr(0, r.size() - 1).find_first_not_of("0123456789") != std::string_view::npos) {
+    if (r.size() < 2 || r.back() != '.' ||
+        r.substr(0, r.size() - 1).find_first_not_of("0123456789") != std::string_view::npos) {
       c.malformed(c.at(l, rank.offset, static_cast<uint32_t>(r.size())),
                   "expected a rank such as '1.' before the name, found '" + std::string(r) + "'");
       ok = false;
@@ -202,7 +208,8 @@ bool readMsModelSlimLog(Ctx &c) {
       ok = false;
       continue;
     }
-    if (!b.add(stripLayerScope(name.text), v, c.at(l, name.offset, static_cast<uint32_t>(name.text.size())),
+    if (!b.add(stripLayerScope(name.text), v,
+               c.at(l, name.offset, static_cast<uint32_t>(name.text.size())),
                c.at(l, vcol, static_cast<uint32_t>(trim(valueText).size())), l.number))
       ok = false;
     if (b.tooMany())
@@ -238,7 +245,8 @@ bool readMsModelSlimLog(Ctx &c) {
     break;
   }
   if (ok && c.out.entries.empty()) {
-    c.malformed(SourceRange{c.file, {}, {}}, "an msModelSlim analyze log without '| Score:' rows or a 'top N:' list");
+    c.malformed(SourceRange{c.file, {}, {}},
+                "an msModelSlim analyze log without '| Score:' rows or a 'top N:' list");
     return false;
   }
   return ok;
@@ -281,7 +289,8 @@ public:
   explicit YamlEvents(std::string_view text) {
     ok_ = yaml_parser_initialize(&parser_) != 0;
     if (ok_)
-      yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char *>(text.data()), text.size());
+      yaml_parser_set_input_string(&parser_, reinterpret_cast<const unsigned char *>(text.data()),
+                                   text.size());
   }
   ~YamlEvents() {
     if (has_)
@@ -311,7 +320,8 @@ public:
     if (style == YAML_LITERAL_SCALAR_STYLE || style == YAML_FOLDED_SCALAR_STYLE)
       return false;
     std::string_view v = scalar();
-    return style != YAML_PLAIN_SCALAR_STYLE || !(v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL");
+    return style != YAML_PLAIN_SCALAR_STYLE ||
+           !(v.empty() || v == "~" || v == "null" || v == "Null" || v == "NULL");
   }
   // Skips the value that starts with the current event (a scalar, or a whole collection).
   bool skipValue() {
@@ -372,10 +382,11 @@ bool streamItem(YamlEvents &ev, std::vector<StreamedScore> &out) {
 }
 
 // The top-level mapping's `method` and `layer_scores`; false: not the common case.
-bool streamAnalysisYaml(std::string_view text, std::string &method, std::vector<StreamedScore> &out) {
+bool streamAnalysisYaml(std::string_view text, std::string &method,
+                        std::vector<StreamedScore> &out) {
   YamlEvents ev(text);
-  if (!ev.next() || ev.type() != YAML_STREAM_START_EVENT || !ev.next() || ev.type() != YAML_DOCUMENT_START_EVENT ||
-      !ev.next() || ev.type() != YAML_MAPPING_START_EVENT)
+  if (!ev.next() || ev.type() != YAML_STREAM_START_EVENT || !ev.next() ||
+      ev.type() != YAML_DOCUMENT_START_EVENT || !ev.next() || ev.type() != YAML_MAPPING_START_EVENT)
     return false;
   std::unordered_set<std::string> keys;
   bool sawList = false;
@@ -423,8 +434,8 @@ bool plainName(std::string_view v) {
   if (v.empty() || v == "null" || v == "Null" || v == "NULL" || v == "~")
     return false;
   auto ok = [](char ch, bool first) {
-    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' ||
-        ch == '/')
+    if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+        ch == '_' || ch == '/')
       return true;
     return !first && (ch == '.' || ch == '-' || ch == '*' || ch == '+');
   };
@@ -451,7 +462,8 @@ bool plainKeyValue(std::string_view t, std::string_view &key, size_t &valueAt) {
 }
 
 // One `KEY: VALUE` of an item starting at column `at` of line `l`.
-bool plainItemField(const Line &l, size_t at, StreamedScore &item, bool &haveName, bool &haveScore) {
+bool plainItemField(const Line &l, size_t at, StreamedScore &item, bool &haveName,
+                    bool &haveScore) {
   std::string_view key;
   size_t v;
   if (!plainKeyValue(l.text.substr(at), key, v))
@@ -462,8 +474,8 @@ bool plainItemField(const Line &l, size_t at, StreamedScore &item, bool &haveNam
     item.line = l.number;
     return haveName = true;
   }
-  if (key == "score" && !haveScore && plainNumber(value) && yamlNumber(std::string(value), item.score) &&
-      std::isfinite(item.score))
+  if (key == "score" && !haveScore && plainNumber(value) &&
+      yamlNumber(std::string(value), item.score) && std::isfinite(item.score))
     return haveScore = true;
   return false;
 }
@@ -499,7 +511,8 @@ bool plainItems(const std::vector<Line> &lines, size_t &i, std::vector<StreamedS
   return true;
 }
 
-bool scanAnalysisYaml(const std::vector<Line> &lines, std::string &method, std::vector<StreamedScore> &out) {
+bool scanAnalysisYaml(const std::vector<Line> &lines, std::string &method,
+                      std::vector<StreamedScore> &out) {
   bool sawMethod = false, sawList = false;
   size_t i = 0;
   while (i < lines.size()) {
@@ -511,7 +524,8 @@ bool scanAnalysisYaml(const std::vector<Line> &lines, std::string &method, std::
       sawList = true;
       if (!plainItems(lines, ++i, out))
         return false;
-    } else if (plainKeyValue(t, key, v) && key == "method" && !sawMethod && plainName(t.substr(v))) {
+    } else if (plainKeyValue(t, key, v) && key == "method" && !sawMethod &&
+               plainName(t.substr(v))) {
       sawMethod = true;
       method = std::string(t.substr(v));
       ++i;
@@ -532,7 +546,8 @@ bool readAnalysisYamlStreamed(Ctx &c) {
     method.clear();
     items.clear();
   }
-  if ((!plain && !streamAnalysisYaml(c.sm().text(c.file), method, items)) || items.size() > c.limits.maxScores)
+  if ((!plain && !streamAnalysisYaml(c.sm().text(c.file), method, items)) ||
+      items.size() > c.limits.maxScores)
     return false;
   std::unordered_set<std::string_view> names;
   names.reserve(items.size());
@@ -562,7 +577,8 @@ bool readAnalysisYaml(Ctx &c) {
   auto at = [&](const YAML::Mark &m, size_t len) {
     if (m.line < 0)
       return SourceRange{c.file, {}, {}};
-    return sm.lineRange(c.file, static_cast<uint32_t>(m.line + 1), static_cast<uint32_t>(m.column + 1),
+    return sm.lineRange(c.file, static_cast<uint32_t>(m.line + 1),
+                        static_cast<uint32_t>(m.column + 1),
                         static_cast<uint32_t>(std::max<size_t>(len, 1)));
   };
   uint32_t line = 0, col = 0;
@@ -580,7 +596,8 @@ bool readAnalysisYaml(Ctx &c) {
   }
   try {
     if (!root.IsMap() || !root["layer_scores"]) {
-      c.malformed(SourceRange{c.file, {}, {}}, "analysis_result.yaml needs a top-level 'layer_scores' list");
+      c.malformed(SourceRange{c.file, {}, {}},
+                  "analysis_result.yaml needs a top-level 'layer_scores' list");
       return false;
     }
     if (YAML::Node method = root["method"]; method && method.IsScalar())
@@ -593,8 +610,10 @@ bool readAnalysisYaml(Ctx &c) {
     ScoresBuilder b(c.out, c.diags, c.limits);
     bool ok = true;
     for (const YAML::Node &item : list) {
-      if (!item.IsMap() || !item["name"] || !item["score"] || !item["name"].IsScalar() || !item["score"].IsScalar()) {
-        c.malformed(at(item.Mark(), 1), "each 'layer_scores' item needs a 'name' and a numeric 'score'");
+      if (!item.IsMap() || !item["name"] || !item["score"] || !item["name"].IsScalar() ||
+          !item["score"].IsScalar()) {
+        c.malformed(at(item.Mark(), 1),
+                    "each 'layer_scores' item needs a 'name' and a numeric 'score'");
         ok = false;
         continue;
       }
@@ -610,8 +629,8 @@ bool readAnalysisYaml(Ctx &c) {
         ok = false;
         continue;
       }
-      if (!b.add(stripLayerScope(n.Scalar()), v, at(n.Mark(), n.Scalar().size()), at(s.Mark(), s.Scalar().size()),
-                 static_cast<uint32_t>(n.Mark().line + 1)))
+      if (!b.add(stripLayerScope(n.Scalar()), v, at(n.Mark(), n.Scalar().size()),
+                 at(s.Mark(), s.Scalar().size()), static_cast<uint32_t>(n.Mark().line + 1)))
         ok = false;
       if (b.tooMany())
         return false;
@@ -633,7 +652,9 @@ bool readHmctJson(Ctx &c) {
   c.out.format = "hmct-json";
   SourceManager &sm = c.sm();
   const std::string &text = sm.text(c.file);
-  auto at = [&](uint32_t o, uint32_t len) { return sm.range(c.file, o, o + std::max<uint32_t>(len, 1)); };
+  auto at = [&](uint32_t o, uint32_t len) {
+    return sm.range(c.file, o, o + std::max<uint32_t>(len, 1));
+  };
   uint32_t off = 0;
   std::string why, dupKey;
   std::vector<uint32_t> dupPath;
@@ -644,11 +665,13 @@ bool readHmctJson(Ctx &c) {
     }
     // A node listed twice: the same error as in every other format, with the first one noted.
     // Node names are underlined with their quotes, as the JSON token they are.
-    Diagnostic &d = c.diags.report(DiagID::err_scores_duplicate, at(off, static_cast<uint32_t>(dupKey.size() + 2)), {dupKey});
+    Diagnostic &d = c.diags.report(DiagID::err_scores_duplicate,
+                                   at(off, static_cast<uint32_t>(dupKey.size() + 2)), {dupKey});
     std::string quoted = "\"" + dupKey + "\"";
     for (uint32_t k : jsonMemberOffsets(text, locateJson(text, {}).value_or(0)))
       if (k < off && text.compare(k, quoted.size(), quoted) == 0) {
-        c.diags.note(d, DiagID::note_reader_first_here, at(k, static_cast<uint32_t>(dupKey.size() + 2)), {dupKey});
+        c.diags.note(d, DiagID::note_reader_first_here,
+                     at(k, static_cast<uint32_t>(dupKey.size() + 2)), {dupKey});
         break;
       }
     return false;
@@ -664,7 +687,8 @@ bool readHmctJson(Ctx &c) {
   for (const JsonMember &member : members) {
     uint32_t keyOff = member.keyOffset;
     const std::string &node = member.key;
-    const nlohmann::ordered_json metrics = nlohmann::ordered_json::parse(member.valueText, nullptr, false);
+    const nlohmann::ordered_json metrics =
+        nlohmann::ordered_json::parse(member.valueText, nullptr, false);
     SourceRange nameAt = at(keyOff, static_cast<uint32_t>(node.size() + 2));
     if (!metrics.is_object() || metrics.empty()) {
       c.malformed(nameAt, "the value of '" + node + "' must be an object {metric: value}");
@@ -694,7 +718,8 @@ bool readHmctJson(Ctx &c) {
     } else if (v.is_string() && yamlNumber(v.get<std::string>(), score)) {
       // values are strings in hmct's dict
     } else {
-      c.malformed(at(valOff, 1), "the '" + c.out.metric + "' value of '" + node + "' is not a number");
+      c.malformed(at(valOff, 1),
+                  "the '" + c.out.metric + "' value of '" + node + "' is not a number");
       ok = false;
       continue;
     }
@@ -736,8 +761,8 @@ bool readHmctLog(Ctx &c, size_t header) {
       break;
     std::vector<Token> t = tokenize(l.text);
     if (t.size() != head.size()) {
-      c.malformed(c.whole(l), "expected a node name and " + std::to_string(head.size() - 1) + " value(s), found " +
-                                  std::to_string(t.size()) + " field(s)");
+      c.malformed(c.whole(l), "expected a node name and " + std::to_string(head.size() - 1) +
+                                  " value(s), found " + std::to_string(t.size()) + " field(s)");
       ok = false;
       continue;
     }
@@ -751,8 +776,8 @@ bool readHmctLog(Ctx &c, size_t header) {
     SourceRange nameAt = c.at(l, t[0].offset, static_cast<uint32_t>(t[0].text.size()));
     if (startsWith(t[0].text, "..."))
       c.diags.report(DiagID::warn_scores_truncated_name, nameAt, {std::string(t[0].text)});
-    if (!b.add(std::string(t[0].text), v, nameAt, c.at(l, t[1].offset, static_cast<uint32_t>(t[1].text.size())),
-               l.number))
+    if (!b.add(std::string(t[0].text), v, nameAt,
+               c.at(l, t[1].offset, static_cast<uint32_t>(t[1].text.size())), l.number))
       ok = false;
     if (b.tooMany())
       return false;
@@ -816,8 +841,9 @@ bool readHorizonTable(Ctx &c) {
       continue;
     }
     if (t.size() < 4 || t.size() > 6) {
-      c.malformed(c.whole(l), "expected 'op_name sensitive_type op_type metric [dtype] [flops]', found " +
-                                  std::to_string(t.size()) + " column(s)");
+      c.malformed(c.whole(l),
+                  "expected 'op_name sensitive_type op_type metric [dtype] [flops]', found " +
+                      std::to_string(t.size()) + " column(s)");
       ok = false;
       continue;
     }
@@ -869,7 +895,8 @@ bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diag
     body = trim(body.substr(3));
   bool yaml = false;
   for (const Line &l : lines)
-    if (startsWith(l.text, "layer_scores:") || l.text.find("\"layer_scores\"") != std::string_view::npos) {
+    if (startsWith(l.text, "layer_scores:") ||
+        l.text.find("\"layer_scores\"") != std::string_view::npos) {
       yaml = true;
       break;
     }

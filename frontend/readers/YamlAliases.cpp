@@ -25,7 +25,8 @@ public:
   void OnDocumentStart(const YAML::Mark &) override {}
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark &, YAML::anchor_t anchor) override { leaf(anchor); }
-  void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t anchor, const std::string &) override {
+  void OnScalar(const YAML::Mark &, const std::string &, YAML::anchor_t anchor,
+                const std::string &) override {
     leaf(anchor);
   }
   void OnAlias(const YAML::Mark &mark, YAML::anchor_t anchor) override {

@@ -70,10 +70,14 @@ private:
       return false;
     }
     switch (t_[i_]) {
-    case '{': return object(n, depth);
-    case '[': return array(n, depth);
-    case '"': return string(n);
-    default: return scalar(n);
+    case '{':
+      return object(n, depth);
+    case '[':
+      return array(n, depth);
+    case '"':
+      return string(n);
+    default:
+      return scalar(n);
     }
   }
   // After an object member or an array item: a ',' (more follow), the closing bracket, or an
@@ -99,9 +103,10 @@ private:
     while (true) {
       skip();
       if (i_ >= t_.size() || t_[i_] != '"') {
-        error(i_ < t_.size() && t_[i_] == '}'   ? "trailing comma before '}'"
-              : i_ < t_.size() && t_[i_] == '#' ? "'#' comments are not JSON (HMCT strips only // and /* */ comments)"
-                                                : "expected a string key");
+        error(i_ < t_.size() && t_[i_] == '}' ? "trailing comma before '}'"
+              : i_ < t_.size() && t_[i_] == '#'
+                  ? "'#' comments are not JSON (HMCT strips only // and /* */ comments)"
+                  : "expected a string key");
         return false;
       }
       LNode key, val;
@@ -149,7 +154,8 @@ private:
   bool scalar(LNode &n) {
     const char c = t_[i_];
     size_t j = i_;
-    while (j < t_.size() && (isalnum(static_cast<unsigned char>(t_[j])) || t_[j] == '-' || t_[j] == '+' || t_[j] == '.'))
+    while (j < t_.size() && (isalnum(static_cast<unsigned char>(t_[j])) || t_[j] == '-' ||
+                             t_[j] == '+' || t_[j] == '.'))
       ++j;
     std::string word = t_.substr(i_, j - i_);
     bool ok = word == "true" || word == "false" || word == "null";
@@ -184,14 +190,30 @@ private:
         char e = t_[i_ + 1];
         i_ += 2;
         switch (e) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
         case 'u': {
           if (i_ + 4 > t_.size()) {
             error("bad \\u escape");

@@ -133,8 +133,8 @@ bool parseLocatedYaml(SourceManager &sm, FileID file, LNode &root, ParseError &e
   uint32_t line = 0, col = 0;
   if (!readers::checkYamlAliases(sm.text(file), readers::kMaxYamlAliasNodes, line, col)) {
     err.range = sm.lineRange(file, line, col, 1);
-    err.message = "YAML aliases expand to more than " + std::to_string(readers::kMaxYamlAliasNodes) +
-                  " nodes (an alias bomb?)";
+    err.message = "YAML aliases expand to more than " +
+                  std::to_string(readers::kMaxYamlAliasNodes) + " nodes (an alias bomb?)";
     return false;
   }
   std::istringstream in(sm.text(file));

@@ -61,14 +61,16 @@ struct Loc {
 
 // The entries of a repeated string field, moved out of the parsed message (which is dropped
 // after), the field's descriptor found once.
-std::vector<Entry> entries(pb::RepeatedPtrField<std::string> &list, const pb::Message &m, const char *field,
-                           const Loc &loc) {
+std::vector<Entry> entries(pb::RepeatedPtrField<std::string> &list, const pb::Message &m,
+                           const char *field, const Loc &loc) {
   std::vector<Entry> out;
   out.reserve(static_cast<size_t>(list.size()));
   const pb::FieldDescriptor *f = loc.tree ? m.GetDescriptor()->FindFieldByName(field) : nullptr;
   for (int i = 0; i < list.size(); ++i) {
-    pb::TextFormat::ParseLocation l = f ? loc.tree->GetLocation(f, i) : pb::TextFormat::ParseLocation();
-    out.push_back(Entry{std::move(*list.Mutable(i)), l.line >= 0 ? static_cast<uint32_t>(l.line) + 1 : 0,
+    pb::TextFormat::ParseLocation l =
+        f ? loc.tree->GetLocation(f, i) : pb::TextFormat::ParseLocation();
+    out.push_back(Entry{std::move(*list.Mutable(i)),
+                        l.line >= 0 ? static_cast<uint32_t>(l.line) + 1 : 0,
                         l.column >= 0 ? static_cast<uint32_t>(l.column) + 1 : 0});
   }
   return out;
@@ -206,7 +208,8 @@ void locateMissing(const pb::Message &root, const pb::TextFormat::ParseInfoTree 
   size_t start = 0;
   while (m && tree && start < path.size()) {
     size_t dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    std::string part =
+        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     start = dot == std::string::npos ? path.size() : dot + 1;
     int index = -1;
     if (size_t br = part.find('['); br != std::string::npos) {
@@ -217,7 +220,8 @@ void locateMissing(const pb::Message &root, const pb::TextFormat::ParseInfoTree 
     if (!f)
       return;
     const pb::Reflection *r = m->GetReflection();
-    bool present = f->is_repeated() ? index >= 0 && index < r->FieldSize(*m, f) : r->HasField(*m, f);
+    bool present =
+        f->is_repeated() ? index >= 0 && index < r->FieldSize(*m, f) : r->HasField(*m, f);
     if (!present)
       return;
     pb::TextFormat::ParseLocation l = tree->GetLocation(f, index);
@@ -330,12 +334,15 @@ void documentFromQat(P::AMCTRetrainConfig &m, AmctDocument &doc, const void *tre
   doc.skipLayerTypes = entries(*m.mutable_skip_layer_types(), m, "skip_layer_types", loc);
   doc.quantSkipLayers = entries(*m.mutable_quant_skip_layers(), m, "quant_skip_layers", loc);
   doc.quantSkipTypes = entries(*m.mutable_quant_skip_types(), m, "quant_skip_types", loc);
-  doc.pruneSkipLayers = entries(*m.mutable_regular_prune_skip_layers(), m, "regular_prune_skip_layers", loc);
-  doc.pruneSkipTypes = entries(*m.mutable_regular_prune_skip_types(), m, "regular_prune_skip_types", loc);
+  doc.pruneSkipLayers =
+      entries(*m.mutable_regular_prune_skip_layers(), m, "regular_prune_skip_layers", loc);
+  doc.pruneSkipTypes =
+      entries(*m.mutable_regular_prune_skip_types(), m, "regular_prune_skip_types", loc);
   readQatRecipe(m, doc.global);
   // The global recipe is at its first block; prune findings at prune_config itself.
   doc.global.pruneLine = loc.line(m, "prune_config");
-  for (const char *block : {"retrain_data_quant_config", "retrain_weight_quant_config", "prune_config"})
+  for (const char *block :
+       {"retrain_data_quant_config", "retrain_weight_quant_config", "prune_config"})
     if (!doc.global.line)
       doc.global.line = loc.line(m, block);
   for (int i = 0; i < m.override_layer_types_size(); ++i) {
@@ -374,10 +381,11 @@ static void documentFromKv(K::AMCTQuantCaliConfig &m, AmctDocument &doc, const L
   if (m.has_kv_cache_quant_config()) {
     doc.global.line = loc.line(m, "kv_cache_quant_config");
     Loc inner = loc.nested(m, "kv_cache_quant_config");
-    doc.kvQuantLayers =
-        entries(*m.mutable_kv_cache_quant_config()->mutable_quant_layers(), m.kv_cache_quant_config(), "quant_layers", inner);
+    doc.kvQuantLayers = entries(*m.mutable_kv_cache_quant_config()->mutable_quant_layers(),
+                                m.kv_cache_quant_config(), "quant_layers", inner);
   }
-  if (m.has_kv_cache_quant_config() && m.kv_cache_quant_config().calibration_config().has_ifmr_quantize()) {
+  if (m.has_kv_cache_quant_config() &&
+      m.kv_cache_quant_config().calibration_config().has_ifmr_quantize()) {
     doc.global.present = true;
     doc.global.actAlgo = "ifmr";
     readIfmr(m.kv_cache_quant_config().calibration_config().ifmr_quantize(), doc.global);
@@ -456,10 +464,12 @@ bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<Par
     const ParseError &e = errs.front();
     if (tried)
       tried->push_back(std::string(rootMessageName(k)) + ": " +
-                       (e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message);
+                       (e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") +
+                       e.message);
     // A missing-required error means the whole text parsed: the furthest.
     bool missing = e.message.find("missing required fields") != std::string::npos;
-    uint64_t pos = e.line == 0 || missing ? UINT64_MAX : (static_cast<uint64_t>(e.line) << 32) | e.col;
+    uint64_t pos =
+        e.line == 0 || missing ? UINT64_MAX : (static_cast<uint64_t>(e.line) << 32) | e.col;
     if (first || pos > bestPos) {
       best = std::move(errs);
       bestPos = pos;

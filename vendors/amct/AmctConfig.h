@@ -1,9 +1,9 @@
 // The AMCT simple-config document model: parses a `.cfg` (protobuf text format) strictly against
 // the project's AMCT messages (vendors/amct/proto/) and returns a qspec-typed document with line
 // numbers, and prints a document back to text. Used by the emitter (it lowers a plan to an
-// AmctDocument and prints it), by the reader (AmctReader.h) and by qlint. Strict means libprotobuf's
-// TextFormat::Parser without partial messages: unknown fields, a singular field given twice,
-// two members of one oneof and missing `required` fields are all errors.
+// AmctDocument and prints it), by the reader (AmctReader.h) and by qlint. Strict means
+// libprotobuf's TextFormat::Parser without partial messages: unknown fields, a singular field given
+// twice, two members of one oneof and missing `required` fields are all errors.
 #pragma once
 
 #include "vendors/amct/AmctRules.h"
@@ -25,29 +25,29 @@ struct Entry {
 
 // One quantization recipe (global, or one override entry), as written.
 struct Recipe {
-  bool present = false;               // the block exists (calibration_config / retrain_* ...)
+  bool present = false; // the block exists (calibration_config / retrain_* ...)
   // Activations.
-  std::string actAlgo;                // "ifmr" | "hfmg" | "ulq" | "" (absent)
-  std::optional<DataType> actType;    // dst_type
-  std::optional<bool> asymmetric;     // PTQ
-  std::optional<uint32_t> numOfBins;  // hfmg
+  std::string actAlgo;               // "ifmr" | "hfmg" | "ulq" | "" (absent)
+  std::optional<DataType> actType;   // dst_type
+  std::optional<bool> asymmetric;    // PTQ
+  std::optional<uint32_t> numOfBins; // hfmg
   // ifmr (written values; checks apply AMCT's defaults 0.7, 1.3, 0.01, 0.999999).
   std::optional<double> searchStart, searchEnd, searchStep, maxPercentile;
   std::optional<double> clipMax, clipMin;
   std::optional<bool> fixedMin;
-  bool hasClip = false;               // clip_max_min block present
+  bool hasClip = false; // clip_max_min block present
   // Weights.
   std::string wtsAlgo;                // "arq" | "ada" | "ulq" | "" (absent)
   std::optional<DataType> weightType; // QAT dst_type
   std::optional<uint32_t> quantBits;  // PTQ quant_bits
   std::optional<bool> channelWise;
-  std::optional<double> dmqStrength;  // dmq_balancer present (PTQ)
+  std::optional<double> dmqStrength; // dmq_balancer present (PTQ)
   // ada_quantize (written values; defaults beta 20 -> 2, warm_start 0.2, reg_param 0.01).
   std::optional<double> adaBetaStart, adaBetaEnd, adaWarmStart, adaRegParam;
   bool hasDmq = false;
   // Prune (QAT / compressed).
   bool hasPrune = false;
-  std::string pruner;                 // "filter" | "n_out_of_m" | "" (prune_config empty)
+  std::string pruner; // "filter" | "n_out_of_m" | "" (prune_config empty)
   bool prunerAlgoPresent = false;
   std::optional<double> pruneRatio;
   std::optional<bool> ascendOptimized; // balanced_l2_norm_filter_prune.ascend_optimized
@@ -69,9 +69,9 @@ struct AmctDocument {
   bool ambiguous = false;
   std::optional<uint32_t> batchNum;
   uint32_t batchNumLine = 0, batchNumCol = 0; // where batch_num is written
-  std::optional<bool> activationOffset; // PTQ / KV
-  std::optional<bool> doFusion;         // PTQ
-  bool forceFp16 = false;               // fakequant_precision_mode: FORCE_FP16_QUANT
+  std::optional<bool> activationOffset;       // PTQ / KV
+  std::optional<bool> doFusion;               // PTQ
+  bool forceFp16 = false;                     // fakequant_precision_mode: FORCE_FP16_QUANT
   std::vector<Entry> skipLayers, skipLayerTypes, skipFusionLayers;
   std::vector<Entry> quantSkipLayers, quantSkipTypes, pruneSkipLayers, pruneSkipTypes; // QAT
   Recipe global;

@@ -7,17 +7,22 @@ namespace qspec::amct {
 
 int decisionRank(ir::Decision::Source s) {
   switch (s) {
-  case ir::Decision::BuiltIn: return 0;
-  case ir::Decision::Default: return 1;
-  case ir::Decision::TypeOverride: return 2;
+  case ir::Decision::BuiltIn:
+    return 0;
+  case ir::Decision::Default:
+    return 1;
+  case ir::Decision::TypeOverride:
+    return 2;
   case ir::Decision::NameOverride:
-  case ir::Decision::Group: return 3;
-  default: return 4;
+  case ir::Decision::Group:
+    return 3;
+  default:
+    return 4;
   }
 }
 
-std::optional<DataType> intendedType(ir::Tier tier, int tierRank, std::string_view dtype, int dtypeRank,
-                                     bool weight) {
+std::optional<DataType> intendedType(ir::Tier tier, int tierRank, std::string_view dtype,
+                                     int dtypeRank, bool weight) {
   if (dtype.empty() || dtypeRank < tierRank) {
     if (weight)
       return tier == ir::Tier::Int4 ? DataType::Int4 : DataType::Int8;
@@ -39,7 +44,8 @@ std::optional<DataType> intendedType(const ir::ResolvedModule &rm, bool weight) 
 }
 
 const std::vector<std::string> &algorithms(bool weight, ConfigKind k) {
-  static const std::vector<std::string> kLegal[2][2] = {{{"ifmr", "hfmg"}, {"ulq"}}, {{"arq", "ada"}, {"arq", "ulq"}}};
+  static const std::vector<std::string> kLegal[2][2] = {{{"ifmr", "hfmg"}, {"ulq"}},
+                                                        {{"arq", "ada"}, {"arq", "ulq"}}};
   return kLegal[weight][k == ConfigKind::QAT];
 }
 
@@ -61,8 +67,8 @@ std::string_view algorithmOf(std::string_view method, bool weight, ConfigKind k)
   return it == legal.end() ? std::string_view() : std::string_view(*it);
 }
 
-std::string chooseAlgorithm(std::string_view method, std::string_view ruleAlgo, std::string_view targetAlgo,
-                            bool weight, ConfigKind k) {
+std::string chooseAlgorithm(std::string_view method, std::string_view ruleAlgo,
+                            std::string_view targetAlgo, bool weight, ConfigKind k) {
   if (!ruleAlgo.empty())
     return std::string(algorithmOf(ruleAlgo, weight, k));
   if (!method.empty()) {

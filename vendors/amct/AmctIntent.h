@@ -22,8 +22,8 @@ int decisionRank(ir::Decision::Source s);
 // least as specifically as the tier (`defaults { act int8 }` does not undo a name override's
 // `tier int16`). `dtype` empty = unset. nullopt: the dtype is one AMCT has no word for in that
 // role (weights int8/int4, activations int8/int16, and PTQ activations never int4).
-std::optional<DataType> intendedType(ir::Tier tier, int tierRank, std::string_view dtype, int dtypeRank,
-                                     bool weight);
+std::optional<DataType> intendedType(ir::Tier tier, int tierRank, std::string_view dtype,
+                                     int dtypeRank, bool weight);
 std::optional<DataType> intendedType(const ir::ResolvedModule &rm, bool weight);
 
 // AMCT's algorithms per role and mode (PTQ acts ifmr, hfmg; weights arq, ada; QAT acts ulq;
@@ -39,8 +39,8 @@ std::string_view algorithmOf(std::string_view method, bool weight, ConfigKind k)
 // for methods AMCT has no word for), else (no method) the target's choice or AMCT's first. ""
 // when the method has no AMCT word and no fallback is given, or a given algorithm is not one of
 // AMCT's (`algorithmOf` of the option decides).
-std::string chooseAlgorithm(std::string_view method, std::string_view ruleAlgo, std::string_view targetAlgo,
-                            bool weight, ConfigKind k);
+std::string chooseAlgorithm(std::string_view method, std::string_view ruleAlgo,
+                            std::string_view targetAlgo, bool weight, ConfigKind k);
 
 // The value of option `key` inside a rule's `amct { }` blocks ("" if none).
 std::string_view ruleOption(const std::vector<const ir::Option *> &blocks, std::string_view key);

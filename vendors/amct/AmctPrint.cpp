@@ -15,7 +15,9 @@ namespace {
 
 namespace P = AMCTPytorchProto;
 
-P::DataType toProto(DataType t) { return t == DataType::Int4 ? P::INT4 : t == DataType::Int16 ? P::INT16 : P::INT8; }
+P::DataType toProto(DataType t) {
+  return t == DataType::Int4 ? P::INT4 : t == DataType::Int16 ? P::INT16 : P::INT8;
+}
 
 // A document's string: copied from a const one, moved out of one printed as a temporary.
 std::string take(const std::string &s) { return s; }
@@ -47,7 +49,8 @@ void writePtqRecipe(const Recipe &r, P::CalibrationConfig &c) {
     if (r.asymmetric)
       q->set_asymmetric(*r.asymmetric);
     if (r.actType)
-      q->set_dst_type(*r.actType == DataType::Int16 ? P::HFMGQuantize::INT16 : P::HFMGQuantize::INT8);
+      q->set_dst_type(*r.actType == DataType::Int16 ? P::HFMGQuantize::INT16
+                                                    : P::HFMGQuantize::INT8);
   } else if (r.actAlgo == "ifmr") {
     auto *q = c.mutable_ifmr_quantize();
     if (r.asymmetric)
@@ -115,7 +118,8 @@ public:
     out->PrintLiteral("\"");
   }
   // bytes fields keep the plain C escaping, as with SetUseUtf8StringEscaping.
-  void PrintBytes(const std::string &val, google::protobuf::TextFormat::BaseTextGenerator *out) const override {
+  void PrintBytes(const std::string &val,
+                  google::protobuf::TextFormat::BaseTextGenerator *out) const override {
     FastFieldValuePrinter::PrintString(val, out);
   }
 };

@@ -19,7 +19,9 @@ namespace {
 
 using namespace qspec::amct;
 
-const char *dtypeWord(DataType t) { return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8"; }
+const char *dtypeWord(DataType t) {
+  return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8";
+}
 
 std::string weightWord(uint32_t bits) { return bits == 0 ? "float" : "int" + std::to_string(bits); }
 
@@ -47,7 +49,8 @@ struct Namer {
   mutable std::optional<Last> last[2];
 
   Namer(const ir::Target &target, ConfigKind k)
-      : kind(k), targetAlgo{targetOption(target, "act_algo"), targetOption(target, "weight_algo")} {}
+      : kind(k), targetAlgo{targetOption(target, "act_algo"), targetOption(target, "weight_algo")} {
+  }
 
   ReadingWord method(const ir::ResolvedModule &rm, bool weight, std::string_view applied) const {
     const std::string &own = (weight ? rm.weight : rm.act).method.value.str();
@@ -56,12 +59,14 @@ struct Namer {
     if (l && l->method == &own && l->rule == rule && l->applied == applied)
       return l->word;
     std::string asked = chooseAlgorithm(own, rule, targetAlgo[weight], weight, kind);
-    l = Last{&own, rule, applied, !own.empty() && asked == applied ? ReadingWord(own) : ReadingWord(methodWord(applied))};
+    l = Last{&own, rule, applied,
+             !own.empty() && asked == applied ? ReadingWord(own)
+                                              : ReadingWord(methodWord(applied))};
     return l->word;
   }
 
   void dtypes(const ir::ResolvedModule &rm, const Applied &a, ModuleReading &out) const {
-    std::optional<DataType> weight = a.weightBits == 4 ? std::optional<DataType>(DataType::Int4)
+    std::optional<DataType> weight = a.weightBits == 4   ? std::optional<DataType>(DataType::Int4)
                                      : a.weightBits == 8 ? std::optional<DataType>(DataType::Int8)
                                                          : std::nullopt;
     if (rm.tier.value != ir::Tier::Float && weight && intendedType(rm, true) == weight &&
@@ -69,7 +74,9 @@ struct Namer {
       out.tier = rm.tier.value;
       return;
     }
-    out.tier = a.act == DataType::Int16 ? ir::Tier::Int16 : weight == DataType::Int4 ? ir::Tier::Int4 : ir::Tier::Int8;
+    out.tier = a.act == DataType::Int16   ? ir::Tier::Int16
+               : weight == DataType::Int4 ? ir::Tier::Int4
+                                          : ir::Tier::Int8;
     out.weight.dtype = weightWord(a.weightBits);
     out.act.dtype = dtypeWord(a.act);
   }
@@ -100,8 +107,9 @@ struct Namer {
 // Two graphs, framework onnx: the document applied to the ONNX graph's layers (node names, op
 // types), and each module read as its layers: the first that disagrees with the module's
 // resolution, else the first; a module without a layer is not decided by AMCT.
-std::vector<ModuleReading> readGraph(const ir::Spec &spec, const AmctDocument &doc, const Namer &namer,
-                                     uint32_t fields, CheckOptions &co, std::vector<Finding> &refusals,
+std::vector<ModuleReading> readGraph(const ir::Spec &spec, const AmctDocument &doc,
+                                     const Namer &namer, uint32_t fields, CheckOptions &co,
+                                     std::vector<Finding> &refusals,
                                      std::vector<ir::Module> &nodes) {
   const ir::OnnxGraph &g = spec.onnx;
   std::vector<uint32_t> layerOf(g.nodes.size(), UINT32_MAX);
@@ -144,19 +152,21 @@ Version versionOf(const ir::Target &target) {
 
 } // namespace
 
-bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes, VendorReading &out,
-              DiagnosticEngine &diags) {
+bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
+              VendorReading &out, DiagnosticEngine &diags) {
   ConfigKind kind = target.variant == "qat" ? ConfigKind::QAT : ConfigKind::PTQ;
   out.kind = "amct";
-  out.fields = FieldTier | FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric | FieldWeightMethod |
-               FieldActDtype | FieldActScope | FieldActSymmetric | FieldActMethod;
+  out.fields = FieldTier | FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric |
+               FieldWeightMethod | FieldActDtype | FieldActScope | FieldActSymmetric |
+               FieldActMethod;
   AmctDocument doc;
   std::vector<ParseError> errors;
   // The emitter's round trip already parsed these bytes when they are what it wrote.
   if (!takeParsed(bytes, kind, doc) && !parseAmctConfigAs(std::string(bytes), kind, doc, errors)) {
     const ParseError &e = errors.front();
-    diags.report(DiagID::err_amct_parse, target.range,
-                 {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});
+    diags.report(
+        DiagID::err_amct_parse, target.range,
+        {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});
     return false;
   }
   CheckOptions co;

@@ -23,19 +23,19 @@ struct Applied {
   bool considered = false; // AMCT quantizes this layer type in this mode (or the type is unknown)
   bool enabled = false;    // quant_enable / retrain_enable
   DataType act = DataType::Int8;
-  uint32_t weightBits = 8;        // 4, 6, 7, 8; 0 = the weights are not quantized (ADA dropped)
-  std::optional<bool> channelWise; // unset: the type is unknown
-  std::optional<bool> asymmetric;  // PTQ activations
+  uint32_t weightBits = 8;           // 4, 6, 7, 8; 0 = the weights are not quantized (ADA dropped)
+  std::optional<bool> channelWise;   // unset: the type is unknown
+  std::optional<bool> asymmetric;    // PTQ activations
   std::string_view actAlgo, wtsAlgo; // ifmr | hfmg | ulq; arq | ada | ulq (views into the document)
-  uint32_t line = 0, col = 0;      // the deciding entry (0: AMCT's built-in default)
+  uint32_t line = 0, col = 0;        // the deciding entry (0: AMCT's built-in default)
 };
 
 // Applies `doc` to every module of `modules` (a PTQ or QAT document), which must outlive the
 // result (its algorithm names are views into it). Layers the document
 // refuses (an override giving INT16 to a layer that cannot take it) are reported in `refusals`
 // with AMCT's message.
-std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules, Version v,
-                                   std::vector<Finding> &refusals);
+std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules,
+                                   Version v, std::vector<Finding> &refusals);
 std::vector<Applied> applyDocument(AmctDocument &&, const std::vector<ir::Module> &, Version,
                                    std::vector<Finding> &) = delete;
 
@@ -46,7 +46,7 @@ namespace qspec::vendors {
 // The ReadBack of target kind "amct" (registered by emitters/amct/Target.cpp): parses `bytes`
 // strictly as the target's root message, refuses what AMCT refuses (err_amct_parse,
 // err_amct_check), and with an inventory fills one ModuleReading per module in the IR's words.
-bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes, VendorReading &out,
-              DiagnosticEngine &diags);
+bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
+              VendorReading &out, DiagnosticEngine &diags);
 
 } // namespace qspec::vendors

@@ -40,20 +40,22 @@ struct Index {
 
 // PTQ `asymmetric`: explicit in the chosen recipe ▸ common_config's (same algorithm) ▸
 // activation_offset (default true); Conv3d is always symmetric.
-std::optional<bool> ptqAsymmetric(const AmctDocument &doc, const Recipe &r, bool fromGlobal, std::string_view type) {
+std::optional<bool> ptqAsymmetric(const AmctDocument &doc, const Recipe &r, bool fromGlobal,
+                                  std::string_view type) {
   if (isSymmetricOnlyType(type))
     return false;
   if (r.asymmetric)
     return r.asymmetric;
   std::string_view algo = r.actAlgo.empty() ? "ifmr" : std::string_view(r.actAlgo);
-  std::string_view globalAlgo = doc.global.actAlgo.empty() ? "ifmr" : std::string_view(doc.global.actAlgo);
+  std::string_view globalAlgo =
+      doc.global.actAlgo.empty() ? "ifmr" : std::string_view(doc.global.actAlgo);
   if (!fromGlobal && doc.global.asymmetric && algo == globalAlgo)
     return doc.global.asymmetric;
   return doc.activationOffset.value_or(true);
 }
 
-void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const ir::Module &m, Version v,
-              Applied &a, std::vector<Finding> &refusals) {
+void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const ir::Module &m,
+              Version v, Applied &a, std::vector<Finding> &refusals) {
   const std::string &type = m.type;
   bool known = !type.empty();
   a.actAlgo = r.actAlgo.empty() ? std::string_view("ifmr") : std::string_view(r.actAlgo);
@@ -92,8 +94,8 @@ void applyQat(const Recipe &r, const ir::Module &m, Applied &a) {
 
 } // namespace
 
-std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules, Version v,
-                                   std::vector<Finding> &refusals) {
+std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules,
+                                   Version v, std::vector<Finding> &refusals) {
   Index index(doc);
   bool qat = doc.kind == ConfigKind::QAT;
   std::vector<Applied> out(modules.size());

@@ -15,18 +15,24 @@ namespace qspec::amct {
 
 const char *configKindName(ConfigKind k) {
   switch (k) {
-  case ConfigKind::PTQ: return "ptq";
-  case ConfigKind::QAT: return "qat";
-  case ConfigKind::KVCache: return "kv-cache";
+  case ConfigKind::PTQ:
+    return "ptq";
+  case ConfigKind::QAT:
+    return "qat";
+  case ConfigKind::KVCache:
+    return "kv-cache";
   }
   return "?";
 }
 
 const char *rootMessageName(ConfigKind k) {
   switch (k) {
-  case ConfigKind::PTQ: return "AMCTConfig";
-  case ConfigKind::QAT: return "AMCTRetrainConfig";
-  case ConfigKind::KVCache: return "AMCTQuantCaliConfig";
+  case ConfigKind::PTQ:
+    return "AMCTConfig";
+  case ConfigKind::QAT:
+    return "AMCTRetrainConfig";
+  case ConfigKind::KVCache:
+    return "AMCTQuantCaliConfig";
   }
   return "?";
 }
@@ -75,11 +81,16 @@ std::optional<Framework> parseFramework(std::string_view text) {
 
 const char *frameworkName(Framework f) {
   switch (f) {
-  case Framework::Unknown: return "unknown";
-  case Framework::PyTorch: return "pytorch";
-  case Framework::TensorFlow: return "tensorflow";
-  case Framework::Onnx: return "onnx";
-  case Framework::Caffe: return "caffe";
+  case Framework::Unknown:
+    return "unknown";
+  case Framework::PyTorch:
+    return "pytorch";
+  case Framework::TensorFlow:
+    return "tensorflow";
+  case Framework::Onnx:
+    return "onnx";
+  case Framework::Caffe:
+    return "caffe";
   }
   return "?";
 }
@@ -90,9 +101,12 @@ bool usesPyTorchTypes(Framework f) { return f == Framework::PyTorch || f == Fram
 
 const char *dataTypeName(DataType t) {
   switch (t) {
-  case DataType::Int4: return "INT4";
-  case DataType::Int8: return "INT8";
-  case DataType::Int16: return "INT16";
+  case DataType::Int4:
+    return "INT4";
+  case DataType::Int8:
+    return "INT8";
+  case DataType::Int16:
+    return "INT16";
   }
   return "?";
 }
@@ -103,10 +117,14 @@ using vendors::isOneOf;
 // op type is looked up as its PyTorch counterpart (amct.md §3: Conv, Gemm, MatMul, ConvTranspose,
 // AveragePool; MatMul and Gemm are never channel-wise, like Linear).
 std::string_view pytorchEquivalent(std::string_view type) {
-  if (type == "Conv") return "Conv2d";
-  if (type == "Gemm" || type == "MatMul") return "Linear";
-  if (type == "ConvTranspose") return "ConvTranspose2d";
-  if (type == "AveragePool") return "AvgPool2d";
+  if (type == "Conv")
+    return "Conv2d";
+  if (type == "Gemm" || type == "MatMul")
+    return "Linear";
+  if (type == "ConvTranspose")
+    return "ConvTranspose2d";
+  if (type == "AveragePool")
+    return "AvgPool2d";
   return type;
 }
 
@@ -126,16 +144,20 @@ bool isQatType(std::string_view type, Version v) {
 
 bool isQuantizableType(std::string_view type, ConfigKind k, Version v) {
   switch (k) {
-  case ConfigKind::PTQ: return isPtqType(type, v);
-  case ConfigKind::QAT: return isQatType(type, v);
-  case ConfigKind::KVCache: return type == "Linear";
+  case ConfigKind::PTQ:
+    return isPtqType(type, v);
+  case ConfigKind::QAT:
+    return isQatType(type, v);
+  case ConfigKind::KVCache:
+    return type == "Linear";
   }
   return false;
 }
 
 bool isChannelWiseType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return isOneOf(type, {"Conv2d", "Conv3d", "ConvTranspose2d", "Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
+  return isOneOf(
+      type, {"Conv2d", "Conv3d", "ConvTranspose2d", "Conv1d", "ConvTranspose1d", "GRU", "LSTM"});
 }
 
 bool isInt16Type(std::string_view type, Version v) {
@@ -149,29 +171,36 @@ bool isInt16Type(std::string_view type, Version v) {
 
 bool isAdaType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return isOneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"}); }
+  return isOneOf(type, {"Conv2d", "ConvTranspose2d", "Linear"});
+}
 bool isSixSevenBitType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return type == "Conv2d"; }
+  return type == "Conv2d";
+}
 bool isSymmetricOnlyType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return type == "Conv3d"; }
+  return type == "Conv3d";
+}
 bool isDmqType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return !isOneOf(type, {"AvgPool2d", "LSTM", "GRU"}); }
+  return !isOneOf(type, {"AvgPool2d", "LSTM", "GRU"});
+}
 bool isFuseType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return isOneOf(type, {"Conv1d", "Conv2d", "Conv3d"}); }
+  return isOneOf(type, {"Conv1d", "Conv2d", "Conv3d"});
+}
 bool isFilterPruneType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return isOneOf(type, {"Conv2d", "Linear"}); }
+  return isOneOf(type, {"Conv2d", "Linear"});
+}
 bool isSelectivePruneType(std::string_view type) {
   type = pytorchEquivalent(type);
-  return isOneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"}); }
+  return isOneOf(type, {"Conv2d", "Linear", "ConvTranspose2d"});
+}
 
 bool isGlobalParameterName(std::string_view name) {
-  return isOneOf(name, {"version", "batch_num", "activation_offset", "do_fusion", "fakequant_precision_mode",
-                      "skip_fusion_layers", "joint_quant"});
+  return isOneOf(name, {"version", "batch_num", "activation_offset", "do_fusion",
+                        "fakequant_precision_mode", "skip_fusion_layers", "joint_quant"});
 }
 
 bool checkQatPair(DataType act, DataType weight, Version v, std::string &msg) {
@@ -184,7 +213,8 @@ bool checkQatPair(DataType act, DataType weight, Version v, std::string &msg) {
             (act == DataType::Int8 && weight == DataType::Int4);
   if (ok)
     return true;
-  msg = std::string("Activation and weights data_type are not supported for now. Note, activation is ") +
+  msg = std::string(
+            "Activation and weights data_type are not supported for now. Note, activation is ") +
         dataTypeName(act) + " and weight is " + dataTypeName(weight) + ".";
   return false;
 }
@@ -211,7 +241,8 @@ bool checkInt16Bias(std::string_view type, bool hasBias, std::string_view name, 
   return false;
 }
 
-bool checkChannelWise(ConfigKind k, std::string_view type, std::string_view name, std::string &msg) {
+bool checkChannelWise(ConfigKind k, std::string_view type, std::string_view name,
+                      std::string &msg) {
   if (type.empty() || isChannelWiseType(type))
     return true;
   if (k == ConfigKind::QAT)
@@ -248,8 +279,10 @@ bool checkQuantBits(uint32_t bits, std::string_view type, std::string_view name,
     return false;
   }
   if ((bits == 6 || bits == 7) && !type.empty() && !isSixSevenBitType(type)) {
-    msg = name.empty() ? "quant_bits " + std::to_string(bits) + " not support for " + std::string(type) + " type"
-                       : "quant_bits " + std::to_string(bits) + " not support for " + std::string(name) + " layer";
+    msg = name.empty() ? "quant_bits " + std::to_string(bits) + " not support for " +
+                             std::string(type) + " type"
+                       : "quant_bits " + std::to_string(bits) + " not support for " +
+                             std::string(name) + " layer";
     return false;
   }
   return true;
@@ -270,7 +303,8 @@ bool checkBatchNum(ConfigKind k, int64_t n, std::string &msg) {
 bool checkNumOfBins(int64_t bins, std::string_view layer, std::string &msg) {
   if (bins == 1024 || bins == 2048 || bins == 4096 || bins == 8192)
     return true;
-  msg = "num_of_bins " + std::to_string(bins) + " must be in [1024, 2048, 4096, 8192] in layer " + std::string(layer);
+  msg = "num_of_bins " + std::to_string(bins) + " must be in [1024, 2048, 4096, 8192] in layer " +
+        std::string(layer);
   return false;
 }
 
@@ -306,14 +340,16 @@ bool checkIfmrSearch(ConfigKind k, double start, double end, double step, std::s
 bool checkMaxPercentile(double p, std::string_view layer, std::string &msg) {
   if (p > 0.5 && p <= 1.0)
     return true;
-  msg = "The max_percentile must be greater than 0.5 and less than or equal to 1.0 in layer " + std::string(layer);
+  msg = "The max_percentile must be greater than 0.5 and less than or equal to 1.0 in layer " +
+        std::string(layer);
   return false;
 }
 
-bool checkAda(double betaStart, double betaEnd, double warmStart, double regParam, std::string_view layer,
-              std::string &msg) {
+bool checkAda(double betaStart, double betaEnd, double warmStart, double regParam,
+              std::string_view layer, std::string &msg) {
   if (!(betaStart > betaEnd))
-    msg = "beta_range beta_range_start must large than beta_range_end in layer " + std::string(layer);
+    msg =
+        "beta_range beta_range_start must large than beta_range_end in layer " + std::string(layer);
   else if (!(warmStart > 0 && warmStart < 1))
     msg = "warm_start must be less than 1 and larger than 0";
   else if (!(regParam > 0 && regParam < 1))
@@ -342,7 +378,8 @@ bool checkNOutOfMHardware(std::string_view hardware, std::string &msg) {
   std::string hw = normalizedHardware(hardware);
   if (hw.find("950PR") == std::string::npos && hw.find("950DT") == std::string::npos)
     return true;
-  msg = "n_out_of_m_pruner (4:2 sparsity) is not supported on Ascend 950PR/950DT due to hardware constraints";
+  msg = "n_out_of_m_pruner (4:2 sparsity) is not supported on Ascend 950PR/950DT due to hardware "
+        "constraints";
   return false;
 }
 
@@ -431,8 +468,10 @@ std::vector<std::string> findDuplicates(const std::vector<std::string> &items) {
   return out;
 }
 
-std::string repeatedItemsMessage(ConfigKind k, std::string_view field, const std::vector<std::string> &items) {
-  bool qatOverride = k == ConfigKind::QAT && (field == "retrain_override_layers" || field == "override_layer_types");
+std::string repeatedItemsMessage(ConfigKind k, std::string_view field,
+                                 const std::vector<std::string> &items) {
+  bool qatOverride = k == ConfigKind::QAT &&
+                     (field == "retrain_override_layers" || field == "override_layer_types");
   return "Please delete repeated items in " + std::string(field) + (qatOverride ? ",  " : ", ") +
          "repeated items are " + pythonListRepr(items) + " ";
 }
@@ -481,10 +520,12 @@ struct Checker {
         repeatedItemsMessage(warnOnly ? ConfigKind::PTQ : doc.kind, field, dups));
   }
   void duplicates(const std::vector<Entry> &entries, std::string_view field, bool warnOnly) {
-    duplicates(entries, [](const Entry &e) -> std::string_view { return e.text; }, field, warnOnly);
+    duplicates(
+        entries, [](const Entry &e) -> std::string_view { return e.text; }, field, warnOnly);
   }
   void overrideDuplicates(const std::vector<Override> &ovs, std::string_view field) {
-    duplicates(ovs, [](const Override &o) -> std::string_view { return o.key; }, field, false);
+    duplicates(
+        ovs, [](const Override &o) -> std::string_view { return o.key; }, field, false);
   }
 
   // IFMR's search range and percentile (reference §4.4, KV-cache §4.7), with AMCT's defaults
@@ -494,7 +535,8 @@ struct Checker {
     if (!checkIfmrSearch(doc.kind, r.searchStart.value_or(0.7), r.searchEnd.value_or(1.3),
                          r.searchStep.value_or(0.01), layer, msg))
       add(Finding::Error, "amct-search-range", line, 0, msg);
-    if (doc.kind == ConfigKind::PTQ && r.maxPercentile && !checkMaxPercentile(*r.maxPercentile, layer, msg))
+    if (doc.kind == ConfigKind::PTQ && r.maxPercentile &&
+        !checkMaxPercentile(*r.maxPercentile, layer, msg))
       add(Finding::Error, "amct-percentile", line, 0, msg);
   }
 
@@ -509,19 +551,23 @@ struct Checker {
                     : "Layer " + n + " can only set asymmetric be False ");
     if (r.hasDmq && !isDmqType(type))
       add(Finding::Error, "amct-dmq-type", line, 0,
-          n.empty() ? "dmq_balancer not support for " + t + " type" : "dmq_balancer not support for " + n + " layer");
+          n.empty() ? "dmq_balancer not support for " + t + " type"
+                    : "dmq_balancer not support for " + n + " layer");
     if (r.wtsAlgo == "ada" && !isAdaType(type))
-      add(Finding::Error, "amct-ada-type", line, 0, "ada_quantizable not support for " + (n.empty() ? t : n) + " layer");
+      add(Finding::Error, "amct-ada-type", line, 0,
+          "ada_quantizable not support for " + (n.empty() ? t : n) + " layer");
   }
 
-  void recipe(const Recipe &r, std::string_view type, std::string_view name, uint32_t line, bool isOverride) {
+  void recipe(const Recipe &r, std::string_view type, std::string_view name, uint32_t line,
+              bool isOverride) {
     std::string msg;
     // AMCT checks resolved values per layer and names it ("for layer conv1"); without a name
     // (the global recipe, a type override) the message says which layers it stands for.
     std::string layer(name);
     if (layer.empty())
       layer = type.empty() ? std::string("(every layer ") +
-                                 (doc.kind == ConfigKind::QAT ? "the retrain configs apply" : "common_config applies") +
+                                 (doc.kind == ConfigKind::QAT ? "the retrain configs apply"
+                                                              : "common_config applies") +
                                  " to)"
                            : "(every " + std::string(type) + " layer)";
     if (doc.kind == ConfigKind::QAT) {
@@ -536,18 +582,20 @@ struct Checker {
       if (r.hasPrune && !r.pruner.empty() && !r.prunerAlgoPresent)
         add(Finding::Error, "amct-prune-algo", pruneLine, 0,
             r.pruner == "filter"
-                ? "only balanced_l2_norm_filter_prune is support,  but balanced_l2_norm_filter_prune is not found."
+                ? "only balanced_l2_norm_filter_prune is support,  but "
+                  "balanced_l2_norm_filter_prune is not found."
                 : "only l1_selective_prune is support,  but l1_selective_prune is not found.");
       if (r.pruneRatio && !checkPruneRatio(*r.pruneRatio, layer, msg))
         add(Finding::Error, "amct-prune-ratio", pruneLine, 0, msg);
-      if (r.pruner == "n_out_of_m" && !opts.hardware.empty() && !checkNOutOfMHardware(opts.hardware, msg))
+      if (r.pruner == "n_out_of_m" && !opts.hardware.empty() &&
+          !checkNOutOfMHardware(opts.hardware, msg))
         add(Finding::Error, "amct-hardware-sparsity", pruneLine, 0, msg);
     }
     if (doc.kind != ConfigKind::QAT && r.actAlgo == "ifmr")
       ifmr(r, layer, line);
     if (doc.kind == ConfigKind::PTQ && r.wtsAlgo == "ada" &&
-        !checkAda(r.adaBetaStart.value_or(20), r.adaBetaEnd.value_or(2), r.adaWarmStart.value_or(0.2),
-                  r.adaRegParam.value_or(0.01), layer, msg))
+        !checkAda(r.adaBetaStart.value_or(20), r.adaBetaEnd.value_or(2),
+                  r.adaWarmStart.value_or(0.2), r.adaRegParam.value_or(0.01), layer, msg))
       add(Finding::Error, "amct-ada", line, 0, msg);
     if (doc.kind == ConfigKind::PTQ && isOverride && !type.empty())
       typeFeatures(r, type, name, line);
@@ -569,10 +617,11 @@ struct Checker {
       add(Finding::Error, "amct-int16-type", line, 0, msg);
   }
 
-  // Without layer types, a type named in a skip list stands for layers the model has: common_config's
-  // channel_wise: true reaches them too, since AMCT checks resolved values on skipped layers
-  // (reference §4.4; QAT's quant_skip_types does not exempt either). Only PyTorch/ONNX type names
-  // AMCT quantizes are judged; a type override of the type replaces the global recipe.
+  // Without layer types, a type named in a skip list stands for layers the model has:
+  // common_config's channel_wise: true reaches them too, since AMCT checks resolved values on
+  // skipped layers (reference §4.4; QAT's quant_skip_types does not exempt either). Only
+  // PyTorch/ONNX type names AMCT quantizes are judged; a type override of the type replaces the
+  // global recipe.
   void skippedTypeChannelWise(const std::unordered_set<std::string_view> &typeOverridden) {
     if (doc.global.channelWise != true)
       return;
@@ -585,10 +634,12 @@ struct Checker {
     std::string msg;
     for (const Entry *e : types) {
       if (typeOverridden.count(e->text) || !done.insert(e->text).second ||
-          !isQuantizableType(e->text, doc.kind, opts.version) || checkChannelWise(doc.kind, e->text, "", msg))
+          !isQuantizableType(e->text, doc.kind, opts.version) ||
+          checkChannelWise(doc.kind, e->text, "", msg))
         continue;
       add(Finding::Warning, "amct-channel-wise", doc.global.line, 0,
-          msg + " (skipping the type does not exempt its layers from the global channel_wise: true; AMCT refuses "
+          msg + " (skipping the type does not exempt its layers from the global channel_wise: "
+                "true; AMCT refuses "
                 "the config if the model has one)");
     }
   }
@@ -608,10 +659,13 @@ struct Checker {
         return;
       std::string what = filter ? "filter prune" : "selective prune";
       std::string amctMsg = byName ? "some override_layer not in valid_layers for " + what
-                                   : std::string("some override_types not supported for ") + (filter ? "filter" : "selective") + " prune";
+                                   : std::string("some override_types not supported for ") +
+                                         (filter ? "filter" : "selective") + " prune";
       add(Finding::Error, "amct-prune-type", o.line, o.col,
-          amctMsg + " (" + std::string(type) + " cannot be " + (filter ? "filter-pruned: only Conv2d and Linear can"
-                                                                         : "4:2-pruned: only Conv2d, Linear and ConvTranspose2d can") + ")");
+          amctMsg + " (" + std::string(type) + " cannot be " +
+              (filter ? "filter-pruned: only Conv2d and Linear can"
+                      : "4:2-pruned: only Conv2d, Linear and ConvTranspose2d can") +
+              ")");
     };
     for (const Override &o : doc.typeOverrides)
       check(o, o.key, false);
@@ -632,7 +686,8 @@ struct Checker {
       for (const Entry &e : doc.skipFusionLayers)
         asked.emplace_back(&e, "skip_fusion_layers");
     if (doc.kind == ConfigKind::QAT)
-      for (auto [list, field] : {std::pair{&doc.skipLayers, "skip_layers"}, {&doc.quantSkipLayers, "quant_skip_layers"},
+      for (auto [list, field] : {std::pair{&doc.skipLayers, "skip_layers"},
+                                 {&doc.quantSkipLayers, "quant_skip_layers"},
                                  {&doc.pruneSkipLayers, "regular_prune_skip_layers"}})
         for (const Entry &e : *list)
           asked.emplace_back(&e, field);
@@ -650,9 +705,10 @@ struct Checker {
     for (auto &[e, field] : asked) {
       if (found[e->text])
         continue;
-      std::string amctMsg = doc.kind == ConfigKind::PTQ
-                                ? "Layer \"" + e->text + "\" in skip_fusion_layers does not exist in the graph."
-                                : std::string("some ") + field + " not in valid_layers";
+      std::string amctMsg =
+          doc.kind == ConfigKind::PTQ
+              ? "Layer \"" + e->text + "\" in skip_fusion_layers does not exist in the graph."
+              : std::string("some ") + field + " not in valid_layers";
       if (doc.kind == ConfigKind::QAT)
         amctMsg += " (\"" + e->text + "\" is not a layer of the graph)";
       add(Finding::Error, "amct-layer-missing", e->line, e->col, amctMsg);
@@ -674,8 +730,10 @@ struct Checker {
         if (o.recipe.hasPrune && !o.recipe.present)
           add(Finding::Warning, "amct-prune-only-override", o.line, o.col,
               "the override of '" + o.key +
-                  "' has only prune_config, but AMCT still counts it as a quant override: its quantization is "
-                  "reset to AMCT's defaults (INT8 ULQ activations, INT8 ARQ weights, no clip), not the global "
+                  "' has only prune_config, but AMCT still counts it as a quant override: its "
+                  "quantization is "
+                  "reset to AMCT's defaults (INT8 ULQ activations, INT8 ARQ weights, no clip), not "
+                  "the global "
                   "retrain configs, and retrain_enable is true even where the layer is skipped");
   }
 
@@ -685,7 +743,9 @@ struct Checker {
     if (opts.uniqueLayerNames) {
       // typeOf holds only the names the checks look up, filled in one pass over the layers.
       typeOf.reserve(doc.skipFusionLayers.size() + doc.nameOverrides.size() +
-                     (qat && !doc.typeOverrides.empty() ? doc.skipLayers.size() + doc.quantSkipLayers.size() : 0));
+                     (qat && !doc.typeOverrides.empty()
+                          ? doc.skipLayers.size() + doc.quantSkipLayers.size()
+                          : 0));
       for (const Entry &e : doc.skipFusionLayers)
         typeOf.emplace(e.text, std::string_view());
       for (const Override &o : doc.nameOverrides)
@@ -725,14 +785,16 @@ struct Checker {
     duplicates(doc.quantSkipTypes, "quant_skip_types", true);
     duplicates(doc.pruneSkipLayers, "regular_prune_skip_layers", true);
     duplicates(doc.pruneSkipTypes, "regular_prune_skip_types", true);
-    overrideDuplicates(doc.nameOverrides, qat ? "retrain_override_layers" : "override_layer_configs");
+    overrideDuplicates(doc.nameOverrides,
+                       qat ? "retrain_override_layers" : "override_layer_configs");
     overrideDuplicates(doc.typeOverrides, "override_layer_types");
     duplicates(doc.kvQuantLayers, "kv_cache_quant_layers", false);
 
     if (opts.framework == Framework::Caffe && doc.kind == ConfigKind::QAT)
       for (const Entry &e : doc.skipLayerTypes)
         add(Finding::Error, "amct-framework-field", e.line, e.col,
-            "AMCT for Caffe's retrain config has no skip_layer_types (skip the layers by name in skip_layers)");
+            "AMCT for Caffe's retrain config has no skip_layer_types (skip the layers by name in "
+            "skip_layers)");
     if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
       auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
         if (!isQuantizableType(type, doc.kind, opts.version))
@@ -748,12 +810,14 @@ struct Checker {
       auto it = typeOf.find(e.text);
       if (it != typeOf.end() && !isFuseType(it->second))
         add(Finding::Error, "amct-skip-fusion", e.line, e.col,
-            "Skip fusion layer \"" + e.text + "\"'s type not in supported list ['Conv2d', 'Conv3d', 'Conv1d']");
+            "Skip fusion layer \"" + e.text +
+                "\"'s type not in supported list ['Conv2d', 'Conv3d', 'Conv1d']");
     }
     if (doc.kind == ConfigKind::PTQ)
       for (const Override &o : doc.nameOverrides)
         if (isGlobalParameterName(o.key))
-          add(Finding::Error, "amct-layer-name", o.line, o.col, o.key + " is a global parameter, can not be a layer name");
+          add(Finding::Error, "amct-layer-name", o.line, o.col,
+              o.key + " is a global parameter, can not be a layer name");
 
     // Recipes: the global one on every known layer it reaches (skipped ones included), then
     // each override entry. The global recipe is checked once per type, in the byte order of
@@ -794,9 +858,11 @@ struct Checker {
       for (auto &[n, t] : typeOf)
         consider(n, t);
     }
-    firsts.erase(std::remove_if(firsts.begin(), firsts.end(), [](const FirstOfType &f) { return !f.found; }),
-                 firsts.end());
-    std::sort(firsts.begin(), firsts.end(), [](const FirstOfType &a, const FirstOfType &b) { return a.name < b.name; });
+    firsts.erase(
+        std::remove_if(firsts.begin(), firsts.end(), [](const FirstOfType &f) { return !f.found; }),
+        firsts.end());
+    std::sort(firsts.begin(), firsts.end(),
+              [](const FirstOfType &a, const FirstOfType &b) { return a.name < b.name; });
     for (const FirstOfType &f : firsts)
       if (isQuantizableType(f.type, doc.kind, opts.version))
         recipe(doc.global, f.type, "", doc.global.line, false);
@@ -817,8 +883,9 @@ struct Checker {
     missingLayers();
     if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty())
       add(Finding::Error, "amct-kv-no-quant-layers",
-          doc.global.line || doc.nameOverrides.empty() ? doc.global.line : doc.nameOverrides[0].line, 0,
-          "No quant enable layer in quant config file, please check the quant config file.");
+          doc.global.line || doc.nameOverrides.empty() ? doc.global.line
+                                                       : doc.nameOverrides[0].line,
+          0, "No quant enable layer in quant config file, please check the quant config file.");
 
     // QAT: an override (name, or type of a known layer) re-enables a skipped layer.
     if (qat) {
@@ -837,7 +904,8 @@ struct Checker {
         for (const Override &o : doc.nameOverrides)
           if (isSkipped.count(o.key))
             add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
-                "layer '" + o.key + "' is skipped, but its override sets retrain_enable back to true");
+                "layer '" + o.key +
+                    "' is skipped, but its override sets retrain_enable back to true");
       }
       if (!doc.typeOverrides.empty()) {
         std::vector<std::pair<std::string_view, std::string_view>> skippedTypes; // known types only

@@ -31,9 +31,10 @@ const std::vector<std::string> kActivationKeys = {"calibration_type", "num_bin",
                                                   "max_percentile",   "per_channel", "asymmetric"};
 const std::vector<std::string> kEntryKeys = {"qtype", "input0", "input1"};
 const std::vector<std::string> kCheckIDs = {
-    "top-level-key",  "config-key",  "qtype",       "dual-int16-op",     "model-output-type",
-    "calibration-type", "value-type", "legacy-key", "clamped-value",     "comment-in-name",
-    "lowercase-op-type", "missing-calibration-type"};
+    "top-level-key",   "config-key",        "qtype",
+    "dual-int16-op",   "model-output-type", "calibration-type",
+    "value-type",      "legacy-key",        "clamped-value",
+    "comment-in-name", "lowercase-op-type", "missing-calibration-type"};
 const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0",
                                                    "InputType1", "ON"};
 
@@ -65,7 +66,7 @@ bool isDualInt16OpType(std::string_view t) {
 
 bool isKnownMarch(std::string_view m) {
   return isOneOf(m, {"nash", "nash-b", "nash-b-lite", "nash-b-plus", "nash-e", "nash-m", "nash-h",
-                    "nash-p", "expt"}) ||
+                     "nash-p", "expt"}) ||
          startsWith(m, "bayes") || startsWith(m, "bernoulli");
 }
 
@@ -281,9 +282,9 @@ struct LineCounter {
   size_t lineStart = 0; // where that line starts
 
   std::pair<uint32_t, uint32_t> at(size_t offset) {
-    for (const char *p; counted < offset &&
-                        (p = static_cast<const char *>(
-                             std::memchr(text.data() + counted, '\n', offset - counted)));) {
+    for (const char *p;
+         counted < offset && (p = static_cast<const char *>(
+                                  std::memchr(text.data() + counted, '\n', offset - counted)));) {
       ++line;
       counted = lineStart = static_cast<size_t>(p - text.data()) + 1;
     }
@@ -299,7 +300,7 @@ struct LineCounter {
 struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   struct Open {
     JsonValue *value;
-    MemberIndex index; // filled past kIndexFrom members, once the keys are out of order
+    MemberIndex index;     // filled past kIndexFrom members, once the keys are out of order
     bool ascending = true; // every key so far greater than the one before
   };
   static constexpr size_t kIndexFrom = 16;
@@ -310,9 +311,9 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
   const TrackedChars *const *read; // the lexer's iterator: how far it has read `text`
   LineCounter lines;
   std::vector<Open> stack;
-  JsonValue *pending = nullptr; // the slot the next value fills (a member's value)
+  JsonValue *pending = nullptr;                  // the slot the next value fills (a member's value)
   std::pair<uint32_t, uint32_t> pendingAt{1, 1}; // where that member's key starts
-  size_t skipping = 0; // containers open below kMaxDepth
+  size_t skipping = 0;                           // containers open below kMaxDepth
   std::string error;
   size_t errorByte = 0;
 
@@ -360,7 +361,7 @@ struct TreeBuilder : nlohmann::json_sax<nlohmann::json> {
     return scalar(JsonValue::Float, nlohmann::json(x).dump());
   }
   bool string(string_t &s) override { return scalar(JsonValue::String, s); } // see append
-  bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); } // not in JSON text
+  bool binary(binary_t &) override { return scalar(JsonValue::Null, {}); }   // not in JSON text
   bool open(JsonValue::Kind kind) {
     if (skipping) {
       ++skipping;
@@ -439,16 +440,18 @@ bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::strin
                           uint32_t &line, uint32_t &column) {
   doc = QuantConfigDoc{};
   // Without a comment marker the stripped text is the text itself: no copy.
-  bool marked = text.find("//") != std::string_view::npos || text.find("/*") != std::string_view::npos;
+  bool marked =
+      text.find("//") != std::string_view::npos || text.find("/*") != std::string_view::npos;
   std::string copy = marked ? stripHmctComments(text) : std::string();
   std::string_view stripped = marked ? std::string_view(copy) : text;
   doc.hadComments = marked && stripped != text;
   const TrackedChars *read = nullptr;
   TreeBuilder builder(doc.root, stripped, &read);
   if (!nlohmann::json::sax_parse(TrackedChars(stripped.data(), &read),
-                                 TrackedChars(stripped.data() + stripped.size(), nullptr), &builder)) {
-    size_t off = std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0,
-                                  stripped.size());
+                                 TrackedChars(stripped.data() + stripped.size(), nullptr),
+                                 &builder)) {
+    size_t off =
+        std::min<size_t>(builder.errorByte > 0 ? builder.errorByte - 1 : 0, stripped.size());
     std::tie(line, column) = LineCounter{stripped}.at(off);
     error = builder.error;
     if (auto p = error.find("parse error"); p != std::string::npos)
@@ -532,8 +535,7 @@ struct Checker {
 
   void entry(const JsonValue &e, const Where &where, std::string_view opType, bool node) {
     if (e.kind != JsonValue::Object) {
-      add("value-type", true, e,
-          where + ": an entry is an object such as {\"qtype\": \"int16\"}");
+      add("value-type", true, e, where + ": an entry is an object such as {\"qtype\": \"int16\"}");
       return;
     }
     bool hasNew = false, hasLegacy = false;
@@ -552,13 +554,11 @@ struct Checker {
         hasLegacy = true;
         if (k == "ON") {
           if (v.kind != JsonValue::String || (v.text != "BPU" && v.text != "CPU"))
-            add("value-type", true, v,
-                w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
+            add("value-type", true, v, w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
           else
             add("legacy-key", false, v, w + ": legacy placement key; use \"qtype\"");
         } else {
-          add("legacy-key", false, v,
-              w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
+          add("legacy-key", false, v, w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
           qtype(v, w, "");
         }
       } else {
@@ -582,8 +582,7 @@ struct Checker {
       }
       double d = std::stod(x.text);
       if (d < minClamp)
-        add("clamped-value", false, x,
-            w + " = " + x.text + " is raised by HMCT to " + clampTo);
+        add("clamped-value", false, x, w + " = " + x.text + " is raised by HMCT to " + clampTo);
       if (wantFloat && d > 1.0)
         add("value-type", true, x, w + " = " + x.text + " is above 1.0");
     };
@@ -634,8 +633,7 @@ struct Checker {
           std::string aw = w + "." + ak;
           if (std::find(kActivationKeys.begin(), kActivationKeys.end(), ak) ==
               kActivationKeys.end())
-            add("config-key", true, av,
-                "Unsupported config key in model_config.activation: " + ak);
+            add("config-key", true, av, "Unsupported config key in model_config.activation: " + ak);
           else if (ak == "calibration_type") {
             auto one = [&](const JsonValue &x) {
               if (x.kind != JsonValue::String || !isCalibrationType(x.text))
@@ -660,8 +658,7 @@ struct Checker {
         const JsonValue *bc = v.get("bias_correction");
         for (const auto &[wk, wv] : v.members)
           if (wk != "bias_correction")
-            add("config-key", true, wv,
-                "Unsupported config key in model_config.weight: " + wk);
+            add("config-key", true, wv, "Unsupported config key in model_config.weight: " + wk);
         if (bc) {
           if (const JsonValue *m = bc->get("metric");
               m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))

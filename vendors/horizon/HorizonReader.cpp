@@ -9,12 +9,14 @@
 namespace qspec::horizon {
 
 const std::vector<std::string> kSetterCheckIDs = {
-    "no-set-march", "march-kwarg", "unknown-march", "observer", "global-template-first",
-    "template-arguments", "unknown-template", "dtype"};
+    "no-set-march",          "march-kwarg",        "unknown-march",    "observer",
+    "global-template-first", "template-arguments", "unknown-template", "dtype"};
 
 namespace {
 
-bool isTemplate(const PyValue &t, const char *name) { return t.kind == PyValue::Call && t.text == name; }
+bool isTemplate(const PyValue &t, const char *name) {
+  return t.kind == PyValue::Call && t.text == name;
+}
 
 std::string observerMethod(const PyValue *obs) {
   if (!obs || obs->kind != PyValue::Name)
@@ -32,7 +34,9 @@ struct Checker {
   }
   void dtype(const PyValue &v, const std::string &where) {
     if (!tierForDtype(v))
-      add("dtype", v, where + ": not a dtype the plugin has (qint8, qint16, qint4, torch.float16, torch.float32)");
+      add("dtype", v,
+          where +
+              ": not a dtype the plugin has (qint8, qint16, qint4, torch.float16, torch.float32)");
   }
   void moduleName(const PyValue &t, size_t index) {
     const PyValue *map = t.items.empty() ? nullptr : &t.items[0];
@@ -41,7 +45,8 @@ struct Checker {
       return;
     }
     if (index == 0 && (map->entries.size() != 1 || map->entries[0].first.text != ""))
-      add("global-template-first", t, "the first template must be ModuleNameTemplate({\"\": dtype})");
+      add("global-template-first", t,
+          "the first template must be ModuleNameTemplate({\"\": dtype})");
     for (const auto &[k, v] : map->entries) {
       if (k.kind != PyValue::String)
         add("template-arguments", k, "a ModuleNameTemplate key is a module-name string");
@@ -50,11 +55,13 @@ struct Checker {
     }
   }
   void gemm(const PyValue &t) {
-    static const std::vector<std::string> convArgs = {"input_dtype", "weight_dtype"}, matmulArgs = {"input_dtypes"};
+    static const std::vector<std::string> convArgs = {"input_dtype", "weight_dtype"},
+                                          matmulArgs = {"input_dtypes"};
     for (const std::string &k : t.text == "ConvDtypeTemplate" ? convArgs : matmulArgs) {
       const PyValue *v = t.kwarg(k);
       if (!v) {
-        add("template-arguments", t, t.text + " always gets " + k + "= (argument-less templates are wrong)");
+        add("template-arguments", t,
+            t.text + " always gets " + k + "= (argument-less templates are wrong)");
         continue;
       }
       if (v->kind == PyValue::List)
@@ -74,16 +81,19 @@ struct Checker {
     const PyValue *ref = doc.setter.kwarg("reference_qconfig");
     if (!ref || !isTemplate(*ref, "get_qconfig") || observerMethod(ref->kwarg("observer")).empty())
       add("observer", ref ? *ref : doc.setter,
-          "reference_qconfig=get_qconfig(observer=...) with HistogramObserver, MinMaxObserver or MSEObserver");
+          "reference_qconfig=get_qconfig(observer=...) with HistogramObserver, MinMaxObserver or "
+          "MSEObserver");
     const std::vector<PyValue> &ts = doc.templates();
     if (ts.empty())
-      add("global-template-first", doc.setter, "templates=[...] starts with ModuleNameTemplate({\"\": dtype})");
+      add("global-template-first", doc.setter,
+          "templates=[...] starts with ModuleNameTemplate({\"\": dtype})");
     for (size_t i = 0; i < ts.size(); ++i) {
       const PyValue &t = ts[i];
       if (isTemplate(t, "ModuleNameTemplate"))
         moduleName(t, i);
       else if (i == 0)
-        add("global-template-first", t, "the first template must be ModuleNameTemplate({\"\": dtype})");
+        add("global-template-first", t,
+            "the first template must be ModuleNameTemplate({\"\": dtype})");
       if (isTemplate(t, "ConvDtypeTemplate") || isTemplate(t, "MatmulDtypeTemplate"))
         gemm(t);
       else if (!isTemplate(t, "ModuleNameTemplate") && !isTemplate(t, "SensitivityTemplate"))
@@ -106,7 +116,9 @@ std::optional<ir::Tier> tierForName(std::string_view d) {
   return std::nullopt;
 }
 
-bool isName(const PyValue *v, const char *name) { return v && v->kind == PyValue::Name && v->text == name; }
+bool isName(const PyValue *v, const char *name) {
+  return v && v->kind == PyValue::Name && v->text == name;
+}
 
 } // namespace
 
@@ -136,10 +148,10 @@ std::optional<ir::Tier> tierForDtype(const PyValue &v) {
 struct SetterReading::Step {
   enum Kind { Names, Conv, Matmul, Sensitivity } kind = Names;
   bool freeze = false;
-  PrefixKeys keys; // Names: key (the doc's text) -> index in `entries`
+  PrefixKeys keys;                   // Names: key (the doc's text) -> index in `entries`
   mutable PrefixKeys::Cursor cursor; // the last name looked up in `keys` (module() is const)
   const std::vector<std::pair<PyValue, PyValue>> *entries = nullptr;
-  std::optional<ir::Tier> tier;                            // Conv / Matmul
+  std::optional<ir::Tier> tier; // Conv / Matmul
   const PyValue *at = nullptr;
 };
 
@@ -175,7 +187,8 @@ SetterReading::SetterReading(const QconfigSetterDoc &doc)
   for (const PyValue &t : doc.templates()) {
     Step s;
     s.at = &t;
-    if (isTemplate(t, "ModuleNameTemplate") && !t.items.empty() && t.items[0].kind == PyValue::Dict) {
+    if (isTemplate(t, "ModuleNameTemplate") && !t.items.empty() &&
+        t.items[0].kind == PyValue::Dict) {
       const PyValue *f = t.kwarg("freeze");
       s.freeze = f && f->kind == PyValue::Bool && f->text == "True";
       s.entries = &t.items[0].entries;

@@ -48,7 +48,7 @@ public:
   explicit SetterReading(QconfigSetterDoc &&) = delete;
   ~SetterReading();
   struct Result {
-    std::optional<ir::Tier> tier; // nullopt: decided at run time, or a dtype with no tier
+    std::optional<ir::Tier> tier;  // nullopt: decided at run time, or a dtype with no tier
     uint32_t line = 0, column = 0; // the deciding key (0: the march default)
   };
   Result module(std::string_view name, std::string_view type) const;

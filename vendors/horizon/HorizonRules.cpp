@@ -27,7 +27,9 @@ std::string knownMarchList() {
   return out;
 }
 
-bool marchDefaultsToFloat16(std::string_view march) { return march == "nash-p" || march == "nash-h"; }
+bool marchDefaultsToFloat16(std::string_view march) {
+  return march == "nash-p" || march == "nash-h";
+}
 
 std::string observerClass(std::string_view name) {
   if (name == "histogram")
@@ -96,7 +98,9 @@ bool isConvLikeType(std::string_view t) {
   return t.substr(0, 4) == "Conv" || t == "Linear" || t == "Gemm";
 }
 
-bool isMatmulLikeType(std::string_view t) { return t == "MatMul" || t == "Matmul" || t == "matmul" || t == "BMM"; }
+bool isMatmulLikeType(std::string_view t) {
+  return t == "MatMul" || t == "Matmul" || t == "matmul" || t == "BMM";
+}
 
 bool dualInt16Allowed(std::string_view t) { return isConvLikeType(t) || isMatmulLikeType(t); }
 
@@ -164,12 +168,23 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
     case 0:
       why = "it contains a NUL byte";
       return false;
-    case '\\': out += "\\\\"; continue;
-    case '"': out += "\\\""; continue;
-    case '\n': out += "\\n"; continue;
-    case '\r': out += "\\r"; continue;
-    case '\t': out += "\\t"; continue;
-    default: break;
+    case '\\':
+      out += "\\\\";
+      continue;
+    case '"':
+      out += "\\\"";
+      continue;
+    case '\n':
+      out += "\\n";
+      continue;
+    case '\r':
+      out += "\\r";
+      continue;
+    case '\t':
+      out += "\\t";
+      continue;
+    default:
+      break;
     }
     if (cp < 0x20 || cp == 0x7f) {
       std::snprintf(buf, sizeof buf, "\\x%02x", cp);
@@ -194,10 +209,10 @@ enum ByteClass : uint8_t { kOtherByte, kDotByte, kDigitByte, kIdentifierByte };
 constexpr std::array<uint8_t, 256> kByteClass = [] {
   std::array<uint8_t, 256> t{};
   for (int c = 0; c < 256; ++c)
-    t[c] = c == '.'                                                               ? kDotByte
-           : c >= '0' && c <= '9'                                                 ? kDigitByte
+    t[c] = c == '.'                                                       ? kDotByte
+           : c >= '0' && c <= '9'                                         ? kDigitByte
            : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ? kIdentifierByte
-                                                                                  : kOtherByte;
+                                                                          : kOtherByte;
   return t;
 }();
 } // namespace
@@ -229,7 +244,9 @@ bool isDottedModuleName(std::string_view name) {
 
 namespace {
 constexpr uint64_t kFnvBasis = 14695981039346656037ull;
-uint64_t fnvStep(uint64_t h, char c) { return (h ^ static_cast<unsigned char>(c)) * 1099511628211ull; }
+uint64_t fnvStep(uint64_t h, char c) {
+  return (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+}
 uint64_t fnv(std::string_view s) {
   uint64_t h = kFnvBasis;
   for (char c : s)

@@ -36,7 +36,8 @@ std::optional<std::string> dtypeForTier(std::string_view tierName);
 double negQuantMin(std::string_view dtypeIdent);
 // threshold = scale x (-quant_min) (§3.4). Returns false (and `why`) if scale <= 0 or the dtype
 // has no integer range.
-bool thresholdForScale(double scale, std::string_view dtypeIdent, double &threshold, std::string &why);
+bool thresholdForScale(double scale, std::string_view dtypeIdent, double &threshold,
+                       std::string &why);
 // Python float literal, shortest round trip, always with '.' or an exponent ("6.4", "1.0").
 std::string pythonFloat(double v);
 
@@ -103,7 +104,8 @@ private:
   std::vector<Slot> slots_;
   size_t size_ = 0;
   static constexpr size_t kLongKey = 255;
-  std::bitset<kLongKey + 1> lengths_; // the keys' lengths (kLongKey: that or longer): most probes miss
+  std::bitset<kLongKey + 1>
+      lengths_; // the keys' lengths (kLongKey: that or longer): most probes miss
   size_t maxLength_ = 0;
   std::optional<size_t> emptyValue_; // the value of the key "", which reaches every name
 

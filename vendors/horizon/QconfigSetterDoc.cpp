@@ -76,12 +76,14 @@ public:
       char c = t_[i_];
       if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
         tok.kind = Token::Name;
-        while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
+        while (i_ < t_.size() &&
+               (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '_'))
           ++i_;
       } else if (std::isdigit(static_cast<unsigned char>(c))) {
         tok.kind = Token::Number;
-        while (i_ < t_.size() && (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '.' ||
-                                  ((t_[i_] == '-' || t_[i_] == '+') && (t_[i_ - 1] == 'e' || t_[i_ - 1] == 'E'))))
+        while (i_ < t_.size() &&
+               (std::isalnum(static_cast<unsigned char>(t_[i_])) || t_[i_] == '.' ||
+                ((t_[i_] == '-' || t_[i_] == '+') && (t_[i_ - 1] == 'e' || t_[i_ - 1] == 'E'))))
           ++i_;
       } else if (c == '"') {
         tok.kind = Token::String;
@@ -146,7 +148,9 @@ private:
       if (i_ >= t_.size() || !std::isxdigit(static_cast<unsigned char>(t_[i_])))
         return fail("bad escape in a string literal");
       char h = t_[i_++];
-      cp = cp * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (std::tolower(h) - 'a' + 10));
+      cp = cp * 16 + static_cast<uint32_t>(std::isdigit(static_cast<unsigned char>(h))
+                                               ? h - '0'
+                                               : (std::tolower(h) - 'a' + 10));
     }
     return true;
   }
@@ -157,15 +161,35 @@ private:
     char e = t_[i_++];
     uint32_t cp = 0;
     switch (e) {
-    case '\\': cp = '\\'; break;
-    case '"': cp = '"'; break;
-    case 'n': cp = '\n'; break;
-    case 'r': cp = '\r'; break;
-    case 't': cp = '\t'; break;
-    case 'x': if (!hex(2, cp)) return false; break;
-    case 'u': if (!hex(4, cp)) return false; break;
-    case 'U': if (!hex(8, cp)) return false; break;
-    default: return fail("escape the generated Python does not use");
+    case '\\':
+      cp = '\\';
+      break;
+    case '"':
+      cp = '"';
+      break;
+    case 'n':
+      cp = '\n';
+      break;
+    case 'r':
+      cp = '\r';
+      break;
+    case 't':
+      cp = '\t';
+      break;
+    case 'x':
+      if (!hex(2, cp))
+        return false;
+      break;
+    case 'u':
+      if (!hex(4, cp))
+        return false;
+      break;
+    case 'U':
+      if (!hex(8, cp))
+        return false;
+      break;
+    default:
+      return fail("escape the generated Python does not use");
     }
     if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
       return fail("bad code point in a string literal");
@@ -251,8 +275,8 @@ public:
   bool run(QconfigSetterDoc &doc) {
     std::string marchVar;
     for (size_t k = 0; k + 2 < t_.size(); ++k) {
-      if (isName(k, "MARCH") && isPunct(k + 1, "=") && t_[k + 2].kind == Token::String && k + 3 < t_.size() &&
-          (k == 0 || t_[k - 1].line != t_[k].line))
+      if (isName(k, "MARCH") && isPunct(k + 1, "=") && t_[k + 2].kind == Token::String &&
+          k + 3 < t_.size() && (k == 0 || t_[k - 1].line != t_[k].line))
         marchVar = stringAt(k + 2);
       if (isName(k, "set_march") && isPunct(k + 1, "(")) {
         doc.marchSet = true;
@@ -281,7 +305,9 @@ private:
   }
   bool isName(size_t k, const char *s) const { return t_[k].kind == Token::Name && textAt(k) == s; }
   // Every punctuation token is one character.
-  bool isPunct(size_t k, const char *s) const { return t_[k].kind == Token::Punct && text_[t_[k].begin] == s[0]; }
+  bool isPunct(size_t k, const char *s) const {
+    return t_[k].kind == Token::Punct && text_[t_[k].begin] == s[0];
+  }
   bool fail(const Token &at, const std::string &why) {
     if (error.empty()) {
       error = why;

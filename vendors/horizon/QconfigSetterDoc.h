@@ -19,7 +19,7 @@ struct PyValue {
   enum Kind { Name, String, Number, Bool, None, List, Dict, Call } kind = None;
   std::string text;           // Name: dotted name; String: decoded; Number: as written; Bool
   std::vector<PyValue> items; // List items; Call: positional arguments
-  std::vector<std::pair<PyValue, PyValue>> entries; // Dict, in file order
+  std::vector<std::pair<PyValue, PyValue>> entries;    // Dict, in file order
   std::vector<std::pair<std::string, PyValue>> kwargs; // Call keyword arguments
   uint32_t line = 0, column = 0;
   const PyValue *kwarg(std::string_view name) const;

@@ -24,8 +24,8 @@ struct Part {
   std::string text;       // Text: as written; Range: the body between the braces
   std::vector<Seq> items; // List
   int64_t lo = 0, hi = 0, step = 1;
-  uint32_t width = 0; // zero-padded width of a numeric range
-  bool chars = false; // a character range
+  uint32_t width = 0;    // zero-padded width of a numeric range
+  bool chars = false;    // a character range
   bool variable = false; // LBrace/RBrace of `{name}` (a qspec variable, literal for wcmatch)
   uint64_t count() const;
 };
@@ -54,7 +54,9 @@ uint64_t Part::count() const {
 bool isIdent(std::string_view s) {
   if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_'))
     return false;
-  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
 }
 
 using glob::splitTopLevel;
@@ -171,10 +173,14 @@ std::string renderValue(const Part &r, int64_t v) {
 
 std::string render(const Part &p, bool vendor) {
   switch (p.kind) {
-  case Part::Text: return p.text;
-  case Part::LBrace: return vendor ? "\\{" : "{";
-  case Part::RBrace: return vendor ? "\\}" : "}";
-  case Part::Range: return "{" + p.text + "}";
+  case Part::Text:
+    return p.text;
+  case Part::LBrace:
+    return vendor ? "\\{" : "{";
+  case Part::RBrace:
+    return vendor ? "\\}" : "}";
+  case Part::Range:
+    return "{" + p.text + "}";
   case Part::List: {
     std::string out = "{";
     for (size_t i = 0; i < p.items.size(); ++i)
@@ -202,7 +208,8 @@ Part subRange(const Part &r, int64_t lo, int64_t hi) {
   }
   out.lo = lo;
   out.hi = hi;
-  out.text = renderValue(r, lo) + ".." + renderValue(r, hi) + (r.step != 1 ? ".." + std::to_string(r.step) : "");
+  out.text = renderValue(r, lo) + ".." + renderValue(r, hi) +
+             (r.step != 1 ? ".." + std::to_string(r.step) : "");
   return out;
 }
 

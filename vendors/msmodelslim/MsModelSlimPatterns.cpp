@@ -140,7 +140,8 @@ public:
       cap <<= 1;
     slots_.assign(cap, kEmpty);
   }
-  // The child of `parent` named `comp`, creating it with `create()` (which returns its id) if absent.
+  // The child of `parent` named `comp`, creating it with `create()` (which returns its id) if
+  // absent.
   template <typename Create>
   uint32_t findOrAdd(uint32_t parent, std::string_view comp, const std::vector<uint32_t> &parents,
                      const std::vector<std::string_view> &comps, Create &&create) {
@@ -184,8 +185,8 @@ private:
 // Whether the children of each parent (kids[childBegin[n], childBegin[n+1])) have distinct
 // components: a few compared pairwise, more through a small table reused from parent to parent
 // (it stays in the cache, where one table over every edge would not).
-bool childrenDistinct(const std::vector<std::string_view> &comp, const std::vector<uint32_t> &childBegin,
-                      const std::vector<uint32_t> &kids) {
+bool childrenDistinct(const std::vector<std::string_view> &comp,
+                      const std::vector<uint32_t> &childBegin, const std::vector<uint32_t> &kids) {
   constexpr uint32_t kEmpty = UINT32_MAX;
   std::vector<uint32_t> table;
   for (size_t n = 0; n + 1 < childBegin.size(); ++n) {
@@ -203,7 +204,8 @@ bool childrenDistinct(const std::vector<std::string_view> &comp, const std::vect
       cap <<= 1;
     table.assign(cap, kEmpty);
     for (const uint32_t *i = b; i < e; ++i)
-      for (size_t s = std::hash<std::string_view>()(comp[*i]) & (cap - 1);; s = (s + 1) & (cap - 1)) {
+      for (size_t s = std::hash<std::string_view>()(comp[*i]) & (cap - 1);;
+           s = (s + 1) & (cap - 1)) {
         if (table[s] == kEmpty) {
           table[s] = *i;
           break;
@@ -273,13 +275,14 @@ private:
       std::string_view name = inv.modules[m].name;
       size_t common = vendors::commonPrefixLength(name, prev);
       size_t d = 0; // components shared with the previous name
-      while (d < ends.size() && ends[d] <= common && (ends[d] == name.size() || name[ends[d]] == '.'))
+      while (d < ends.size() && ends[d] <= common &&
+             (ends[d] == name.size() || name[ends[d]] == '.'))
         ++d;
       ends.resize(d);
       nodes.resize(d);
       uint32_t node = d ? nodes[d - 1] : 0;
       bool more = d == 0 || ends[d - 1] < name.size(); // components the previous name lacks
-      for (size_t start = d ? ends[d - 1] + 1 : 0; more; ) {
+      for (size_t start = d ? ends[d - 1] + 1 : 0; more;) {
         size_t dot = name.find('.', start);
         size_t end = dot == std::string_view::npos ? name.size() : dot;
         node = child(node, name.substr(start, end - start));
@@ -398,7 +401,8 @@ void SelectionCompressor::widenGroups(std::vector<std::string> &pats, const std:
         continue;
       std::string wider = p.substr(0, open) + "*" + p.substr(close + 1);
       if (!selectText(wider, gained) || !selectText(p, lost) ||
-          std::any_of(gained.begin(), gained.end(), [&](uint32_t m) { return want[m] == Want::Forbid; }))
+          std::any_of(gained.begin(), gained.end(),
+                      [&](uint32_t m) { return want[m] == Want::Forbid; }))
         continue;
       for (uint32_t m : lost)
         --hits[m];
@@ -416,7 +420,8 @@ void SelectionCompressor::widenGroups(std::vector<std::string> &pats, const std:
     }
 }
 
-SelectionCompressor::SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector)
+SelectionCompressor::SelectionCompressor(const ir::Inventory &inv,
+                                         const ir::ModuleSelector *selector)
     : inv_(inv), selector_(selector), trie_(std::make_unique<Trie>()) {
   if (!selector_ || &selector_->inventory() != &inv) {
     own_ = std::make_unique<ir::ModuleSelector>(inv);
@@ -438,7 +443,8 @@ bool SelectionCompressor::selectText(const std::string &text, std::vector<uint32
   return true;
 }
 
-bool SelectionCompressor::countHits(const std::vector<std::string> &pats, const std::vector<Want> &want,
+bool SelectionCompressor::countHits(const std::vector<std::string> &pats,
+                                    const std::vector<Want> &want,
                                     std::vector<uint32_t> &hits) const {
   hits.assign(inv_.modules.size(), 0);
   std::vector<uint32_t> sel;
@@ -457,12 +463,14 @@ bool SelectionCompressor::countHits(const std::vector<std::string> &pats, const 
   return true;
 }
 
-bool SelectionCompressor::verify(const std::vector<std::string> &pats, const std::vector<Want> &want) const {
+bool SelectionCompressor::verify(const std::vector<std::string> &pats,
+                                 const std::vector<Want> &want) const {
   std::vector<uint32_t> hits;
   return countHits(pats, want, hits);
 }
 
-std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &want, bool &verified) const {
+std::vector<std::string> SelectionCompressor::compress(const std::vector<Want> &want,
+                                                       bool &verified) const {
   const Trie &t = *trie_;
   size_t n = t.comp.size();
   std::vector<uint32_t> must(n, 0), forbid(n, 0);

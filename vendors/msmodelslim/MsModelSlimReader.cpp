@@ -56,8 +56,9 @@ Processor processorOf(const YamlValue &item) {
     p.act = roleOf(act);
   else
     p.act.dtype = "float"; // W8A16: activations stay float
-  p.tier = p.weight.dtype && (*p.weight.dtype == "int4" || *p.weight.dtype == "mxfp4") ? ir::Tier::Int4
-                                                                                          : ir::Tier::Int8;
+  p.tier = p.weight.dtype && (*p.weight.dtype == "int4" || *p.weight.dtype == "mxfp4")
+               ? ir::Tier::Int4
+               : ir::Tier::Int8;
   const YamlValue *inc = item.get("include");
   static const YamlValue star = [] {
     YamlValue v;
@@ -167,8 +168,8 @@ std::vector<LinearQuantPatterns> linearQuantPatterns(std::string_view practice) 
 bool readMsModelSlim(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
                      VendorReading &out, DiagnosticEngine &diags) {
   out.kind = "msmodelslim";
-  out.fields = FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric | FieldWeightMethod | FieldActDtype |
-               FieldActScope | FieldActSymmetric | FieldActMethod;
+  out.fields = FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric | FieldWeightMethod |
+               FieldActDtype | FieldActScope | FieldActSymmetric | FieldActMethod;
   msmodelslim::PracticeDoc doc;
   DiagnosticEngine parseDiags(diags.sourceManager());
   if (!msmodelslim::parsePractice(std::string(bytes), 0, doc, parseDiags)) {
@@ -178,7 +179,8 @@ bool readMsModelSlim(const ir::Spec &spec, const ir::Target &target, std::string
   bool ok = true;
   for (const msmodelslim::Issue &i : msmodelslim::checkPractice(doc))
     if (i.error) {
-      diags.report(DiagID::err_msmodelslim_refused, target.range, {i.message, std::to_string(i.line)});
+      diags.report(DiagID::err_msmodelslim_refused, target.range,
+                   {i.message, std::to_string(i.line)});
       ok = false;
     }
   if (!ok)

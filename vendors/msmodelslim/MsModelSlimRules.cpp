@@ -45,7 +45,7 @@ const std::vector<std::string> kMetadataKeys = {"config_id", "score", "label",
 
 bool isKnownApiVersion(std::string_view v) {
   return isOneOf(v, {"modelslim_v0", "modelslim_v1", "multimodal_vlm_modelslim_v1",
-                    "multimodal_sd_modelslim_v1", "modelslim_convert"});
+                     "multimodal_sd_modelslim_v1", "modelslim_convert"});
 }
 
 bool isEmittableApiVersion(std::string_view v) {
@@ -53,13 +53,27 @@ bool isEmittableApiVersion(std::string_view v) {
 }
 
 const std::vector<std::string> &processorTypes() {
-  static const std::vector<std::string> k = {
-      "linear_quant", "autoround_quant", "dynamic_cache",     "fa3_quant",
-      "float_sparse", "svd_res",         "flatquant",         "iter_smooth",
-      "flex_smooth_quant", "flex_awq_ssz", "smooth_quant",    "awq",
-      "kv_smooth",    "quarot",          "online_quarot",     "adapt_rotation",
-      "group",        "load",            "ascendv1_saver",    "ascendv1_saver_distributed",
-      "mindie_format_saver"};
+  static const std::vector<std::string> k = {"linear_quant",
+                                             "autoround_quant",
+                                             "dynamic_cache",
+                                             "fa3_quant",
+                                             "float_sparse",
+                                             "svd_res",
+                                             "flatquant",
+                                             "iter_smooth",
+                                             "flex_smooth_quant",
+                                             "flex_awq_ssz",
+                                             "smooth_quant",
+                                             "awq",
+                                             "kv_smooth",
+                                             "quarot",
+                                             "online_quarot",
+                                             "adapt_rotation",
+                                             "group",
+                                             "load",
+                                             "ascendv1_saver",
+                                             "ascendv1_saver_distributed",
+                                             "mindie_format_saver"};
   return k;
 }
 
@@ -82,7 +96,8 @@ const std::vector<std::string> *processorKeys(std::string_view t) {
       {"svd_res", {"type", "rank", "include", "exclude"}},
       {"iter_smooth",
        {"type", "alpha", "scale_min", "symmetric", "enable_subgraph_type", "include", "exclude"}},
-      {"flex_smooth_quant", {"type", "alpha", "beta", "enable_subgraph_type", "include", "exclude"}},
+      {"flex_smooth_quant",
+       {"type", "alpha", "beta", "enable_subgraph_type", "include", "exclude"}},
       {"flex_awq_ssz",
        {"type", "alpha", "beta", "enable_subgraph_type", "include", "exclude", "qconfig"}},
       {"smooth_quant", {"type", "alpha", "symmetric", "include", "exclude"}},
@@ -696,7 +711,8 @@ struct Checker {
     if (type == "quarot")
       check("max_tp_size", pow2, " must be a positive power of 2");
     if (type == "adapt_rotation")
-      check("stage", [](double x) { return x == 1 || x == 2; }, " must be 1 or 2");
+      check(
+          "stage", [](double x) { return x == 1 || x == 2; }, " must be 1 or 2");
   }
 
   // The fields a processor requires and the qconfigs it holds (3, 4).
@@ -709,7 +725,8 @@ struct Checker {
       if (p.get("qconfig"))
         qconfig(p, where, false);
       else
-        add("missing-field", true, &p, "qconfig is a required parameter for flex_awq_ssz processor");
+        add("missing-field", true, &p,
+            "qconfig is a required parameter for flex_awq_ssz processor");
     } else if (type == "dynamic_cache") {
       if (const YamlValue *qc = required(p, "qconfig", where))
         role(*qc, where + ".qconfig", unused);
@@ -865,8 +882,8 @@ struct Checker {
         processor(item, path, api);
       } else if (vlmOrSd && last && isKnownProcessor(tt)) {
         add("vlm-save", true, t,
-            "TypeError: The save config you provide is not a saver config (" + path +
-                ".type is '" + tt + "', the last save item must be a saver)");
+            "TypeError: The save config you provide is not a saver config (" + path + ".type is '" +
+                tt + "', the last save item must be a saver)");
       } else {
         add("saver", true, t ? t : &item,
             path + ".type: Input tag '" + tt +

@@ -104,7 +104,8 @@ enum class Want : uint8_t { DontCare, Must, Forbid };
 // else its own), so a list costs about its output, not patterns x modules.
 class SelectionCompressor {
 public:
-  explicit SelectionCompressor(const ir::Inventory &inv, const ir::ModuleSelector *selector = nullptr);
+  explicit SelectionCompressor(const ir::Inventory &inv,
+                               const ir::ModuleSelector *selector = nullptr);
   ~SelectionCompressor();
   std::vector<std::string> compress(const std::vector<Want> &want, bool &verified) const;
   // True if `patterns` select every Must module and no Forbid module.
@@ -112,7 +113,8 @@ public:
   // Cheaper matching (#21.3): each brace group of 100 alternatives or more becomes `*` where the
   // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees). A list that
   // does not verify to begin with is only sorted.
-  std::vector<std::string> simplify(std::vector<std::string> patterns, const std::vector<Want> &want) const;
+  std::vector<std::string> simplify(std::vector<std::string> patterns,
+                                    const std::vector<Want> &want) const;
   // Whether the name trie was built in one pass over the inventory's order (names subtree by
   // subtree), not through the fall-back table of every edge. The lists are the same either way.
   bool builtInOnePass() const;

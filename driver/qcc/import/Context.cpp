@@ -11,8 +11,8 @@ namespace qspec::import {
 
 void Context::notCarried(const Source &src, uint32_t line, uint32_t col, const std::string &what,
                          const std::string &why) const {
-  diags.report(DiagID::warn_import_not_carried, SourceRange::point(src.file, line ? line : 1, col ? col : 1),
-               {what, why});
+  diags.report(DiagID::warn_import_not_carried,
+               SourceRange::point(src.file, line ? line : 1, col ? col : 1), {what, why});
 }
 
 std::string numberText(double v) {

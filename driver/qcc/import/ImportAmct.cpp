@@ -35,7 +35,9 @@ std::string floatText(double v) {
   return buf;
 }
 
-const char *typeWord(DataType t) { return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8"; }
+const char *typeWord(DataType t) {
+  return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8";
+}
 
 struct AmctImport {
   const Source &src;
@@ -55,7 +57,8 @@ struct AmctImport {
     if (r.asymmetric)
       return *r.asymmetric;
     std::string_view algo = r.actAlgo.empty() ? "ifmr" : std::string_view(r.actAlgo);
-    std::string_view globalAlgo = doc.global.actAlgo.empty() ? "ifmr" : std::string_view(doc.global.actAlgo);
+    std::string_view globalAlgo =
+        doc.global.actAlgo.empty() ? "ifmr" : std::string_view(doc.global.actAlgo);
     if (doc.global.asymmetric && algo == globalAlgo)
       return *doc.global.asymmetric;
     return doc.activationOffset.value_or(true);
@@ -63,7 +66,8 @@ struct AmctImport {
 
   // The weight scope of an entry; "" when the global recipe's inheritance in qspec already
   // gives what AMCT gives.
-  std::string entryScope(const Recipe &r, const std::string &type, uint32_t line, uint32_t col) const {
+  std::string entryScope(const Recipe &r, const std::string &type, uint32_t line,
+                         uint32_t col) const {
     if (r.channelWise)
       return *r.channelWise ? "per_channel" : "per_tensor";
     if (!doc.global.channelWise)
@@ -71,18 +75,22 @@ struct AmctImport {
     if (!type.empty())
       return isChannelWiseType(type) ? "per_channel" : "per_tensor";
     ctx.notCarried(src, line, col, "the entry's channel_wise default",
-                   "AMCT gives the layer type's own default, and the layer's type is unknown without --inventory");
+                   "AMCT gives the layer type's own default, and the layer's type is unknown "
+                   "without --inventory");
     return "";
   }
 
-  RuleBody body(const Recipe &r, bool global, const std::string &type, uint32_t line, uint32_t col) const {
+  RuleBody body(const Recipe &r, bool global, const std::string &type, uint32_t line,
+                uint32_t col) const {
     RuleBody b;
     DataType act = r.actType.value_or(DataType::Int8);
-    uint32_t bits = qat() ? (r.weightType.value_or(DataType::Int8) == DataType::Int4 ? 4 : 8) : r.quantBits.value_or(8);
+    uint32_t bits = qat() ? (r.weightType.value_or(DataType::Int8) == DataType::Int4 ? 4 : 8)
+                          : r.quantBits.value_or(8);
     b.tier = act == DataType::Int16 ? "int16" : bits == 4 ? "int4" : "int8";
     b.weight.push_back(bits == 4 ? "int4" : "int8");
-    std::string scope = global ? (r.channelWise ? (*r.channelWise ? "per_channel" : "per_tensor") : "")
-                               : entryScope(r, type, line, col);
+    std::string scope = global
+                            ? (r.channelWise ? (*r.channelWise ? "per_channel" : "per_tensor") : "")
+                            : entryScope(r, type, line, col);
     if (!scope.empty())
       b.weight.push_back(scope);
     std::string wts = r.wtsAlgo.empty() && !global ? "arq" : r.wtsAlgo;
@@ -136,7 +144,8 @@ struct AmctImport {
     if (doc.batchNum)
       t.settings.push_back("batch_num " + std::to_string(*doc.batchNum));
     if (doc.activationOffset && !qat())
-      t.settings.push_back(std::string("activation_offset ") + (*doc.activationOffset ? "true" : "false"));
+      t.settings.push_back(std::string("activation_offset ") +
+                           (*doc.activationOffset ? "true" : "false"));
     if (doc.doFusion)
       t.settings.push_back(std::string("do_fusion ") + (*doc.doFusion ? "true" : "false"));
     if (!doc.skipFusionLayers.empty()) {
@@ -160,7 +169,9 @@ struct AmctImport {
   std::string pruneSetting() const {
     const Recipe &r = doc.global;
     if (r.pruner == "n_out_of_m")
-      return "prune { type n_out_of_m" + (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + skipLists() + " }";
+      return "prune { type n_out_of_m" +
+             (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + skipLists() +
+             " }";
     std::string s = "prune { type filter";
     if (r.pruneRatio)
       s += "; ratio " + floatText(*r.pruneRatio);
@@ -172,8 +183,9 @@ struct AmctImport {
   // regular_prune_skip_layers / _types as the prune block's skip_layers / skip_types.
   std::string skipLists() const {
     std::string s;
-    for (const auto &[key, list] : {std::pair<const char *, const std::vector<Entry> *>{"skip_layers", &doc.pruneSkipLayers},
-                                    {"skip_types", &doc.pruneSkipTypes}}) {
+    for (const auto &[key, list] :
+         {std::pair<const char *, const std::vector<Entry> *>{"skip_layers", &doc.pruneSkipLayers},
+          {"skip_types", &doc.pruneSkipTypes}}) {
       std::string items;
       for (const Entry &e : *list)
         items += (items.empty() ? "" : ", ") + qspecString(e.text);
@@ -185,7 +197,8 @@ struct AmctImport {
 };
 
 // Skip lists: AMCT's skipped layers and types (QAT: skip_layers ∪ quant_skip_layers).
-void skipLists(const AmctImport &im, std::vector<const Entry *> &names, std::vector<const Entry *> &types) {
+void skipLists(const AmctImport &im, std::vector<const Entry *> &names,
+               std::vector<const Entry *> &types) {
   for (const auto *list : {&im.doc.skipLayers, im.qat() ? &im.doc.quantSkipLayers : nullptr})
     if (list)
       for (const Entry &e : *list)
@@ -218,7 +231,8 @@ void protects(AmctImport &im, ImportedSpec &out) {
     overriddenTypes.insert(o.key);
   // QAT: any override that applies to a skipped layer (its name's, or its type's) re-enables it.
   auto reenabled = [&](const std::string &name, const std::string &type) {
-    return im.qat() && (overriddenNames.count(name) || (!type.empty() && overriddenTypes.count(type)));
+    return im.qat() &&
+           (overriddenNames.count(name) || (!type.empty() && overriddenTypes.count(type)));
   };
   for (const Entry *e : names) {
     if (reenabled(e->text, im.typeOf(e->text)))
@@ -240,7 +254,8 @@ void protects(AmctImport &im, ImportedSpec &out) {
       continue;
     for (const std::string &c : im.comments.take(e->line))
       out.protectComments.push_back(c);
-    std::vector<std::string> stay; // QAT on an inventory: the layers of the type no name override re-enables
+    std::vector<std::string>
+        stay; // QAT on an inventory: the layers of the type no name override re-enables
     bool partly = false;
     if (im.qat() && im.ctx.inventory)
       for (const ir::Module &m : im.ctx.inventory->inventory.modules) {
@@ -252,7 +267,8 @@ void protects(AmctImport &im, ImportedSpec &out) {
           stay.push_back(m.name);
       }
     if (partly) {
-      out.protectComments.push_back(" skip_layer_types \"" + e->text + "\" except the layers a name override re-enables (AMCT QAT)");
+      out.protectComments.push_back(" skip_layer_types \"" + e->text +
+                                    "\" except the layers a name override re-enables (AMCT QAT)");
       for (const std::string &p : namePatterns(im.ctx, stay))
         out.protectNames.push_back(p);
     } else if (selectsSomething(im.ctx, e->text, true))
@@ -286,8 +302,9 @@ void nameOverrides(AmctImport &im, ImportedSpec &out) {
   std::map<std::string, std::pair<import::Override, std::vector<std::string>>> byBody;
   for (const amct::Override &o : im.doc.nameOverrides) {
     if (skipped.count(o.key)) {
-      im.ctx.notCarried(im.src, o.line, o.col, "the override of \"" + o.key + "\"",
-                        "the layer is in skip_layers, which wins in PTQ: AMCT never applies this entry");
+      im.ctx.notCarried(
+          im.src, o.line, o.col, "the override of \"" + o.key + "\"",
+          "the layer is in skip_layers, which wins in PTQ: AMCT never applies this entry");
       continue;
     }
     RuleBody b = im.body(o.recipe, false, im.typeOf(o.key), o.line, o.col);
@@ -317,9 +334,10 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
     return false;
   if (doc.kind == ConfigKind::KVCache) { // at its first quant_layers entry
     const Entry *at = doc.kvQuantLayers.empty() ? nullptr : &doc.kvQuantLayers.front();
-    ctx.diags.report(DiagID::err_import_unsupported,
-                     SourceRange::point(src.file, at && at->line ? at->line : 1, at && at->col ? at->col : 1),
-                     {src.path, "an AMCT KV-cache config (qspec has no KV-cache target)"});
+    ctx.diags.report(
+        DiagID::err_import_unsupported,
+        SourceRange::point(src.file, at && at->line ? at->line : 1, at && at->col ? at->col : 1),
+        {src.path, "an AMCT KV-cache config (qspec has no KV-cache target)"});
     return false;
   }
   AmctImport im{src, ctx, doc, Comments(*src.text)};
@@ -333,16 +351,20 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   nameOverrides(im, out);
   out.targets.push_back(im.target());
   if (!doc.global.hasPrune && (!doc.pruneSkipLayers.empty() || !doc.pruneSkipTypes.empty())) {
-    const Entry &e = doc.pruneSkipLayers.empty() ? doc.pruneSkipTypes.front() : doc.pruneSkipLayers.front();
+    const Entry &e =
+        doc.pruneSkipLayers.empty() ? doc.pruneSkipTypes.front() : doc.pruneSkipLayers.front();
     ctx.notCarried(src, e.line, e.col, "prune_skip_layers / prune_skip_types",
-                   "the file has no global prune_config, and the amct target writes the skip lists in its prune setting");
+                   "the file has no global prune_config, and the amct target writes the skip lists "
+                   "in its prune setting");
   }
   for (const amct::Override &o : doc.typeOverrides)
     if (o.recipe.hasPrune)
-      ctx.notCarried(src, o.line, o.col, "the entry's prune_config", "prune is a target-wide setting in qspec");
+      ctx.notCarried(src, o.line, o.col, "the entry's prune_config",
+                     "prune is a target-wide setting in qspec");
   for (const amct::Override &o : doc.nameOverrides)
     if (o.recipe.hasPrune)
-      ctx.notCarried(src, o.line, o.col, "the entry's prune_config", "prune is a target-wide setting in qspec");
+      ctx.notCarried(src, o.line, o.col, "the entry's prune_config",
+                     "prune is a target-wide setting in qspec");
   std::vector<std::string> rest = im.comments.rest();
   out.targets.back().comments = rest;
   return true;

@@ -85,7 +85,8 @@ struct HmctImport {
   void setting(const std::string &key, const JsonValue &v) {
     std::string vals = values(v);
     if (vals.empty() || (v.kind == JsonValue::String && !isWord(vals))) {
-      notCarried(v, "model_config setting '" + key + "'", "the hmct target writes it only as a scalar or a list of scalars");
+      notCarried(v, "model_config setting '" + key + "'",
+                 "the hmct target writes it only as a scalar or a list of scalars");
       return;
     }
     commentsOf(v, out.targets.back().comments);
@@ -114,35 +115,43 @@ struct HmctImport {
     if (!calibrated) // the emitter leaves calibration_type out only for HMCT's own search
       out.targets.back().settings.push_back("search default");
     // The recipe words in the order `act` reads them: scope, symmetry, method.
-    std::stable_sort(out.defaults.act.begin(), out.defaults.act.end(), [](const std::string &a, const std::string &b) {
-      auto rank = [](const std::string &w) { return w.rfind("per_", 0) == 0 ? 0 : w.find("symmetric") != std::string::npos ? 1 : 2; };
-      return rank(a) < rank(b);
-    });
+    std::stable_sort(
+        out.defaults.act.begin(), out.defaults.act.end(),
+        [](const std::string &a, const std::string &b) {
+          auto rank = [](const std::string &w) {
+            return w.rfind("per_", 0) == 0 ? 0 : w.find("symmetric") != std::string::npos ? 1 : 2;
+          };
+          return rank(a) < rank(b);
+        });
   }
 
   void weight(const JsonValue &w) {
     for (const auto &[key, v] : w.members) {
       if (key != "bias_correction" || v.kind != JsonValue::Object) {
-        notCarried(v, "model_config.weight setting '" + key + "'", "the hmct target has no setting for it");
+        notCarried(v, "model_config.weight setting '" + key + "'",
+                   "the hmct target has no setting for it");
         continue;
       }
       std::string block;
       for (const auto &[k, x] : v.members) {
         std::string val = values(x);
         if ((k != "num_sample" && k != "metric") || !isWord(val))
-          notCarried(x, "bias_correction setting '" + k + "'", "the hmct target writes num_sample and metric");
+          notCarried(x, "bias_correction setting '" + k + "'",
+                     "the hmct target writes num_sample and metric");
         else
           block += (block.empty() ? "" : "; ") + k + " " + val;
       }
       commentsOf(v, out.targets.back().comments);
-      out.targets.back().settings.push_back(block.empty() ? "bias_correction true" : "bias_correction { " + block + " }");
+      out.targets.back().settings.push_back(block.empty() ? "bias_correction true"
+                                                          : "bias_correction { " + block + " }");
     }
   }
 
   void modelConfig() {
     const JsonValue *mc = section("model_config");
     bool calibrated = false; // activation present: activation() decides `search default`
-    for (const auto &[key, v] : mc ? mc->members : std::vector<std::pair<std::string, JsonValue>>{}) {
+    for (const auto &[key, v] :
+         mc ? mc->members : std::vector<std::pair<std::string, JsonValue>>{}) {
       if (key == "all_node_type") {
         std::string t = tierWord(vendors::tierForQtype(v.text));
         commentsOf(v, out.defaultsComments);
@@ -159,7 +168,8 @@ struct HmctImport {
         setting(key, v);
       } else {
         notCarried(v, "model_config setting '" + key + "'",
-                   "the hmct target has no setting for it (of HMCT's searches it writes only 'search default')");
+                   "the hmct target has no setting for it (of HMCT's searches it writes only "
+                   "'search default')");
       }
     }
     if (!calibrated)
@@ -172,14 +182,17 @@ struct HmctImport {
       return;
     for (const auto &[type, e] : ops->members) {
       const JsonValue *q = e.kind == JsonValue::Object ? e.get("qtype") : nullptr;
-      std::string t = q && q->kind == JsonValue::String ? tierWord(vendors::tierForQtype(q->text)) : "";
+      std::string t =
+          q && q->kind == JsonValue::String ? tierWord(vendors::tierForQtype(q->text)) : "";
       if (!isOpType(type)) {
-        notCarried(e, "op_config entry '" + type + "'", "an ONNX op type is a name of letters, digits and '_'");
+        notCarried(e, "op_config entry '" + type + "'",
+                   "an ONNX op type is a name of letters, digits and '_'");
         continue;
       }
       if (t.empty()) {
         notCarried(e, "op_config entry '" + type + "'",
-                   q ? "qspec has no tier for qtype '" + q->text + "'" : "HMCT reads only 'qtype' in an op entry");
+                   q ? "qspec has no tier for qtype '" + q->text + "'"
+                     : "HMCT reads only 'qtype' in an op entry");
         continue;
       }
       Override o;
@@ -191,7 +204,9 @@ struct HmctImport {
     }
   }
 
-  bool inInventory(const std::string &name) const { return !ctx.inventory || ctx.inventory->inventory.find(name); }
+  bool inInventory(const std::string &name) const {
+    return !ctx.inventory || ctx.inventory->inventory.find(name);
+  }
 
   void nodeConfig() {
     const JsonValue *nodes = section("node_config");
@@ -212,11 +227,13 @@ struct HmctImport {
       if (!q)
         continue; // the op or model level decides
       if (!inInventory(name)) {
-        notCarried(e, "node_config entry \"" + name + "\"", "the inventory has no node of that name (HMCT applies it to nothing)");
+        notCarried(e, "node_config entry \"" + name + "\"",
+                   "the inventory has no node of that name (HMCT applies it to nothing)");
         continue;
       }
       if (!q->tier) {
-        notCarried(e, "node_config entry \"" + name + "\" (" + q->qtype + ")", "qspec has no tier for this qtype");
+        notCarried(e, "node_config entry \"" + name + "\" (" + q->qtype + ")",
+                   "qspec has no tier for this qtype");
         out.undecided.push_back(name);
         continue;
       }
@@ -264,7 +281,8 @@ bool importHmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   bool bad = false;
   for (const hmct::Issue &i : hmct::checkQuantConfig(doc))
     if (i.error) {
-      ctx.diags.report(DiagID::err_import_refused, SourceRange::point(src.file, i.line ? i.line : 1, i.column ? i.column : 1),
+      ctx.diags.report(DiagID::err_import_refused,
+                       SourceRange::point(src.file, i.line ? i.line : 1, i.column ? i.column : 1),
                        {"HMCT", i.message + " (" + i.check + ")"});
       bad = true;
     }
@@ -272,9 +290,11 @@ bool importHmct(const Source &src, const Context &ctx, ImportedSpec &out) {
     return false;
   HmctImport im{src, ctx, doc, Comments(*src.text, "//"), out};
   out.header = im.comments.takeLeading();
-  out.header.insert(out.header.begin(), " Imported by 'qcc import' from " + src.path +
-                                            " (HMCT quant_config). Review before use; the quant_config has no march: add "
-                                            "'march' to the target.");
+  out.header.insert(
+      out.header.begin(),
+      " Imported by 'qcc import' from " + src.path +
+          " (HMCT quant_config). Review before use; the quant_config has no march: add "
+          "'march' to the target.");
   out.targets.push_back(TargetBlock{{}, "hmct", "", {}});
   im.modelConfig();
   im.opConfig();

@@ -45,32 +45,41 @@ struct SetterImport {
       if (key == "reference_qconfig") {
         for (const auto &[k, x] : v.kwargs)
           if (k == "fix_scale" && x.kind == PyValue::Bool)
-            target().settings.push_back(std::string("fix_scale ") + (x.text == "True" ? "true" : "false"));
+            target().settings.push_back(std::string("fix_scale ") +
+                                        (x.text == "True" ? "true" : "false"));
           else if (k != "observer")
-            notCarried(x, "get_qconfig argument '" + k + "'", "the horizon target has no setting for it");
+            notCarried(x, "get_qconfig argument '" + k + "'",
+                       "the horizon target has no setting for it");
       } else if (key == "enable_optimize" && v.kind == PyValue::Bool) {
-        target().settings.push_back(std::string("enable_optimize ") + (v.text == "True" ? "true" : "false"));
+        target().settings.push_back(std::string("enable_optimize ") +
+                                    (v.text == "True" ? "true" : "false"));
       } else if (key == "save_dir" && v.kind == PyValue::String) {
         target().settings.push_back("save_dir " + qspecString(v.text));
       } else if (key != "templates") {
-        notCarried(v, "QconfigSetter argument '" + key + "'", "the horizon target has no setting for it");
+        notCarried(v, "QconfigSetter argument '" + key + "'",
+                   "the horizon target has no setting for it");
       }
     }
   }
 
   void sensitivity(const PyValue &t) {
     for (const auto &[k, v] : t.kwargs) {
-      const PyValue *path = v.kind == PyValue::Call && v.text == "torch.load" && v.items.size() == 1 ? &v.items[0] : nullptr;
+      const PyValue *path = v.kind == PyValue::Call && v.text == "torch.load" && v.items.size() == 1
+                                ? &v.items[0]
+                                : nullptr;
       if (k == "sensitive_table" && path && path->kind == PyValue::String)
         target().settings.push_back("sensitivity " + qspecString(path->text));
       else if (k == "topk_or_ratio" && v.kind == PyValue::Number)
-        target().settings.push_back("topk_or_ratio " + numberText(std::strtod(v.text.c_str(), nullptr)));
+        target().settings.push_back("topk_or_ratio " +
+                                    numberText(std::strtod(v.text.c_str(), nullptr)));
       else if (k == "sensitive_type" && v.kind == PyValue::String)
         target().settings.push_back("sensitive_type " + qspecString(v.text));
-      else if ((k == "low_precision_dtype" || k == "high_precision_dtype") && v.kind == PyValue::Name)
+      else if ((k == "low_precision_dtype" || k == "high_precision_dtype") &&
+               v.kind == PyValue::Name)
         continue; // the emitter writes the defaults' dtype and qint16 (compared by the reading)
       else
-        notCarried(v, "SensitivityTemplate argument '" + k + "'", "the horizon target writes the table, topk_or_ratio and sensitive_type");
+        notCarried(v, "SensitivityTemplate argument '" + k + "'",
+                   "the horizon target writes the table, topk_or_ratio and sensitive_type");
     }
   }
 
@@ -106,9 +115,11 @@ struct SetterImport {
         continue;
       }
       std::string scale;
-      if (auto it = at.find({r.line, r.column}); it != at.end() && it->second->kind == PyValue::Dict)
+      if (auto it = at.find({r.line, r.column});
+          it != at.end() && it->second->kind == PyValue::Dict)
         if (const PyValue *th = it->second->dictGet("threshold"); th && th->kind == PyValue::Number)
-          scale = numberText(std::strtod(th->text.c_str(), nullptr) / (*r.tier == ir::Tier::Int16 ? 32768 : 128));
+          scale = numberText(std::strtod(th->text.c_str(), nullptr) /
+                             (*r.tier == ir::Tier::Int16 ? 32768 : 128));
       if (*r.tier == ir::Tier::Float && scale.empty()) {
         protects.push_back(m.name);
         continue;
@@ -142,13 +153,15 @@ bool importHorizon(const Source &src, const Context &ctx, ImportedSpec &out) {
   std::string error;
   uint32_t line = 0, column = 0;
   if (!horizon::parseQconfigSetter(*src.text, doc, error, line, column)) {
-    ctx.diags.report(DiagID::err_import_refused, SourceRange::point(src.file, line ? line : 1, column ? column : 1),
+    ctx.diags.report(DiagID::err_import_refused,
+                     SourceRange::point(src.file, line ? line : 1, column ? column : 1),
                      {"qcc's QconfigSetter reader", error});
     return false;
   }
   bool bad = false;
   for (const horizon::SetterIssue &i : horizon::checkQconfigSetter(doc)) {
-    ctx.diags.report(DiagID::err_import_refused, SourceRange::point(src.file, i.line ? i.line : 1, i.column ? i.column : 1),
+    ctx.diags.report(DiagID::err_import_refused,
+                     SourceRange::point(src.file, i.line ? i.line : 1, i.column ? i.column : 1),
                      {"horizon_plugin_pytorch", i.message + " (" + i.check + ")"});
     bad = true;
   }
@@ -159,16 +172,19 @@ bool importHorizon(const Source &src, const Context &ctx, ImportedSpec &out) {
                      {"QconfigSetter templates (module-name prefixes and Conv/Matmul types)"});
     return false;
   }
-  out.header = {" Imported by 'qcc import' from " + src.path + " (Horizon QconfigSetter). Review before use."};
+  out.header = {" Imported by 'qcc import' from " + src.path +
+                " (Horizon QconfigSetter). Review before use."};
   out.targets.push_back(TargetBlock{{}, "horizon", "", {}});
   SetterImport im{src, ctx, doc, out};
   im.settings();
   im.modules();
   // The file's comments, but for the header qcc's horizon-py emitter writes (it writes it again).
   for (const std::string &c : Comments(*src.text).rest())
-    if (c.find(": QconfigSetter for horizon_plugin_pytorch, generated by qcc") == std::string::npos &&
+    if (c.find(": QconfigSetter for horizon_plugin_pytorch, generated by qcc") ==
+            std::string::npos &&
         c.find(": Use: set_march is called by build_qconfig_setter()") == std::string::npos &&
-        c.find(":   prepare(model, example_inputs, qconfig_setter=build_qconfig_setter()") == std::string::npos)
+        c.find(":   prepare(model, example_inputs, qconfig_setter=build_qconfig_setter()") ==
+            std::string::npos)
       out.targets.back().comments.push_back(c);
   return true;
 }

@@ -136,7 +136,8 @@ struct PracticeImport {
         if (v.kind == YamlValue::Scalar)
           s += " " + k + " " + value(v) + ";";
         else
-          notCarried(v, "setting '" + k + "' of " + p->get("type")->text, "only scalar settings are carried");
+          notCarried(v, "setting '" + k + "' of " + p->get("type")->text,
+                     "only scalar settings are carried");
       }
       if (s.back() == ';')
         s.pop_back();
@@ -198,7 +199,8 @@ struct PracticeImport {
       else if (k == "part_file_size" && v.kind == YamlValue::Scalar)
         t.settings.push_back("part_file_size " + v.text);
       else
-        notCarried(v, "saver setting '" + k + "'", "the msmodelslim target writes type and part_file_size only");
+        notCarried(v, "saver setting '" + k + "'",
+                   "the msmodelslim target writes type and part_file_size only");
     }
     for (size_t i = 1; i < list.items.size(); ++i)
       notCarried(list.items[i], "a second saver", "the msmodelslim target writes one saver");
@@ -216,7 +218,8 @@ struct PracticeImport {
       std::string text = msmodelslim::vendorPatternText(w), err;
       auto p = Pattern::compile(text, err);
       if (sel && (!p || sel->selectWritten(w, *p).empty())) {
-        notCarried(*at, std::string(what) + " entry \"" + w + "\"", "it selects no module of the inventory");
+        notCarried(*at, std::string(what) + " entry \"" + w + "\"",
+                   "it selects no module of the inventory");
         continue;
       }
       out.push_back(text);
@@ -243,7 +246,8 @@ void importSingle(PracticeImport &im, ImportedSpec &out, TargetBlock &t) {
   }
 }
 
-std::vector<std::string> compressWanted(const Context &ctx, const std::vector<msmodelslim::Want> &want) {
+std::vector<std::string> compressWanted(const Context &ctx,
+                                        const std::vector<msmodelslim::Want> &want) {
   msmodelslim::SelectionCompressor c(ctx.inventory->inventory);
   bool verified = true;
   return c.compress(want, verified);
@@ -253,7 +257,8 @@ std::vector<std::string> compressWanted(const Context &ctx, const std::vector<ms
 bool importReading(PracticeImport &im, ImportedSpec &out) {
   const YamlValue &first = *im.quants.front().item;
   if (!im.ctx.inventory) {
-    im.ctx.diags.report(DiagID::err_import_needs_inventory, SourceRange::point(im.src.file, first.line, first.col),
+    im.ctx.diags.report(DiagID::err_import_needs_inventory,
+                        SourceRange::point(im.src.file, first.line, first.col),
                         {std::to_string(im.quants.size()) + " linear_quant processors"});
     return false;
   }
@@ -266,7 +271,8 @@ bool importReading(PracticeImport &im, ImportedSpec &out) {
   std::map<uint32_t, size_t> byLine; // processor line -> its rule's processor
   std::map<std::string, size_t> byBody;
   for (size_t i = 0; i < im.quants.size(); ++i)
-    byLine[im.quants[i].item->line] = byBody.try_emplace(im.body(im.quants[i]).text(), i).first->second;
+    byLine[im.quants[i].item->line] =
+        byBody.try_emplace(im.body(im.quants[i]).text(), i).first->second;
   const size_t kFloat = im.quants.size();
   std::vector<size_t> owner(reading.modules.size(), SIZE_MAX);
   std::vector<size_t> count(im.quants.size() + 1, 0);
@@ -296,7 +302,8 @@ bool importReading(PracticeImport &im, ImportedSpec &out) {
     if (byLine[im.quants[i].item->line] != i)
       continue; // shares the rule of an earlier processor
     if (!count[i]) {
-      im.notCarried(*im.quants[i].item, "this linear_quant", "it quantizes no Linear of the inventory");
+      im.notCarried(*im.quants[i].item, "this linear_quant",
+                    "it quantizes no Linear of the inventory");
       continue;
     }
     if (i == def)
@@ -314,16 +321,18 @@ bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeD
   bool bad = false;
   for (const msmodelslim::Issue &i : msmodelslim::checkPractice(doc))
     if (i.error) {
-      ctx.diags.report(DiagID::err_import_refused, SourceRange::point(src.file, i.line ? i.line : 1, i.col ? i.col : 1),
+      ctx.diags.report(DiagID::err_import_refused,
+                       SourceRange::point(src.file, i.line ? i.line : 1, i.col ? i.col : 1),
                        {"msModelSlim", i.message});
       bad = true;
     }
   if (!bad && !msmodelslim::isEmittableApiVersion(doc.apiversion)) {
     const msmodelslim::YamlValue *v = doc.root.get("apiversion");
-    ctx.diags.report(DiagID::err_import_unsupported,
-                     SourceRange::point(src.file, v && v->line ? v->line : 1, v && v->col ? v->col : 1),
-                     {src.path, "a practice with apiversion '" + doc.apiversion +
-                                    "' (qspec writes modelslim_v1 and multimodal_vlm_modelslim_v1)"});
+    ctx.diags.report(
+        DiagID::err_import_unsupported,
+        SourceRange::point(src.file, v && v->line ? v->line : 1, v && v->col ? v->col : 1),
+        {src.path, "a practice with apiversion '" + doc.apiversion +
+                       "' (qspec writes modelslim_v1 and multimodal_vlm_modelslim_v1)"});
     bad = true;
   }
   return bad;
@@ -337,9 +346,11 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
     return false;
   PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}};
   const YamlValue *spec = doc.root.get("spec");
-  if (const YamlValue *process = spec ? spec->get("process") : nullptr; process && process->kind == YamlValue::Sequence)
+  if (const YamlValue *process = spec ? spec->get("process") : nullptr;
+      process && process->kind == YamlValue::Sequence)
     im.collect(*process);
-  out.header = {" Imported by 'qcc import' from " + src.path + " (msModelSlim practice). Review before use."};
+  out.header = {" Imported by 'qcc import' from " + src.path +
+                " (msModelSlim practice). Review before use."};
   for (const std::string &c : im.comments.takeLeading())
     out.header.push_back(c);
   TargetBlock t;
@@ -352,7 +363,8 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
   if (im.quants.empty()) { // at spec.process
     const YamlValue *process = spec ? spec->get("process") : nullptr;
     uint32_t line = process ? (process->keyLine ? process->keyLine : process->line) : 1;
-    ctx.diags.report(DiagID::err_import_unsupported, SourceRange::point(src.file, line ? line : 1, process ? process->col : 1),
+    ctx.diags.report(DiagID::err_import_unsupported,
+                     SourceRange::point(src.file, line ? line : 1, process ? process->col : 1),
                      {src.path, "a practice without linear_quant"});
     return false;
   }

@@ -18,7 +18,9 @@ struct RuleBody {
   std::string tier;                      // "" = not written
   std::vector<std::string> weight, act;  // recipe words, in the order written
   std::vector<std::string> targetBlocks; // e.g. "amct { num_of_bins 2048 }"
-  bool empty() const { return tier.empty() && weight.empty() && act.empty() && targetBlocks.empty(); }
+  bool empty() const {
+    return tier.empty() && weight.empty() && act.empty() && targetBlocks.empty();
+  }
   std::string text() const; // "tier int8; weight int8 per_channel; act int8"
 };
 

@@ -8,6 +8,8 @@
 
 namespace qspec::lint {
 
-void checkAmctBatchNum(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctBatchNum, {"amct-batch-num"}); }
+void checkAmctBatchNum(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctBatchNum, {"amct-batch-num"});
+}
 
 } // namespace qspec::lint

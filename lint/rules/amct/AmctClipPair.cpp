@@ -11,7 +11,8 @@ void checkAmctClipPair(LintContext &ctx) {
   if (!ctx.amctParsed) {
     for (const auto &e : ctx.amctErrors)
       if (amctlint::isClipPairError(e.message)) {
-        ctx.report(RuleID::AmctClipPair, amctlint::errorRange(ctx, e), "clip_max and clip_min are both required.");
+        ctx.report(RuleID::AmctClipPair, amctlint::errorRange(ctx, e),
+                   "clip_max and clip_min are both required.");
         break;
       }
     return;

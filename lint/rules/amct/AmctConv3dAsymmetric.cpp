@@ -7,6 +7,8 @@
 
 namespace qspec::lint {
 
-void checkAmctConv3dAsymmetric(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctConv3dAsymmetric, {"amct-conv3d-asymmetric"}); }
+void checkAmctConv3dAsymmetric(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctConv3dAsymmetric, {"amct-conv3d-asymmetric"});
+}
 
 } // namespace qspec::lint

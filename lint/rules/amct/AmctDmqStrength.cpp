@@ -7,6 +7,8 @@
 
 namespace qspec::lint {
 
-void checkAmctDmqStrength(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctDmqStrength, {"amct-dmq"}); }
+void checkAmctDmqStrength(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctDmqStrength, {"amct-dmq"});
+}
 
 } // namespace qspec::lint

@@ -29,7 +29,8 @@ void checkAmctDuplicateOverride(LintContext &ctx) {
                                  amct::repeatedItemsMessage(doc.kind, field, dups));
       for (const auto &first : ovs)
         if (first.key == o.key) {
-          ctx.note(d, ctx.at(first.line, first.col ? first.col : 1), "'" + o.key + "' is first overridden here");
+          ctx.note(d, ctx.at(first.line, first.col ? first.col : 1),
+                   "'" + o.key + "' is first overridden here");
           break;
         }
     }

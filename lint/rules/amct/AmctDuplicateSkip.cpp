@@ -28,8 +28,9 @@ void checkAmctDuplicateSkip(LintContext &ctx) {
       if (seen.insert(e.text).second)
         continue;
       if (!d) {
-        d = &ctx.report(RuleID::AmctDuplicateSkip, ctx.at(e.line, e.col ? e.col : 1),
-                        amct::repeatedItemsMessage(warn ? amct::ConfigKind::PTQ : doc.kind, field, dups));
+        d = &ctx.report(
+            RuleID::AmctDuplicateSkip, ctx.at(e.line, e.col ? e.col : 1),
+            amct::repeatedItemsMessage(warn ? amct::ConfigKind::PTQ : doc.kind, field, dups));
         d->severity = warn ? Severity::Warning : Severity::Error;
       }
       // Fix: the line holds exactly `field: "name"` (or 'name'), optionally with a comment.

@@ -8,6 +8,8 @@
 
 namespace qspec::lint {
 
-void checkAmctInt16Type(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctInt16Type, {"amct-int16-type"}); }
+void checkAmctInt16Type(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctInt16Type, {"amct-int16-type"});
+}
 
 } // namespace qspec::lint

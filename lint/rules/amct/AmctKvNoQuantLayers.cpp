@@ -7,6 +7,8 @@
 
 namespace qspec::lint {
 
-void checkAmctKvNoQuantLayers(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctKvNoQuantLayers, {"amct-kv-no-quant-layers"}); }
+void checkAmctKvNoQuantLayers(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctKvNoQuantLayers, {"amct-kv-no-quant-layers"});
+}
 
 } // namespace qspec::lint

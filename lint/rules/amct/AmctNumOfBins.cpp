@@ -5,6 +5,8 @@
 
 namespace qspec::lint {
 
-void checkAmctNumOfBins(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctNumOfBins, {"amct-num-of-bins"}); }
+void checkAmctNumOfBins(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctNumOfBins, {"amct-num-of-bins"});
+}
 
 } // namespace qspec::lint

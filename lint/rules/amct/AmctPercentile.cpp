@@ -6,6 +6,8 @@
 
 namespace qspec::lint {
 
-void checkAmctPercentile(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctPercentile, {"amct-percentile"}); }
+void checkAmctPercentile(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctPercentile, {"amct-percentile"});
+}
 
 } // namespace qspec::lint

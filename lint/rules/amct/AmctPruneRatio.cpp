@@ -8,6 +8,8 @@
 
 namespace qspec::lint {
 
-void checkAmctPruneRatio(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctPruneRatio, {"amct-prune-ratio"}); }
+void checkAmctPruneRatio(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctPruneRatio, {"amct-prune-ratio"});
+}
 
 } // namespace qspec::lint

@@ -1,6 +1,7 @@
-// amct-search-range: an IFMR search range or step AMCT refuses (start <= 0, start >= end, step <= 0 or larger than the range).
-// IFMR's `search_range_start`, `search_range_end` and `search_step` (defaults 0.7, 1.3, 0.01 for
-// what a recipe does not write): PTQ needs 0 < start < end and 0 < step <= end - start
+// amct-search-range: an IFMR search range or step AMCT refuses (start <= 0, start >= end, step <= 0
+// or larger than the range). IFMR's `search_range_start`, `search_range_end` and `search_step`
+// (defaults 0.7, 1.3, 0.01 for what a recipe does not write): PTQ needs 0 < start < end and 0 <
+// step <= end - start
 // (`search_range[0] must be less than search_range[1] in layer <name>`, `The search_step must be
 // greater than zero`), KV-cache start < end and step > 0 (`Search range start must smaller than
 // search range end`). Reference amct.md §4.4, §4.7; the check is amct::checkIfmrSearch.
@@ -8,6 +9,8 @@
 
 namespace qspec::lint {
 
-void checkAmctSearchRange(LintContext &ctx) { amctlint::reportFindings(ctx, RuleID::AmctSearchRange, {"amct-search-range"}); }
+void checkAmctSearchRange(LintContext &ctx) {
+  amctlint::reportFindings(ctx, RuleID::AmctSearchRange, {"amct-search-range"});
+}
 
 } // namespace qspec::lint

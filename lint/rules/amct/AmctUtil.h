@@ -11,7 +11,8 @@
 namespace qspec::lint::amctlint {
 
 // Reports the emitter-check findings whose `rule` is one of `checks` under `rule`.
-inline void reportFindings(LintContext &ctx, RuleID rule, std::initializer_list<const char *> checks,
+inline void reportFindings(LintContext &ctx, RuleID rule,
+                           std::initializer_list<const char *> checks,
                            const std::string &prefix = "") {
   if (!ctx.amctFindings)
     return;
@@ -38,7 +39,8 @@ inline SourceRange errorRange(const LintContext &ctx, const LintContext::AmctErr
   size_t q = q2 == std::string::npos || q2 == 0 ? std::string::npos : e.message.rfind('"', q2 - 1);
   if (q != std::string::npos && q2 > q + 1) {
     std::string name = e.message.substr(q + 1, q2 - q - 1);
-    for (uint32_t l = e.line; name.find('.') == std::string::npos && l >= 1 && l + 3 > e.line; --l) {
+    for (uint32_t l = e.line; name.find('.') == std::string::npos && l >= 1 && l + 3 > e.line;
+         --l) {
       size_t at = ctx.sm.line(ctx.file, l).find(name);
       if (at != std::string_view::npos)
         return ctx.at(l, static_cast<uint32_t>(at + 1), static_cast<uint32_t>(name.size()));
@@ -53,8 +55,9 @@ inline bool isClipPairError(const std::string &msg) {
   size_t at = msg.find("missing required fields: ");
   if (at == std::string::npos)
     return false;
-  std::string first = msg.substr(at + 25, msg.find(',', at) == std::string::npos ? std::string::npos
-                                                                                 : msg.find(',', at) - at - 25);
+  std::string first =
+      msg.substr(at + 25, msg.find(',', at) == std::string::npos ? std::string::npos
+                                                                 : msg.find(',', at) - at - 25);
   auto ends = [&](const char *s) {
     std::string t = s;
     return first.size() >= t.size() && first.compare(first.size() - t.size(), t.size(), t) == 0;

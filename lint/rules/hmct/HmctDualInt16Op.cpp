@@ -23,7 +23,9 @@ std::string opFromNodeName(const std::string &name) {
   return last;
 }
 
-bool isDual(const LNode &v) { return v.isScalar() && (v.value == "dual-int16" || v.value == "int16-ec"); }
+bool isDual(const LNode &v) {
+  return v.isScalar() && (v.value == "dual-int16" || v.value == "int16-ec");
+}
 
 } // namespace
 
@@ -33,16 +35,22 @@ void checkHmctDualInt16Op(LintContext &ctx) {
   if (const LNode *mc = ctx.tree->get("model_config"); mc && mc->isMap())
     if (const LNode *v = mc->get("all_node_type"); v && isDual(*v))
       ctx.report(RuleID::HmctDualInt16Op, v->range,
-                 "'" + v->value + "' as all_node_type would apply to every op; it exists only for Conv, MatMul, Gemm and ConvTranspose");
-  quantconfig::forEachEntry(*ctx.tree, [&](const std::string &section, const LNode &name, const LNode &entry) {
+                 "'" + v->value +
+                     "' as all_node_type would apply to every op; it exists only for Conv, MatMul, "
+                     "Gemm and ConvTranspose");
+  quantconfig::forEachEntry(*ctx.tree, [&](const std::string &section, const LNode &name,
+                                           const LNode &entry) {
     const LNode *q = entry.get("qtype");
     if (!q || !isDual(*q))
       return;
-    std::string op = section == "op_config" ? name.value : section == "node_config" ? opFromNodeName(name.value) : "";
+    std::string op = section == "op_config"     ? name.value
+                     : section == "node_config" ? opFromNodeName(name.value)
+                                                : "";
     if (op.empty() || hmct::isDualInt16OpType(op))
       return;
     ctx.report(RuleID::HmctDualInt16Op, q->range,
-               "'" + q->value + "' on " + (section == "op_config" ? "op type '" : "node '" + name.value + "' of type '") +
+               "'" + q->value + "' on " +
+                   (section == "op_config" ? "op type '" : "node '" + name.value + "' of type '") +
                    op + "'; it exists only for Conv, MatMul, Gemm and ConvTranspose");
   });
 }

@@ -8,7 +8,8 @@ namespace qspec::lint {
 void checkHmctInvalidJson(LintContext &ctx) {
   if (ctx.parseError) {
     ctx.report(RuleID::HmctInvalidJson, ctx.parseError->range,
-               "invalid JSON (after stripping // and /* */ comments as HMCT does): " + ctx.parseError->message);
+               "invalid JSON (after stripping // and /* */ comments as HMCT does): " +
+                   ctx.parseError->message);
     return;
   }
   if (ctx.tree && !ctx.tree->isMap())

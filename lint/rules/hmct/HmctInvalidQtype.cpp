@@ -9,12 +9,14 @@ namespace qspec::lint {
 namespace {
 
 void checkValue(LintContext &ctx, const LNode &v, const std::string &where, bool output) {
-  bool ok = v.isScalar() && v.quoted && (output ? hmct::isModelOutputType(v.value) : hmct::isQtype(v.value));
+  bool ok = v.isScalar() && v.quoted &&
+            (output ? hmct::isModelOutputType(v.value) : hmct::isQtype(v.value));
   if (ok)
     return;
-  ctx.report(RuleID::HmctInvalidQtype, v.range,
-             (output ? "Unsupported datatype settings for model_output_type: '" : "invalid qtype '") + v.value +
-                 "' in " + where);
+  ctx.report(
+      RuleID::HmctInvalidQtype, v.range,
+      (output ? "Unsupported datatype settings for model_output_type: '" : "invalid qtype '") +
+          v.value + "' in " + where);
 }
 
 } // namespace
@@ -28,12 +30,14 @@ void checkHmctInvalidQtype(LintContext &ctx) {
     if (const LNode *v = mc->get("model_output_type"))
       checkValue(ctx, *v, "model_config.model_output_type", true);
   }
-  quantconfig::forEachEntry(*ctx.tree, [&](const std::string &section, const LNode &name, const LNode &entry) {
-    for (const auto &[k, v] : entry.map)
-      if (k.value == "qtype" || k.value == "input0" || k.value == "input1" || k.value == "InputType" ||
-          k.value == "OutputType" || k.value == "InputType0" || k.value == "InputType1")
-        checkValue(ctx, v, section + " '" + name.value + "'", false);
-  });
+  quantconfig::forEachEntry(
+      *ctx.tree, [&](const std::string &section, const LNode &name, const LNode &entry) {
+        for (const auto &[k, v] : entry.map)
+          if (k.value == "qtype" || k.value == "input0" || k.value == "input1" ||
+              k.value == "InputType" || k.value == "OutputType" || k.value == "InputType0" ||
+              k.value == "InputType1")
+            checkValue(ctx, v, section + " '" + name.value + "'", false);
+      });
 }
 
 } // namespace qspec::lint

@@ -12,29 +12,31 @@ void checkHmctLegacyKeyMix(LintContext &ctx) {
     return;
   const LNode *firstNew = nullptr;
   std::vector<std::pair<const LNode *, std::string>> legacy; // first legacy key per entry
-  quantconfig::forEachEntry(*ctx.tree, [&](const std::string &, const LNode &name, const LNode &entry) {
-    const LNode *firstLegacy = nullptr;
-    for (const auto &[k, v] : entry.map) {
-      if (quantconfig::contains(hmct::kLegacyEntryKeys, k.value)) {
-        if (!firstLegacy)
-          firstLegacy = &k;
-      } else if (quantconfig::contains(hmct::kEntryKeys, k.value) && !firstNew) {
-        firstNew = &k;
-      }
-    }
-    if (firstLegacy)
-      legacy.emplace_back(firstLegacy, name.value);
-  });
+  quantconfig::forEachEntry(
+      *ctx.tree, [&](const std::string &, const LNode &name, const LNode &entry) {
+        const LNode *firstLegacy = nullptr;
+        for (const auto &[k, v] : entry.map) {
+          if (quantconfig::contains(hmct::kLegacyEntryKeys, k.value)) {
+            if (!firstLegacy)
+              firstLegacy = &k;
+          } else if (quantconfig::contains(hmct::kEntryKeys, k.value) && !firstNew) {
+            firstNew = &k;
+          }
+        }
+        if (firstLegacy)
+          legacy.emplace_back(firstLegacy, name.value);
+      });
   if (!firstNew || legacy.empty())
     return;
   for (const auto &[key, entry] : legacy) {
-    std::string repl = key->value == "ON" ? "qtype (ON is a placement, not a dtype)"
+    std::string repl = key->value == "ON"           ? "qtype (ON is a placement, not a dtype)"
                        : key->value == "InputType0" ? "input0"
                        : key->value == "InputType1" ? "input1"
                                                     : "qtype";
-    Diagnostic &d = ctx.report(RuleID::HmctLegacyKeyMix, key->range,
-                               "legacy key '" + key->value + "' in '" + entry + "' while the file also uses '" +
-                                   firstNew->value + "'; write " + repl);
+    Diagnostic &d =
+        ctx.report(RuleID::HmctLegacyKeyMix, key->range,
+                   "legacy key '" + key->value + "' in '" + entry + "' while the file also uses '" +
+                       firstNew->value + "'; write " + repl);
     ctx.note(d, firstNew->range, "current key used here");
   }
 }

@@ -16,8 +16,9 @@ void checkHmctLowercaseOpType(LintContext &ctx) {
     std::string cap = k.value;
     cap[0] = static_cast<char>(toupper(static_cast<unsigned char>(cap[0])));
     ctx.report(RuleID::HmctLowercaseOpType, k.range,
-               "op type '" + k.value + "' is not capitalised; ONNX op types are case-sensitive (did you mean '" +
-                   cap + "'?)");
+               "op type '" + k.value +
+                   "' is not capitalised; ONNX op types are case-sensitive (did you mean '" + cap +
+                   "'?)");
   }
 }
 

@@ -13,19 +13,24 @@ void checkHmctUnknownKey(LintContext &ctx) {
   using quantconfig::contains;
   for (const auto &[k, v] : ctx.tree->map)
     if (!contains(hmct::kTopLevelKeys, k.value))
-      ctx.report(RuleID::HmctUnknownKey, k.range, "Unsupported first-level title in quant_config: " + k.value);
+      ctx.report(RuleID::HmctUnknownKey, k.range,
+                 "Unsupported first-level title in quant_config: " + k.value);
   if (const LNode *mc = ctx.tree->get("model_config"); mc && mc->isMap()) {
     for (const auto &[k, v] : mc->map)
       if (!contains(hmct::kModelConfigKeys, k.value))
-        ctx.report(RuleID::HmctUnknownKey, k.range, "Unsupported config key in model_config: " + k.value);
+        ctx.report(RuleID::HmctUnknownKey, k.range,
+                   "Unsupported config key in model_config: " + k.value);
     if (const LNode *act = mc->get("activation"); act && act->isMap())
       for (const auto &[k, v] : act->map)
         if (!contains(hmct::kActivationKeys, k.value))
-          ctx.report(RuleID::HmctUnknownKey, k.range, "Unsupported config key in model_config.activation: " + k.value);
+          ctx.report(RuleID::HmctUnknownKey, k.range,
+                     "Unsupported config key in model_config.activation: " + k.value);
   }
-  quantconfig::forEachEntry(*ctx.tree, [&](const std::string &section, const LNode &name, const LNode &entry) {
+  quantconfig::forEachEntry(*ctx.tree, [&](const std::string &section, const LNode &name,
+                                           const LNode &entry) {
     if (!entry.isMap()) {
-      ctx.report(RuleID::HmctUnknownKey, entry.range, section + " entry '" + name.value + "' must be an object");
+      ctx.report(RuleID::HmctUnknownKey, entry.range,
+                 section + " entry '" + name.value + "' must be an object");
       return;
     }
     if (section == "subgraph_config")
@@ -36,7 +41,8 @@ void checkHmctUnknownKey(LintContext &ctx) {
       if (ok && section == "op_config" && (k.value == "input0" || k.value == "input1"))
         ok = false;
       if (!ok)
-        ctx.report(RuleID::HmctUnknownKey, k.range, "Unsupported config key in " + section + ": " + k.value);
+        ctx.report(RuleID::HmctUnknownKey, k.range,
+                   "Unsupported config key in " + section + ": " + k.value);
     }
   });
 }

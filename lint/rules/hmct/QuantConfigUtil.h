@@ -16,8 +16,9 @@ inline bool contains(const std::vector<std::string> &v, const std::string &s) {
 
 // Calls fn(section, entryName, entryNameNode, entry) for each entry of op_config, node_config
 // and subgraph_config.
-inline void forEachEntry(const LNode &root,
-                         const std::function<void(const std::string &, const LNode &, const LNode &)> &fn) {
+inline void
+forEachEntry(const LNode &root,
+             const std::function<void(const std::string &, const LNode &, const LNode &)> &fn) {
   if (!root.isMap())
     return;
   for (const char *section : {"op_config", "subgraph_config", "node_config"}) {

@@ -41,19 +41,21 @@ bool reportNearMarker(LintContext &ctx, bool json) {
   LNode root;
   ParseError pe;
   std::string stripped = json ? stripJsonComments(ctx.sm.text(ctx.file)) : std::string();
-  bool ok = json ? parseLocatedJson(ctx.sm, ctx.file, stripped, root, pe) : parseLocatedYaml(ctx.sm, ctx.file, root, pe);
+  bool ok = json ? parseLocatedJson(ctx.sm, ctx.file, stripped, root, pe)
+                 : parseLocatedYaml(ctx.sm, ctx.file, root, pe);
   if (!ok)
     return false;
-  std::vector<std::string> markers = json ? std::vector<std::string>{"model_config", "op_config", "node_config", "subgraph_config"}
-                                          : std::vector<std::string>{"apiversion"};
+  std::vector<std::string> markers =
+      json ? std::vector<std::string>{"model_config", "op_config", "node_config", "subgraph_config"}
+           : std::vector<std::string>{"apiversion"};
   Near near;
   findNear(root, markers, near);
   if (!near.key)
     return false;
   const char *what = json ? "an HMCT quant_config" : "an msModelSlim practice";
   ctx.report(RuleID::LintUnknownFile, near.key->range,
-             "not a file qlint recognises: no '" + near.marker + "' key, so not " + what + "; did you mean '" +
-                 near.marker + "' for '" + near.key->value + "'?");
+             "not a file qlint recognises: no '" + near.marker + "' key, so not " + what +
+                 "; did you mean '" + near.marker + "' for '" + near.key->value + "'?");
   return true;
 }
 
@@ -64,10 +66,13 @@ void checkLintUnknownFile(LintContext &ctx) {
   bool yaml = ext == ".yaml" || ext == ".yml", json = ext == ".json" || ext == ".jsonc";
   if ((yaml || json) && reportNearMarker(ctx, json))
     return;
-  std::string why = yaml   ? "a YAML file without 'apiversion' is not an msModelSlim practice"
-                    : json ? "a JSON file without model_config, op_config, node_config or subgraph_config is not an HMCT quant_config"
-                    : ext == ".cfg" ? "a .cfg file whose first line is an INI [section] is not an AMCT config"
-                                    : "qlint reads .qspec, msModelSlim .yaml/.yml, AMCT .cfg and HMCT .json/.jsonc files";
+  std::string why =
+      yaml   ? "a YAML file without 'apiversion' is not an msModelSlim practice"
+      : json ? "a JSON file without model_config, op_config, node_config or subgraph_config is not "
+               "an HMCT quant_config"
+      : ext == ".cfg"
+          ? "a .cfg file whose first line is an INI [section] is not an AMCT config"
+          : "qlint reads .qspec, msModelSlim .yaml/.yml, AMCT .cfg and HMCT .json/.jsonc files";
   ctx.report(RuleID::LintUnknownFile, ctx.at(1, 1, 1),
              "not a file qlint recognises: " + why +
                  " (named files are checked, not skipped; --ignore=lint-unknown-file skips them)");

@@ -16,7 +16,8 @@ namespace qspec::lint {
 namespace {
 
 bool sameValue(const LNode &a, const LNode &b) {
-  if (a.kind != b.kind || a.value != b.value || a.map.size() != b.map.size() || a.seq.size() != b.seq.size())
+  if (a.kind != b.kind || a.value != b.value || a.map.size() != b.map.size() ||
+      a.seq.size() != b.seq.size())
     return false;
   for (size_t i = 0; i < a.map.size(); ++i)
     if (!sameValue(a.map[i].first, b.map[i].first) || !sameValue(a.map[i].second, b.map[i].second))
@@ -36,7 +37,8 @@ bool entryLines(const LintContext &ctx, const LNode &key, SourceRange &out) {
     return false; // flow style or `- key:`: leave it alone
   uint32_t last = line;
   // lineRange is valid for any line number: stop at the file's last line.
-  uint32_t lastLine = ctx.sm.locate(ctx.file, static_cast<uint32_t>(ctx.sm.text(ctx.file).size())).line;
+  uint32_t lastLine =
+      ctx.sm.locate(ctx.file, static_cast<uint32_t>(ctx.sm.text(ctx.file).size())).line;
   for (uint32_t l = line + 1; l <= lastLine; ++l) {
     std::string_view t = ctx.sm.line(ctx.file, l);
     size_t ind = t.find_first_not_of(' ');
@@ -83,10 +85,10 @@ void checkMsmodelslimDuplicateKey(LintContext &ctx) {
         bool fromMerge = fresh && merged.count(key.value);
         if (fresh && !fromMerge)
           continue;
-        Diagnostic &d = ctx.report(RuleID::MsmodelslimDuplicateKey, key.range,
-                                   "Duplicate key '" + key.value + "' found in YAML at line " +
-                                       std::to_string(firstLine) + "." +
-                                       (fromMerge ? " (it overrides a key merged in with '<<')" : ""));
+        Diagnostic &d = ctx.report(
+            RuleID::MsmodelslimDuplicateKey, key.range,
+            "Duplicate key '" + key.value + "' found in YAML at line " + std::to_string(firstLine) +
+                "." + (fromMerge ? " (it overrides a key merged in with '<<')" : ""));
         if (fromMerge)
           continue;
         const LNode &firstKey = n.map[it->second].first;

@@ -35,7 +35,8 @@ void checkMsmodelslimIllegalQconfig(LintContext &ctx) {
         continue;
       q.symmetric = *b;
       std::string why;
-      if (!msmodelslim::checkQConfig(role[0] == 'a' ? msmodelslim::Role::Act : msmodelslim::Role::Weight, q, why))
+      if (!msmodelslim::checkQConfig(
+              role[0] == 'a' ? msmodelslim::Role::Act : msmodelslim::Role::Weight, q, why))
         ctx.report(RuleID::MsmodelslimIllegalQconfig, r->range,
                    path + ".linear_quant.qconfig." + role + ": " + why);
     }

@@ -25,12 +25,15 @@ void checkText(LintContext &ctx, const LNode &n, bool isKey) {
   SourceRange r = n.range;
   // Point at the byte when the scalar is written plainly on one line.
   if (!n.quoted && r.begin.line == r.end.line && bad < n.value.size())
-    r = ctx.sm.range(ctx.file, r.begin.offset + static_cast<uint32_t>(bad), r.begin.offset + static_cast<uint32_t>(bad) + 1);
-  ctx.report(RuleID::MsmodelslimInvalidCharacter, r,
-             std::string(isKey ? "key" : "value") + " contains " +
-                 msmodelslim::describeByte(static_cast<unsigned char>(n.value[bad])) +
-                 ", outside msModelSlim's character whitelist (msModelSlim: '" +
-                 (isKey ? "dict key contains invalid characters." : "dict contains invalid characters.") + "')");
+    r = ctx.sm.range(ctx.file, r.begin.offset + static_cast<uint32_t>(bad),
+                     r.begin.offset + static_cast<uint32_t>(bad) + 1);
+  ctx.report(
+      RuleID::MsmodelslimInvalidCharacter, r,
+      std::string(isKey ? "key" : "value") + " contains " +
+          msmodelslim::describeByte(static_cast<unsigned char>(n.value[bad])) +
+          ", outside msModelSlim's character whitelist (msModelSlim: '" +
+          (isKey ? "dict key contains invalid characters." : "dict contains invalid characters.") +
+          "')");
 }
 
 } // namespace
@@ -42,7 +45,8 @@ void checkMsmodelslimInvalidCharacter(LintContext &ctx) {
     if (!(isalnum(c) || c == '_' || c == '/' || c == '.' || c == '-')) {
       ctx.report(RuleID::MsmodelslimInvalidCharacter, SourceRange::point(ctx.file, 1, 1, 0),
                  "file path contains " + msmodelslim::describeByte(c) +
-                     "; msModelSlim accepts only [_A-Za-z0-9/.-] (msModelSlim: 'Input path contains invalid characters.')");
+                     "; msModelSlim accepts only [_A-Za-z0-9/.-] (msModelSlim: 'Input path "
+                     "contains invalid characters.')");
       break;
     }
   if (!ctx.tree || !ctx.tree->isMap())

@@ -6,13 +6,18 @@ namespace qspec::lint {
 
 void checkMsmodelslimInvalidYaml(LintContext &ctx) {
   if (ctx.parseError) {
-    ctx.report(RuleID::MsmodelslimInvalidYaml, ctx.parseError->range, "invalid YAML: " + ctx.parseError->message);
+    ctx.report(RuleID::MsmodelslimInvalidYaml, ctx.parseError->range,
+               "invalid YAML: " + ctx.parseError->message);
     return;
   }
   if (ctx.tree && !ctx.tree->isMap()) {
-    const char *kind = ctx.tree->isSeq() ? "list" : ctx.tree->kind == LNode::Null ? "NoneType" : "str";
-    ctx.report(RuleID::MsmodelslimInvalidYaml, ctx.tree->range,
-               std::string("the practice must be a mapping (msModelSlim: 'dict must be dict, not ") + kind + ".')");
+    const char *kind = ctx.tree->isSeq()               ? "list"
+                       : ctx.tree->kind == LNode::Null ? "NoneType"
+                                                       : "str";
+    ctx.report(
+        RuleID::MsmodelslimInvalidYaml, ctx.tree->range,
+        std::string("the practice must be a mapping (msModelSlim: 'dict must be dict, not ") +
+            kind + ".')");
   }
 }
 

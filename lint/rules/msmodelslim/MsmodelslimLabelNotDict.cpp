@@ -13,7 +13,8 @@ void checkMsmodelslimLabelNotDict(LintContext &ctx) {
   if (!label || label->isMap())
     return;
   ctx.report(RuleID::MsmodelslimLabelNotDict, label->range,
-             "metadata.label must be a mapping such as {w_bit: 8, a_bit: 8} (msModelSlim: 'metadata.label: Input "
+             "metadata.label must be a mapping such as {w_bit: 8, a_bit: 8} (msModelSlim: "
+             "'metadata.label: Input "
              "should be a valid dictionary')");
 }
 

@@ -17,7 +17,8 @@ void checkEntry(LintContext &ctx, const LNode &e, const std::string &path) {
     return;
   if (e.value.size() > msmodelslim::kMaxPatternChars)
     ctx.report(RuleID::MsmodelslimPatternLimit, e.range,
-               path + ": String should have at most 200 characters (it has " + std::to_string(e.value.size()) + ")");
+               path + ": String should have at most 200 characters (it has " +
+                   std::to_string(e.value.size()) + ")");
   uint64_t n = msmodelslim::braceExpansions(e.value);
   if (n > msmodelslim::kPatternLimit)
     ctx.report(RuleID::MsmodelslimPatternLimit, e.range,

@@ -14,7 +14,8 @@ void checkMsmodelslimUnknownApiversion(LintContext &ctx) {
   if (v && v->isScalar() && msmodelslim::isKnownApiVersion(name))
     return;
   ctx.report(RuleID::MsmodelslimUnknownApiversion, v ? v->range : ctx.tree->range,
-             "No plugin found for type '" + name + "' in group 'msmodelslim.quant_service.plugins'.");
+             "No plugin found for type '" + name +
+                 "' in group 'msmodelslim.quant_service.plugins'.");
 }
 
 } // namespace qspec::lint

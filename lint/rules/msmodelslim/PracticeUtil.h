@@ -17,11 +17,13 @@ inline std::string apiversion(const LNode &root) {
 
 // Calls `fn(item, path)` for each processor entry of spec.process and spec.prior[].process, and
 // recursively for `group` configs. `path` is msModelSlim's dotted path (spec.process.0).
-inline void forEachProcessor(const LNode &root, const std::function<void(const LNode &, const std::string &)> &fn) {
+inline void forEachProcessor(const LNode &root,
+                             const std::function<void(const LNode &, const std::string &)> &fn) {
   const LNode *spec = root.get("spec");
   if (!spec || !spec->isMap())
     return;
-  std::function<void(const LNode &, const std::string &)> walk = [&](const LNode &list, const std::string &path) {
+  std::function<void(const LNode &, const std::string &)> walk = [&](const LNode &list,
+                                                                     const std::string &path) {
     if (!list.isSeq())
       return;
     for (size_t i = 0; i < list.seq.size(); ++i) {
@@ -58,7 +60,8 @@ inline std::optional<bool> yamlBool(const LNode &n) {
 
 // Reports each finding of the vendor model (ctx.practiceIssues) whose check is one of `checks`
 // as a finding of `rule`, at the vendor's line and column.
-inline void reportVendorIssues(LintContext &ctx, RuleID rule, std::initializer_list<const char *> checks) {
+inline void reportVendorIssues(LintContext &ctx, RuleID rule,
+                               std::initializer_list<const char *> checks) {
   if (!ctx.practiceIssues)
     return;
   for (const msmodelslim::Issue &i : *ctx.practiceIssues)

@@ -14,20 +14,23 @@ void checkSpecDuplicateProtect(LintContext &ctx) {
   std::map<std::pair<int, std::string>, size_t> seen;
   for (size_t i = 0; i < spec.protects.size(); ++i) {
     const ir::Protect &p = spec.protects[i];
-    auto [it, inserted] = seen.emplace(std::make_pair(static_cast<int>(p.selector.kind), p.selector.text), i);
+    auto [it, inserted] =
+        seen.emplace(std::make_pair(static_cast<int>(p.selector.kind), p.selector.text), i);
     if (inserted)
       continue;
     const ir::Protect &orig = spec.protects[it->second];
-    Diagnostic &d = ctx.report(RuleID::SpecDuplicateProtect, p.selector.range,
-                               std::string(p.selector.kind == ir::Selector::Type ? "type '" : "pattern '") +
-                                   p.selector.text + "' is already protected");
+    Diagnostic &d =
+        ctx.report(RuleID::SpecDuplicateProtect, p.selector.range,
+                   std::string(p.selector.kind == ir::Selector::Type ? "type '" : "pattern '") +
+                       p.selector.text + "' is already protected");
     ctx.note(d, orig.selector.range, "first protected here");
     if (p.selector.range.file != ctx.file)
       continue;
     // Items of the same statement share its range.
     std::vector<size_t> same;
     for (size_t j = 0; j < spec.protects.size(); ++j)
-      if (spec.protects[j].range.begin.offset == p.range.begin.offset && spec.protects[j].range.file == p.range.file)
+      if (spec.protects[j].range.begin.offset == p.range.begin.offset &&
+          spec.protects[j].range.file == p.range.file)
         same.push_back(j);
     FixIt f;
     if (same.size() == 1) {

@@ -59,8 +59,9 @@ void checkSpecGroupDuplicate(LintContext &ctx) {
     if (inserted)
       continue;
     const ir::GroupDecl &orig = spec.groups[it->second];
-    Diagnostic &d = ctx.report(RuleID::SpecGroupDuplicate, g.range,
-                               "group '" + g.name + "' has the same members as group '" + orig.name + "'");
+    Diagnostic &d =
+        ctx.report(RuleID::SpecGroupDuplicate, g.range,
+                   "group '" + g.name + "' has the same members as group '" + orig.name + "'");
     ctx.note(d, orig.range, "first declared here");
     if (g.range.file == ctx.file) {
       FixIt f;

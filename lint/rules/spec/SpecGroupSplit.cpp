@@ -20,7 +20,8 @@ void checkSpecGroupSplit(LintContext &ctx) {
     const ir::Override *ov = nullptr;
     for (const ir::Override &o : spec.overrides)
       if (o.level == ir::Override::Name && o.settings.tierRange.valid() &&
-          o.settings.tierRange.file == d.range.file && o.settings.tierRange.begin.offset == d.range.begin.offset)
+          o.settings.tierRange.file == d.range.file &&
+          o.settings.tierRange.begin.offset == d.range.begin.offset)
         ov = &o;
     if (!ov || ov->selectors.empty())
       continue;

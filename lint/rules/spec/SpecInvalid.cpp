@@ -6,11 +6,18 @@
 namespace qspec::lint {
 
 // Codes other rules report under their own IDs (even when those rules are turned off).
-static const char *const kMapped[] = {
-    "warn_pattern_matches_nothing", "warn_type_matches_nothing", "err_override_conflict",
-    "err_protected_lowered", "err_tuning_protected", "err_group_split", "err_tier_not_expressible",
-    "err_tier_not_expressible_pattern", "warn_group_empty", "err_ladder_order", "err_ladder_duplicate",
-    "err_msmodelslim_unknown_processor"};
+static const char *const kMapped[] = {"warn_pattern_matches_nothing",
+                                      "warn_type_matches_nothing",
+                                      "err_override_conflict",
+                                      "err_protected_lowered",
+                                      "err_tuning_protected",
+                                      "err_group_split",
+                                      "err_tier_not_expressible",
+                                      "err_tier_not_expressible_pattern",
+                                      "warn_group_empty",
+                                      "err_ladder_order",
+                                      "err_ladder_duplicate",
+                                      "err_msmodelslim_unknown_processor"};
 
 bool hasOwnRule(const std::string &code) {
   for (const char *c : kMapped)

@@ -65,15 +65,17 @@ void checkSpecOverrideShadowed(LintContext &ctx) {
     }
     if (!anySet || alive || other || winners.empty())
       continue;
-    Diagnostic &d = ctx.report(RuleID::SpecOverrideShadowed, ov.subjectRange,
-                               "override is fully shadowed: on each of the " + std::to_string(mods.size()) +
-                                   (mods.size() == 1 ? " module" : " modules") +
-                                   " it selects, every setting it gives is decided by a more specific override");
+    Diagnostic &d = ctx.report(
+        RuleID::SpecOverrideShadowed, ov.subjectRange,
+        "override is fully shadowed: on each of the " + std::to_string(mods.size()) +
+            (mods.size() == 1 ? " module" : " modules") +
+            " it selects, every setting it gives is decided by a more specific override");
     unsigned shown = 0;
     for (const auto &[idx, n] : winners) {
       if (shown++ == 3)
         break;
-      ctx.note(d, spec.overrides[static_cast<size_t>(idx)].subjectRange, "shadowed by this override");
+      ctx.note(d, spec.overrides[static_cast<size_t>(idx)].subjectRange,
+               "shadowed by this override");
     }
   }
 }

@@ -36,7 +36,8 @@ void checkSpecProtectedCovered(LintContext &ctx) {
       Diagnostic &d = ctx.report(RuleID::SpecProtectedCovered, s.range, msg);
       const ir::Decision &from = res.modules[covered.front()].tier.from;
       if (from.range().valid())
-        ctx.note(d, from.range(), "'" + first + "' is protected here; narrow the pattern or exclude it explicitly");
+        ctx.note(d, from.range(),
+                 "'" + first + "' is protected here; narrow the pattern or exclude it explicitly");
     }
   }
 }

@@ -6,7 +6,8 @@
 namespace qspec::lint {
 
 void checkSpecProtectedLowered(LintContext &ctx) {
-  takeCompilerDiags(ctx, RuleID::SpecProtectedLowered, {"err_protected_lowered", "err_tuning_protected"});
+  takeCompilerDiags(ctx, RuleID::SpecProtectedLowered,
+                    {"err_protected_lowered", "err_tuning_protected"});
 }
 
 } // namespace qspec::lint

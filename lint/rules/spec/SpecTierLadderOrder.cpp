@@ -10,7 +10,9 @@ namespace qspec::lint {
 
 namespace {
 
-bool identChar(char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.'; }
+bool identChar(char c) {
+  return isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+}
 
 // Finds the ladder around `offset`: the last `tiers` keyword before it, then `ident (< ident)*`.
 bool ladderFix(const LintContext &ctx, uint32_t offset, FixIt &fix) {

@@ -22,8 +22,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Runs `git -C dir show REV:./name`; returns false with `error` on failure.
-bool gitShow(const std::string &dir, const std::string &rev, const std::string &name, std::string &out,
-             std::string &error) {
+bool gitShow(const std::string &dir, const std::string &rev, const std::string &name,
+             std::string &out, std::string &error) {
   std::string object = rev + ":./" + name;
   if (runGit(dir, {"show", object}, out))
     return true;
@@ -70,7 +70,8 @@ void checkSpecTuningTooManyChanges(LintContext &ctx) {
     fs::path p(ctx.path);
     std::string text, error;
     if (!gitShow(p.parent_path().string(), ctx.opts.against, p.filename().string(), text, error)) {
-      ctx.report(RuleID::SpecTuningTooManyChanges, at, "cannot compare with " + refName + ": " + error);
+      ctx.report(RuleID::SpecTuningTooManyChanges, at,
+                 "cannot compare with " + refName + ": " + error);
       return;
     }
     FileID f = refSm.addFile(ctx.opts.against + ":" + ctx.path, text);
@@ -78,7 +79,8 @@ void checkSpecTuningTooManyChanges(LintContext &ctx) {
     ok = root && frontend::buildSpec(*root, ctx.path, ref, refDiags, fo);
   }
   if (!ok || refDiags.hasErrors()) {
-    ctx.report(RuleID::SpecTuningTooManyChanges, at, "cannot compare with " + refName + ": it does not compile");
+    ctx.report(RuleID::SpecTuningTooManyChanges, at,
+               "cannot compare with " + refName + ": it does not compile");
     return;
   }
   TuneState now = stateOf(spec), old = stateOf(ref);
@@ -109,8 +111,9 @@ void checkSpecTuningTooManyChanges(LintContext &ctx) {
   if (changes.size() > 5)
     list += "; ...";
   ctx.report(RuleID::SpecTuningTooManyChanges, at,
-             "tuning state makes " + std::to_string(changes.size()) + " changes against " + refName +
-                 " (" + list + "); change at most two per round so the result can be attributed");
+             "tuning state makes " + std::to_string(changes.size()) + " changes against " +
+                 refName + " (" + list +
+                 "); change at most two per round so the result can be attributed");
 }
 
 } // namespace qspec::lint

@@ -11,7 +11,8 @@
 namespace qspec::lint::spec {
 
 // Modules selected by any selector of `o`, ascending.
-inline std::vector<uint32_t> selectedBy(const ir::Spec &spec, const std::vector<ir::Selector> &sels) {
+inline std::vector<uint32_t> selectedBy(const ir::Spec &spec,
+                                        const std::vector<ir::Selector> &sels) {
   std::set<uint32_t> all;
   for (const ir::Selector &s : sels) {
     auto it = spec.resolution.selected.find(&s);

@@ -78,7 +78,8 @@ long mappingHugeKb(const void *p) {
     std::string first = line.substr(0, line.find(' '));
     size_t dash = first.find('-');
     if (dash != std::string::npos && first.find(':') == std::string::npos) {
-      uintptr_t lo = std::stoull(first.substr(0, dash), nullptr, 16), hi = std::stoull(first.substr(dash + 1), nullptr, 16);
+      uintptr_t lo = std::stoull(first.substr(0, dash), nullptr, 16),
+                hi = std::stoull(first.substr(dash + 1), nullptr, 16);
       inside = lo <= at && at < hi;
     } else if (inside && line.rfind("AnonHugePages:", 0) == 0) {
       return std::stol(line.substr(14));
@@ -115,7 +116,8 @@ bool thpOnMadvise() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string modes;
   std::getline(in, modes);
-  return modes.find("[madvise]") != std::string::npos || modes.find("[always]") != std::string::npos;
+  return modes.find("[madvise]") != std::string::npos ||
+         modes.find("[always]") != std::string::npos;
 }
 
 // With QSPEC_TEST_FIRST_BLOCK set, this binary only configures its heap, as qcc and qlint do
@@ -245,8 +247,9 @@ TEST(ConfigureHeap, GrowsTheMainHeapOnceAndAdvisesHugePages) {
     void *p = std::malloc(32u << 20); // allocations still come from the heap
     return p && static_cast<char *>(p) < after ? 0 : 3;
   });
-  EXPECT_EQ(rc, 0) << "1: the heap did not grow by 1 GiB; 2: not advised for huge pages; 3: malloc; "
-                      "4: the top chunk is not on a huge-page boundary";
+  EXPECT_EQ(rc, 0)
+      << "1: the heap did not grow by 1 GiB; 2: not advised for huge pages; 3: malloc; "
+         "4: the top chunk is not on a huge-page boundary";
 }
 
 // The first block carved after configureHeap in a fresh process is on a huge page: nothing
@@ -313,7 +316,8 @@ TEST(PrepareThreadHeaps, AHugeCompileKeepsOneArena) {
 #ifdef QSPEC_ASAN
   GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
 #endif
-  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "huge"), 0) << "9: a thread got an arena of its own";
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "huge"), 0)
+      << "9: a thread got an arena of its own";
 }
 
 // One target: its emitter runs on the calling thread, and the selection's threads allocate from
@@ -322,7 +326,8 @@ TEST(PrepareThreadHeaps, OneTargetKeepsOneArena) {
 #ifdef QSPEC_ASAN
   GTEST_SKIP() << "AddressSanitizer's allocator has no glibc arenas";
 #endif
-  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "one-target"), 0) << "9: a thread got an arena of its own";
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_THREAD_HEAP", "one-target"), 0)
+      << "9: a thread got an arena of its own";
 }
 
 // Under an address-space limit each arena's 64 MiB reservation would count: no arena is made.

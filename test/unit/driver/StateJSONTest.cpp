@@ -53,7 +53,9 @@ TEST(StateJSON, ListsTextIsWhatNlohmannWrites) {
   st.excludes = {{"model.layers.0.q_proj", "model.layers.0.k_proj"},
                  {},
                  {"a\"quote", "back\\slash", "tab\tand\nnewline", "\x01", "caf\xc3\xa9",
-                  "bad\xff" "utf8", "del\x7f"}};
+                  "bad\xff"
+                  "utf8",
+                  "del\x7f"}};
   st.excludeUnits = {"group@17:1[0]", "empty", "hostile \"unit\""};
   st.raises = {{ir::Tier::Int16, "lm_head", {"lm_head"}},
                {ir::Tier::DualInt16, "u2", {"x.y", "x.z"}}};

@@ -70,7 +70,8 @@ TEST(QTuneStrategy, GroupBisectEvaluationBounds) {
       EXPECT_LE(one.evaluations, ceilLog(2, G) + 2) << "G=" << G << " p=" << p;
       for (unsigned k : {2u, 4u}) {
         SimResult many = run("group-bisect", G, p, k);
-        EXPECT_LE(many.rounds, ceilLog(static_cast<int>(k) + 1, G) + 2) << "G=" << G << " p=" << p << " k=" << k;
+        EXPECT_LE(many.rounds, ceilLog(static_cast<int>(k) + 1, G) + 2)
+            << "G=" << G << " p=" << p << " k=" << k;
       }
       SimResult gb = run("group-bisect", G, p, 1, 2);
       SimResult sh = run("standing-high", G, p, 1, 2);
@@ -284,10 +285,13 @@ TEST(QTuneApply, RewritesOnlyTuningStatements) {
   // Empty state: the statements go, nothing is added; a one-line block keeps its shape.
   std::string one = "tune { metric acc >= 1 exclude \"q\" }\n";
   size_t b = one.find("exclude");
-  EXPECT_EQ(rewriteTuneStatements(one, {{b, b + 11}}, one.find('}'), ""), "tune { metric acc >= 1  }\n");
+  EXPECT_EQ(rewriteTuneStatements(one, {{b, b + 11}}, one.find('}'), ""),
+            "tune { metric acc >= 1  }\n");
   // Two statements on one line, the second with its qtune comment: the line goes.
-  std::string two = "tune {\n  metric a >= 1\n  exclude \"x\"; raise \"y\" to fp16  // qtune: u\n}\n";
+  std::string two =
+      "tune {\n  metric a >= 1\n  exclude \"x\"; raise \"y\" to fp16  // qtune: u\n}\n";
   size_t e = two.find("exclude"), r = two.find("raise");
-  EXPECT_EQ(rewriteTuneStatements(two, {{e, e + 12}, {r, r + 17}}, two.find('}'), "  exclude \"n\"\n"),
-            "tune {\n  metric a >= 1\n  exclude \"n\"\n}\n");
+  EXPECT_EQ(
+      rewriteTuneStatements(two, {{e, e + 12}, {r, r + 17}}, two.find('}'), "  exclude \"n\"\n"),
+      "tune {\n  metric a >= 1\n  exclude \"n\"\n}\n");
 }

@@ -27,12 +27,14 @@ using Mods = std::vector<std::pair<std::string, std::string>>; // name, type
 // Compiles `specText` with `mods` as its inventory (empty: none) and emits target `kind`.
 // `tweak` may edit the resolved spec before emission (to build IRs a manifest cannot hold).
 // `inventoryFormat` is what the inventory claims to be (HMCT checks names only against ONNX).
-inline EmitRun compileAndEmit(const std::string &kind, const std::string &specText, const Mods &mods,
-                              ir::Spec &spec, const std::function<void(ir::Spec &)> &tweak = {},
+inline EmitRun compileAndEmit(const std::string &kind, const std::string &specText,
+                              const Mods &mods, ir::Spec &spec,
+                              const std::function<void(ir::Spec &)> &tweak = {},
                               const std::string &inventoryFormat = "manifest") {
   namespace fs = std::filesystem;
   emit::registerAllEmitters();
-  fs::path dir = fs::temp_directory_path() / ("qspec_emit_" + kind + "_" + std::to_string(::getpid()));
+  fs::path dir =
+      fs::temp_directory_path() / ("qspec_emit_" + kind + "_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   fs::path p = dir / "spec.qspec";
   std::ofstream(p) << specText;

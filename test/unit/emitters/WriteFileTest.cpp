@@ -24,8 +24,9 @@ std::string slurp(const fs::path &p) {
 }
 
 fs::path freshDir(const char *name) {
-  fs::path d = fs::temp_directory_path() / (std::string("qspec-writefile-") + name + "-" +
-                                            std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+  fs::path d = fs::temp_directory_path() /
+               (std::string("qspec-writefile-") + name + "-" +
+                std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -38,7 +39,8 @@ TEST(WriteFileStreamed, ChunksInOrder) {
   std::string err;
   ASSERT_TRUE(emit::writeFileStreamed(
       out.string(),
-      [](const emit::ChunkSink &sink) { return sink("{\"a\": ") && sink("") && sink("[1, 2]}\n"); }, err))
+      [](const emit::ChunkSink &sink) { return sink("{\"a\": ") && sink("") && sink("[1, 2]}\n"); },
+      err))
       << err;
   EXPECT_EQ(slurp(out), "{\"a\": [1, 2]}\n");
   fs::remove_all(d);
@@ -86,8 +88,9 @@ TEST(WriteFileStreamed, FailureMidwayKeepsTheOldFile) {
   for (const auto &e : fs::directory_iterator(d))
     files += e.is_regular_file();
   EXPECT_EQ(files, 1u); // no temporary file left
-  EXPECT_FALSE(emit::writeFileStreamed(
-      (d / "absent.json").string(), [](const emit::ChunkSink &sink) { return sink("x") && false; }, err));
+  EXPECT_FALSE(
+      emit::writeFileStreamed((d / "absent.json").string(),
+                              [](const emit::ChunkSink &sink) { return sink("x") && false; }, err));
   EXPECT_FALSE(fs::exists(d / "absent.json"));
   fs::remove_all(d);
 }

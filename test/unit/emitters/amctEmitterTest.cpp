@@ -39,7 +39,8 @@ struct Effective {
   int weightBits = 8;
 };
 
-Effective effective(const amct::AmctDocument &doc, const std::string &name, const std::string &type) {
+Effective effective(const amct::AmctDocument &doc, const std::string &name,
+                    const std::string &type) {
   Effective e;
   const amct::Recipe *recipe = &doc.global;
   const amct::Override *byName = nullptr, *byType = nullptr;
@@ -65,7 +66,8 @@ Effective effective(const amct::AmctDocument &doc, const std::string &name, cons
   e.enabled = !skipped;
   e.act = recipe->actType.value_or(amct::DataType::Int8);
   if (doc.kind == amct::ConfigKind::QAT)
-    e.weightBits = recipe->weightType.value_or(amct::DataType::Int8) == amct::DataType::Int4 ? 4 : 8;
+    e.weightBits =
+        recipe->weightType.value_or(amct::DataType::Int8) == amct::DataType::Int4 ? 4 : 8;
   else
     e.weightBits = static_cast<int>(recipe->quantBits.value_or(8));
   return e;
@@ -76,7 +78,8 @@ void expectMatchesIR(const ir::Spec &spec, const std::string &text, amct::Config
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
   ASSERT_TRUE(amct::parseAmctConfigAs(text, kind, doc, errors))
-      << (errors.empty() ? "" : errors[0].message) << "\n" << text;
+      << (errors.empty() ? "" : errors[0].message) << "\n"
+      << text;
   amct::Version v;
   for (size_t i = 0; i < spec.inventory.modules.size(); ++i) {
     const auto &m = spec.inventory.modules[i];
@@ -122,14 +125,16 @@ tune { exclude "model.layers.2.conv_b"; raise "model.layers.2.conv_a" to int16 }
 
 TEST(AmctEmitterTest, PtqRoundTripMatchesIR) {
   ir::Spec spec;
-  AmctRun r = compile(std::string(kSpec) + "target amct ptq { version \"9.2.0\" }\n", netMods(), spec);
+  AmctRun r =
+      compile(std::string(kSpec) + "target amct ptq { version \"9.2.0\" }\n", netMods(), spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   expectMatchesIR(spec, r.out, amct::ConfigKind::PTQ);
 }
 
 TEST(AmctEmitterTest, QatRoundTripMatchesIR) {
   ir::Spec spec;
-  AmctRun r = compile(std::string(kSpec) + "target amct qat { version \"9.2.0\" }\n", netMods(), spec);
+  AmctRun r =
+      compile(std::string(kSpec) + "target amct qat { version \"9.2.0\" }\n", netMods(), spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   expectMatchesIR(spec, r.out, amct::ConfigKind::QAT);
   // No override may name a skipped layer (it would re-enable it), and no type override may
@@ -161,15 +166,18 @@ TEST(AmctEmitterTest, DeterministicUnderInventoryOrder) {
 }
 
 TEST(AmctEmitterTest, HostileNamesRoundTrip) {
-  std::vector<std::string> names = {"a\"b",  "back\\slash", "new\nline", "tab\tx", "cr\rx",   "bell\x07",
-                                    "hash#x", "co:lon",     "st*ar",     "br{ace}", "-dash",   "!bang",
-                                    "yes",    "null",       "on",        "h\xc3\xa9llo", "sp ace", "it's"};
+  std::vector<std::string> names = {"a\"b",         "back\\slash", "new\nline", "tab\tx", "cr\rx",
+                                    "bell\x07",     "hash#x",      "co:lon",    "st*ar",  "br{ace}",
+                                    "-dash",        "!bang",       "yes",       "null",   "on",
+                                    "h\xc3\xa9llo", "sp ace",      "it's"};
   Mods mods;
   for (const auto &n : names)
     mods.push_back({n, "Conv2d"});
   mods.push_back({"plain", "Conv2d"});
   ir::Spec spec;
-  AmctRun r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n", mods, spec);
+  AmctRun r = compile(
+      "tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
+      mods, spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
@@ -187,10 +195,12 @@ TEST(AmctEmitterTest, HostileNamesRoundTrip) {
 }
 
 TEST(AmctEmitterTest, NulAndInvalidUtf8AndGlobalKeyRefused) {
-  for (std::string bad : {std::string("a\0b", 3), std::string("bad\xff"), std::string("batch_num")}) {
+  for (std::string bad :
+       {std::string("a\0b", 3), std::string("bad\xff"), std::string("batch_num")}) {
     ir::Spec spec;
-    AmctRun r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
-                    {{bad, "Conv2d"}, {"ok", "Linear"}}, spec);
+    AmctRun r = compile(
+        "tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
+        {{bad, "Conv2d"}, {"ok", "Linear"}}, spec);
     EXPECT_FALSE(r.ok);
     EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_amct_layer_name"), r.ids.end())
         << ::testing::PrintToString(r.ids);
@@ -205,7 +215,8 @@ TEST(AmctRulesTest, VendorFacts) {
   EXPECT_FALSE(checkQatPair(DataType::Int8, DataType::Int4, v91, msg));
   EXPECT_EQ(msg, "Int4 quantization aware training is not supported.");
   EXPECT_FALSE(checkQatPair(DataType::Int16, DataType::Int16, v92, msg));
-  EXPECT_EQ(msg, "Activation and weights data_type are not supported for now. Note, activation is INT16 and weight is INT16.");
+  EXPECT_EQ(msg, "Activation and weights data_type are not supported for now. Note, activation is "
+                 "INT16 and weight is INT16.");
   EXPECT_FALSE(checkQatPair(DataType::Int4, DataType::Int4, v92, msg));
   EXPECT_TRUE(isInt16Type("GRU", v92));
   EXPECT_FALSE(isInt16Type("GRU", v91));
@@ -228,9 +239,11 @@ TEST(AmctRulesTest, VendorFacts) {
 TEST(AmctRulesTest, DocumentChecksOnParsedText) {
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
-  ASSERT_TRUE(amct::parseAmctConfig("skip_layers: \"a\"\nskip_layers: \"a\"\n"
-                                    "override_layer_configs { layer_name: \"fc\" calibration_config { arq_quantize { channel_wise: true } } }\n",
-                                    doc, errors));
+  ASSERT_TRUE(
+      amct::parseAmctConfig("skip_layers: \"a\"\nskip_layers: \"a\"\n"
+                            "override_layer_configs { layer_name: \"fc\" calibration_config { "
+                            "arq_quantize { channel_wise: true } } }\n",
+                            doc, errors));
   EXPECT_EQ(doc.kind, amct::ConfigKind::PTQ);
   amct::CheckOptions co;
   co.layerTypes = {{"a", "Conv2d"}, {"fc", "Linear"}};
@@ -256,17 +269,22 @@ TEST(AmctRulesTest, DocumentChecksSameWithUniqueLayerNames) {
   ASSERT_TRUE(amct::parseAmctConfig(
       "skip_layers: \"z.conv\"\n"
       "common_config { arq_quantize { channel_wise: true } ifmr_quantize { dst_type: INT16 } }\n"
-      "override_layer_configs { layer_name: \"c.fc\" calibration_config { arq_quantize { channel_wise: true } } }\n"
+      "override_layer_configs { layer_name: \"c.fc\" calibration_config { arq_quantize { "
+      "channel_wise: true } } }\n"
       "skip_fusion_layers: \"b.fc\"\n",
       doc, errors));
   auto run = [&](bool unique) {
     amct::CheckOptions co;
-    co.layerTypes = {{"z.conv", "Conv2d"}, {"b.fc", "Linear"}, {"c.fc", "Linear"}, {"a.pool", "AvgPool2d"},
+    co.layerTypes = {{"z.conv", "Conv2d"},
+                     {"b.fc", "Linear"},
+                     {"c.fc", "Linear"},
+                     {"a.pool", "AvgPool2d"},
                      {"n.norm", ""}};
     co.uniqueLayerNames = unique;
     std::vector<std::string> out;
     for (const auto &f : amct::checkDocument(doc, co))
-      out.push_back(f.rule + " " + std::to_string(f.line) + ":" + std::to_string(f.col) + " " + f.message);
+      out.push_back(f.rule + " " + std::to_string(f.line) + ":" + std::to_string(f.col) + " " +
+                    f.message);
     return out;
   };
   std::vector<std::string> mapped = run(false), walked = run(true);
@@ -275,11 +293,12 @@ TEST(AmctRulesTest, DocumentChecksSameWithUniqueLayerNames) {
   for (const std::string &f : walked)
     if (f.rfind("amct-channel-wise", 0) == 0)
       channelWise.push_back(f);
-  EXPECT_EQ(channelWise, (std::vector<std::string>{
-                             "amct-channel-wise 2:0 channel_wise can only be False for AvgPool2d type",
-                             "amct-channel-wise 2:0 channel_wise can only be False for Linear type",
-                             "amct-channel-wise 3:0 channel_wise can only be False for c.fc layer.",
-                         }))
+  EXPECT_EQ(channelWise,
+            (std::vector<std::string>{
+                "amct-channel-wise 2:0 channel_wise can only be False for AvgPool2d type",
+                "amct-channel-wise 2:0 channel_wise can only be False for Linear type",
+                "amct-channel-wise 3:0 channel_wise can only be False for c.fc layer.",
+            }))
       << ::testing::PrintToString(walked);
 }
 
@@ -299,8 +318,8 @@ namespace {
 
 struct Verdict {
   const char *file;
-  const char *accepted;  // "ptq", "qat", "kv-cache", or nullptr (refused)
-  const char *reason;    // refused: a substring of the parser's message
+  const char *accepted;   // "ptq", "qat", "kv-cache", or nullptr (refused)
+  const char *reason;     // refused: a substring of the parser's message
   bool ambiguous = false; // accepted, and also valid as another root message
 };
 
@@ -313,20 +332,30 @@ const Verdict kVerdicts[] = {
     {"Ascend_samples__amct_onnx_resnet-101_src_nuq_conf_nuq_quant.cfg", nullptr, "nuq_config"},
     {"Ascend_samples__amct_pytorch_resnet-101_src_nuq_conf_nuq_quant.cfg", nullptr, "nuq_config"},
     {"Ascend_samples__amct_pytorch_resnet-101_src_nuq_files_nuq_quant.cfg", nullptr, "nuq_config"},
-    {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_auto_prune_retrain.cfg", nullptr, "compress_ratio"},
+    {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_auto_prune_retrain.cfg", nullptr,
+     "compress_ratio"},
     {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_compressed.cfg", "qat", nullptr},
     {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_prune_retrain.cfg", "qat", nullptr},
     {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_retrain.cfg", "qat", nullptr},
-    {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_selective_prune_retrain.cfg", "qat", nullptr},
+    {"Ascend_samples__amct_pytorch_resnet-101_src_retrain_conf_selective_prune_retrain.cfg", "qat",
+     nullptr},
     {"Ascend_samples__amct_tensorflow_ascend_yolov3_src_yolov3_calibration.cfg", "ptq", nullptr},
-    {"Ascend_samples__amct_tensorflow_mobilenet_v2_src_perf_conf_mobilenet_v2_sampler_config.cfg", nullptr, "ascend_sampler_config"},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_nuq_conf_nuq_quant.cfg", nullptr, "nuq_config"},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_auto_prune.cfg", nullptr, "compress_ratio"},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_int4.cfg", "qat", nullptr},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_int8.cfg", "qat", nullptr},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_mix_compression.cfg", "qat", nullptr},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_prune.cfg", "qat", nullptr},
-    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_selective_prune.cfg", "qat", nullptr},
+    {"Ascend_samples__amct_tensorflow_mobilenet_v2_src_perf_conf_mobilenet_v2_sampler_config.cfg",
+     nullptr, "ascend_sampler_config"},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_nuq_conf_nuq_quant.cfg", nullptr,
+     "nuq_config"},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_auto_prune.cfg", nullptr,
+     "compress_ratio"},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_int4.cfg", "qat",
+     nullptr},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_int8.cfg", "qat",
+     nullptr},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_mix_compression.cfg",
+     "qat", nullptr},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_prune.cfg", "qat",
+     nullptr},
+    {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_retrain_conf_sample_selective_prune.cfg",
+     "qat", nullptr},
     {"Ascend_samples__amct_tensorflow_resnet-50_v1_src_sample.cfg", "qat", nullptr},
     {"Ascend_samples__amct_tensorflow_yolo_v3_src_yolo_quant.cfg", "ptq", nullptr},
     {"Ascend_samples__amct_tensorflow_yolo_v3_yolo_quant.cfg", "ptq", nullptr},
@@ -345,30 +374,54 @@ const Verdict kVerdicts[] = {
     {"hicann_amct_docs__qat_config__04.cfg", "qat", nullptr},
     {"hicann_amct_docs__qat_config__05.cfg", "qat", nullptr},
     {"hicann_amct_tests__auto_prune_utils_sample.cfg", nullptr, "compress_ratio"},
-    {"hicann_amct_tests__configuration_distill_config_base_utils_distill.cfg", nullptr, "group_size"},
-    {"hicann_amct_tests__configuration_distill_config_base_utils_repeated_override.cfg", nullptr, "distill_override_layers"},
-    {"hicann_amct_tests__configuration_distill_config_base_utils_sample.cfg", nullptr, "group_size"},
-    {"hicann_amct_tests__configuration_test_quant_calibration_config_base_utils_test_case_config_00.cfg", "kv-cache", nullptr},
-    {"hicann_amct_tests__configuration_test_quant_calibration_config_base_utils_test_case_config_01.cfg", "kv-cache", nullptr},
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_complete.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_empty.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_complete.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_data_weight.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_data_weight_nochannelwise.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_override_layer_configs.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_skip_layer_types.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
-    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_skip_layers.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
+    {"hicann_amct_tests__configuration_distill_config_base_utils_distill.cfg", nullptr,
+     "group_size"},
+    {"hicann_amct_tests__configuration_distill_config_base_utils_repeated_override.cfg", nullptr,
+     "distill_override_layers"},
+    {"hicann_amct_tests__configuration_distill_config_base_utils_sample.cfg", nullptr,
+     "group_size"},
+    {"hicann_amct_tests__configuration_test_quant_calibration_config_base_utils_test_case_config_"
+     "00.cfg",
+     "kv-cache", nullptr},
+    {"hicann_amct_tests__configuration_test_quant_calibration_config_base_utils_test_case_config_"
+     "01.cfg",
+     "kv-cache", nullptr},
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_complete.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_empty.cfg", "ptq",
+     nullptr, true}, // only fields PTQ and QAT share
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_complete."
+     "cfg",
+     "qat", nullptr},
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_data_"
+     "weight.cfg",
+     "qat", nullptr},
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_data_"
+     "weight_nochannelwise.cfg",
+     "qat", nullptr},
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_override_"
+     "layer_configs.cfg",
+     "qat", nullptr},
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_skip_"
+     "layer_types.cfg",
+     "ptq", nullptr, true}, // only fields PTQ and QAT share
+    {"hicann_amct_tests__configuration_utils_compressed_cfg_net_001_compressed_quant_only_skip_"
+     "layers.cfg",
+     "ptq", nullptr, true}, // only fields PTQ and QAT share
     {"hicann_amct_tests__configuration_utils_net_001.cfg", "ptq", nullptr},
     {"hicann_amct_tests__configuration_utils_net_001_prune_complete.cfg", "qat", nullptr},
     {"hicann_amct_tests__configuration_utils_net_001_prune_empty_001.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_net_001_prune_empty_002.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
+    {"hicann_amct_tests__configuration_utils_net_001_prune_empty_002.cfg", "ptq", nullptr,
+     true}, // only fields PTQ and QAT share
     {"hicann_amct_tests__configuration_utils_net_001_prune_has_quant.cfg", "qat", nullptr},
     {"hicann_amct_tests__configuration_utils_net_001_prune_miss_ratio.cfg", nullptr, "prune_ratio"},
     {"hicann_amct_tests__configuration_utils_net_001_prune_no_layer.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_net_001_prune_skip_override_repeated.cfg", nullptr, "layer_name"},
+    {"hicann_amct_tests__configuration_utils_net_001_prune_skip_override_repeated.cfg", nullptr,
+     "layer_name"},
     {"hicann_amct_tests__configuration_utils_net_001_prune_unsupport_type.cfg", "qat", nullptr},
     {"hicann_amct_tests__configuration_utils_net_001_quant_has_prune.cfg", "qat", nullptr},
-    {"hicann_amct_tests__configuration_utils_precision_mode_fp16.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
+    {"hicann_amct_tests__configuration_utils_precision_mode_fp16.cfg", "ptq", nullptr,
+     true}, // only fields PTQ and QAT share
     {"hicann_amct_tests__distill_cfgs_config.cfg", nullptr, "data_dump"},
     {"hicann_amct_tests__prune_config_prune.cfg", "qat", nullptr},
     {"hicann_amct_tests__single_file_utils_model_001_prune.cfg", "qat", nullptr},
@@ -379,21 +432,33 @@ const Verdict kVerdicts[] = {
     {"hicann_amct_tests__single_file_utils_ptq_rnn_a8w4.cfg", "ptq", nullptr},
     {"hicann_amct_tests__single_file_utils_qat_rnn_a16w8.cfg", "qat", nullptr},
     {"hicann_amct_tests__single_file_utils_qat_rnn_a8w4.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_auto_search_quant_bit_amc_ptq.cfg", nullptr, "Expected identifier"},
-    {"hicann_amct_tests__single_file_utils_test_auto_search_quant_bit_auto_search_quant_bit.cfg", nullptr, "compress_ratio"},
+    {"hicann_amct_tests__single_file_utils_test_auto_search_quant_bit_amc_ptq.cfg", nullptr,
+     "Expected identifier"},
+    {"hicann_amct_tests__single_file_utils_test_auto_search_quant_bit_auto_search_quant_bit.cfg",
+     nullptr, "compress_ratio"},
     {"hicann_amct_tests__single_file_utils_test_case_config_00.cfg", "kv-cache", nullptr},
     {"hicann_amct_tests__single_file_utils_test_case_config_01.cfg", "kv-cache", nullptr},
     {"hicann_amct_tests__single_file_utils_test_dmq_balancer_dmq_balancer.cfg", "ptq", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_dmq_balancer_dmq_balancer_not_support.cfg", "ptq", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_001_compressed.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_001_prune.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_002_compressed.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_002_prune.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_003_prune.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_prune_interface_net_001_compressed_complete.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_selective_prune_model_001_prune.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_selective_prune_model_002_prune.cfg", "qat", nullptr},
-    {"hicann_amct_tests__single_file_utils_test_selective_prune_net_001_compressed_complete.cfg", "qat", nullptr},
+    {"hicann_amct_tests__single_file_utils_test_dmq_balancer_dmq_balancer_not_support.cfg", "ptq",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_001_compressed.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_001_prune.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_002_compressed.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_002_prune.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_prune_interface_model_003_prune.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_prune_interface_net_001_compressed_complete.cfg",
+     "qat", nullptr},
+    {"hicann_amct_tests__single_file_utils_test_selective_prune_model_001_prune.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_selective_prune_model_002_prune.cfg", "qat",
+     nullptr},
+    {"hicann_amct_tests__single_file_utils_test_selective_prune_net_001_compressed_complete.cfg",
+     "qat", nullptr},
     // generated-json/: the cfg AMCT itself turned into the JSON next to it.
     {"generated-json/GENERATED__compressed_valid.cfg", "qat", nullptr},
     {"generated-json/GENERATED__prune_basic.cfg", "qat", nullptr},
@@ -403,12 +468,15 @@ const Verdict kVerdicts[] = {
     {"generated-json/GENERATED__ptq_hfmg_fp16.cfg", "ptq", nullptr},
     {"generated-json/GENERATED__ptq_minimal_empty.cfg", "ptq", nullptr, true}, // no field at all
     {"generated-json/GENERATED__ptq_skip_and_override.cfg", "ptq", nullptr},
-    {"generated-json/GENERATED__qat_empty.cfg", "ptq", nullptr, true}, // only fields PTQ and QAT share
+    {"generated-json/GENERATED__qat_empty.cfg", "ptq", nullptr,
+     true}, // only fields PTQ and QAT share
     {"generated-json/GENERATED__qat_full_valid.cfg", "qat", nullptr},
     {"generated-json/GENERATED__qat_skip_and_override.cfg", "qat", nullptr},
 };
 
-fs::path conformanceDir() { return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "amct"; }
+fs::path conformanceDir() {
+  return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "amct";
+}
 
 std::string readAll(const fs::path &p) {
   std::ifstream in(p, std::ios::binary);
@@ -475,7 +543,8 @@ TEST(AmctConformanceTest, DocumentRulesOnRealFiles) {
 // inventory's layer types) on the config it is about to write, so each vendor check below is
 // an err_amct_check / warn_amct_check in qcc as well as a qlint rule.
 TEST(AmctDocumentChecks, EmitterOptionsSeeTheValueChecks) {
-  auto rules = [](const std::string &text, std::vector<std::pair<std::string_view, std::string_view>> types = {}) {
+  auto rules = [](const std::string &text,
+                  std::vector<std::pair<std::string_view, std::string_view>> types = {}) {
     amct::AmctDocument doc;
     std::vector<amct::ParseError> errors;
     EXPECT_TRUE(amct::parseAmctConfig(text, doc, errors)) << text;
@@ -488,8 +557,9 @@ TEST(AmctDocumentChecks, EmitterOptionsSeeTheValueChecks) {
     return out;
   };
   // A pruner on a type it cannot prune: an error.
-  auto prune = rules("override_layer_types { layer_type: \"ConvTranspose2d\" prune_config { filter_pruner {"
-                     " balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } } }");
+  auto prune =
+      rules("override_layer_types { layer_type: \"ConvTranspose2d\" prune_config { filter_pruner {"
+            " balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } } }");
   ASSERT_TRUE(prune.count("amct-prune-type"));
   EXPECT_EQ(prune["amct-prune-type"], amct::Finding::Error);
   // The same through a layer of a known type.
@@ -504,16 +574,20 @@ TEST(AmctDocumentChecks, EmitterOptionsSeeTheValueChecks) {
   ASSERT_TRUE(only.count("amct-prune-only-override"));
   EXPECT_EQ(only["amct-prune-only-override"], amct::Finding::Warning);
   // A KV-cache config without quant layers: an error.
-  EXPECT_TRUE(rules("kv_cache_quant_config { calibration_config { ifmr_quantize { search_step: 0.01 } } }")
-                  .count("amct-kv-no-quant-layers"));
-  EXPECT_FALSE(rules("kv_cache_quant_config { quant_layers: \"k\" }").count("amct-kv-no-quant-layers"));
+  EXPECT_TRUE(
+      rules("kv_cache_quant_config { calibration_config { ifmr_quantize { search_step: 0.01 } } }")
+          .count("amct-kv-no-quant-layers"));
+  EXPECT_FALSE(
+      rules("kv_cache_quant_config { quant_layers: \"k\" }").count("amct-kv-no-quant-layers"));
   // Global channel_wise: true with a skipped Linear type, no inventory: a warning; with an
   // inventory the per-type check decides (an error on the known Linear).
-  auto cw = rules("skip_layer_types: \"Linear\" common_config { arq_quantize { channel_wise: true } }");
+  auto cw =
+      rules("skip_layer_types: \"Linear\" common_config { arq_quantize { channel_wise: true } }");
   ASSERT_TRUE(cw.count("amct-channel-wise"));
   EXPECT_EQ(cw["amct-channel-wise"], amct::Finding::Warning);
-  auto cwInv = rules("skip_layer_types: \"Linear\" common_config { arq_quantize { channel_wise: true } }",
-                     {{"fc", "Linear"}});
+  auto cwInv =
+      rules("skip_layer_types: \"Linear\" common_config { arq_quantize { channel_wise: true } }",
+            {{"fc", "Linear"}});
   ASSERT_TRUE(cwInv.count("amct-channel-wise"));
   EXPECT_EQ(cwInv["amct-channel-wise"], amct::Finding::Error);
 }

@@ -163,7 +163,8 @@ TEST(HmctEmitter, HostileNames) {
   Mods m2 = {{"/ok", "Add"}, {"/a//b", "Add"}, {"/c/*d*/", "Add"}};
   ir::Spec s2;
   EmitRun r2 = compileHmct(
-      "qspec 1\ndefaults { tier int8 }\nprotect \"/a//b\"\nprotect \"/c/*d*/\"\ntarget hmct { }\n", m2, s2);
+      "qspec 1\ndefaults { tier int8 }\nprotect \"/a//b\"\nprotect \"/c/*d*/\"\ntarget hmct { }\n",
+      m2, s2);
   ASSERT_TRUE(r2.ok) << r2.out;
   EXPECT_NE(r2.out.find("\"/a\\/\\/b\""), std::string::npos) << r2.out;
   EXPECT_NE(r2.out.find("\"/c\\/\\u002ad*/\""), std::string::npos) << r2.out;
@@ -184,9 +185,9 @@ TEST(HmctEmitter, HostileNames) {
 
 TEST(HmctEmitter, UnknownNodeGetsDidYouMean) {
   ir::Spec spec;
-  EmitRun r = compileHmct(
-      "qspec 1\ndefaults { tier int8 }\noverride name \"/blocks.0/attn/Softmx\" { tier int16 }\ntarget hmct { }\n",
-      vit(), spec);
+  EmitRun r = compileHmct("qspec 1\ndefaults { tier int8 }\noverride name "
+                          "\"/blocks.0/attn/Softmx\" { tier int16 }\ntarget hmct { }\n",
+                          vit(), spec);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_hmct_unknown_node"), r.ids.end()) << r.out;
 }
@@ -208,14 +209,17 @@ TEST(HmctRules, Utf8CheckFindsEveryByteInAnyPlace) {
   const std::string base(24, 'a');
   EXPECT_TRUE(hmct::isValidUtf8(base));
   EXPECT_TRUE(hmct::isValidUtf8(""));
-  const std::vector<std::string> bad = {std::string(1, '\0'), "\x80", "\xff", "\xc3", "\xc0\xaf",
-                                        "\xed\xa0\x80", "\xf4\x90\x80\x80"};
-  const std::vector<std::string> good = {"\x7f", "\x01", "\xc3\xa9", "\xe2\x80\xa8", "\xf0\x9f\x98\x80"};
+  const std::vector<std::string> bad = {
+      std::string(1, '\0'), "\x80", "\xff", "\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80"};
+  const std::vector<std::string> good = {"\x7f", "\x01", "\xc3\xa9", "\xe2\x80\xa8",
+                                         "\xf0\x9f\x98\x80"};
   for (size_t at = 0; at <= base.size(); ++at) {
     for (const std::string &b : bad)
-      EXPECT_FALSE(hmct::isValidUtf8(base.substr(0, at) + b + base.substr(at))) << at << " " << b.size();
+      EXPECT_FALSE(hmct::isValidUtf8(base.substr(0, at) + b + base.substr(at)))
+          << at << " " << b.size();
     for (const std::string &g : good)
-      EXPECT_TRUE(hmct::isValidUtf8(base.substr(0, at) + g + base.substr(at))) << at << " " << g.size();
+      EXPECT_TRUE(hmct::isValidUtf8(base.substr(0, at) + g + base.substr(at)))
+          << at << " " << g.size();
   }
   EXPECT_FALSE(hmct::isValidUtf8(base + "\xe2\x80")); // cut at the end
 }

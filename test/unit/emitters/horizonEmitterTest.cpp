@@ -42,7 +42,8 @@ std::vector<nlohmann::json> record(const std::string &module) {
   fs::path py = dir / "setter.py", out = dir / "records.txt";
   std::ofstream(py) << module;
   std::string stub = std::string(QSPEC_SOURCE_DIR) + "/test/Inputs/horizon_stub/record_setter.py";
-  std::string cmd = "/usr/bin/python3 '" + stub + "' '" + py.string() + "' > '" + out.string() + "'";
+  std::string cmd =
+      "/usr/bin/python3 '" + stub + "' '" + py.string() + "' > '" + out.string() + "'";
   EXPECT_EQ(std::system(cmd.c_str()), 0) << module;
   std::vector<nlohmann::json> recs;
   std::ifstream in(out);
@@ -54,11 +55,16 @@ std::vector<nlohmann::json> record(const std::string &module) {
 
 const char *dtypeOf(ir::Tier t) {
   switch (t) {
-  case ir::Tier::Int8: return "qint8";
-  case ir::Tier::Int16: return "qint16";
-  case ir::Tier::FP16: return "torch.float16";
-  case ir::Tier::Float: return "torch.float32";
-  default: return "?";
+  case ir::Tier::Int8:
+    return "qint8";
+  case ir::Tier::Int16:
+    return "qint16";
+  case ir::Tier::FP16:
+    return "torch.float16";
+  case ir::Tier::Float:
+    return "torch.float32";
+  default:
+    return "?";
   }
 }
 
@@ -74,9 +80,11 @@ TEST(HorizonRulesTest, OneEscaper) {
   EXPECT_FALSE(horizon::pythonStringLiteral("bad\xff", out, why));
   EXPECT_FALSE(horizon::pythonStringLiteral("\xed\xa0\x80", out, why)); // a surrogate
   EXPECT_FALSE(horizon::pythonStringLiteral("\xc0\xaf", out, why));     // overlong
-  for (const char *name : {"backbone.layer1.0.conv", "a", "_", "_x9", "A.B", "0", "0.12.3", "x_1.23.y"})
+  for (const char *name :
+       {"backbone.layer1.0.conv", "a", "_", "_x9", "A.B", "0", "0.12.3", "x_1.23.y"})
     EXPECT_TRUE(horizon::isDottedModuleName(name)) << name;
-  for (const char *name : {"", ".", "a.", ".a", "a..b", "sp ace", "1a", "a.1b", "a-b", "a.b:c", "caf\xc3\xa9", "a.\xff"})
+  for (const char *name : {"", ".", "a.", ".a", "a..b", "sp ace", "1a", "a.1b", "a-b", "a.b:c",
+                           "caf\xc3\xa9", "a.\xff"})
     EXPECT_FALSE(horizon::isDottedModuleName(name)) << name;
 }
 
@@ -105,19 +113,20 @@ TEST(HorizonPrinterTest, Substitutes) {
 }
 
 TEST(HorizonEmitterTest, StubRecordsMatchIR) {
-  Mods mods = {{"backbone.conv1", "Conv2d"}, {"backbone.conv2", "Conv2d"}, {"attn.matmul", "MatMul"},
-               {"head.fc", "Linear"},        {"head.norm", "LayerNorm"},  {"lm_head", "Linear"},
-               {"new\nline", "Linear"},      {"tab\tname", "Conv2d"},     {"q\"uote", "LayerNorm"}};
+  Mods mods = {
+      {"backbone.conv1", "Conv2d"}, {"backbone.conv2", "Conv2d"}, {"attn.matmul", "MatMul"},
+      {"head.fc", "Linear"},        {"head.norm", "LayerNorm"},   {"lm_head", "Linear"},
+      {"new\nline", "Linear"},      {"tab\tname", "Conv2d"},      {"q\"uote", "LayerNorm"}};
   ir::Spec spec;
   HorizonRun r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\n"
-                  "defaults { tier int8 }\n"
-                  "protect \"lm_head\"\n"
-                  "override name \"backbone.conv2\", \"new\\nline\" { tier int16 }\n"
-                  "override name \"attn.matmul\" { tier dual-int16 }\n"
-                  "override type LayerNorm { tier fp16 }\n"
-                  "tune { exclude \"tab\\tname\" }\n"
-                  "target horizon { march \"nash-m\" }\n",
-                  mods, spec);
+                         "defaults { tier int8 }\n"
+                         "protect \"lm_head\"\n"
+                         "override name \"backbone.conv2\", \"new\\nline\" { tier int16 }\n"
+                         "override name \"attn.matmul\" { tier dual-int16 }\n"
+                         "override type LayerNorm { tier fp16 }\n"
+                         "tune { exclude \"tab\\tname\" }\n"
+                         "target horizon { march \"nash-m\" }\n",
+                         mods, spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   auto recs = record(r.out);
   ASSERT_FALSE(recs.empty());
@@ -154,8 +163,9 @@ TEST(HorizonEmitterTest, StubRecordsMatchIR) {
 
 TEST(HorizonEmitterTest, NulRefused) {
   ir::Spec spec;
-  HorizonRun r = compile("tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget horizon { }\n",
-                  {{std::string("a\0b", 3), "Conv2d"}}, spec);
+  HorizonRun r = compile(
+      "tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget horizon { }\n",
+      {{std::string("a\0b", 3), "Conv2d"}}, spec);
   EXPECT_FALSE(r.ok);
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_horizon_name"), r.ids.end());
 }
@@ -164,23 +174,28 @@ TEST(HorizonEmitterTest, NulRefused) {
 // last rule gives, once; a pinned name is not also an override entry; each template is sorted.
 TEST(HorizonEmitterTest, AsWrittenEntriesOncePerNameLastRuleSorted) {
   ir::Spec spec;
-  HorizonRun r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\ndefaults { tier int8 }\n"
-                         "protect \"b.x\"\noverride name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
-                         "override name \"a.b\" { tier fp16 }\n"
-                         "tune { metric accuracy >= 0.5; exclude \"b.x\", \"m.n\"; raise \"m.n\" to fp16 }\n"
-                         "target horizon { }\n",
-                         {}, spec);
+  HorizonRun r =
+      compile("tiers int8 < int16 < dual-int16 < fp16 < float\ndefaults { tier int8 }\n"
+              "protect \"b.x\"\noverride name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
+              "override name \"a.b\" { tier fp16 }\n"
+              "tune { metric accuracy >= 0.5; exclude \"b.x\", \"m.n\"; raise \"m.n\" to fp16 }\n"
+              "target horizon { }\n",
+              {}, spec);
   ASSERT_TRUE(r.ok);
   auto body = [&](const std::string &after) {
     size_t at = r.out.find(after);
     return at == std::string::npos ? std::string() : r.out.substr(at, r.out.find("}", at) - at);
   };
-  EXPECT_EQ(body("ModuleNameTemplate(\n"), "ModuleNameTemplate(\n                {\n"
-                                           "                    \"a.b\": torch.float16,\n"
-                                           "                    \"z.a\": qint16,\n                ");
+  EXPECT_EQ(body("ModuleNameTemplate(\n"),
+            "ModuleNameTemplate(\n                {\n"
+            "                    \"a.b\": torch.float16,\n"
+            "                    \"z.a\": qint16,\n                ");
   size_t frozen = r.out.find("freeze=True");
   ASSERT_NE(frozen, std::string::npos);
-  std::string pinned = r.out.substr(r.out.rfind("ModuleNameTemplate(", frozen), frozen - r.out.rfind("ModuleNameTemplate(", frozen));
-  EXPECT_NE(pinned.find("\"b.x\": torch.float32,\n                    \"m.n\": torch.float16,\n"), std::string::npos) << pinned;
+  std::string pinned = r.out.substr(r.out.rfind("ModuleNameTemplate(", frozen),
+                                    frozen - r.out.rfind("ModuleNameTemplate(", frozen));
+  EXPECT_NE(pinned.find("\"b.x\": torch.float32,\n                    \"m.n\": torch.float16,\n"),
+            std::string::npos)
+      << pinned;
   EXPECT_EQ(r.out.find("\"b.x\": qint16"), std::string::npos);
 }

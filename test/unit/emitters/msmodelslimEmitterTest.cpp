@@ -302,18 +302,19 @@ TEST(MsModelSlimRules, ScalarTypesAsPyYamlResolvesThem) {
     v.quoted = quoted;
     return v.scalarType();
   };
-  for (const char *w : {"yes", "Yes", "YES", "no", "NO", "true", "True", "FALSE", "on", "On", "OFF"})
+  for (const char *w :
+       {"yes", "Yes", "YES", "no", "NO", "true", "True", "FALSE", "on", "On", "OFF"})
     EXPECT_EQ(typeOf(w), "bool") << w;
   for (const char *w : {"null", "Null", "NULL", "~", ""})
     EXPECT_EQ(typeOf(w), "null") << w;
-  for (const char *w : {"0", "8", "16", "1234567890123456789012", "007", "0b101", "0x1f", "-3", "+4", "1_000",
-                        "190:20:30"})
+  for (const char *w : {"0", "8", "16", "1234567890123456789012", "007", "0b101", "0x1f", "-3",
+                        "+4", "1_000", "190:20:30"})
     EXPECT_EQ(typeOf(w), "int") << w;
   for (const char *w : {"1.5", "1.", ".5", "-2.5e+3", ".inf", "-.Inf", ".nan", "1:30.5"})
     EXPECT_EQ(typeOf(w), "float") << w;
   EXPECT_EQ(typeOf("2026-12-01"), "timestamp");
-  for (const char *w : {"y", "n", "nULL", "truee", "inf", "nan", "_1", "linear_quant", "a1", "1e5", "08",
-                        "00x", "1a", "-", "<", "model.layers.0", "yes "})
+  for (const char *w : {"y", "n", "nULL", "truee", "inf", "nan", "_1", "linear_quant", "a1", "1e5",
+                        "08", "00x", "1a", "-", "<", "model.layers.0", "yes "})
     EXPECT_EQ(typeOf(w), "str") << w;
   EXPECT_EQ(typeOf("<<"), "merge");
   EXPECT_EQ(typeOf("true", true), "str");

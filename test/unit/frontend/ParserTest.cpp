@@ -64,7 +64,8 @@ TEST(Unescape, BadEscapesReportTheBackslash) {
 TEST(ASTBuilder, ItemsInSourceOrderWithRanges) {
   Parsed p("qspec 1\n"
            "protect \"lm_head\", type Embedding\n"
-           "override name \"a.*\", \"b\" priority 3 { tier int16; weight int8 per_channel group_size=64 }\n");
+           "override name \"a.*\", \"b\" priority 3 { tier int16; weight int8 per_channel "
+           "group_size=64 }\n");
   ASSERT_TRUE(p.root) << p.firstError();
   const ast::Node &root = *p.root;
   ASSERT_EQ(root.children.size(), 3u);
@@ -110,7 +111,8 @@ TEST(ASTBuilder, GroupsTargetsAndTune) {
            "group mlp = \"l.{i}.gate\", \"l.{i}.up\"\n"
            "group \"q\" with \"k\" with \"v\"\n"
            "target amct qat { framework pytorch; nested { a 1 } }\n"
-           "tune { metric accuracy >= 0.985; levels first 2, first 4 + last 4, \"x.*\"; exclude \"a\"; raise \"b\", \"c\" to fp16; max_rounds 3 }\n");
+           "tune { metric accuracy >= 0.985; levels first 2, first 4 + last 4, \"x.*\"; exclude "
+           "\"a\"; raise \"b\", \"c\" to fp16; max_rounds 3 }\n");
   ASSERT_TRUE(p.root) << p.firstError();
   const auto &c = p.root->children;
   ASSERT_EQ(c.size(), 5u);
@@ -162,7 +164,8 @@ TEST(ASTBuilder, KeywordsAreNamesWhereTheGrammarAllows) {
 
 TEST(ASTBuilder, CommentsAndSeparatorsDoNotChangeTheTree) {
   Parsed a("defaults { tier int8; weight int8 }");
-  Parsed b("// line comment\ndefaults /* block\n comment */ {\n  tier int8\n  weight int8 // trailing\n}\n");
+  Parsed b("// line comment\ndefaults /* block\n comment */ {\n  tier int8\n  weight int8 // "
+           "trailing\n}\n");
   ASSERT_TRUE(a.root && b.root);
   ASSERT_EQ(a.root->children.size(), 1u);
   ASSERT_EQ(b.root->children.size(), 1u);
@@ -218,17 +221,18 @@ struct Built {
 } // namespace
 
 TEST(SpecBuilder, LowersEveryConstruct) {
-  Built b("qspec 1\n"
-          "model \"m\" { blocks \"model.layers.{i}\" }\n"
-          "tiers int8 < int16 < float\n"
-          "defaults { tier int8; weight int8 per_channel symmetric minmax; act int8 per_tensor asym }\n"
-          "protect \"lm_head\", type Embedding\n"
-          "group mlp = \"a.{i}.gate\", \"a.{i}.up\"\n"
-          "override type Linear { weight int8 per_channel }\n"
-          "override name \"x.*\" priority 2 { tier int16; amct { act_algo hfmg } }\n"
-          "target amct qat { framework pytorch }\n"
-          "tune { metric accuracy >= 0.9; strategy standing_high; levels first 2; raise_to int16;"
-          " max_rounds 5; max_time 60; exclude \"e\"; raise \"r\" to int16 }\n");
+  Built b(
+      "qspec 1\n"
+      "model \"m\" { blocks \"model.layers.{i}\" }\n"
+      "tiers int8 < int16 < float\n"
+      "defaults { tier int8; weight int8 per_channel symmetric minmax; act int8 per_tensor asym }\n"
+      "protect \"lm_head\", type Embedding\n"
+      "group mlp = \"a.{i}.gate\", \"a.{i}.up\"\n"
+      "override type Linear { weight int8 per_channel }\n"
+      "override name \"x.*\" priority 2 { tier int16; amct { act_algo hfmg } }\n"
+      "target amct qat { framework pytorch }\n"
+      "tune { metric accuracy >= 0.9; strategy standing_high; levels first 2; raise_to int16;"
+      " max_rounds 5; max_time 60; exclude \"e\"; raise \"r\" to int16 }\n");
   ASSERT_TRUE(b.ok) << ::testing::PrintToString(b.codes());
   const ir::Spec &s = b.spec;
   EXPECT_EQ(s.modelName, "m");
@@ -264,7 +268,8 @@ TEST(SpecBuilder, KeepsGoingAfterAnError) {
           "override type Linear { tier int7 }\n"
           "target nope { }\n");
   EXPECT_FALSE(b.ok);
-  EXPECT_EQ(b.codes(), (std::vector<std::string>{"err_ladder_order", "err_unknown_tier", "err_unknown_target"}));
+  EXPECT_EQ(b.codes(), (std::vector<std::string>{"err_ladder_order", "err_unknown_tier",
+                                                 "err_unknown_target"}));
 }
 
 TEST(SpecBuilder, AmctDefaultsToPtq) {

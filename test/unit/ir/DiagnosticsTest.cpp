@@ -26,11 +26,20 @@ TEST(Diagnostics, TableIDsAreUniqueAndFollowTheSeverityPrefix) {
     std::string prefix = name.substr(0, name.find('_') + 1);
     switch (info.severity) {
     case Severity::Error:
-    case Severity::Fatal: EXPECT_EQ(prefix, "err_") << name; break;
-    case Severity::Warning: EXPECT_EQ(prefix, "warn_") << name; break;
-    case Severity::Note: EXPECT_EQ(prefix, "note_") << name; break;
-    case Severity::Remark: EXPECT_EQ(prefix, "remark_") << name; break;
-    default: ADD_FAILURE() << name;
+    case Severity::Fatal:
+      EXPECT_EQ(prefix, "err_") << name;
+      break;
+    case Severity::Warning:
+      EXPECT_EQ(prefix, "warn_") << name;
+      break;
+    case Severity::Note:
+      EXPECT_EQ(prefix, "note_") << name;
+      break;
+    case Severity::Remark:
+      EXPECT_EQ(prefix, "remark_") << name;
+      break;
+    default:
+      ADD_FAILURE() << name;
     }
     // House style: lowercase first word (an acronym such as AMCT or INT16 is fine), no
     // trailing period.
@@ -71,7 +80,8 @@ TEST(Diagnostics, NoLocationPrintsNoSourceLine) {
   std::ostringstream os;
   diags.printText(os);
   EXPECT_EQ(os.str().substr(0, 7), "error: ");
-  EXPECT_NE(os.str().find("[err_explain_needs_inventory]\n1 error generated.\n"), std::string::npos);
+  EXPECT_NE(os.str().find("[err_explain_needs_inventory]\n1 error generated.\n"),
+            std::string::npos);
 }
 
 TEST(Diagnostics, WerrorTurnsWarningsIntoErrors) {
@@ -121,7 +131,7 @@ TEST(Diagnostics, SanitizesEscapeSequencesAndInvalidUtf8) {
   EXPECT_EQ(sanitizeForTerminal("del\x7f"), "del\\x7f");
   EXPECT_EQ(sanitizeForTerminal("bad\xff"), "bad\\xff");
   EXPECT_EQ(sanitizeForTerminal("c1\xc2\x9b"), "c1\\xc2\\x9b"); // U+009B, the 8-bit CSI
-  EXPECT_EQ(sanitizeForTerminal("caf\xc3\xa9"), "caf\xc3\xa9");  // valid UTF-8 stays
+  EXPECT_EQ(sanitizeForTerminal("caf\xc3\xa9"), "caf\xc3\xa9"); // valid UTF-8 stays
   EXPECT_EQ(sanitizeForTerminal("tab\there"), "tab here");
 }
 
@@ -140,7 +150,8 @@ TEST(Diagnostics, JSONHasEveryField) {
   SourceManager sm;
   FileID f = sm.addFile("s.qspec", "protect \"x\"\n");
   DiagnosticEngine diags(sm);
-  Diagnostic &d = diags.report(DiagID::warn_pattern_matches_nothing, sm.lineRange(f, 1, 9, 3), {"x"});
+  Diagnostic &d =
+      diags.report(DiagID::warn_pattern_matches_nothing, sm.lineRange(f, 1, 9, 3), {"x"});
   diags.note(d, DiagID::note_previous_decl, sm.lineRange(f, 1, 1, 7));
   std::ostringstream os;
   diags.printJSON(os);
@@ -194,7 +205,8 @@ TEST(DiagnosticVerifier, MatchesOnTheSameLineAndRelativeLines) {
   EXPECT_TRUE(verify("a // expected-error {{unknown target 'x'}}\n"
                      "// expected-warning@+1 {{pattern 'x' selects}}\n"
                      "b\n",
-                     {{1, DiagID::err_unknown_target}, {3, DiagID::warn_pattern_matches_nothing}}, out))
+                     {{1, DiagID::err_unknown_target}, {3, DiagID::warn_pattern_matches_nothing}},
+                     out))
       << out;
   EXPECT_NE(out.find("verify: 2 expected diagnostics matched"), std::string::npos);
 }
@@ -206,9 +218,11 @@ TEST(DiagnosticVerifier, ReportsMissingAndUnexpected) {
   EXPECT_FALSE(verify("a\n", {{1, DiagID::err_unknown_target}}, out));
   EXPECT_NE(out.find("unexpected error at v.qspec:1"), std::string::npos) << out;
   // The right text on the wrong line does not count.
-  EXPECT_FALSE(verify("a // expected-error {{unknown target}}\nb\n", {{2, DiagID::err_unknown_target}}, out));
+  EXPECT_FALSE(verify("a // expected-error {{unknown target}}\nb\n",
+                      {{2, DiagID::err_unknown_target}}, out));
   // Severity matters.
-  EXPECT_FALSE(verify("a // expected-warning {{unknown target}}\n", {{1, DiagID::err_unknown_target}}, out));
+  EXPECT_FALSE(
+      verify("a // expected-warning {{unknown target}}\n", {{1, DiagID::err_unknown_target}}, out));
 }
 
 TEST(DiagnosticVerifier, UnexpectedNotesAreIgnored) {

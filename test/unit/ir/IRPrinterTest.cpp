@@ -1,6 +1,7 @@
-// printIRJSON streams the "modules", "groups" and "excluded" arrays by hand (ir/IRPrinter.cpp). It must be exactly what
-// nlohmann's dump(2) prints for the same document: parsing the output and dumping it again must
-// give the same bytes, for plain names and for names that need escaping or are not ASCII.
+// printIRJSON streams the "modules", "groups" and "excluded" arrays by hand (ir/IRPrinter.cpp). It
+// must be exactly what nlohmann's dump(2) prints for the same document: parsing the output and
+// dumping it again must give the same bytes, for plain names and for names that need escaping or
+// are not ASCII.
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "ir/IRPrinter.h"
@@ -15,7 +16,8 @@ using namespace qspec;
 
 namespace {
 
-std::string printIR(const std::string &text, const std::vector<std::pair<std::string, std::string>> &modules) {
+std::string printIR(const std::string &text,
+                    const std::vector<std::pair<std::string, std::string>> &modules) {
   emit::registerAllEmitters();
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -72,7 +74,8 @@ TEST(IRPrinter, StreamedModulesMatchNlohmannDump) {
   EXPECT_EQ(doc["modules"][3]["block"], 1);
   EXPECT_EQ(doc["modules"][3]["weight"]["symmetric"]["value"], false);
   EXPECT_EQ(doc["modules"][6]["protected"], true);
-  EXPECT_TRUE(doc["modules"][5]["weight"]["scope"]["from"]["at"].get<std::string>().rfind("t.qspec:3:", 0) == 0);
+  EXPECT_TRUE(doc["modules"][5]["weight"]["scope"]["from"]["at"].get<std::string>().rfind(
+                  "t.qspec:3:", 0) == 0);
 }
 
 TEST(IRPrinter, StreamedGroupsAndExcludedMatchNlohmannDump) {
@@ -89,9 +92,11 @@ TEST(IRPrinter, StreamedGroupsAndExcludedMatchNlohmannDump) {
   EXPECT_EQ(doc["groups"][1]["members"],
             (nlohmann::ordered_json{"model.layers.1.mlp.gate_proj", "model.layers.1.mlp.up_proj"}));
   // The tuning excludes and the protect are float.
-  EXPECT_EQ(doc["excluded"], (nlohmann::ordered_json{"model.layers.0.mlp.gate_proj", "model.layers.0.mlp.up_proj", "lm_head"}));
+  EXPECT_EQ(doc["excluded"], (nlohmann::ordered_json{"model.layers.0.mlp.gate_proj",
+                                                     "model.layers.0.mlp.up_proj", "lm_head"}));
   // Without float modules or groups both are empty arrays.
-  std::string none = printIR("qspec 1\ndefaults { tier int8 }\ntarget hmct { march nash-p }\n", {{"a", "Linear"}});
+  std::string none =
+      printIR("qspec 1\ndefaults { tier int8 }\ntarget hmct { march nash-p }\n", {{"a", "Linear"}});
   expectSameAsNlohmann(none);
   EXPECT_NE(none.find("\"groups\": [],\n  \"excluded\": []\n}"), std::string::npos);
 }

@@ -16,7 +16,8 @@ namespace {
 ir::Inventory inventoryOf(size_t n) {
   ir::Inventory inv;
   for (size_t i = 0; i < n; ++i)
-    inv.modules.push_back({"model.layers." + std::to_string(i / 7) + ".m" + std::to_string(i % 7), "Linear"});
+    inv.modules.push_back(
+        {"model.layers." + std::to_string(i / 7) + ".m" + std::to_string(i % 7), "Linear"});
   inv.rebuildIndex();
   return inv;
 }

@@ -80,7 +80,8 @@ TEST(ParallelFor, AThreadThatCannotStartLeavesItsItemsToTheOthers) {
     }
     rlimit lim{};
     ::getrlimit(RLIMIT_AS, &lim);
-    lim.rlim_cur = static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (4 << 20);
+    lim.rlim_cur =
+        static_cast<rlim_t>(pages) * static_cast<rlim_t>(::sysconf(_SC_PAGESIZE)) + (4 << 20);
     if (pages == 0 || ::setrlimit(RLIMIT_AS, &lim) != 0)
       ::_exit(5);
     const unsigned started = startableThreads(64);

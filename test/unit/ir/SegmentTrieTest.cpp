@@ -38,9 +38,11 @@ std::map<uint32_t, Name> pathsOf(const SegmentTrie &trie) {
     auto [n, path] = stack.back();
     stack.pop_back();
     if (trie.node(n).module != SegmentTrie::kNone) {
-      EXPECT_TRUE(paths.emplace(trie.node(n).module, path).second) << "module " << trie.node(n).module << " twice";
+      EXPECT_TRUE(paths.emplace(trie.node(n).module, path).second)
+          << "module " << trie.node(n).module << " twice";
     }
-    for (uint32_t c = trie.node(n).firstChild; c != SegmentTrie::kNone; c = trie.node(c).nextSibling) {
+    for (uint32_t c = trie.node(n).firstChild; c != SegmentTrie::kNone;
+         c = trie.node(c).nextSibling) {
       Name child = path;
       child.push_back(trie.node(c).segment);
       stack.emplace_back(c, child);

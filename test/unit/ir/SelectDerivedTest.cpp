@@ -40,7 +40,9 @@ TEST(SelectDerived, MadeOncePerSelectorAndType) {
   for (const NamesIndex *p : seen)
     EXPECT_EQ(p, seen[0]);
   EXPECT_EQ(seen[0]->modules, 2u);
-  EXPECT_EQ(selector.derived<OtherIndex>([] { return std::make_unique<OtherIndex>(OtherIndex{7}); }).tag, 7);
+  EXPECT_EQ(
+      selector.derived<OtherIndex>([] { return std::make_unique<OtherIndex>(OtherIndex{7}); }).tag,
+      7);
   EXPECT_EQ(&selector.derived<NamesIndex>(make), seen[0]);
   EXPECT_EQ(made, 1);
   EXPECT_NE(&another.derived<NamesIndex>(make), seen[0]);

@@ -15,7 +15,8 @@ using namespace qspec;
 namespace {
 
 std::string writeTemp(const std::string &name, const std::string &text) {
-  std::string path = ::testing::TempDir() + "/qspec-limits-" + std::to_string(::getpid()) + "-" + name;
+  std::string path =
+      ::testing::TempDir() + "/qspec-limits-" + std::to_string(::getpid()) + "-" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
@@ -48,8 +49,9 @@ TEST(Limits, TooManyModulesManifest) {
 }
 
 TEST(Limits, TooManyModulesIndexJson) {
-  std::string path = writeTemp("model.safetensors.index.json",
-                               R"({"weight_map": {"a.weight": "x", "b.weight": "x", "c.weight": "x"}})");
+  std::string path =
+      writeTemp("model.safetensors.index.json",
+                R"({"weight_map": {"a.weight": "x", "b.weight": "x", "c.weight": "x"}})");
   SourceManager sm;
   DiagnosticEngine diags(sm);
   ir::Inventory inv;
@@ -61,12 +63,11 @@ TEST(Limits, TooManyModulesIndexJson) {
 }
 
 TEST(Limits, TooManyScores) {
-  std::string path = writeTemp("analysis_result.yaml",
-                               "layer_scores:\n"
-                               "  - {name: model.layers.0, score: 3}\n"
-                               "  - {name: model.layers.1, score: 2}\n"
-                               "  - {name: model.layers.2, score: 1}\n"
-                               "method: mse_layer_wise\n");
+  std::string path = writeTemp("analysis_result.yaml", "layer_scores:\n"
+                                                       "  - {name: model.layers.0, score: 3}\n"
+                                                       "  - {name: model.layers.1, score: 2}\n"
+                                                       "  - {name: model.layers.2, score: 1}\n"
+                                                       "method: mse_layer_wise\n");
   SourceManager sm;
   DiagnosticEngine diags(sm);
   ir::Scores scores;

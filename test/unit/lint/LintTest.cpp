@@ -26,7 +26,9 @@ TEST(LintRules, TableIsWellFormed) {
     EXPECT_EQ(findRule(id), &r);
     // Each rule has its doc and its test (also checked by test/lint/rules-complete.test).
     std::string name = id.substr(cat.size() + 1);
-    EXPECT_TRUE(std::filesystem::exists(std::string(QSPEC_SOURCE_DIR) + "/docs/lint/" + cat + "/" + name + ".md")) << id;
+    EXPECT_TRUE(std::filesystem::exists(std::string(QSPEC_SOURCE_DIR) + "/docs/lint/" + cat + "/" +
+                                        name + ".md"))
+        << id;
   }
 }
 
@@ -42,7 +44,8 @@ TEST(LintRules, Selectors) {
   EXPECT_FALSE(isValidSelector("nosuch"));
 }
 
-static Diagnostic withFix(uint32_t b, uint32_t e, std::string text, std::string code = "spec-duplicate-protect") {
+static Diagnostic withFix(uint32_t b, uint32_t e, std::string text,
+                          std::string code = "spec-duplicate-protect") {
   Diagnostic d;
   d.code = std::move(code);
   FixIt f;
@@ -58,7 +61,8 @@ TEST(LintFix, AppliesNonOverlappingFixesOnly) {
   std::string text = "abcdefghij";
   unsigned n = 0;
   std::vector<std::string> rules;
-  std::string out = applyFixes(text, {withFix(0, 2, "X"), withFix(1, 3, "Y"), withFix(8, 10, "")}, n, &rules);
+  std::string out =
+      applyFixes(text, {withFix(0, 2, "X"), withFix(1, 3, "Y"), withFix(8, 10, "")}, n, &rules);
   EXPECT_EQ(out, "Xcdefgh");
   EXPECT_EQ(n, 2u);
   EXPECT_EQ(rules.size(), 2u);
@@ -151,7 +155,8 @@ TEST(LintFiles, LintsAFileWithSuppressionAndSeverity) {
   std::string path = dir + "/a.qspec";
   {
     std::ofstream out(path);
-    out << "qspec 1\nprotect \"a\", \"a\"\nprotect \"b\", \"b\" // qlint: disable=spec-duplicate-protect\n";
+    out << "qspec 1\nprotect \"a\", \"a\"\nprotect \"b\", \"b\" // qlint: "
+           "disable=spec-duplicate-protect\n";
   }
   Options o;
   o.useConfig = false;

@@ -17,7 +17,7 @@ struct PassRun {
   bool built = false, ok = false;
 
   PassRun(const std::string &text, std::vector<std::pair<std::string, std::string>> modules,
-      const passes::PipelineOptions &po = {}) {
+          const passes::PipelineOptions &po = {}) {
     emit::registerAllEmitters();
     FileID f = sm.addFile("t.qspec", text);
     auto root = frontend::parse(f, diags);
@@ -70,9 +70,9 @@ const std::vector<std::pair<std::string, std::string>> kLLM = {
 
 TEST(PrecedencePass, NameBeatsTypeBeatsDefaultFieldByField) {
   PassRun r("defaults { tier int8; weight int8 per_channel symmetric; act int8 per_tensor }\n"
-        "override type Linear { weight int4 }\n"
-        "override name \"model.layers.0.*\" { tier int16; act int16 }\n",
-        kLLM);
+            "override type Linear { weight int4 }\n"
+            "override name \"model.layers.0.*\" { tier int16; act int16 }\n",
+            kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   const auto &q0 = r.mod("model.layers.0.self_attn.q_proj");
   EXPECT_EQ(q0.tier.value, ir::Tier::Int16);
@@ -91,24 +91,24 @@ TEST(PrecedencePass, NameBeatsTypeBeatsDefaultFieldByField) {
 
 TEST(PrecedencePass, SameLevelConflictIsAnErrorUnlessPriorityOrdersIt) {
   PassRun conflict("override name \"model.layers.0.*\" { tier int16 }\n"
-               "override name \"*.q_proj\" { tier fp16 }\n",
-               kLLM);
+                   "override name \"*.q_proj\" { tier fp16 }\n",
+                   kLLM);
   EXPECT_FALSE(conflict.ok);
   EXPECT_EQ(conflict.count("err_override_conflict"), 1u); // one per pair of overrides
   ASSERT_FALSE(conflict.diags.diagnostics().empty());
   EXPECT_EQ(conflict.diags.diagnostics().front().notes.size(), 1u);
 
   PassRun ordered("override name \"model.layers.0.*\" { tier int16 }\n"
-              "override name \"*.q_proj\" priority 1 { tier fp16 }\n",
-              kLLM);
+                  "override name \"*.q_proj\" priority 1 { tier fp16 }\n",
+                  kLLM);
   ASSERT_TRUE(ordered.ok) << ::testing::PrintToString(ordered.codes());
   EXPECT_EQ(ordered.mod("model.layers.0.self_attn.q_proj").tier.value, ir::Tier::FP16);
   EXPECT_EQ(ordered.mod("model.layers.0.self_attn.k_proj").tier.value, ir::Tier::Int16);
 
   // Agreeing overrides do not conflict.
   PassRun agree("override name \"model.layers.0.*\" { tier int16 }\n"
-            "override name \"*.q_proj\" { tier int16 }\n",
-            kLLM);
+                "override name \"*.q_proj\" { tier int16 }\n",
+                kLLM);
   EXPECT_TRUE(agree.ok) << ::testing::PrintToString(agree.codes());
 }
 
@@ -118,7 +118,8 @@ TEST(PrecedencePass, HigherPriorityDecidesWhateverTheSourceOrder) {
   const char *a = "override name \"model.layers.0.*\" { tier int16 }\n";
   const char *b = "override name \"*.q_proj\" { tier fp16 }\n";
   const char *c = "override name \"model.layers.0.self_attn.q_proj\" priority 9 { tier float }\n";
-  for (std::string text : {std::string(a) + b + c, std::string(c) + a + b, std::string(a) + c + b}) {
+  for (std::string text :
+       {std::string(a) + b + c, std::string(c) + a + b, std::string(a) + c + b}) {
     PassRun r(text, kLLM);
     EXPECT_EQ(r.count("err_override_conflict"), 0u) << text;
     EXPECT_EQ(r.mod("model.layers.0.self_attn.q_proj").tier.value, ir::Tier::Float) << text;
@@ -127,10 +128,10 @@ TEST(PrecedencePass, HigherPriorityDecidesWhateverTheSourceOrder) {
 
 TEST(PrecedencePass, ProtectedStaysFloatAndExcludedIsTheUnion) {
   PassRun r("protect \"lm_head\", type Embedding\n"
-        "override type Linear { tier int16 }\n"
-        "override name \"*\" { tier int8 }\n" // covers lm_head by glob: no error, stays float
-        "tune { exclude \"model.layers.1.*\" }\n",
-        kLLM);
+            "override type Linear { tier int16 }\n"
+            "override name \"*\" { tier int8 }\n" // covers lm_head by glob: no error, stays float
+            "tune { exclude \"model.layers.1.*\" }\n",
+            kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   EXPECT_EQ(r.mod("lm_head").tier.value, ir::Tier::Float);
   EXPECT_TRUE(r.mod("lm_head").isProtected);
@@ -152,7 +153,8 @@ TEST(PrecedencePass, LoweringAProtectedModuleByNameIsAnError) {
   PassRun t("protect \"lm_head\"\ntune { raise \"lm_head\" to int16 }\n", kLLM);
   EXPECT_FALSE(t.ok);
   EXPECT_EQ(t.count("err_tuning_protected"), 1u);
-  PassRun f("protect \"lm_head\"\ntune { raise \"lm_head\" to float; exclude \"lm_head\" }\n", kLLM);
+  PassRun f("protect \"lm_head\"\ntune { raise \"lm_head\" to float; exclude \"lm_head\" }\n",
+            kLLM);
   EXPECT_TRUE(f.ok) << ::testing::PrintToString(f.codes());
 }
 
@@ -163,7 +165,8 @@ TEST(PrecedencePass, TuningRaiseMustRaiseAndIsReportedOncePerSelector) {
 }
 
 TEST(PatternResolutionPass, SelectingNothingWarnsAndWerrorMakesItAnError) {
-  PassRun r("override name \"LM_HEAD\" { tier float }\noverride type Conv2d { tier int16 }\n", kLLM);
+  PassRun r("override name \"LM_HEAD\" { tier float }\noverride type Conv2d { tier int16 }\n",
+            kLLM);
   EXPECT_TRUE(r.ok);
   EXPECT_EQ(r.count("warn_pattern_matches_nothing"), 1u);
   EXPECT_EQ(r.count("warn_type_matches_nothing"), 1u);
@@ -178,8 +181,8 @@ TEST(PatternResolutionPass, LevelOfPatternsSelectingNothingIsAnError) {
 
 TEST(GroupFormationPass, VariablesGroupPerValueAndOverlapsMerge) {
   PassRun r("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
-        "group \"model.layers.0.mlp.up_proj\" with \"model.layers.0.self_attn.q_proj\"\n",
-        kLLM);
+            "group \"model.layers.0.mlp.up_proj\" with \"model.layers.0.self_attn.q_proj\"\n",
+            kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   const auto &groups = r.spec.resolution.groups;
   ASSERT_EQ(groups.size(), 2u);
@@ -193,7 +196,8 @@ TEST(GroupFormationPass, VariablesGroupPerValueAndOverlapsMerge) {
 }
 
 TEST(GroupFormationPass, ProtectedModulesAreNeverMembers) {
-  PassRun r("protect \"lm_head\"\ngroup g = \"lm_head\", \"model.norm\", \"model.embed_tokens\"\n", kLLM);
+  PassRun r("protect \"lm_head\"\ngroup g = \"lm_head\", \"model.norm\", \"model.embed_tokens\"\n",
+            kLLM);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   ASSERT_EQ(r.spec.resolution.groups.size(), 1u);
   EXPECT_EQ(r.spec.resolution.groups[0].members.size(), 2u);
@@ -208,7 +212,8 @@ TEST(GroupFormationPass, SameScoreGroupsFromEqualScores) {
   DiagnosticEngine diags(sm);
   ir::Spec &spec = r.spec;
   spec.scores.path = "hand-built";
-  spec.scores.entries = {{"model.layers.0", 0.5, 1}, {"model.layers.1", 0.5, 2}, {"lm_head", 0.25, 3}};
+  spec.scores.entries = {
+      {"model.layers.0", 0.5, 1}, {"model.layers.1", 0.5, 2}, {"lm_head", 0.25, 3}};
   spec.resolution = {};
   ASSERT_TRUE(passes::runPipeline(spec, diags));
   ASSERT_EQ(spec.resolution.groups.size(), 1u);
@@ -219,8 +224,8 @@ TEST(GroupFormationPass, SameScoreGroupsFromEqualScores) {
 
 TEST(GroupIntegrityPass, SplitGroupIsOneErrorWithNotes) {
   PassRun r("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
-        "override name \"model.layers.*.mlp.gate_proj\" { tier int16 }\n",
-        kLLM);
+            "override name \"model.layers.*.mlp.gate_proj\" { tier int16 }\n",
+            kLLM);
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.count("err_group_split"), 2u); // one per split group (layers 0 and 1)
   const Diagnostic &d = r.diags.diagnostics().front();
@@ -231,8 +236,8 @@ TEST(GroupIntegrityPass, SplitGroupIsOneErrorWithNotes) {
   EXPECT_EQ(notes, (std::vector<std::string>{"note_group_declared", "note_extend_to_group"}));
 
   PassRun whole("group mlp = \"model.layers.{i}.mlp.gate_proj\", \"model.layers.{i}.mlp.up_proj\"\n"
-            "override name \"model.layers.*.mlp.*\" { tier int16 }\n",
-            kLLM);
+                "override name \"model.layers.*.mlp.*\" { tier int16 }\n",
+                kLLM);
   EXPECT_TRUE(whole.ok) << ::testing::PrintToString(whole.codes());
 }
 
@@ -275,7 +280,8 @@ TEST(Verifier, DetectsBrokenInvariants) {
     EXPECT_FALSE(passes::verifyResolution(broken, diags, "test"));
     ASSERT_EQ(diags.diagnostics().size(), 1u);
     EXPECT_EQ(diags.diagnostics()[0].code, "err_internal");
-    EXPECT_NE(diags.diagnostics()[0].message.find("protected module 'lm_head' is not float"), std::string::npos);
+    EXPECT_NE(diags.diagnostics()[0].message.find("protected module 'lm_head' is not float"),
+              std::string::npos);
   }
   broken = r.spec;
   broken.resolution.modules[broken.resolution.groups.at(0).members.at(0)].group = -1;

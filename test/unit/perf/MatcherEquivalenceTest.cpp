@@ -23,9 +23,9 @@ std::optional<Pattern> compile(const std::string &text) {
 
 // Names built from a small alphabet so that random patterns hit them often, plus LLM-like names.
 std::string randomName(std::mt19937 &rng) {
-  static const char *const kSegments[] = {"model", "layers", "mlp", "experts", "self_attn",
-                                          "q_proj", "kv_b_proj", "down_proj", "gate", "a",
-                                          "ab", "b_a", "lm_head", "shared_experts", "x1"};
+  static const char *const kSegments[] = {
+      "model", "layers", "mlp", "experts", "self_attn", "q_proj",         "kv_b_proj", "down_proj",
+      "gate",  "a",      "ab",  "b_a",     "lm_head",   "shared_experts", "x1"};
   std::uniform_int_distribution<int> kind(0, 3);
   std::string name;
   if (kind(rng) == 0) { // characters from a tiny alphabet, dots included
@@ -51,10 +51,31 @@ std::string randomName(std::mt19937 &rng) {
 
 // A pattern: pieces of a name, with glob items put in.
 std::string randomPattern(std::mt19937 &rng, const std::string &base) {
-  static const char *const kItems[] = {
-      "*", "?", "[ab]", "[!0-9]", "[[:digit:]]", "{a,b}", "{ab,a}", "{0..12}", "{00..10}",
-      "{0..20..3}", "{a..e}", "{i}", "{j}", "\\.", "*.", ".*", "{mlp,self_attn}.*",
-      "{q,kv_b,down}_proj", "{,a}", "{{a,b},c}", "[a-c]", "**", "{1..100}", "\\*", "{x}"};
+  static const char *const kItems[] = {"*",
+                                       "?",
+                                       "[ab]",
+                                       "[!0-9]",
+                                       "[[:digit:]]",
+                                       "{a,b}",
+                                       "{ab,a}",
+                                       "{0..12}",
+                                       "{00..10}",
+                                       "{0..20..3}",
+                                       "{a..e}",
+                                       "{i}",
+                                       "{j}",
+                                       "\\.",
+                                       "*.",
+                                       ".*",
+                                       "{mlp,self_attn}.*",
+                                       "{q,kv_b,down}_proj",
+                                       "{,a}",
+                                       "{{a,b},c}",
+                                       "[a-c]",
+                                       "**",
+                                       "{1..100}",
+                                       "\\*",
+                                       "{x}"};
   std::uniform_int_distribution<int> op(0, 5), item(0, sizeof kItems / sizeof kItems[0] - 1);
   std::string out;
   size_t i = 0;
@@ -99,8 +120,9 @@ TEST(MatcherEquivalence, AnalysisFacts) {
   EXPECT_EQ(r->requiredLiterals(), (std::vector<std::string>{"x", ".y", "z"}));
   auto t = compile("model.layers.{1,17}.mlp.{0..2..2}*");
   ASSERT_TRUE(t);
-  EXPECT_EQ(t->literalPrefixes(), (std::vector<std::string>{"model.layers.1.mlp.0", "model.layers.1.mlp.2",
-                                                            "model.layers.17.mlp.0", "model.layers.17.mlp.2"}));
+  EXPECT_EQ(t->literalPrefixes(),
+            (std::vector<std::string>{"model.layers.1.mlp.0", "model.layers.1.mlp.2",
+                                      "model.layers.17.mlp.0", "model.layers.17.mlp.2"}));
   auto u = compile("x.{i}.y");
   ASSERT_TRUE(u);
   EXPECT_EQ(u->literalPrefixes(), (std::vector<std::string>{"x."}));
@@ -194,15 +216,17 @@ TEST(MatcherEquivalence, SelectorAgreesOnAnLlmInventory) {
   ModuleSelector selector(inv);
   size_t nonEmpty = 0;
   const char *const texts[] = {
-      "model.layers.{1,5,17}.mlp.experts.*.down_proj", "model.layers.{0..3}.*", "model.layers.{00..10}.*",
-      "model.layers.{0..20..5}.mlp.*", "{lm_head,model.layers.1.mlp}*", "model.layers.1*.mlp.gate",
-      "model.layers.{2,3}.mlp.experts.{10..12}.{gate,up}_proj", "*.experts.{7,8}.*", "model.layers.{i}.*",
-      "model.layers.{1..3}{0..1}.self_attn.*", "model.layers.*.mlp.experts.4[0-4].down_proj",
-      "model.layers.1[0-2].mlp.gate", "*.experts.[1-3]0.*", "model.layers.*.mlp.experts.[+-/]1.up_proj",
+      "model.layers.{1,5,17}.mlp.experts.*.down_proj", "model.layers.{0..3}.*",
+      "model.layers.{00..10}.*", "model.layers.{0..20..5}.mlp.*", "{lm_head,model.layers.1.mlp}*",
+      "model.layers.1*.mlp.gate", "model.layers.{2,3}.mlp.experts.{10..12}.{gate,up}_proj",
+      "*.experts.{7,8}.*", "model.layers.{i}.*", "model.layers.{1..3}{0..1}.self_attn.*",
+      "model.layers.*.mlp.experts.4[0-4].down_proj", "model.layers.1[0-2].mlp.gate",
+      "*.experts.[1-3]0.*", "model.layers.*.mlp.experts.[+-/]1.up_proj",
       "model.layers.[!0]*.mlp.experts.1[_0-9].down_proj", "model[.]layers.*.mlp.gate",
-      "model.layers.{5,6}.mlp.experts.1?.up_proj", "model.layers.{1,2}", "model.layers.{9,10}.mlp.gate",
-      "*.{q,k}_proj", "model.layers.2.mlp.experts.*", "model.layers.{0..23}.mlp.experts.0.up_proj",
-      "*.down_proj", "*.gate", "*.lm_head", "*.7", "*.self_attn",
+      "model.layers.{5,6}.mlp.experts.1?.up_proj", "model.layers.{1,2}",
+      "model.layers.{9,10}.mlp.gate", "*.{q,k}_proj", "model.layers.2.mlp.experts.*",
+      "model.layers.{0..23}.mlp.experts.0.up_proj", "*.down_proj", "*.gate", "*.lm_head", "*.7",
+      "*.self_attn",
       // brace pieces that are whole segments (their posting lists are intersected)
       "model.layers.{1,5,9}.mlp.experts.{0..3,7,60}.{gate,down}_proj", "*.experts.{1[0-2],3}.*",
       "model.layers.{0..23..4}.mlp.experts.{5..9}.up_proj", "model.layers.{1,2.mlp}.*",
@@ -230,8 +254,9 @@ std::string repeatPiece(const std::string &piece, size_t times) {
 // A long pattern (the DFA path starts at 48 instructions): random glob items and brace lists of
 // random alternatives, some nested, no ranges and no variables.
 std::string randomLongPattern(std::mt19937 &rng) {
-  static const char *const kAtoms[] = {"a", "b", ".", "*", "?", "[ab]", "[!a]", "ab", "b.", "{a,b}",
-                                       "{,a}", "{a..c}", "\\*", "a*", "*b", "{*a,a*}", "{*?,?*}"};
+  static const char *const kAtoms[] = {"a",    "b",  ".",  "*",       "?",      "[ab]",
+                                       "[!a]", "ab", "b.", "{a,b}",   "{,a}",   "{a..c}",
+                                       "\\*",  "a*", "*b", "{*a,a*}", "{*?,?*}"};
   std::uniform_int_distribution<int> atom(0, sizeof kAtoms / sizeof kAtoms[0] - 1), alts(2, 12),
       len(1, 4), kind(0, 2), pieces(4, 14);
   std::string out;
@@ -254,8 +279,9 @@ std::string randomLongPattern(std::mt19937 &rng) {
 // A long brace list of the kind the msModelSlim compressor writes: numbers and numeric ranges
 // (merged runs `{3..5}`, zero-padded, stepped, descending, one value, too large for the DFA).
 std::string randomRangeList(std::mt19937 &rng) {
-  static const char *const kRanges[] = {"{3..5}", "{0..12}", "{00..10}", "{0..20..3}", "{9..2}",
-                                        "{5..5}", "{007..9}", "{10..1..4}", "{0..3000}", "{99..101}"};
+  static const char *const kRanges[] = {"{3..5}",    "{0..12}",  "{00..10}", "{0..20..3}",
+                                        "{9..2}",    "{5..5}",   "{007..9}", "{10..1..4}",
+                                        "{0..3000}", "{99..101}"};
   std::uniform_int_distribution<int> alts(8, 30), kind(0, 2), num(0, 130),
       range(0, sizeof kRanges / sizeof kRanges[0] - 1);
   std::string out = "{";
@@ -367,7 +393,8 @@ TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
   std::vector<std::string> names;
   std::set<std::string> seen;
   // Few distinct segments, so that the table is worth building for most patterns.
-  static const char *const kSegments[] = {"", "a", "b", "ab", "a_", "0", "b0", "_", "ba", "00", "a_b"};
+  static const char *const kSegments[] = {"",   "a", "b",  "ab", "a_", "0",
+                                          "b0", "_", "ba", "00", "a_b"};
   std::uniform_int_distribution<int> segs(1, 6), seg(0, 10);
   while (names.size() < 3000) {
     std::string name = kSegments[seg(rng)];
@@ -376,7 +403,8 @@ TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
     if (seen.insert(name).second)
       names.push_back(name);
   }
-  std::vector<std::vector<std::string>> orders{names, {seen.begin(), seen.end()}, {seen.rbegin(), seen.rend()}, {}};
+  std::vector<std::vector<std::string>> orders{
+      names, {seen.begin(), seen.end()}, {seen.rbegin(), seen.rend()}, {}};
   for (const std::string &name : seen)
     for (int twice = orders[3].size() % 7 == 0 ? 2 : 1; twice > 0; --twice)
       orders[3].push_back(name);
@@ -389,7 +417,8 @@ TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
   std::vector<std::unique_ptr<ModuleSelector>> selectors;
   for (const Inventory &inv : invs)
     selectors.push_back(std::make_unique<ModuleSelector>(inv));
-  static const char *const kPrefixes[] = {"", "a.", "0.a.", "."}, *const kSuffixes[] = {"", ".b", ".a_.", "."};
+  static const char *const kPrefixes[] = {"", "a.", "0.a.", "."}, *const kSuffixes[] = {
+                                                                      "", ".b", ".a_.", "."};
   size_t bySegment = 0, nonEmpty = 0;
   for (int round = 0; round < 600; ++round) {
     std::string text = kPrefixes[edge(rng)], run;
@@ -416,7 +445,8 @@ TEST(MatcherEquivalence, SelectorMatchesStarOnlyPatternsBySegment) {
       for (uint32_t i = 0; i < orders[o].size(); ++i)
         if (matched.count(orders[o][i]))
           expected.push_back(i);
-      ASSERT_EQ(selectors[o]->selectPattern(*p), expected) << "pattern '" << text << "', order " << o;
+      ASSERT_EQ(selectors[o]->selectPattern(*p), expected)
+          << "pattern '" << text << "', order " << o;
     }
   }
   EXPECT_GT(bySegment, 300u);
@@ -476,8 +506,8 @@ TEST(MatcherEquivalence, CompressedRangeListsRunOnTheDfaAndAgree) {
   std::mt19937 rng(96);
   size_t onDfa = 0, agreedTrue = 0;
   for (int round = 0; round < 300; ++round) {
-    std::string text = "model.layers." + randomRangeList(rng) + ".mlp.experts." + randomRangeList(rng) +
-                       (round % 2 ? ".{gate,up,down}_proj" : "*");
+    std::string text = "model.layers." + randomRangeList(rng) + ".mlp.experts." +
+                       randomRangeList(rng) + (round % 2 ? ".{gate,up,down}_proj" : "*");
     auto p = compile(text);
     ASSERT_TRUE(p) << text;
     onDfa += p->runsOnDfa();
@@ -502,12 +532,33 @@ TEST(MatcherEquivalence, FinalStarAcceptsInTheVm) {
   // with the captures bound before it. A star that does not end the pattern, or ends only one
   // alternative, still reads the rest of the name.
   const char *const kPatterns[] = {"model.layers.{i}.mlp.experts.{{0..159},{174..255}}.*",
-                                   "{a,b}*", "x{1..3}*", "{b,a*}", "{a*,b}", "{i}.*", "{a,b}*.c",
-                                   "{a,b}*c*", "{i}*{j}", "{a,b}**"};
-  const char *const kNames[] = {"model.layers.3.mlp.experts.45.down_proj", "model.layers.3.mlp.experts.160.up_proj",
-                                "model.layers.12.mlp.experts.200.", "model.layers.7.mlp.experts.0",
-                                "a", "b.x.y", "ab", "x2", "x4", "x3.*.z", "a.c", "a.cx", "bcc", "b", "7.",
-                                "7", "12.a.5", "ba"};
+                                   "{a,b}*",
+                                   "x{1..3}*",
+                                   "{b,a*}",
+                                   "{a*,b}",
+                                   "{i}.*",
+                                   "{a,b}*.c",
+                                   "{a,b}*c*",
+                                   "{i}*{j}",
+                                   "{a,b}**"};
+  const char *const kNames[] = {"model.layers.3.mlp.experts.45.down_proj",
+                                "model.layers.3.mlp.experts.160.up_proj",
+                                "model.layers.12.mlp.experts.200.",
+                                "model.layers.7.mlp.experts.0",
+                                "a",
+                                "b.x.y",
+                                "ab",
+                                "x2",
+                                "x4",
+                                "x3.*.z",
+                                "a.c",
+                                "a.cx",
+                                "bcc",
+                                "b",
+                                "7.",
+                                "7",
+                                "12.a.5",
+                                "ba"};
   size_t vm = 0, accepted = 0;
   for (const char *text : kPatterns) {
     auto p = compile(text);
@@ -516,7 +567,8 @@ TEST(MatcherEquivalence, FinalStarAcceptsInTheVm) {
     for (const char *name : kNames) {
       std::vector<std::string_view> fastCaps, refCaps;
       bool ref = p->matchesReference(name, &refCaps);
-      ASSERT_EQ(p->matches(name, &fastCaps), ref) << "pattern '" << text << "' name '" << name << "'";
+      ASSERT_EQ(p->matches(name, &fastCaps), ref)
+          << "pattern '" << text << "' name '" << name << "'";
       if (ref) {
         EXPECT_EQ(fastCaps, refCaps) << "pattern '" << text << "' name '" << name << "'";
       }

@@ -8,8 +8,8 @@
 #include <string>
 
 using namespace qspec;
-using readers::detail::scopeFromNamespace;
 using readers::detail::scopeFromNameScopes;
+using readers::detail::scopeFromNamespace;
 using readers::detail::scopeFromNodeName;
 
 namespace {
@@ -17,11 +17,14 @@ namespace {
 const std::string kInputs = std::string(QSPEC_SOURCE_DIR) + "/test/Inputs/graphs/";
 
 TEST(GraphMap, ScopeFromTorchScriptName) {
-  EXPECT_EQ(scopeFromNodeName("/model/layers.0/mlp/down_proj/MatMul"), "model.layers.0.mlp.down_proj");
-  EXPECT_EQ(scopeFromNodeName("/model/layers.0/mlp/down_proj/MatMul_1"), "model.layers.0.mlp.down_proj");
+  EXPECT_EQ(scopeFromNodeName("/model/layers.0/mlp/down_proj/MatMul"),
+            "model.layers.0.mlp.down_proj");
+  EXPECT_EQ(scopeFromNodeName("/model/layers.0/mlp/down_proj/MatMul_1"),
+            "model.layers.0.mlp.down_proj");
   EXPECT_EQ(scopeFromNodeName("/conv1/Conv"), "conv1");
   EXPECT_EQ(scopeFromNodeName("/layer1/layer1.0/conv1/Conv"), "layer1.0.conv1");
-  EXPECT_EQ(scopeFromNodeName("/layer1/layer1.0/downsample/downsample.0/Conv"), "layer1.0.downsample.0");
+  EXPECT_EQ(scopeFromNodeName("/layer1/layer1.0/downsample/downsample.0/Conv"),
+            "layer1.0.downsample.0");
   EXPECT_EQ(scopeFromNodeName("/blocks.0/fcn_layer/Gemm"), "blocks.0.fcn_layer");
   EXPECT_EQ(scopeFromNodeName("/Flatten"), "");
   EXPECT_EQ(scopeFromNodeName("node_MatMul_3"), "");
@@ -29,11 +32,13 @@ TEST(GraphMap, ScopeFromTorchScriptName) {
 }
 
 TEST(GraphMap, ScopeFromDynamoMetadata) {
-  EXPECT_EQ(scopeFromNameScopes("['', 'model', 'model.layers.0', 'model.layers.0.mlp']"), "model.layers.0.mlp");
+  EXPECT_EQ(scopeFromNameScopes("['', 'model', 'model.layers.0', 'model.layers.0.mlp']"),
+            "model.layers.0.mlp");
   EXPECT_EQ(scopeFromNameScopes("[\"\", \"layer1\", \"0\", \"conv1\"]"), "layer1.0.conv1");
   EXPECT_EQ(scopeFromNameScopes("['']"), "");
   EXPECT_EQ(scopeFromNameScopes("['unterminated"), "");
-  EXPECT_EQ(scopeFromNamespace(": Model/model: Qwen3Model/model.layers.0: Qwen3DecoderLayer"), "model.layers.0");
+  EXPECT_EQ(scopeFromNamespace(": Model/model: Qwen3Model/model.layers.0: Qwen3DecoderLayer"),
+            "model.layers.0");
   EXPECT_EQ(scopeFromNamespace(""), "");
 }
 
@@ -49,7 +54,9 @@ struct Pair {
     graph.mapPath = map.empty() ? "" : kInputs + map;
     return readers::readOnnxGraph(inv, graph, diags);
   }
-  const ir::NodeMapping &of(const std::string &module) const { return graph.modules[inv.index.at(module)]; }
+  const ir::NodeMapping &of(const std::string &module) const {
+    return graph.modules[inv.index.at(module)];
+  }
   std::string node(const std::string &module, size_t i = 0) const {
     return graph.nodes[of(module).nodes.at(i)].name;
   }

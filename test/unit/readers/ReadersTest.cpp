@@ -120,7 +120,8 @@ std::string model(const std::vector<std::string> &nodes, bool withGraph = true) 
 // ---- manifests -----------------------------------------------------------------------------
 
 TEST_F(ReadersTest, ManifestKeepsFileOrderCommentsAndMissingTypes) {
-  std::string p = write("m.txt", "# header\n\nb.q_proj Linear  # trailing\r\na.q_proj\tLinear\nmystery\n");
+  std::string p =
+      write("m.txt", "# header\n\nb.q_proj Linear  # trailing\r\na.q_proj\tLinear\nmystery\n");
   ASSERT_TRUE(inventory(p));
   EXPECT_EQ(inv_.format, "manifest");
   EXPECT_EQ(names(), (std::vector<std::string>{"b.q_proj:Linear", "a.q_proj:Linear", "mystery:"}));
@@ -130,7 +131,8 @@ TEST_F(ReadersTest, ManifestKeepsFileOrderCommentsAndMissingTypes) {
 }
 
 TEST_F(ReadersTest, ManifestTextIsFreedAfterAQuietReadAndKeptForItsMessages) {
-  // Read without a message: the text is not kept (a million-line manifest is ~50 MB), its lines are.
+  // Read without a message: the text is not kept (a million-line manifest is ~50 MB), its lines
+  // are.
   std::string quiet = write("quiet.txt", "a.q_proj Linear\nb.k_proj Linear\n");
   ASSERT_TRUE(inventory(quiet));
   FileID f = sm_.find(quiet);
@@ -174,7 +176,8 @@ TEST_F(ReadersTest, ManifestSplitsAlikeWithAndWithoutOtherBlanks) {
   const std::string body = "  a.x   Linear  \nb.y Conv2d\nc\n   d.z  \n";
   for (const std::string head : {"# plain\n", "#\ttabbed\n"}) {
     ASSERT_TRUE(inventory(write("m.txt", head + body))) << head;
-    EXPECT_EQ(names(), (std::vector<std::string>{"a.x:Linear", "b.y:Conv2d", "c:", "d.z:"})) << head;
+    EXPECT_EQ(names(), (std::vector<std::string>{"a.x:Linear", "b.y:Conv2d", "c:", "d.z:"}))
+        << head;
     EXPECT_EQ(inv_.modules[3].line, 5u) << head;
     EXPECT_FALSE(inventory(write("bad.txt", head + "a L\n  b   L  extra \n"))) << head;
     const Diagnostic &d = diags_.diagnostics().back();
@@ -193,7 +196,9 @@ TEST_F(ReadersTest, ManifestCsvWithHeaderAndQuotes) {
 }
 
 TEST_F(ReadersTest, ManifestJsonArray) {
-  std::string p = write("m.json", R"([{"name":"b","type":"Linear"},{"name":"a","type":null},{"name":"c","extra":1}])");
+  std::string p =
+      write("m.json",
+            R"([{"name":"b","type":"Linear"},{"name":"a","type":null},{"name":"c","extra":1}])");
   ASSERT_TRUE(inventory(p));
   EXPECT_EQ(inv_.format, "manifest-json");
   EXPECT_EQ(names(), (std::vector<std::string>{"b:Linear", "a:", "c:"}));
@@ -247,7 +252,8 @@ TEST_F(ReadersTest, DuplicateComesBeforeLaterErrors) {
   EXPECT_EQ(count("err_inventory_duplicate"), 3u);
   EXPECT_EQ(count("err_inventory_too_many"), 0u);
 
-  EXPECT_FALSE(inventory(write("dup-then-bad.json", R"([{"name":"a"},{"name":"b"},{"name":"a"},{"name":3}])")));
+  EXPECT_FALSE(inventory(
+      write("dup-then-bad.json", R"([{"name":"a"},{"name":"b"},{"name":"a"},{"name":3}])")));
   EXPECT_EQ(count("err_inventory_duplicate"), 4u);
   EXPECT_EQ(count("err_inventory_malformed"), 0u);
   EXPECT_EQ(names(), (std::vector<std::string>{"a:", "b:"}));
@@ -257,7 +263,8 @@ TEST_F(ReadersTest, LargeManifestIndexMatchesModules) {
   // Enough names for a multi-pass bucket sort in InventoryBuilder::finish.
   std::string text;
   for (int i = 0; i < 20000; ++i)
-    text += "model.layers." + std::to_string(i / 100) + ".m" + std::to_string(i % 100) + " Linear\n";
+    text +=
+        "model.layers." + std::to_string(i / 100) + ".m" + std::to_string(i % 100) + " Linear\n";
   ASSERT_TRUE(inventory(write("large.txt", text)));
   ASSERT_EQ(inv_.modules.size(), 20000u);
   ASSERT_EQ(inv_.index.size(), 20000u);
@@ -306,10 +313,12 @@ TEST_F(ReadersTest, IndexModulesAndTypesFromNames) {
 })");
   ASSERT_TRUE(inventory(p));
   EXPECT_EQ(inv_.format, "safetensors-index");
-  EXPECT_EQ(names(), (std::vector<std::string>{
-                         "lm_head:Linear", "model.embed_tokens:Embedding", "model.layers.0.input_layernorm:RMSNorm",
-                         "model.layers.0.mlp.experts.3.w2:Linear", "model.layers.0.mlp.gate_up_proj:Linear",
-                         "model.layers.0.self_attn.o_proj:Linear", "model.norm:RMSNorm", "wte:Embedding"}));
+  EXPECT_EQ(names(), (std::vector<std::string>{"lm_head:Linear", "model.embed_tokens:Embedding",
+                                               "model.layers.0.input_layernorm:RMSNorm",
+                                               "model.layers.0.mlp.experts.3.w2:Linear",
+                                               "model.layers.0.mlp.gate_up_proj:Linear",
+                                               "model.layers.0.self_attn.o_proj:Linear",
+                                               "model.norm:RMSNorm", "wte:Embedding"}));
   EXPECT_EQ(inv_.modules[0].line, 4u);
   EXPECT_EQ(inv_.modules[5].line, 11u);
 }
@@ -321,7 +330,8 @@ TEST_F(ReadersTest, IndexErrors) {
   EXPECT_EQ(d->range.begin.line, 1u);
   EXPECT_EQ(d->range.begin.col, 33u); // the '}' after the trailing comma
 
-  EXPECT_FALSE(inventory(write("b.index.json", "{\"weight_map\": {\"x.weight\": \"s\",\n \"x.weight\": \"t\"}}")));
+  EXPECT_FALSE(inventory(
+      write("b.index.json", "{\"weight_map\": {\"x.weight\": \"s\",\n \"x.weight\": \"t\"}}")));
   EXPECT_EQ(count("err_inventory_malformed"), 2u);
   EXPECT_EQ(diags_.diagnostics().back().range.begin.line, 2u);
   EXPECT_EQ(diags_.diagnostics().back().range.begin.col, 2u);
@@ -349,18 +359,19 @@ TEST_F(ReadersTest, TypeFromName) {
 // ---- .safetensors header -------------------------------------------------------------------
 
 TEST_F(ReadersTest, SafetensorsHeaderOnlyTypesFromShapes) {
-  std::string h = R"({"__metadata__":{"format":"pt"},)"
-                  R"("conv.weight":{"dtype":"F16","shape":[8,3,3,3],"data_offsets":[0,432]},)"
-                  R"("conv.bias":{"dtype":"F16","shape":[8],"data_offsets":[432,448]},)"
-                  R"("tok.embed_tokens.weight":{"dtype":"BF16","shape":[100,8],"data_offsets":[448,2048]},)"
-                  R"("c1.weight":{"dtype":"F32","shape":[4,4,3],"data_offsets":[0,0]},)"
-                  R"("fc.weight":{"dtype":"F32","shape":[4,8],"data_offsets":[0,0]},)"
-                  R"("ln.weight":{"dtype":"F32","shape":[8],"data_offsets":[0,0]}}    )";
+  std::string h =
+      R"({"__metadata__":{"format":"pt"},)"
+      R"("conv.weight":{"dtype":"F16","shape":[8,3,3,3],"data_offsets":[0,432]},)"
+      R"("conv.bias":{"dtype":"F16","shape":[8],"data_offsets":[432,448]},)"
+      R"("tok.embed_tokens.weight":{"dtype":"BF16","shape":[100,8],"data_offsets":[448,2048]},)"
+      R"("c1.weight":{"dtype":"F32","shape":[4,4,3],"data_offsets":[0,0]},)"
+      R"("fc.weight":{"dtype":"F32","shape":[4,8],"data_offsets":[0,0]},)"
+      R"("ln.weight":{"dtype":"F32","shape":[8],"data_offsets":[0,0]}}    )";
   // The data is not there at all: only the header is ever read.
   ASSERT_TRUE(inventory(safetensors("m.safetensors", h, h.size())));
   EXPECT_EQ(inv_.format, "safetensors");
-  EXPECT_EQ(names(), (std::vector<std::string>{"conv:Conv2d", "tok.embed_tokens:Embedding", "c1:Conv1d",
-                                               "fc:Linear", "ln:RMSNorm"}));
+  EXPECT_EQ(names(), (std::vector<std::string>{"conv:Conv2d", "tok.embed_tokens:Embedding",
+                                               "c1:Conv1d", "fc:Linear", "ln:RMSNorm"}));
   // Without the suffix the content gives it away.
   ASSERT_TRUE(inventory(safetensors("model.bin", h, h.size(), 16)));
   EXPECT_EQ(inv_.format, "safetensors");
@@ -406,10 +417,13 @@ TEST_F(ReadersTest, SafetensorsBadHeaderJson) {
 // ---- ONNX ----------------------------------------------------------------------------------
 
 TEST_F(ReadersTest, OnnxNodesInOrderUnnamedGetIndex) {
-  std::string p = write("m.onnx", model({node("/conv1/Conv", "Conv"), node("", "Relu"), node("/fc/Gemm", "Gemm")}));
-  ASSERT_TRUE(inventory(p)) << (diags_.diagnostics().empty() ? "" : diags_.diagnostics().back().message);
+  std::string p = write(
+      "m.onnx", model({node("/conv1/Conv", "Conv"), node("", "Relu"), node("/fc/Gemm", "Gemm")}));
+  ASSERT_TRUE(inventory(p)) << (diags_.diagnostics().empty() ? ""
+                                                             : diags_.diagnostics().back().message);
   EXPECT_EQ(inv_.format, "onnx");
-  EXPECT_EQ(names(), (std::vector<std::string>{"/conv1/Conv:Conv", "Relu_1:Relu", "/fc/Gemm:Gemm"}));
+  EXPECT_EQ(names(),
+            (std::vector<std::string>{"/conv1/Conv:Conv", "Relu_1:Relu", "/fc/Gemm:Gemm"}));
 }
 
 TEST_F(ReadersTest, OnnxErrors) {
@@ -432,7 +446,8 @@ TEST_F(ReadersTest, OnnxErrors) {
 // ---- assignBlocks --------------------------------------------------------------------------
 
 TEST_F(ReadersTest, AssignBlocks) {
-  ASSERT_TRUE(inventory(write("m.txt", "model.layers.12.mlp.up_proj Linear\nmodel.norm RMSNorm\nmodel.layers.3 X\n")));
+  ASSERT_TRUE(inventory(write(
+      "m.txt", "model.layers.12.mlp.up_proj Linear\nmodel.norm RMSNorm\nmodel.layers.3 X\n")));
   std::string err;
   auto pat = Pattern::compile("model.layers.{i}", err);
   ASSERT_TRUE(pat);
@@ -442,9 +457,10 @@ TEST_F(ReadersTest, AssignBlocks) {
   EXPECT_EQ(inv_.modules[2].block, -1); // the block itself has no dotted suffix
 
   // Consecutive modules of one block reuse its prefix; a longer number is another block.
-  ASSERT_TRUE(inventory(write("m2.txt", "model.layers.1.a X\nmodel.layers.1.b X\nmodel.layers.12.c X\n"
-                                        "model.layers.1 X\nmodel.layers.1.d.e X\nmodel.layers.1x.f X\n"
-                                        "model.layers.3.g X\n")));
+  ASSERT_TRUE(
+      inventory(write("m2.txt", "model.layers.1.a X\nmodel.layers.1.b X\nmodel.layers.12.c X\n"
+                                "model.layers.1 X\nmodel.layers.1.d.e X\nmodel.layers.1x.f X\n"
+                                "model.layers.3.g X\n")));
   readers::assignBlocks(inv_, *pat);
   std::vector<int32_t> blocks;
   for (const ir::Module &m : inv_.modules)
@@ -455,12 +471,15 @@ TEST_F(ReadersTest, AssignBlocks) {
 // ---- scores --------------------------------------------------------------------------------
 
 TEST_F(ReadersTest, AnalyzeLogRowsBehindLoggerPrefix) {
-  std::string p = write("analyze.log",
-                        "2025-01-01 00:00:00,000 - msmodelslim-logger - INFO - === Layer Analysis Results (mse_model_wise method) ===\n"
-                        "2025-01-01 00:00:00,001 - msmodelslim-logger - INFO -   1. model.layers.2                                     | Score:   2.4396e+03\n"
-                        "  2. model.layers.0.mlp.down_proj                       | Score:   1.5000e+00\n"
-                        "  3. model.layers.7.*                                   | Score:   1.5000e+00\n"
-                        "top 3:\n  - 'model.layers.2.*'\n");
+  std::string p =
+      write("analyze.log",
+            "2025-01-01 00:00:00,000 - msmodelslim-logger - INFO - === Layer Analysis Results "
+            "(mse_model_wise method) ===\n"
+            "2025-01-01 00:00:00,001 - msmodelslim-logger - INFO -   1. model.layers.2             "
+            "                        | Score:   2.4396e+03\n"
+            "  2. model.layers.0.mlp.down_proj                       | Score:   1.5000e+00\n"
+            "  3. model.layers.7.*                                   | Score:   1.5000e+00\n"
+            "top 3:\n  - 'model.layers.2.*'\n");
   ASSERT_TRUE(scores(p));
   EXPECT_EQ(sc_.format, "msmodelslim-log");
   EXPECT_EQ(sc_.metric, "mse_model_wise");
@@ -474,7 +493,8 @@ TEST_F(ReadersTest, AnalyzeLogRowsBehindLoggerPrefix) {
 }
 
 TEST_F(ReadersTest, AnalyzeTopListIsRankBased) {
-  std::string p = write("top.yaml", "top 3:\n  - 'model.layers.9.*'\n  - \"model.layers.1.*\"\n  - model.layers.4\n");
+  std::string p = write(
+      "top.yaml", "top 3:\n  - 'model.layers.9.*'\n  - \"model.layers.1.*\"\n  - model.layers.4\n");
   ASSERT_TRUE(scores(p));
   EXPECT_EQ(sc_.format, "msmodelslim-top");
   ASSERT_EQ(sc_.entries.size(), 3u);
@@ -486,7 +506,8 @@ TEST_F(ReadersTest, AnalyzeTopListIsRankBased) {
 }
 
 TEST_F(ReadersTest, AnalyzeLogErrors) {
-  std::string p = write("bad.log", "  1. a | Score: 1.0\n  2. b | Score: x\n  c | Score: 2.0\n  4. d Score: 3\n  5. e | Score: nan\n  6. a | Score: 1\n");
+  std::string p = write("bad.log", "  1. a | Score: 1.0\n  2. b | Score: x\n  c | Score: 2.0\n  4. "
+                                   "d Score: 3\n  5. e | Score: nan\n  6. a | Score: 1\n");
   EXPECT_FALSE(scores(p));
   EXPECT_EQ(count("err_scores_malformed"), 3u); // lines 2, 3, 4: every malformed line
   EXPECT_EQ(count("err_scores_not_finite"), 1u);
@@ -497,8 +518,10 @@ TEST_F(ReadersTest, AnalyzeLogErrors) {
 }
 
 TEST_F(ReadersTest, AnalysisYaml) {
-  std::string p = write("analysis_result.yaml", "layer_scores:\n  - {name: model.layers.0, score: 12.5}\n"
-                                                "  - name: model.layers.1.mlp.*\n    score: 3\nmethod: mse_layer_wise\npatterns: ['*']\n");
+  std::string p = write(
+      "analysis_result.yaml",
+      "layer_scores:\n  - {name: model.layers.0, score: 12.5}\n"
+      "  - name: model.layers.1.mlp.*\n    score: 3\nmethod: mse_layer_wise\npatterns: ['*']\n");
   ASSERT_TRUE(scores(p));
   EXPECT_EQ(sc_.format, "analysis-yaml");
   EXPECT_EQ(sc_.metric, "mse_layer_wise");
@@ -508,7 +531,8 @@ TEST_F(ReadersTest, AnalysisYaml) {
 
   EXPECT_FALSE(scores(write("nan.yaml", "layer_scores:\n  - {name: a, score: .nan}\n")));
   EXPECT_EQ(count("err_scores_not_finite"), 1u);
-  EXPECT_FALSE(scores(write("bad.yaml", "layer_scores:\n  - {name: a, score: [1]}\n  - {name: b}\n")));
+  EXPECT_FALSE(
+      scores(write("bad.yaml", "layer_scores:\n  - {name: a, score: [1]}\n  - {name: b}\n")));
   EXPECT_EQ(count("err_scores_malformed"), 2u);
   EXPECT_FALSE(scores(write("syntax.yaml", "layer_scores:\n  - {name: a, score: 1\n")));
   EXPECT_EQ(count("err_scores_malformed"), 3u);
@@ -521,7 +545,8 @@ TEST_F(ReadersTest, AnalysisYaml) {
 TEST_F(ReadersTest, AnalysisYamlStreamedEqualsTreeReader) {
   const char *const docs[] = {
       "method: std\nlayer_scores:\n- name: a.b\n  score: 1.5e-3\n- name: 'c.*'\n  score: \"-2\"\n",
-      "layer_scores:\n  - {name: model.layers.0, score: 12.5, extra: [1, {x: 2}]}\nmethod: m\npatterns: ['*']\n",
+      "layer_scores:\n  - {name: model.layers.0, score: 12.5, extra: [1, {x: 2}]}\nmethod: "
+      "m\npatterns: ['*']\n",
       "\xEF\xBB\xBFlayer_scores: [{name: x, score: 1}, {name: y, score: +.inf}]\n",
       "layer_scores:\n  - {name: a, score: .nan}\n",
       "layer_scores:\n  - {name: a, score: 1}\n  - {name: a, score: 2}\n",
@@ -545,7 +570,8 @@ TEST_F(ReadersTest, AnalysisYamlStreamedEqualsTreeReader) {
       "- layer_scores\n",
       "\"layer_scores\": [{\"name\": \"q\", \"score\": 0.25}]\n",
       // The plain layout (read line by line) and its near misses (read from events or the tree).
-      "method: std\nlayer_scores:\n- name: m.l.0.mlp.*\n  score: 1.5e-03\n- score: -2\n  name: /b/Conv_1\n",
+      "method: std\nlayer_scores:\n- name: m.l.0.mlp.*\n  score: 1.5e-03\n- score: -2\n  name: "
+      "/b/Conv_1\n",
       "layer_scores:\n  - name: a\n    score: 1\n\n  - name: b\n    score: 2\nmethod: kurtosis\n",
       "layer_scores:\n- name: a\n  score: 1\n- name: a\n  score: 2\n",
       "layer_scores:\n- name: a.*\n  score: 1\n- name: a\n  score: 2\n",
@@ -574,10 +600,11 @@ TEST_F(ReadersTest, AnalysisYamlStreamedEqualsTreeReader) {
     for (const ir::ScoreEntry &e : out.entries)
       d += e.name + " " + std::to_string(e.score) + " line " + std::to_string(e.line) + "\n";
     for (const Diagnostic &g : diags.diagnostics()) {
-      d += g.code + " " + std::to_string(g.range.begin.line) + ":" + std::to_string(g.range.begin.col) + " " +
-           g.message + "\n";
+      d += g.code + " " + std::to_string(g.range.begin.line) + ":" +
+           std::to_string(g.range.begin.col) + " " + g.message + "\n";
       for (const Diagnostic &n : g.notes)
-        d += "  " + n.code + " " + std::to_string(n.range.begin.line) + ":" + std::to_string(n.range.begin.col) + "\n";
+        d += "  " + n.code + " " + std::to_string(n.range.begin.line) + ":" +
+             std::to_string(n.range.begin.col) + "\n";
     }
     return d;
   };
@@ -592,8 +619,9 @@ TEST_F(ReadersTest, AnalysisYamlStreamedEqualsTreeReader) {
 }
 
 TEST_F(ReadersTest, HmctJsonMetricAndDirection) {
-  std::string p = write("s.json", "{\n \"/b/Conv\": {\"cosine-similarity\": \"0.98\", \"mse\": \"0.1\"},\n"
-                                  " \"/a/Conv\": {\"cosine-similarity\": 0.999}\n}\n");
+  std::string p =
+      write("s.json", "{\n \"/b/Conv\": {\"cosine-similarity\": \"0.98\", \"mse\": \"0.1\"},\n"
+                      " \"/a/Conv\": {\"cosine-similarity\": 0.999}\n}\n");
   ASSERT_TRUE(scores(p));
   EXPECT_EQ(sc_.format, "hmct-json");
   EXPECT_EQ(sc_.metric, "cosine-similarity");
@@ -619,12 +647,11 @@ TEST_F(ReadersTest, HmctJsonMetricAndDirection) {
 }
 
 TEST_F(ReadersTest, HmctLogTable) {
-  std::string p = write("node_sensitivity.log",
-                        "=====node sensitivity=====\n"
-                        "Node      sqnr     mse\n"
-                        "--------------------------\n"
-                        "conv_a    12.5     0.1\n"
-                        "...ery_long_node_name_tail   30.25   0.01\n");
+  std::string p = write("node_sensitivity.log", "=====node sensitivity=====\n"
+                                                "Node      sqnr     mse\n"
+                                                "--------------------------\n"
+                                                "conv_a    12.5     0.1\n"
+                                                "...ery_long_node_name_tail   30.25   0.01\n");
   ASSERT_TRUE(scores(p));
   EXPECT_EQ(sc_.format, "hmct-log");
   EXPECT_EQ(sc_.metric, "sqnr");
@@ -638,12 +665,11 @@ TEST_F(ReadersTest, HmctLogTable) {
 }
 
 TEST_F(ReadersTest, HorizonTable) {
-  std::string p = write("sens.txt",
-                        "op_name  sensitive_type  op_type  ATOL  dtype\n"
-                        "-------  --------------  -------  ----  -----\n"
-                        "m.fc     activation      Linear   2.5   qint8\n"
-                        "m.conv   weight          Conv2d   1.5\n"
-                        "m.fc     weight          Linear   0.5   qint8   10(2%)\n");
+  std::string p = write("sens.txt", "op_name  sensitive_type  op_type  ATOL  dtype\n"
+                                    "-------  --------------  -------  ----  -----\n"
+                                    "m.fc     activation      Linear   2.5   qint8\n"
+                                    "m.conv   weight          Conv2d   1.5\n"
+                                    "m.fc     weight          Linear   0.5   qint8   10(2%)\n");
   ASSERT_TRUE(scores(p));
   EXPECT_EQ(sc_.format, "horizon-table");
   EXPECT_EQ(sc_.metric, "ATOL");

@@ -28,7 +28,8 @@ using testsupport::Mods;
 amct::AmctDocument parse(const std::string &text, ConfigKind kind) {
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
-  EXPECT_TRUE(amct::parseAmctConfigAs(text, kind, doc, errors)) << (errors.empty() ? "" : errors[0].message);
+  EXPECT_TRUE(amct::parseAmctConfigAs(text, kind, doc, errors))
+      << (errors.empty() ? "" : errors[0].message);
   return doc;
 }
 
@@ -39,10 +40,12 @@ std::vector<ir::Module> modules(const Mods &mods) {
   return out;
 }
 
-std::vector<Applied> apply(const std::string &text, ConfigKind kind, const std::vector<ir::Module> &mods,
+std::vector<Applied> apply(const std::string &text, ConfigKind kind,
+                           const std::vector<ir::Module> &mods,
                            std::vector<amct::Finding> *refusalsOut = nullptr) {
   std::vector<amct::Finding> refusals;
-  static std::deque<amct::AmctDocument> docs; // the result's algorithm names are views into its document
+  static std::deque<amct::AmctDocument>
+      docs; // the result's algorithm names are views into its document
   docs.push_back(parse(text, kind));
   auto out = amct::applyDocument(docs.back(), mods, amct::Version{}, refusals);
   if (refusalsOut)
@@ -52,7 +55,8 @@ std::vector<Applied> apply(const std::string &text, ConfigKind kind, const std::
   return out;
 }
 
-const Mods kNet = {{"conv1", "Conv2d"}, {"fc", "Linear"}, {"pool", "AvgPool2d"}, {"norm", "LayerNorm"}};
+const Mods kNet = {
+    {"conv1", "Conv2d"}, {"fc", "Linear"}, {"pool", "AvgPool2d"}, {"norm", "LayerNorm"}};
 
 // The emitter's parsed document handed to the read-back: taken once, only for the same bytes
 // and kind (the marker shows the remembered document came back, not a second parse).
@@ -83,14 +87,15 @@ TEST(AmctConfig, PrintMovesATemporarysStringsAndParseKeepsEachEntrysPlace) {
     amct::AmctDocument doc;
     doc.kind = kind;
     for (int i = 0; i < 3; ++i)
-      doc.skipLayers.push_back(amct::Entry{"model.layers." + std::to_string(i) + ".mlp.down_proj_long_name"});
+      doc.skipLayers.push_back(
+          amct::Entry{"model.layers." + std::to_string(i) + ".mlp.down_proj_long_name"});
     amct::Override o;
     o.key = "model.layers.7.self_attn.q_proj_long_name";
     doc.nameOverrides.push_back(o);
     std::string copied = amct::printAmctConfig(doc);
     amct::AmctDocument moved = doc;
     EXPECT_EQ(amct::printAmctConfig(std::move(moved)), copied);
-    EXPECT_TRUE(moved.skipLayers[0].text.empty()); // NOLINT: taken by the print
+    EXPECT_TRUE(moved.skipLayers[0].text.empty());   // NOLINT: taken by the print
     EXPECT_TRUE(moved.nameOverrides[0].key.empty()); // NOLINT
     amct::AmctDocument parsed;
     std::vector<amct::ParseError> errors;
@@ -139,9 +144,10 @@ TEST(AmctConfig, PrintsNamesAsProtobufsUtf8EscapingDoes) {
 }
 
 TEST(AmctReading, PtqSkipWinsOverAnOverride) {
-  auto a = apply("skip_layers: \"conv1\"\noverride_layer_configs { layer_name: \"conv1\" calibration_config { "
-                 "arq_quantize { quant_bits: 4 } ifmr_quantize { } } }\n",
-                 ConfigKind::PTQ, modules(kNet));
+  auto a = apply(
+      "skip_layers: \"conv1\"\noverride_layer_configs { layer_name: \"conv1\" calibration_config { "
+      "arq_quantize { quant_bits: 4 } ifmr_quantize { } } }\n",
+      ConfigKind::PTQ, modules(kNet));
   EXPECT_FALSE(a[0].enabled);
   EXPECT_EQ(a[0].line, 1u);
   EXPECT_TRUE(a[1].enabled);
@@ -150,7 +156,8 @@ TEST(AmctReading, PtqSkipWinsOverAnOverride) {
 }
 
 TEST(AmctReading, QatAnOverrideReenablesASkippedLayerAndSkipListsAreUnions) {
-  auto a = apply("skip_layers: \"conv1\"\nquant_skip_layers: \"fc\"\noverride_layer_types { layer_type: \"Conv2d\" "
+  auto a = apply("skip_layers: \"conv1\"\nquant_skip_layers: \"fc\"\noverride_layer_types { "
+                 "layer_type: \"Conv2d\" "
                  "retrain_weight_quant_config { arq_retrain { dst_type: INT4 } } }\n",
                  ConfigKind::QAT, modules(kNet));
   EXPECT_TRUE(a[0].enabled); // the Conv2d type override sets retrain_enable back to true
@@ -161,11 +168,13 @@ TEST(AmctReading, QatAnOverrideReenablesASkippedLayerAndSkipListsAreUnions) {
 }
 
 TEST(AmctReading, NameBeatsTypeBeatsGlobalAndEntriesReplace) {
-  auto a = apply("common_config { arq_quantize { quant_bits: 4 } hfmg_quantize { asymmetric: false } }\n"
-                 "override_layer_types { layer_type: \"Linear\" calibration_config { ifmr_quantize { } } }\n"
-                 "override_layer_configs { layer_name: \"conv1\" calibration_config { ifmr_quantize { dst_type: "
-                 "INT16 } } }\n",
-                 ConfigKind::PTQ, modules(kNet));
+  auto a = apply(
+      "common_config { arq_quantize { quant_bits: 4 } hfmg_quantize { asymmetric: false } }\n"
+      "override_layer_types { layer_type: \"Linear\" calibration_config { ifmr_quantize { } } }\n"
+      "override_layer_configs { layer_name: \"conv1\" calibration_config { ifmr_quantize { "
+      "dst_type: "
+      "INT16 } } }\n",
+      ConfigKind::PTQ, modules(kNet));
   EXPECT_EQ(a[0].act, amct::DataType::Int16);
   EXPECT_EQ(a[0].weightBits, 8u); // not the global 4 bits: the name entry replaces
   EXPECT_EQ(a[1].weightBits, 8u);
@@ -187,7 +196,8 @@ TEST(AmctReading, GlobalInt16FallsBackOnABiaslessLinearAndAnOverrideIsRefused) {
   EXPECT_EQ(a[0].act, amct::DataType::Int8);
   EXPECT_EQ(a[1].act, amct::DataType::Int16);
   std::vector<amct::Finding> refusals;
-  apply("override_layer_configs { layer_name: \"q_proj\" calibration_config { ifmr_quantize { dst_type: INT16 } } }\n",
+  apply("override_layer_configs { layer_name: \"q_proj\" calibration_config { ifmr_quantize { "
+        "dst_type: INT16 } } }\n",
         ConfigKind::PTQ, mods, &refusals);
   ASSERT_EQ(refusals.size(), 1u);
   EXPECT_EQ(refusals[0].message, "int16_quantizable not support for q_proj layer");
@@ -225,7 +235,8 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
       return; // AMCT still lists a skipped layer's recipe; nothing of it applies
     nlohmann::json d = layer.value("retrain_data_config", nlohmann::json::object());
     nlohmann::json w = layer.value("retrain_weight_config", nlohmann::json::object());
-    EXPECT_EQ(a.act == amct::DataType::Int16 ? "INT16" : "INT8", d.value("dst_type", std::string("INT8")));
+    EXPECT_EQ(a.act == amct::DataType::Int16 ? "INT16" : "INT8",
+              d.value("dst_type", std::string("INT8")));
     EXPECT_EQ(a.weightBits == 4 ? "INT4" : "INT8", w.value("dst_type", std::string("INT8")));
     EXPECT_EQ(std::string(a.wtsAlgo) + "_retrain", w.value("algo", std::string()));
     EXPECT_EQ(a.channelWise, w.value("channel_wise", false));
@@ -303,7 +314,8 @@ TEST(AmctConformance, EveryRealConfigReadsAsVerdictsSays) {
       // Accepted as the message VERDICTS names (KV-cache files are AMCT's third message).
       ASSERT_TRUE(ok) << errors[0].message;
       std::string message = line.substr(3, line.find(' ', 3) - 3);
-      if (message != amct::rootMessageName(doc.kind)) { // text both messages read (no QAT-only field)
+      if (message !=
+          amct::rootMessageName(doc.kind)) { // text both messages read (no QAT-only field)
         EXPECT_TRUE(doc.ambiguous);
         ASSERT_EQ(message, "AMCTRetrainConfig");
         doc = parse(slurp(dir / name), ConfigKind::QAT);
@@ -354,7 +366,8 @@ Validated validate(const std::string &specText, const Mods &mods, const std::str
   return v;
 }
 
-const Mods kBlock = {{"model.layers.0.mlp.up_proj", "Linear"}, {"model.layers.0.mlp.down_proj", "Linear"}};
+const Mods kBlock = {{"model.layers.0.mlp.up_proj", "Linear"},
+                     {"model.layers.0.mlp.down_proj", "Linear"}};
 const char *kHistogramSpec = R"(qspec 1
 defaults { tier int8; weight int8 symmetric minmax; act int8 asymmetric minmax }
 override name "model.layers.*.mlp.down_proj" { act int8 asymmetric histogram }
@@ -363,18 +376,22 @@ target amct ptq { act_algo ifmr }
 
 TEST(AmctValidation, ActAlgoReplacingARulesMethodIsADivergence) {
   // What qcc wrote before the fix: act_algo ifmr everywhere, down_proj's histogram lost.
-  Validated before = validate(kHistogramSpec, kBlock, "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n");
+  Validated before =
+      validate(kHistogramSpec, kBlock,
+               "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n");
   EXPECT_TRUE(before.read);
   EXPECT_FALSE(before.valid);
   ASSERT_FALSE(before.ids.empty());
   EXPECT_EQ(before.ids[0], "err_emit_divergence");
-  EXPECT_NE(before.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos) << before.messages[0];
+  EXPECT_NE(before.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos)
+      << before.messages[0];
   EXPECT_NE(before.messages[0].find("act method"), std::string::npos) << before.messages[0];
   // The fixed file: down_proj gets its own HFMG entry.
-  Validated after = validate(kHistogramSpec, kBlock,
-                             "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n"
-                             "override_layer_configs { layer_name: \"model.layers.0.mlp.down_proj\" calibration_config "
-                             "{ arq_quantize { } hfmg_quantize { asymmetric: true } } }\n");
+  Validated after = validate(
+      kHistogramSpec, kBlock,
+      "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n"
+      "override_layer_configs { layer_name: \"model.layers.0.mlp.down_proj\" calibration_config "
+      "{ arq_quantize { } hfmg_quantize { asymmetric: true } } }\n");
   EXPECT_TRUE(after.valid) << (after.messages.empty() ? "" : after.messages[0]);
 }
 
@@ -396,13 +413,17 @@ TEST(AmctValidation, NeighboursDifferingInOneInputAreNamedEach) {
       // The defaults' method (no AMCT word) for both, HFMG applied to both; down_proj's rule asks
       // for HFMG (its minmax is what AMCT applies), up_proj's target IFMR (HFMG is a divergence).
       {"qspec 1\ndefaults { tier int8; act int8 asymmetric minmax }\n"
-       "override name \"model.layers.0.mlp.down_proj\" { amct { act_algo hfmg } }\ntarget amct ptq { act_algo ifmr }\n",
-       "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n", "model.layers.0.mlp.up_proj"},
+       "override name \"model.layers.0.mlp.down_proj\" { amct { act_algo hfmg } }\ntarget amct ptq "
+       "{ act_algo ifmr }\n",
+       "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n",
+       "model.layers.0.mlp.up_proj"},
       // IFMR applied to both, no rule option; up_proj's rule asks for histogram (a divergence),
       // down_proj has the defaults' minmax.
       {"qspec 1\ndefaults { tier int8; act int8 asymmetric minmax }\n"
-       "override name \"model.layers.0.mlp.up_proj\" { act int8 asymmetric histogram }\ntarget amct ptq { act_algo ifmr }\n",
-       "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n", "model.layers.0.mlp.up_proj"},
+       "override name \"model.layers.0.mlp.up_proj\" { act int8 asymmetric histogram }\ntarget "
+       "amct ptq { act_algo ifmr }\n",
+       "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n",
+       "model.layers.0.mlp.up_proj"},
   };
   for (const Case &c : cases) {
     Validated v = validate(c.spec, kBlock, c.cfg);
@@ -413,13 +434,15 @@ TEST(AmctValidation, NeighboursDifferingInOneInputAreNamedEach) {
 }
 
 TEST(AmctValidation, TierAndDtypesComparedAsThePairAmctApplies) {
-  const char *spec = "qspec 1\ndefaults { tier int8; weight int8; act int8 }\n"
-                     "override name \"model.layers.0.mlp.up_proj\" { tier int16 }\ntarget amct ptq { }\n";
+  const char *spec =
+      "qspec 1\ndefaults { tier int8; weight int8; act int8 }\n"
+      "override name \"model.layers.0.mlp.up_proj\" { tier int16 }\ntarget amct ptq { }\n";
   // The name override's tier beats the defaults' act dtype: A16 is what the IR asks for.
-  Validated ok = validate(spec, kBlock,
-                          "common_config { arq_quantize { } ifmr_quantize { } }\noverride_layer_configs { layer_name: "
-                          "\"model.layers.0.mlp.up_proj\" calibration_config { arq_quantize { } ifmr_quantize { "
-                          "dst_type: INT16 } } }\n");
+  Validated ok = validate(
+      spec, kBlock,
+      "common_config { arq_quantize { } ifmr_quantize { } }\noverride_layer_configs { layer_name: "
+      "\"model.layers.0.mlp.up_proj\" calibration_config { arq_quantize { } ifmr_quantize { "
+      "dst_type: INT16 } } }\n");
   EXPECT_TRUE(ok.valid) << (ok.messages.empty() ? "" : ok.messages[0]);
   Validated lost = validate(spec, kBlock, "common_config { arq_quantize { } ifmr_quantize { } }\n");
   EXPECT_FALSE(lost.valid);
@@ -434,7 +457,9 @@ TEST(AmctValidation, GlobalInt16OnABiaslessLinearIsReadAsInt8) {
       m.biasKnown = true;
     s.inventory.modules[1].hasBias = true;
   };
-  Validated v = validate(spec, kBlock, "common_config { arq_quantize { } ifmr_quantize { dst_type: INT16 } }\n", noBias);
+  Validated v =
+      validate(spec, kBlock,
+               "common_config { arq_quantize { } ifmr_quantize { dst_type: INT16 } }\n", noBias);
   EXPECT_TRUE(v.read);
   EXPECT_FALSE(v.valid);
   ASSERT_EQ(v.ids.size(), 1u); // up_proj only: down_proj has a bias
@@ -442,10 +467,12 @@ TEST(AmctValidation, GlobalInt16OnABiaslessLinearIsReadAsInt8) {
 }
 
 TEST(AmctValidation, AConfigAmctRefusesIsNotRead) {
-  Validated v = validate("qspec 1\ntarget amct ptq { }\n", kBlock, "skip_layer_types: \"Embedding\"\n");
+  Validated v =
+      validate("qspec 1\ntarget amct ptq { }\n", kBlock, "skip_layer_types: \"Embedding\"\n");
   EXPECT_FALSE(v.read);
   ASSERT_FALSE(v.messages.empty());
-  EXPECT_NE(v.messages[0].find("Layer type Embedding does not support quantize."), std::string::npos);
+  EXPECT_NE(v.messages[0].find("Layer type Embedding does not support quantize."),
+            std::string::npos);
   Validated garbage = validate("qspec 1\ntarget amct ptq { }\n", kBlock, "no_such_field: 1\n");
   EXPECT_FALSE(garbage.read);
   EXPECT_EQ(garbage.ids[0], "err_amct_parse");
@@ -456,9 +483,14 @@ TEST(AmctValidation, AConfigAmctRefusesIsNotRead) {
 // do not; a module read through two nodes that disagree is a divergence.
 void twoGraphs(ir::Spec &s) {
   s.onnx.path = "<test>.onnx";
-  s.onnx.nodes = {{"/model/layers.0/mlp/up_proj/MatMul", "MatMul", "model.layers.0.mlp.up_proj", {}, false},
-                  {"/model/layers.0/mlp/down_proj/MatMul", "MatMul", "model.layers.0.mlp.down_proj", {}, false},
-                  {"/model/layers.0/mlp/down_proj/MatMul_1", "MatMul", "model.layers.0.mlp.down_proj", {}, false}};
+  s.onnx.nodes = {
+      {"/model/layers.0/mlp/up_proj/MatMul", "MatMul", "model.layers.0.mlp.up_proj", {}, false},
+      {"/model/layers.0/mlp/down_proj/MatMul", "MatMul", "model.layers.0.mlp.down_proj", {}, false},
+      {"/model/layers.0/mlp/down_proj/MatMul_1",
+       "MatMul",
+       "model.layers.0.mlp.down_proj",
+       {},
+       false}};
   s.onnx.modules.assign(2, ir::NodeMapping{});
   s.onnx.modules[0].how = s.onnx.modules[1].how = ir::NodeMapping::MapFile;
   s.onnx.modules[0].nodes = {0};
@@ -466,20 +498,26 @@ void twoGraphs(ir::Spec &s) {
 }
 
 TEST(AmctValidation, TwoGraphsReadTheFileInTheOnnxNameSpace) {
-  const char *spec = "qspec 1\nprotect \"model.layers.0.mlp.down_proj\"\ntarget amct ptq { framework onnx }\n";
+  const char *spec =
+      "qspec 1\nprotect \"model.layers.0.mlp.down_proj\"\ntarget amct ptq { framework onnx }\n";
   const std::string global = "common_config { arq_quantize { } ifmr_quantize { } }\n";
   Validated nodes = validate(spec, kBlock,
                              "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul\"\n"
-                             "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul_1\"\n" + global, twoGraphs);
+                             "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul_1\"\n" +
+                                 global,
+                             twoGraphs);
   EXPECT_TRUE(nodes.valid) << (nodes.messages.empty() ? "" : nodes.messages[0]);
-  Validated modules = validate(spec, kBlock, "skip_layers: \"model.layers.0.mlp.down_proj\"\n" + global, twoGraphs);
+  Validated modules =
+      validate(spec, kBlock, "skip_layers: \"model.layers.0.mlp.down_proj\"\n" + global, twoGraphs);
   EXPECT_FALSE(modules.valid);
-  Validated split = validate(spec, kBlock, "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul\"\n" + global, twoGraphs);
+  Validated split = validate(
+      spec, kBlock, "skip_layers: \"/model/layers.0/mlp/down_proj/MatMul\"\n" + global, twoGraphs);
   EXPECT_TRUE(split.read);
   EXPECT_FALSE(split.valid);
   ASSERT_FALSE(split.ids.empty());
   EXPECT_EQ(split.ids[0], "err_emit_divergence");
-  EXPECT_NE(split.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos) << split.messages[0];
+  EXPECT_NE(split.messages[0].find("model.layers.0.mlp.down_proj"), std::string::npos)
+      << split.messages[0];
 }
 
 } // namespace

@@ -31,7 +31,8 @@ TEST(MsModelSlimBraces, CountsLikeWcmatch) {
 }
 
 TEST(MsModelSlimBraces, LiteralVariablesAreEscapedForThePatternMatcher) {
-  EXPECT_EQ(msmodelslim::vendorPatternText("model.layers.{i}.mlp.gate"), "model.layers.\\{i\\}.mlp.gate");
+  EXPECT_EQ(msmodelslim::vendorPatternText("model.layers.{i}.mlp.gate"),
+            "model.layers.\\{i\\}.mlp.gate");
   EXPECT_EQ(msmodelslim::literalBraceVariable("model.layers.{i}.x"), "i");
   EXPECT_EQ(msmodelslim::literalBraceVariable("a.{b,{layer}}"), "layer");
   EXPECT_EQ(msmodelslim::literalBraceVariable("model.layers.{0..3}.x"), "");
@@ -82,9 +83,11 @@ TEST(MsModelSlimBraces, SplitKeepsTheSelection) {
 // A compressed entry longer than msModelSlim's 200 characters becomes entries within it that
 // select the same modules (issue #19: the 1M x 1,000-pattern bench spec's self_attn list).
 TEST(MsModelSlimBraces, SplitToLengthKeepsTheSelection) {
-  std::string layers = "2,3,{9..15},{20..23},{25..44},{47..60},{63..66},{69..72},{74..77},{81..102},110,111,"
-                       "{114..117},{119..124},{127..137},{142..148},{152..159},{162..179},{186..193},{196..205},"
-                       "{208..211},{213..230},{234..250},259,260,{263..274},{278..283},286,287,{291..302},{305..319}";
+  std::string layers =
+      "2,3,{9..15},{20..23},{25..44},{47..60},{63..66},{69..72},{74..77},{81..102},110,111,"
+      "{114..117},{119..124},{127..137},{142..148},{152..159},{162..179},{186..193},{196..205},"
+      "{208..211},{213..230},{234..250},259,260,{263..274},{278..283},286,287,{291..302},{305.."
+      "319}";
   std::string entry = "model.layers.{" + layers + "}.self_attn.{q,k,{v,o}}_proj";
   ASSERT_GT(entry.size(), 200u);
   std::vector<std::string> pieces = msmodelslim::splitToLength(entry, 60);
@@ -117,7 +120,8 @@ TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
       names.push_back("model.layers.2");
     for (int e = 0; e < 12; ++e)
       for (const char *p : {"gate_proj", "up_proj", "down_proj"})
-        names.push_back("model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p);
+        names.push_back("model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) +
+                        "." + p);
     if (l == 2)
       names.push_back("model.layers.2-b.x");
   }
@@ -157,7 +161,8 @@ TEST(SelectionCompressor, SameListsWhateverTheInventoryOrder) {
     EXPECT_EQ(list, first) << order.front();
   }
   EXPECT_EQ(first, (std::vector<std::string>{"model..x", "model.layers.2-b.*",
-                                             "model.layers.2.mlp.experts.{0..10}.down_proj", "model.layers.4.*"}));
+                                             "model.layers.2.mlp.experts.{0..10}.down_proj",
+                                             "model.layers.4.*"}));
 }
 
 // A brace group of 100 alternatives or more becomes `*` where the list still selects what it
@@ -170,7 +175,8 @@ TEST(SelectionCompressor, StarOnlyWhereTheSelectionStays) {
   for (int l = 0; l < 4; ++l)
     for (int e = 0; e < 128; ++e)
       for (const char *p : {"gate_proj", "up_proj"}) {
-        std::string name = "model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p;
+        std::string name =
+            "model.layers." + std::to_string(l) + ".mlp.experts." + std::to_string(e) + "." + p;
         inv.modules.push_back({name, "Linear"});
         bool must = l > 0 && std::string(p) == "gate_proj" && !(l == 3 && e == 5);
         want.push_back(must ? msmodelslim::Want::Must : msmodelslim::Want::Forbid);
@@ -180,8 +186,9 @@ TEST(SelectionCompressor, StarOnlyWhereTheSelectionStays) {
   bool verified = false;
   std::vector<std::string> list = c.compress(want, verified);
   EXPECT_TRUE(verified);
-  EXPECT_EQ(list, (std::vector<std::string>{"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
-                                            "model.layers.{1,2}.mlp.experts.*.gate_proj"}));
+  EXPECT_EQ(list,
+            (std::vector<std::string>{"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
+                                      "model.layers.{1,2}.mlp.experts.*.gate_proj"}));
   EXPECT_TRUE(c.verify(list, want));
   // simplify alone does the same on the narrow list, and leaves a list that does not verify as is.
   EXPECT_EQ(c.simplify({"model.layers.3.mlp.experts.{{0..4},{6..127}}.gate_proj",
@@ -200,10 +207,11 @@ struct Reading {
   std::vector<std::string> ids;
 };
 
-const Mods kMods = {{"m.0.q", "Linear"}, {"m.0.k", "Linear"}, {"m.1.q", "Linear"},
+const Mods kMods = {{"m.0.q", "Linear"}, {"m.0.k", "Linear"},   {"m.1.q", "Linear"},
                     {"m.1.k", "Linear"}, {"m.norm", "RMSNorm"}, {"lm_head", "Linear"}};
 
-void read(Reading &r, const std::string &yaml, const std::string &specText = "qspec 1\ntarget msmodelslim { }\n") {
+void read(Reading &r, const std::string &yaml,
+          const std::string &specText = "qspec 1\ntarget msmodelslim { }\n") {
   testsupport::compileAndEmit("msmodelslim", specText, kMods, r.spec);
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -213,23 +221,26 @@ void read(Reading &r, const std::string &yaml, const std::string &specText = "qs
 }
 
 const char *kHead = "apiversion: modelslim_v1\nmetadata: {config_id: x}\nspec:\n  process:\n";
-std::string quant(const std::string &dtype, const std::string &include, const std::string &exclude) {
-  return "    - type: linear_quant\n      qconfig:\n        weight: {scope: per_channel, dtype: " + dtype +
-         ", symmetric: true, method: minmax}\n      include: " + include + "\n      exclude: " + exclude + "\n";
+std::string quant(const std::string &dtype, const std::string &include,
+                  const std::string &exclude) {
+  return "    - type: linear_quant\n      qconfig:\n        weight: {scope: per_channel, dtype: " +
+         dtype + ", symmetric: true, method: minmax}\n      include: " + include +
+         "\n      exclude: " + exclude + "\n";
 }
 
 TEST(MsModelSlimReader, FirstProcessorWinsAndExcludeWins) {
   Reading r;
-  read(r, std::string(kHead) + quant("int4", "[\"m.0.*\"]", "[\"m.0.k\"]") + quant("int8", "[\"*\"]", "[\"lm_head\"]"));
+  read(r, std::string(kHead) + quant("int4", "[\"m.0.*\"]", "[\"m.0.k\"]") +
+              quant("int8", "[\"*\"]", "[\"lm_head\"]"));
   ASSERT_TRUE(r.ok);
   const auto &m = r.reading.modules;
   ASSERT_EQ(m.size(), kMods.size());
   EXPECT_EQ(*m[0].weight.dtype, "int4"); // m.0.q: the first processor
   EXPECT_EQ(*m[1].weight.dtype, "int8"); // m.0.k: excluded there, taken by the second
   EXPECT_EQ(*m[2].weight.dtype, "int8");
-  EXPECT_FALSE(m[4].known);                // RMSNorm: linear_quant does not test it
-  EXPECT_EQ(m[5].tier, ir::Tier::Float);   // lm_head: excluded everywhere
-  EXPECT_EQ(*m[0].act.dtype, "float");     // no act: W4A16
+  EXPECT_FALSE(m[4].known);              // RMSNorm: linear_quant does not test it
+  EXPECT_EQ(m[5].tier, ir::Tier::Float); // lm_head: excluded everywhere
+  EXPECT_EQ(*m[0].act.dtype, "float");   // no act: W4A16
   EXPECT_GT(m[0].line, 0u);
 }
 
@@ -258,8 +269,11 @@ TEST(TranslationValidation, ReportsEachDivergenceWithTheRule) {
   Reading r;
   // The spec quantizes everything at int8 but protects lm_head; the practice quantizes lm_head
   // at int4 and leaves m.1.k out.
-  read(r, std::string(kHead) + quant("int4", "[\"lm_head\"]", "[]") + quant("int8", "[\"*\"]", "[\"m.1.k\"]"),
-       "qspec 1\ndefaults { tier int8; weight int8 }\ntiers int8 < float\nprotect \"lm_head\"\ntarget msmodelslim { }\n");
+  read(r,
+       std::string(kHead) + quant("int4", "[\"lm_head\"]", "[]") +
+           quant("int8", "[\"*\"]", "[\"m.1.k\"]"),
+       "qspec 1\ndefaults { tier int8; weight int8 }\ntiers int8 < float\nprotect "
+       "\"lm_head\"\ntarget msmodelslim { }\n");
   ASSERT_TRUE(r.ok);
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -270,10 +284,13 @@ TEST(TranslationValidation, ReportsEachDivergenceWithTheRule) {
     messages.push_back(d.message);
   }
   ASSERT_EQ(messages.size(), 2u);
-  EXPECT_NE(messages[0].find("module 'm.1.k' differently: the spec's tier is 'int8', the written file gives 'float'"),
-            std::string::npos)
+  EXPECT_NE(
+      messages[0].find(
+          "module 'm.1.k' differently: the spec's tier is 'int8', the written file gives 'float'"),
+      std::string::npos)
       << messages[0];
-  EXPECT_NE(messages[1].find("module 'lm_head' differently: the spec's tier is 'float'"), std::string::npos)
+  EXPECT_NE(messages[1].find("module 'lm_head' differently: the spec's tier is 'float'"),
+            std::string::npos)
       << messages[1];
   EXPECT_EQ(diags.diagnostics()[1].notes.size(), 1u); // at the protect
 }
@@ -281,14 +298,16 @@ TEST(TranslationValidation, ReportsEachDivergenceWithTheRule) {
 TEST(TranslationValidation, ComparesTheWeightWidthAndCapsTheReport) {
   Reading r;
   read(r, std::string(kHead) + quant("int8", "[\"*\"]", "[]"),
-       "qspec 1\ndefaults { tier int8; weight int4 per_channel }\ntiers int8 < float\ntarget msmodelslim { }\n");
+       "qspec 1\ndefaults { tier int8; weight int4 per_channel }\ntiers int8 < float\ntarget "
+       "msmodelslim { }\n");
   ASSERT_TRUE(r.ok);
   SourceManager sm;
   DiagnosticEngine diags(sm);
   EXPECT_FALSE(vendors::validateReading(r.spec, *r.spec.target("msmodelslim"), r.reading, diags));
   ASSERT_EQ(diags.diagnostics().size(), 5u); // the five Linears
-  EXPECT_NE(diags.diagnostics()[0].message.find("weight dtype is 'int4', the written file gives 'int8'"),
-            std::string::npos);
+  EXPECT_NE(
+      diags.diagnostics()[0].message.find("weight dtype is 'int4', the written file gives 'int8'"),
+      std::string::npos);
   // The cap: one note counts what is not shown.
   vendors::VendorReading many = r.reading;
   ir::Spec &spec = r.spec;
@@ -300,7 +319,8 @@ TEST(TranslationValidation, ComparesTheWeightWidthAndCapsTheReport) {
   DiagnosticEngine capped(sm);
   EXPECT_FALSE(vendors::validateReading(spec, *spec.target("msmodelslim"), many, capped));
   EXPECT_EQ(capped.diagnostics().size(), 20u);
-  EXPECT_NE(capped.diagnostics().back().notes.back().message.find("15 more differences"), std::string::npos);
+  EXPECT_NE(capped.diagnostics().back().notes.back().message.find("15 more differences"),
+            std::string::npos);
 }
 
 } // namespace
@@ -320,8 +340,9 @@ TEST(MsModelSlimReaderConformance, EveryRealPracticeReads) {
   Mods mods;
   for (const char *b : {"0", "1", "61"}) {
     std::string p = std::string("model.layers.") + b + ".";
-    for (const char *a : {"self_attn.q_proj", "self_attn.q_a_proj", "self_attn.o_proj", "mlp.gate", "mlp.down_proj",
-                          "mlp.experts.0.up_proj", "mlp.shared_experts.down_proj", "attn.to_q", "ffn.0"})
+    for (const char *a :
+         {"self_attn.q_proj", "self_attn.q_a_proj", "self_attn.o_proj", "mlp.gate", "mlp.down_proj",
+          "mlp.experts.0.up_proj", "mlp.shared_experts.down_proj", "attn.to_q", "ffn.0"})
       mods.push_back({p + a, "Linear"});
   }
   mods.push_back({"language_model.model.layers.1.mlp.down_proj", "Linear"});
@@ -335,14 +356,16 @@ TEST(MsModelSlimReaderConformance, EveryRealPracticeReads) {
       continue;
     std::ifstream in(entry.path());
     std::string text((std::istreambuf_iterator<char>(in)), {});
-    if (text.find("linear_quant") == std::string::npos || text.find("modelslim_v0") != std::string::npos)
+    if (text.find("linear_quant") == std::string::npos ||
+        text.find("modelslim_v0") != std::string::npos)
       continue;
     Reading r;
     ir::Spec &spec = r.spec;
     testsupport::compileAndEmit("msmodelslim", "qspec 1\ntarget msmodelslim { }\n", mods, spec);
     SourceManager sm;
     DiagnosticEngine diags(sm);
-    EXPECT_TRUE(vendors::readMsModelSlim(spec, *spec.target("msmodelslim"), text, r.reading, diags)) << name;
+    EXPECT_TRUE(vendors::readMsModelSlim(spec, *spec.target("msmodelslim"), text, r.reading, diags))
+        << name;
     size_t quantized = 0;
     for (const auto &m : r.reading.modules)
       quantized += m.known && m.tier != ir::Tier::Float;

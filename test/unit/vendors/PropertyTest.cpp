@@ -31,7 +31,9 @@ public:
   explicit Gen(unsigned seed) : rng_(seed) {}
   int pick(int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng_); }
   bool chance(int percent) { return pick(1, 100) <= percent; }
-  template <typename T> const T &one(const std::vector<T> &v) { return v[pick(0, static_cast<int>(v.size()) - 1)]; }
+  template <typename T> const T &one(const std::vector<T> &v) {
+    return v[pick(0, static_cast<int>(v.size()) - 1)];
+  }
 
   Case make() {
     Case c;
@@ -61,12 +63,15 @@ public:
 
     std::string last = std::to_string(blocks - 1);
     std::vector<std::string> patterns = {
-        "model.layers.0.*", "model.layers.{0.." + last + "}.self_attn.*", "*.down_proj",
-        "model.layers." + std::to_string(pick(0, blocks - 1)) + ".mlp.*", "*.q_proj", "model.layers.*.self_attn.{q,k}_proj"};
+        "model.layers.0.*", "model.layers.{0.." + last + "}.self_attn.*",
+        "*.down_proj",      "model.layers." + std::to_string(pick(0, blocks - 1)) + ".mlp.*",
+        "*.q_proj",         "model.layers.*.self_attn.{q,k}_proj"};
     if (moe)
-      patterns.push_back("model.layers.*.mlp.experts.{0.." + std::to_string(pick(0, experts - 1)) + "}.*");
+      patterns.push_back("model.layers.*.mlp.experts.{0.." + std::to_string(pick(0, experts - 1)) +
+                         "}.*");
     std::string s = "qspec 1\ntiers int4 < int8 < float\n";
-    s += std::string("defaults { tier ") + (chance(70) ? "int8" : "int4") + "; weight per_channel symmetric minmax";
+    s += std::string("defaults { tier ") + (chance(70) ? "int8" : "int4") +
+         "; weight per_channel symmetric minmax";
     if (chance(50))
       s += "; act int8 per_tensor symmetric minmax";
     s += " }\n";
@@ -77,9 +82,10 @@ public:
       std::string sel = chance(30) ? one(c.modules).first : one(patterns);
       if (sel == "model.embed_tokens" || sel.find("norm") != std::string::npos)
         continue;
-      static const std::vector<std::string> settings = {"tier float", "tier int4", "tier int8", "weight int4",
-                                                        "weight int8"};
-      s += "override name \"" + sel + "\" priority " + std::to_string(i) + " { " + one(settings) + " }\n";
+      static const std::vector<std::string> settings = {"tier float", "tier int4", "tier int8",
+                                                        "weight int4", "weight int8"};
+      s += "override name \"" + sel + "\" priority " + std::to_string(i) + " { " + one(settings) +
+           " }\n";
     }
     if (head && chance(60))
       s += "protect \"lm_head\"\n";
@@ -159,9 +165,11 @@ TEST(TranslationValidationProperty, EveryWrittenFileReadsBackAsTheIR) {
       if (!o.compiled)
         continue;
       for (const std::string &d : o.diags)
-        EXPECT_FALSE(isVendorDisagreement(d)) << kind << " seed " << seed << ": " << d << "\n" << c.body;
+        EXPECT_FALSE(isVendorDisagreement(d)) << kind << " seed " << seed << ": " << d << "\n"
+                                              << c.body;
       if (std::string(kind) == "msmodelslim") { // every generated spec is one msModelSlim can carry
-        EXPECT_TRUE(o.emitted) << "seed " << seed << ":\n" << c.body << (o.diags.empty() ? "" : o.diags[0]);
+        EXPECT_TRUE(o.emitted) << "seed " << seed << ":\n"
+                               << c.body << (o.diags.empty() ? "" : o.diags[0]);
         ++checked;
       }
     }

@@ -28,7 +28,8 @@ TEST(ReadingWord, ReadsLikeAnOptionalString) {
 }
 
 TEST(ReadingWord, EqualTextsAreOneCopy) {
-  ReadingWord a = "int8", b = std::string("in") + "t8", c = "int4", d = std::optional<std::string>("int8");
+  ReadingWord a = "int8", b = std::string("in") + "t8", c = "int4",
+              d = std::optional<std::string>("int8");
   EXPECT_TRUE(a == b);
   EXPECT_TRUE(a == d);
   EXPECT_FALSE(a == c);

@@ -31,7 +31,8 @@ horizon::QconfigSetterDoc setterDoc(const std::string &text) {
   horizon::QconfigSetterDoc doc;
   std::string error;
   uint32_t line = 0, col = 0;
-  EXPECT_TRUE(horizon::parseQconfigSetter(text, doc, error, line, col)) << error << " at " << line << ":" << col;
+  EXPECT_TRUE(horizon::parseQconfigSetter(text, doc, error, line, col))
+      << error << " at " << line << ":" << col;
   return doc;
 }
 
@@ -81,11 +82,12 @@ def build_qconfig_setter():
 } // namespace
 
 TEST(HmctReading, NodeBeatsOpBeatsModel) {
-  auto doc = hmctDoc("{\n  \"model_config\": {\"all_node_type\": \"int16\"},\n"
-                     "  \"op_config\": {\"Softmax\": {\"qtype\": \"float16\"}},\n"
-                     "  // HMCT strips comments\n"
-                     "  \"node_config\": {\"/a/Softmax\": {\"qtype\": \"int8\"},\n"
-                     "                  \"/a/MatMul\": {\"input0\": \"int16\", \"input1\": \"int16\"}}\n}");
+  auto doc = hmctDoc(
+      "{\n  \"model_config\": {\"all_node_type\": \"int16\"},\n"
+      "  \"op_config\": {\"Softmax\": {\"qtype\": \"float16\"}},\n"
+      "  // HMCT strips comments\n"
+      "  \"node_config\": {\"/a/Softmax\": {\"qtype\": \"int8\"},\n"
+      "                  \"/a/MatMul\": {\"input0\": \"int16\", \"input1\": \"int16\"}}\n}");
   auto node = vendors::hmctNodeQtype(doc, "/a/Softmax", "Softmax");
   EXPECT_EQ(node.tier, ir::Tier::Int8);
   EXPECT_EQ(node.line, 5u);
@@ -105,7 +107,8 @@ TEST(HmctReading, ModelWideActivation) {
   EXPECT_EQ(act.method, std::optional<std::string>("histogram"));
   EXPECT_EQ(act.scope, std::optional<std::string>("per_channel"));
   EXPECT_EQ(act.symmetric, std::optional<bool>(true));
-  auto search = vendors::hmctActivation(hmctDoc(R"({"model_config": {"activation": {"per_channel": [true, false]}}})"));
+  auto search = vendors::hmctActivation(
+      hmctDoc(R"({"model_config": {"activation": {"per_channel": [true, false]}}})"));
   EXPECT_FALSE(search.method);
   EXPECT_FALSE(search.scope); // a list: HMCT searches
   EXPECT_EQ(search.symmetric, std::optional<bool>(true));
@@ -131,39 +134,42 @@ TEST(HorizonDocument, RefusesWhatItDoesNotKnow) {
   std::string error;
   uint32_t line = 0, col = 0;
   EXPECT_FALSE(horizon::parseQconfigSetter("x = 1\n", doc, error, line, col));
-  EXPECT_FALSE(horizon::parseQconfigSetter("QconfigSetter(templates=[ModuleNameTemplate({\"\": qint8}) + 1])", doc,
-                                           error, line, col));
+  EXPECT_FALSE(horizon::parseQconfigSetter(
+      "QconfigSetter(templates=[ModuleNameTemplate({\"\": qint8}) + 1])", doc, error, line, col));
   EXPECT_EQ(line, 1u);
   ASSERT_TRUE(horizon::parseQconfigSetter(
-      "QconfigSetter(march=\"nash-e\", reference_qconfig=get_qconfig(observer=X), templates=[ConvDtypeTemplate()])",
+      "QconfigSetter(march=\"nash-e\", reference_qconfig=get_qconfig(observer=X), "
+      "templates=[ConvDtypeTemplate()])",
       doc, error, line, col));
   std::vector<std::string> checks;
   for (const auto &i : horizon::checkQconfigSetter(doc))
     checks.push_back(i.check);
-  EXPECT_EQ(checks, (std::vector<std::string>{"no-set-march", "march-kwarg", "observer", "global-template-first",
-                                              "template-arguments", "template-arguments"}));
+  EXPECT_EQ(checks, (std::vector<std::string>{"no-set-march", "march-kwarg", "observer",
+                                              "global-template-first", "template-arguments",
+                                              "template-arguments"}));
 }
 
 TEST(HorizonReading, TemplateOrderPrefixKeysAndFreeze) {
   horizon::QconfigSetterDoc doc = setterDoc(kSetter);
   horizon::SetterReading r(doc);
   EXPECT_EQ(r.actMethod(), "mse");
-  EXPECT_EQ(r.module("other", "LayerNorm").tier, ir::Tier::Int8);       // the global template
-  EXPECT_EQ(r.module("conv", "Conv2d").tier, ir::Tier::Int16);          // ConvDtypeTemplate
-  EXPECT_EQ(r.module("blk", "Block").tier, ir::Tier::Int16);            // its key
-  EXPECT_EQ(r.module("blk.other", "Conv2d").tier, ir::Tier::Int16);     // prefix `blk`
-  EXPECT_EQ(r.module("blk.sub", "Linear").tier, ir::Tier::Int8);        // longest key wins
-  EXPECT_EQ(r.module("blk.sub.y", "Linear").tier, ir::Tier::Int8);      // prefix `blk.sub`
-  EXPECT_EQ(r.module("blk.sub.x", "Linear").tier, ir::Tier::Float);     // the frozen template
-  EXPECT_EQ(r.module("blk2", "Linear").tier, ir::Tier::Int16);          // not under `blk`: Conv
-  EXPECT_EQ(r.module("mm", "MatMul").tier, ir::Tier::DualInt16);        // port map
+  EXPECT_EQ(r.module("other", "LayerNorm").tier, ir::Tier::Int8);   // the global template
+  EXPECT_EQ(r.module("conv", "Conv2d").tier, ir::Tier::Int16);      // ConvDtypeTemplate
+  EXPECT_EQ(r.module("blk", "Block").tier, ir::Tier::Int16);        // its key
+  EXPECT_EQ(r.module("blk.other", "Conv2d").tier, ir::Tier::Int16); // prefix `blk`
+  EXPECT_EQ(r.module("blk.sub", "Linear").tier, ir::Tier::Int8);    // longest key wins
+  EXPECT_EQ(r.module("blk.sub.y", "Linear").tier, ir::Tier::Int8);  // prefix `blk.sub`
+  EXPECT_EQ(r.module("blk.sub.x", "Linear").tier, ir::Tier::Float); // the frozen template
+  EXPECT_EQ(r.module("blk2", "Linear").tier, ir::Tier::Int16);      // not under `blk`: Conv
+  EXPECT_EQ(r.module("mm", "MatMul").tier, ir::Tier::DualInt16);    // port map
   EXPECT_EQ(r.module("caf\xc3\xa9", "Add").tier, ir::Tier::FP16);
   auto at = r.module("blk.sub", "Linear");
   EXPECT_EQ(at.line, 22u);
 }
 
 TEST(HorizonReading, MarchDefaultsBeforeAnyTemplate) {
-  auto doc = setterDoc("set_march(\"nash-p\")\nQconfigSetter(reference_qconfig=get_qconfig(observer=HistogramObserver), "
+  auto doc = setterDoc("set_march(\"nash-p\")\nQconfigSetter(reference_qconfig=get_qconfig("
+                       "observer=HistogramObserver), "
                        "templates=[])");
   horizon::SetterReading r(doc);
   EXPECT_EQ(r.module("norm", "LayerNorm").tier, ir::Tier::FP16);
@@ -211,7 +217,8 @@ TEST(HmctConformance, KnownReadings) {
   std::string text((std::istreambuf_iterator<char>(in)), {});
   auto doc = hmctDoc(text);
   // Legacy InputType0/InputType1 both int16: node-level dual-int16.
-  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/blocks.0/attn/MatMul", "MatMul").tier, ir::Tier::DualInt16);
+  EXPECT_EQ(vendors::hmctNodeQtype(doc, "/blocks.0/attn/MatMul", "MatMul").tier,
+            ir::Tier::DualInt16);
   EXPECT_EQ(vendors::hmctNodeQtype(doc, "/t_embedder/Cos", "Cos").tier, ir::Tier::Float);
   EXPECT_EQ(vendors::hmctNodeQtype(doc, "/x/Softmax", "Softmax").tier, ir::Tier::Int16);
   EXPECT_EQ(vendors::hmctNodeQtype(doc, "/x/Conv", "Conv").tier, ir::Tier::Int16); // all_node_type
@@ -226,15 +233,18 @@ TEST(HmctConformance, KnownReadings) {
 TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
   ir::Spec spec;
   testsupport::Mods mods = {{"blk", "Block"}, {"blk.sub", "Linear"}, {"norm", "LayerNorm"}};
-  auto r = testsupport::compileAndEmit(
-      "horizon", "tiers int8 < int16 < fp16 < float\noverride name \"blk\" { tier int16 }\ntarget horizon { march \"nash-p\" }\n",
-      mods, spec);
+  auto r = testsupport::compileAndEmit("horizon",
+                                       "tiers int8 < int16 < fp16 < float\noverride name \"blk\" { "
+                                       "tier int16 }\ntarget horizon { march \"nash-p\" }\n",
+                                       mods, spec);
   ASSERT_TRUE(r.ok) << r.out;
-  const char *old = "MARCH = \"nash-p\"\ndef build_qconfig_setter():\n    set_march(MARCH)\n    return QconfigSetter(\n"
-                    "        reference_qconfig=get_qconfig(observer=HistogramObserver),\n        templates=[\n"
-                    "            ModuleNameTemplate({\"\": torch.float16}),\n"
-                    "            ConvDtypeTemplate(input_dtype=qint8, weight_dtype=qint8),\n"
-                    "            ModuleNameTemplate({\"blk\": qint16}),\n        ],\n    )\n";
+  const char *old =
+      "MARCH = \"nash-p\"\ndef build_qconfig_setter():\n    set_march(MARCH)\n    return "
+      "QconfigSetter(\n"
+      "        reference_qconfig=get_qconfig(observer=HistogramObserver),\n        templates=[\n"
+      "            ModuleNameTemplate({\"\": torch.float16}),\n"
+      "            ConvDtypeTemplate(input_dtype=qint8, weight_dtype=qint8),\n"
+      "            ModuleNameTemplate({\"blk\": qint16}),\n        ],\n    )\n";
   SourceManager sm;
   DiagnosticEngine diags(sm);
   vendors::VendorReading reading;
@@ -255,8 +265,8 @@ TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
 // An int8 quant_config for a two-node ONNX inventory, as qcc emits it.
 static testsupport::EmitRun emitTwoNodeHmct(ir::Spec &spec) {
   testsupport::Mods mods = {{"/a/Conv", "Conv"}, {"/a/Softmax", "Softmax"}};
-  return testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", mods, spec, {},
-                                     "onnx");
+  return testsupport::compileAndEmit("hmct", "qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n",
+                                     mods, spec, {}, "onnx");
 }
 
 // A quant_config HMCT would refuse is reported with its line and column, and a node entry that
@@ -268,19 +278,22 @@ TEST(HmctValidation, RefusalAndDivergence) {
   SourceManager sm;
   DiagnosticEngine diags(sm);
   vendors::VendorReading reading;
-  EXPECT_FALSE(vendors::readHmct(spec, *spec.target("hmct"), "{\n  \"model_config\": {\"ON\": 1}\n}", reading, diags));
+  EXPECT_FALSE(vendors::readHmct(spec, *spec.target("hmct"),
+                                 "{\n  \"model_config\": {\"ON\": 1}\n}", reading, diags));
   ASSERT_EQ(diags.diagnostics().size(), 1u);
   EXPECT_EQ(diags.diagnostics()[0].code, "err_hmct_refused");
   EXPECT_NE(diags.diagnostics()[0].message.find("line 2, column 20"), std::string::npos)
       << diags.diagnostics()[0].message;
   DiagnosticEngine d2(sm);
-  ASSERT_TRUE(vendors::readHmct(spec, *spec.target("hmct"),
-                                R"({"model_config": {"all_node_type": "int8"}, "node_config": {"/a/Softmax": {"qtype": "int16"}}})",
-                                reading, d2));
+  ASSERT_TRUE(vendors::readHmct(
+      spec, *spec.target("hmct"),
+      R"({"model_config": {"all_node_type": "int8"}, "node_config": {"/a/Softmax": {"qtype": "int16"}}})",
+      reading, d2));
   EXPECT_FALSE(vendors::validateReading(spec, *spec.target("hmct"), reading, d2));
   ASSERT_FALSE(d2.diagnostics().empty());
   EXPECT_EQ(d2.diagnostics()[0].code, "err_emit_divergence");
-  EXPECT_NE(d2.diagnostics()[0].message.find("'/a/Softmax'"), std::string::npos) << d2.diagnostics()[0].message;
+  EXPECT_NE(d2.diagnostics()[0].message.find("'/a/Softmax'"), std::string::npos)
+      << d2.diagnostics()[0].message;
   EXPECT_EQ(reading.modules[1].line, 1u);
 }
 
@@ -306,7 +319,8 @@ TEST(HmctDocumentModel, RepeatedKeysFirstPositionLastValue) {
     EXPECT_EQ(nodes->members[0].second.line, 3u);
     EXPECT_EQ(nodes->members[0].second.column, 3u);
   }
-  hmct::QuantConfigDoc doc = hmctDoc("{\"a\": [1, -2, 18446744073709551615, 1.5e3, true, null, \"s\"]}");
+  hmct::QuantConfigDoc doc =
+      hmctDoc("{\"a\": [1, -2, 18446744073709551615, 1.5e3, true, null, \"s\"]}");
   const hmct::JsonValue *a = doc.root.get("a");
   ASSERT_NE(a, nullptr);
   std::string texts;
@@ -321,7 +335,8 @@ TEST(HmctDocumentModel, RepeatedKeysFirstPositionLastValue) {
 TEST(HmctDocumentModel, RepeatAfterALongAscendingRun) {
   std::string text = "{\n \"node_config\": {\n";
   for (int i = 0; i < 40; ++i)
-    text += "  \"n" + std::string(i < 10 ? "0" : "") + std::to_string(i) + "\": {\"qtype\": \"int8\"},\n";
+    text += "  \"n" + std::string(i < 10 ? "0" : "") + std::to_string(i) +
+            "\": {\"qtype\": \"int8\"},\n";
   text += "  \"n03\": {\"qtype\": \"int16\"},\n  \"m\": {\"qtype\": \"float16\"},\n";
   text += "  \"n39\": {\"qtype\": \"float32\"},\n  \"m\": {\"qtype\": \"int16\"}\n }\n}\n";
   hmct::QuantConfigDoc doc = hmctDoc(text);
@@ -340,30 +355,38 @@ TEST(HmctDocumentModel, RepeatAfterALongAscendingRun) {
 // The checks spell a finding's place out only when there is a finding: node and op entries by
 // their path, a ModuleNameTemplate entry by its key.
 TEST(HmctDocumentModel, FindingsNameTheirPath) {
-  hmct::QuantConfigDoc doc = hmctDoc(
-      "{\"op_config\": {\"Conv\": {\"qtype\": \"int3\"}},\n"
-      " \"node_config\": {\"a\": {\"qtype\": \"int8\"}, \"b.c\": {\"input0\": 7}}}\n");
+  hmct::QuantConfigDoc doc =
+      hmctDoc("{\"op_config\": {\"Conv\": {\"qtype\": \"int3\"}},\n"
+              " \"node_config\": {\"a\": {\"qtype\": \"int8\"}, \"b.c\": {\"input0\": 7}}}\n");
   std::string messages;
   for (const hmct::Issue &i : hmct::checkQuantConfig(doc))
     messages += i.check + " " + i.message + "\n";
-  EXPECT_NE(messages.find("qtype op_config.Conv.qtype: 'int3' is not an HMCT qtype"), std::string::npos) << messages;
-  EXPECT_NE(messages.find("value-type node_config.b.c.input0: a qtype is a string"), std::string::npos) << messages;
+  EXPECT_NE(messages.find("qtype op_config.Conv.qtype: 'int3' is not an HMCT qtype"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("value-type node_config.b.c.input0: a qtype is a string"),
+            std::string::npos)
+      << messages;
   EXPECT_EQ(messages.find("node_config.a"), std::string::npos) << messages;
   horizon::QconfigSetterDoc setter = setterDoc(
-      "MARCH = \"nash-e\"\nset_march(MARCH)\nQconfigSetter(reference_qconfig=get_qconfig(observer=MinMaxObserver),\n"
+      "MARCH = "
+      "\"nash-e\"\nset_march(MARCH)\nQconfigSetter(reference_qconfig=get_qconfig(observer="
+      "MinMaxObserver),\n"
       "  templates=[ModuleNameTemplate({\"\": qint8, \"x.y\": qint9, \"z\": qint16})])\n");
   std::string found;
   for (const horizon::SetterIssue &i : horizon::checkQconfigSetter(setter))
     found += i.check + " " + i.message + "\n";
-  EXPECT_NE(found.find("dtype ModuleNameTemplate[\"x.y\"]: not a dtype"), std::string::npos) << found;
+  EXPECT_NE(found.find("dtype ModuleNameTemplate[\"x.y\"]: not a dtype"), std::string::npos)
+      << found;
   EXPECT_EQ(found.find("\"z\""), std::string::npos) << found;
 }
 
 // A dict or list is reserved once for its items (commas at its own depth, not those of a nested
 // dict, list or call), not grown by doubling.
 TEST(HorizonSetterDoc, DictsAndListsReservedForTheirItems) {
-  std::string text = "QconfigSetter(reference_qconfig=get_qconfig(observer=MinMaxObserver), templates=[\n"
-                     "  ModuleNameTemplate({\"\": qint8}),\n  ModuleNameTemplate({\n";
+  std::string text =
+      "QconfigSetter(reference_qconfig=get_qconfig(observer=MinMaxObserver), templates=[\n"
+      "  ModuleNameTemplate({\"\": qint8}),\n  ModuleNameTemplate({\n";
   for (int i = 0; i < 40; ++i)
     text += "    \"m" + std::to_string(i) + "\": torch.float32,\n";
   text += "    \"n\": {\"dtype\": qint16, \"threshold\": [1, 2, 3]},\n  }, freeze=True),\n])\n";
@@ -381,12 +404,18 @@ TEST(HorizonSetterDoc, DictsAndListsReservedForTheirItems) {
 // escapes, one string right after another), a docstring as written, names and numbers as their
 // text, and an unterminated string or a bad escape fails where it is.
 TEST(HorizonSetterDoc, StringsReadBackAsTheEscaperWroteThem) {
-  const std::vector<std::string> keys = {"plain.name", "a\"b\\c", "tab\there\nline\rcr", "\x01\x7f",
-                                         "caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80", "", "end\\"};
+  const std::vector<std::string> keys = {"plain.name",
+                                         "a\"b\\c",
+                                         "tab\there\nline\rcr",
+                                         "\x01\x7f",
+                                         "caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80",
+                                         "",
+                                         "end\\"};
   std::string march, why;
   ASSERT_TRUE(horizon::pythonStringLiteral("na\"sh-p", march, why));
   std::string text = "\"\"\"A doc \\n \"string\".\"\"\"\nMARCH = " + march +
-                     "\n\ndef f():\n    set_march(MARCH)\n    return QconfigSetter(x=-1.5e-3, templates=[ModuleNameTemplate({";
+                     "\n\ndef f():\n    set_march(MARCH)\n    return QconfigSetter(x=-1.5e-3, "
+                     "templates=[ModuleNameTemplate({";
   for (const std::string &k : keys) {
     std::string lit;
     ASSERT_TRUE(horizon::pythonStringLiteral(k, lit, why)) << why;
@@ -420,7 +449,10 @@ TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
   EXPECT_FALSE(hmct::parseQuantConfigText("{\n  \"a\": 1,\n  \"b\" 2\n}\n", doc, error, line, col));
   EXPECT_EQ(line, 3u);
   EXPECT_EQ(col, 7u);
-  EXPECT_EQ(error.rfind("parse error at line 3, column 0: syntax error while parsing object separator - unexpected number literal; expected ':'", 0), 0u)
+  EXPECT_EQ(error.rfind("parse error at line 3, column 0: syntax error while parsing object "
+                        "separator - unexpected number literal; expected ':'",
+                        0),
+            0u)
       << error;
   EXPECT_EQ(doc.root.kind, hmct::JsonValue::Null);
 }
@@ -428,9 +460,10 @@ TEST(HmctDocumentModel, SyntaxErrorsKeepNlohmannsMessageAndPlace) {
 // Keys are placed where the parser read them: one that needs escapes ("a\"b", a tab) is found as
 // written, and the lines after it stay right; a comment-stripped line counts.
 TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
-  hmct::QuantConfigDoc doc = hmctDoc("{\n \"node_config\": {\n  \"a\\\"b\": {\"qtype\": \"int8\"},\n"
-                                     "  // a comment\n  \"t\\tc\": {\"qtype\": \"int16\"},\n"
-                                     "  \"d\":\n   {\"qtype\": \"int16\"}\n }\n}\n");
+  hmct::QuantConfigDoc doc =
+      hmctDoc("{\n \"node_config\": {\n  \"a\\\"b\": {\"qtype\": \"int8\"},\n"
+              "  // a comment\n  \"t\\tc\": {\"qtype\": \"int16\"},\n"
+              "  \"d\":\n   {\"qtype\": \"int16\"}\n }\n}\n");
   const hmct::JsonValue *nodes = doc.root.get("node_config");
   ASSERT_NE(nodes, nullptr);
   ASSERT_EQ(nodes->members.size(), 3u);
@@ -448,10 +481,11 @@ TEST(HmctDocumentModel, EscapedKeysAndLinesAfterThem) {
 // A key's place is where the parser read it, even where its spelling appears earlier as a value
 // ("b", line 2), or where it is spelled with a \u escape (c); a repeated key keeps its first place.
 TEST(HmctDocumentModel, KeysArePlacedWhereTheParserReadThem) {
-  hmct::QuantConfigDoc doc = hmctDoc("{\"node_config\": {\n"
-                                     "  \"a\": {\"qtype\": \"int8\", \"note\": \"b\"},\n"
-                                     "  \"b\": {\"qtype\": \"int8\"},\n"
-                                     "   \"\\u0063\": {\"qtype\": \"int16\", \"qtype\": \"int8\"}}}\n");
+  hmct::QuantConfigDoc doc =
+      hmctDoc("{\"node_config\": {\n"
+              "  \"a\": {\"qtype\": \"int8\", \"note\": \"b\"},\n"
+              "  \"b\": {\"qtype\": \"int8\"},\n"
+              "   \"\\u0063\": {\"qtype\": \"int16\", \"qtype\": \"int8\"}}}\n");
   const hmct::JsonValue *nodes = doc.root.get("node_config");
   ASSERT_NE(nodes, nullptr);
   ASSERT_EQ(nodes->members.size(), 3u);
@@ -535,7 +569,7 @@ TEST(HorizonPrefixKeys, LongestDottedPrefix) {
   EXPECT_EQ(hit->value, 3u); // the last value of the repeated key
   hit = keys.longest("blk", false);
   ASSERT_TRUE(hit);
-  EXPECT_EQ(hit->length, 3u); // the name itself
+  EXPECT_EQ(hit->length, 3u);                    // the name itself
   EXPECT_FALSE(keys.longest("blkx.sub", false)); // not a dotted prefix
   hit = keys.longest("blkx.sub", true);
   ASSERT_TRUE(hit);
@@ -577,8 +611,9 @@ TEST(HorizonPrefixKeys, CursorGivesTheOneShotAnswerInAnyOrder) {
     keys.add(k, std::string_view(k).size());
   other.add("a.b.c", 99);
   const std::vector<std::string> names = {
-      "a.b.c1.k", "a.b.c2.k", "a.b.c1.k", "a.b.c1", "a.b.c2.k", "a.b", "a.bx.c", "a.b.c1.k", "a.c", "a",
-      "m.l1.x.y.z", "m.l1.x.z", "m.l10.x", "m.l1", "z.y", ".d.e", ".", "", "a..b", "a.b.", "m.l1.x.y"};
+      "a.b.c1.k", "a.b.c2.k", "a.b.c1.k", "a.b.c1",     "a.b.c2.k", "a.b",     "a.bx.c",
+      "a.b.c1.k", "a.c",      "a",        "m.l1.x.y.z", "m.l1.x.z", "m.l10.x", "m.l1",
+      "z.y",      ".d.e",     ".",        "",           "a..b",     "a.b.",    "m.l1.x.y"};
   horizon::PrefixKeys::Cursor cursor;
   for (bool withEmpty : {false, true})
     for (int pass = 0; pass < 2; ++pass)
