@@ -12,7 +12,7 @@ packages=(
   libonnx-dev python3-onnx python3-protobuf python3-yaml python3-numpy
   python3-jsonschema
   pre-commit git time vim neovim
-  clang-14 libclang-rt-14-dev llvm-14
+  clang-14 libclang-rt-14-dev llvm-14 clang-format-14
   slurm-wlm munge
   ${QSPEC_EXTRA_PACKAGES:-}
 )
