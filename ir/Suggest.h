@@ -1,5 +1,5 @@
-// Suggestions for a selector that selects nothing (protect safety, #11): a close module name,
-// and the embedding a tied output head shares its weight with.
+// Suggestions for a selector that selects nothing (an error for a protect, which must protect
+// something): a close module name, and the embedding a tied output head shares its weight with.
 #pragma once
 
 #include "ir/IR.h"

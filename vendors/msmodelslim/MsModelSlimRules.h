@@ -110,9 +110,9 @@ public:
   std::vector<std::string> compress(const std::vector<Want> &want, bool &verified) const;
   // True if `patterns` select every Must module and no Forbid module.
   bool verify(const std::vector<std::string> &patterns, const std::vector<Want> &want) const;
-  // Cheaper matching (#21.3): each brace group of 100 alternatives or more becomes `*` where the
-  // list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees). A list that
-  // does not verify to begin with is only sorted.
+  // Cheaper matching for msModelSlim: each brace group of 100 alternatives or more becomes `*`
+  // where the list still verifies (`experts.{0..127}` -> `experts.*` when every expert agrees). A
+  // list that does not verify to begin with is only sorted.
   std::vector<std::string> simplify(std::vector<std::string> patterns,
                                     const std::vector<Want> &want) const;
   // Whether the name trie was built in one pass over the inventory's order (names subtree by
