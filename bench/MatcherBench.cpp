@@ -96,8 +96,8 @@ BENCHMARK(BM_SelectStress)
     ->Args({1'000'000, 100})
     ->Unit(benchmark::kMillisecond);
 
-// Issue #19 item 6 and #20 item 7: patterns the literal prefilters cannot help, selected over
-// inventories (fresh selector each time, its indexes included).
+// Worst cases: long brace alternations and patterns the literal prefilters cannot help, selected
+// over inventories (fresh selector each time, its indexes included).
 std::string repeat(const std::string &piece, size_t times) {
   std::string out;
   for (size_t i = 0; i < times; ++i)

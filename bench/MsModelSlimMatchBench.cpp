@@ -1,4 +1,4 @@
-// The matching cost of an msModelSlim practice (#21.3): replays what msModelSlim's
+// The matching cost of an msModelSlim practice: replays what msModelSlim's
 // LinearQuantProcessor does for every Linear of the inventory, with wcmatch's semantics: each
 // include/exclude entry is tested by exact equality, then expanded (braces) into its patterns,
 // which are compiled (an LRU cache of 256 entries, as wcmatch's) and tested one by one until one

@@ -3,8 +3,8 @@
 
     instructions.py BUILD_DIR [--base OTHER_BUILD_DIR] [--qtune] [--data DIR]
 
-Timings on a shared 2-core host move by 5-10% between two runs of the same binary, which hides a
-change of a few percent. The number of instructions a run executes does not move, so this script
+Timings on a shared or virtual host move by 5-10% between two runs of the same binary, which hides
+a change of a few percent. The number of instructions a run executes does not move, so this script
 counts them (`valgrind --tool=callgrind`, nothing else collected) for `qcc
 bench/specs/deepseek-v3.qspec --inventory MANIFEST --emit=KIND` with each backend and `all`, and
 with `--qtune` for a whole `qtune run` search (16 rounds on DeepSeek-V3 against a trivial

@@ -3,8 +3,8 @@
 
     reference_ratio.py BUILD_DIR [--base OTHER_BUILD_DIR] [--rounds 10] [--data DIR]
 
-On a shared 2-core host the machine's speed moves by a third within minutes (the reference took
-3.2 s and 5.3 s of CPU in the same minute), so a median of qcc's runs and a median of the
+A shared or virtual host's speed can move by a third within minutes (the reference can take
+3.2 s or 5.3 s of CPU in the same minute), so a median of qcc's runs and a median of the
 reference's runs taken a minute apart can give 46x or 65x for the same binary (run_bench.py
 times each case in turn). Here every round runs each qcc case three times, the reference
 (bench/reference_qcc.py) once, and each qcc case three times again in reverse order; the round's

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Scaling benchmarks of issue #19: each case at an input size and its double, with the floor.
+"""Scaling benchmarks: each case at an input size and its double, with the floor.
 
     scaling.py BUILD_DIR [--runs 3] [--only CASE,...] [--qcc PATH] [--data DIR] [--big] [--sizes N,...]
 

@@ -19,10 +19,10 @@ Also compiles, for every evaluation, the spec with that evaluation's tuning stat
 tune.qspec) with `qcc --emit=all`: that is what a probe must cost at least (the emitters and their
 checks on a state of tens of thousands of moved modules). So "ratio to same-state qcc" (wall time)
 and "CPU / same-state qcc" are qtune's own overhead over a qcc run on the same inputs as its
-rounds, the measure of issue #19's goal (<= 1.5x). "floor" (in CPU, the same-state compiles over as
+rounds, the measure of the goal (<= 1.5x). "floor" (in CPU, the same-state compiles over as
 many plain ones, each run just before its same-state compile) is the CPU ratio to the plain compile
 that a qtune with no cost of its own would reach on these rounds. Prints a Markdown table
-(docs/performance.md, section qtune at scale).
+(docs/performance.md, "Goals and today's numbers").
 """
 import argparse, json, os, shutil, statistics, subprocess, sys, tempfile
 
