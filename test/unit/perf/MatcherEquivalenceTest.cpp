@@ -319,7 +319,7 @@ TEST(MatcherEquivalence, LongAlternationsGetRequiredLiterals) {
 }
 
 TEST(MatcherEquivalence, WorstCaseBraceStarPatternsAgree) {
-  // #20 item 7: braces mixing `*` far beyond the analysis limits, on long and short names.
+  // Worst cases: braces mixing `*` far beyond the analysis limits, on long and short names.
   auto starA = compile(repeatPiece("{*a,a*}", 200));
   auto anyAny = compile(repeatPiece("{*?,?*}", 575));
   ASSERT_TRUE(starA && anyAny);

@@ -1,7 +1,7 @@
 // The AMCT vendor model: AMCT's precedence over a document (applyDocument), checked by hand and
 // against the per-layer JSON AMCT itself generated for real configs (../shared/conformance/amct/
 // generated-json); the strict reading of every real .cfg of the corpus against its VERDICTS.txt;
-// and the reader plus translation validation on the bugs of issue #11 and #21.
+// and the reader plus translation validation on the mistakes a writer can make.
 #include "vendors/Reading.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctReader.h"

@@ -81,7 +81,7 @@ TEST(MsModelSlimBraces, SplitKeepsTheSelection) {
 }
 
 // A compressed entry longer than msModelSlim's 200 characters becomes entries within it that
-// select the same modules (issue #19: the 1M x 1,000-pattern bench spec's self_attn list).
+// select the same modules (as the 1M x 1,000-pattern bench spec's self_attn list needs).
 TEST(MsModelSlimBraces, SplitToLengthKeepsTheSelection) {
   std::string layers =
       "2,3,{9..15},{20..23},{25..44},{47..60},{63..66},{69..72},{74..77},{81..102},110,111,"

@@ -1,4 +1,4 @@
-// The property of translation validation (#11): for random specs over random inventories
+// The property of translation validation: for random specs over random inventories
 // (seeded, a few hundred per run), every file a registered backend writes reads back, through
 // that vendor's model, as the IR says. Backends whose reader is not registered are skipped by
 // name; so are cases a backend's capabilities refuse before emission.

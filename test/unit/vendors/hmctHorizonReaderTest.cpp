@@ -228,8 +228,8 @@ TEST(HmctConformance, KnownReadings) {
   EXPECT_FALSE(act.symmetric); // asymmetric is a list
 }
 
-// Translation validation catches the issue-#11 cases in a file as qcc used to write them: the
-// `blk` key also reaching `blk.sub`, and nash-p's fp16 default under an int8 IR.
+// Translation validation catches the prefix-key and march-default cases in a file as qcc used to
+// write them: the `blk` key also reaching `blk.sub`, and nash-p's fp16 default under an int8 IR.
 TEST(HorizonValidation, OldOutputDivergesFromTheIR) {
   ir::Spec spec;
   testsupport::Mods mods = {{"blk", "Block"}, {"blk.sub", "Linear"}, {"norm", "LayerNorm"}};
