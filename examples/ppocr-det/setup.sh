@@ -4,7 +4,8 @@
 #     Pillow and the DejaVu fonts for the pages, ONNX and NumPy for the simulator;
 #   - the npm packages of package-lock.json into ./node_modules (git-ignored): onnxruntime-node
 #     and the PP-OCRv4 models. --ignore-scripts: onnxruntime-node's install script would fetch
-#     CUDA binaries from a host this machine cannot reach; the CPU binaries are in the package;
+#     CUDA binaries over the network, which the example does not need; the CPU binaries are in
+#     the package;
 #   - ./cache (git-ignored): the pages, the quantization points, the calibrated ranges, the
 #     float reference and HMCT's node sensitivity. Rebuilt when a script or the lock file changes.
 set -euo pipefail
