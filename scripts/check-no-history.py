@@ -29,7 +29,7 @@ SESSION = "sess" + "ion"
 ISSUE = "iss" + "ue"
 RULES = [
     ("work session", re.compile(
-        r"\b%ss?[ -]?[0-9]+\b|\b(this|that|previous|earlier|later)[ -]%s\b|"
+        r"\b%ss?[ -][0-9]+\b|\b(this|that|previous|earlier|later)[ -]%s\b|"
         r"\bstart[ -]of[ -](the[ -])?%s\b" % (SESSION, SESSION, SESSION), re.I)),
     ("tracker reference", re.compile(
         r"\b%ss?[ -]#?[0-9]+|%s-#[0-9]|(^|[\s(\[,;/])#[0-9]+(\.[0-9]+)?(?![0-9A-Za-z_])"
