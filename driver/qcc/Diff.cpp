@@ -14,6 +14,7 @@
 #include "driver/Compile.h"
 #include "driver/qcc/diff/Compare.h"
 #include "driver/qcc/diff/Render.h"
+#include "driver/qcc/diff/Vendor.h"
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
@@ -39,13 +40,18 @@ namespace fs = std::filesystem;
 const char *kDiffUsage =
     R"(usage: qcc diff BEFORE.qspec AFTER.qspec [options]
        qcc diff --rev REV SPEC.qspec [options]
+       qcc diff SPEC.qspec VENDOR-FILE [options]
+       qcc diff VENDOR-FILE VENDOR-FILE [--spec SPEC | --model INV] [options]
 
-  BEFORE AFTER        two specs, compiled as qcc compiles them
+  BEFORE AFTER        two specs, compiled as qcc compiles them; or a spec and a vendor file
+                      (practice .yaml, AMCT .cfg, HMCT .json, Horizon .py), or two vendor
+                      files of one kind, each read as its vendor reads it
   --rev REV           BEFORE is SPEC (and the files it includes) at git revision REV
   --model INV         the inventory of both sides (overrides the specs'); also --inventory
   --model-a INV       the inventory of the before side only
   --model-b INV       the inventory of the after side only
   --scores FILE       sensitivity scores of both sides (overrides the specs')
+  --spec SPEC         for two vendor files: the spec giving their inventory and target
   --format=F          text (default), json or markdown
   --color=WHEN        auto (default: on a terminal, unless NO_COLOR is set) | always | never
   --max-patterns=N    patterns shown per group in text and Markdown (default 8; JSON: all)
@@ -55,7 +61,7 @@ Exit status: 0 the two mean the same for every target, 1 they differ, 2 an error
 
 struct DiffOptions {
   std::vector<std::string> specs;
-  std::string rev, model, modelA, modelB, scores;
+  std::string rev, model, modelA, modelB, scores, spec;
   std::string format = "text", color = "auto";
   size_t maxPatterns = 8;
 };
@@ -82,9 +88,19 @@ int checkDiffOptions(DiffOptions &o) {
   if (o.specs.size() != want)
     return diffUsageError(o.rev.empty() ? "two specs are needed (BEFORE AFTER)"
                                         : "--rev takes one spec (compared with the work tree)");
-  for (const std::string &s : o.specs)
+  bool vendor = false;
+  for (const std::string &s : o.specs) {
     if (s == "-")
       return diffUsageError("a side cannot be standard input");
+    vendor = vendor || !diff::isSpecPath(s);
+  }
+  if (vendor && !o.rev.empty())
+    return diffUsageError("--rev compares a spec (.qspec), not a vendor file");
+  if (vendor && (!o.modelA.empty() || !o.modelB.empty()))
+    return diffUsageError("a vendor file is read on one inventory: use --model, not --model-a/-b");
+  if (!o.spec.empty() &&
+      (!vendor || diff::isSpecPath(o.specs.front()) || diff::isSpecPath(o.specs.back())))
+    return diffUsageError("--spec is for two vendor files (it gives their inventory and target)");
   if (!o.model.empty())
     o.modelA = o.modelB = o.model;
   return -1;
@@ -115,8 +131,8 @@ int parseDiffArgs(int argc, char **argv, DiffOptions &o) {
     }
     if (value("--rev", o.rev) || value("--model", o.model) || value("--inventory", o.model) ||
         value("--model-a", o.modelA) || value("--model-b", o.modelB) ||
-        value("--scores", o.scores) || value("--format", o.format) || value("--color", o.color) ||
-        value("--max-patterns", maxPatterns)) {
+        value("--scores", o.scores) || value("--spec", o.spec) || value("--format", o.format) ||
+        value("--color", o.color) || value("--max-patterns", maxPatterns)) {
       if (!missing.empty())
         return diffUsageError("option '" + missing + "' needs a value");
       if (!maxPatterns.empty()) {
@@ -230,14 +246,19 @@ struct Loaded {
 // Compiles one side as qcc does (frontend, every pass, every target's emitter with its
 // translation validation); false after an error (in `l.diags`).
 bool compileSide(Loaded &l, const std::string &path, const std::string &inventory,
-                 const DiffOptions &o, const std::string &stem) {
+                 const DiffOptions &o, const std::string &stem, const std::string *text = nullptr) {
   std::string ignored;
   l.diags.applyWarningOption("-w", ignored); // only errors matter here
   frontend::FrontendOptions fo;
   fo.inventoryOverride = inventory;
   fo.scoresOverride = o.scores;
-  if (!frontend::loadSpec(path, *l.spec, l.diags, fo))
+  if (text) {
+    auto root = frontend::parseText(path, *text, l.diags, fo);
+    if (!root || !frontend::buildSpec(*root, path, *l.spec, l.diags, fo))
+      return false;
+  } else if (!frontend::loadSpec(path, *l.spec, l.diags, fo)) {
     return false;
+  }
   prepareThreadHeaps(l.spec->inventory.modules.size(), l.spec->targets.size());
   if (!passes::runPipeline(*l.spec, l.diags))
     return false;
@@ -250,6 +271,93 @@ bool compileSide(Loaded &l, const std::string &path, const std::string &inventor
   return !l.diags.hasErrors();
 }
 
+// Prints `result` in the format asked for; the exit code.
+int render(const diff::DiffResult &result, const DiffOptions &o) {
+  diff::RenderOptions ro;
+  ro.color = useColor(o.color, STDOUT_FILENO);
+  ro.maxPatterns = o.maxPatterns;
+  if (o.format == "json")
+    diff::renderJSON(result, std::cout);
+  else if (o.format == "markdown")
+    diff::renderMarkdown(result, ro, std::cout);
+  else
+    diff::renderText(result, ro, std::cout);
+  std::cout.flush();
+  return result.same() ? 0 : 1;
+}
+
+int fail(const std::string &msg) {
+  std::cerr << "qcc diff: error: " << sanitizeForTerminal(msg) << "\n";
+  return 2;
+}
+
+// The kind of vendor files among the sides (read into `texts`); "" after an error (in `l`) or
+// when they are of no or of two kinds (`why`).
+std::string vendorFilesKind(Loaded &l, const DiffOptions &o, std::string texts[2],
+                            std::string &why) {
+  std::string kind;
+  for (size_t k = 0; k < 2; ++k) {
+    const std::string &path = o.specs[k];
+    if (diff::isSpecPath(path))
+      continue;
+    std::string err;
+    FileID f = l.sm.loadFile(path, err, frontend::ParseLimits{}.maxFileBytes);
+    if (!f) {
+      l.diags.report(DiagID::err_cannot_open_file, SourceRange{}, {path, err});
+      return "";
+    }
+    texts[k] = l.sm.text(f);
+    std::string kk = diff::vendorKind(path, texts[k]);
+    if (kk.empty())
+      why = "cannot tell which vendor's file '" + path +
+            "' is (a practice .yaml, an AMCT .cfg, an HMCT .json or a Horizon .py)";
+    else if (!kind.empty() && kk != kind)
+      why = "'" + o.specs[0] + "' is a " + kind + " file and '" + path + "' a " + kk +
+            " file: compare files of one kind";
+    if (!why.empty())
+      return "";
+    kind = kk;
+  }
+  return kind;
+}
+
+// A spec and a vendor file, or two vendor files of one kind: both read through the vendor's
+// reading on one inventory (the spec's, --spec's or --model's).
+int diffVendorFiles(const DiffOptions &o) {
+  static Loaded *ctx = new Loaded;
+  std::string texts[2], why;
+  std::string kind = vendorFilesKind(*ctx, o, texts, why);
+  if (!why.empty())
+    return fail(why);
+  bool ok = !kind.empty();
+  std::string specPath = diff::isSpecPath(o.specs[0])   ? o.specs[0]
+                         : diff::isSpecPath(o.specs[1]) ? o.specs[1]
+                                                        : o.spec;
+  if (ok && specPath.empty()) {
+    if (o.model.empty())
+      return fail("two vendor files are read on an inventory: give --model INV or --spec SPEC");
+    const std::string text = diff::minimalSpecText(kind);
+    ok = compileSide(*ctx, "<" + kind + " target>", o.model, o, "diff", &text);
+  } else if (ok) {
+    ok = compileSide(*ctx, specPath, o.model, o, fs::path(specPath).stem().string());
+  }
+  if (ok && ctx->spec->inventory.modules.empty())
+    return fail("a vendor file is compared on an inventory: the spec names none; give --model INV");
+  static vendors::VendorReading readings[2];
+  diff::Side sides[2] = {ctx->side, ctx->side};
+  for (size_t k = 0; ok && k < 2; ++k) {
+    sides[k].label = o.specs[k];
+    ok = diff::isSpecPath(o.specs[k])
+             ? diff::specThroughReading(sides[k], kind, readings[k], ctx->diags)
+             : diff::vendorFileSide(sides[k], o.specs[k], kind, texts[k], readings[k], ctx->diags);
+  }
+  if (!ok) {
+    ctx->diags.printText(std::cerr, useColor(o.color, STDERR_FILENO));
+    return 2;
+  }
+  return render(diff::compareSides(sides[0], sides[1]), o);
+}
+
 } // namespace
 
 int runDiff(int argc, char **argv) {
@@ -257,6 +365,8 @@ int runDiff(int argc, char **argv) {
   if (int rc = parseDiffArgs(argc, argv, o); rc >= 0)
     return rc;
   emit::registerAllEmitters();
+  if (!diff::isSpecPath(o.specs.front()) || !diff::isSpecPath(o.specs.back()))
+    return diffVendorFiles(o);
   const std::string afterPath = o.specs.back();
   const std::string beforePath = o.specs.front();
   // Both sides' files are named with the after side's stem: only a name the emitter chooses
@@ -268,10 +378,8 @@ int runDiff(int argc, char **argv) {
   if (!o.rev.empty()) {
     auto texts = std::make_shared<std::unordered_map<std::string, std::string>>();
     std::string err;
-    if (!readAtRevision(o.rev, beforePath, *texts, err)) {
-      std::cerr << "qcc diff: error: " << sanitizeForTerminal(err) << "\n";
-      return 2;
-    }
+    if (!readAtRevision(o.rev, beforePath, *texts, err))
+      return fail(err);
     before->side.label = o.rev + ":" + beforePath;
     before->side.revision = o.rev;
     for (const auto &[path, text] : *texts)
@@ -286,18 +394,7 @@ int runDiff(int argc, char **argv) {
     after->diags.printText(std::cerr, color);
     return 2;
   }
-  diff::DiffResult result = diff::compareSides(before->side, after->side);
-  diff::RenderOptions ro;
-  ro.color = useColor(o.color, STDOUT_FILENO);
-  ro.maxPatterns = o.maxPatterns;
-  if (o.format == "json")
-    diff::renderJSON(result, std::cout);
-  else if (o.format == "markdown")
-    diff::renderMarkdown(result, ro, std::cout);
-  else
-    diff::renderText(result, ro, std::cout);
-  std::cout.flush();
-  return result.same() ? 0 : 1;
+  return render(diff::compareSides(before->side, after->side), o);
 }
 
 } // namespace qspec::driver

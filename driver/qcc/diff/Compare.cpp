@@ -3,7 +3,8 @@
 //  1. Modules are matched by name (position first: two sides on one inventory have the same
 //     order). For each matched module the nine resolved settings (tier, and dtype, scope,
 //     symmetric, method of weight and activation) are compared by value; a setting whose value
-//     is the same but whose deciding rule moved is no change.
+//     is the same but whose deciding rule moved is no change. A module float on either side is
+//     compared by its tier alone (a float module's recipe reaches no backend).
 //  2. A changed module's key is its changed fields with both values and both deciding rules (the
 //     rule's kind and its range's address in the Spec, one address per rule); modules with one
 //     key form one group.
@@ -30,7 +31,8 @@ const char *const kFieldNames[kFields] = {
 
 struct Value {
   std::string_view text;
-  const ir::Decision *from = nullptr;
+  const ir::Decision *from = nullptr;            // the spec's rule
+  const vendors::ModuleReading *entry = nullptr; // else the vendor file's entry
 };
 
 void roleValues(const ir::ResolvedRecipe &r, Value *out) {
@@ -53,18 +55,66 @@ void moduleValues(const ir::ResolvedModule &m, Value *out) {
   roleValues(m.act, out + 5);
 }
 
+// The values of module `i` as `side` gives them: its resolution, or its reading for the fields the
+// reading carries ("-" for the others, on both sides alike).
+void sideValues(const Side &side, uint32_t i, Value *out) {
+  const ir::ResolvedModule &m = side.spec->resolution.modules[i];
+  moduleValues(m, out);
+  if (!side.reading)
+    return;
+  const vendors::ModuleReading &r = side.reading->modules[i];
+  const vendors::ModuleReading *entry = side.readingFile.empty() ? nullptr : &r;
+  auto word = [](const vendors::ReadingWord &w) {
+    return w ? std::string_view(*w) : std::string_view("unset");
+  };
+  auto sym = [](const std::optional<bool> &b) {
+    return !b ? std::string_view("unset") : *b ? std::string_view("true") : "false";
+  };
+  const std::string_view texts[kFields] = {r.known ? std::string_view(ir::tierName(r.tier))
+                                                   : "not decided",
+                                           word(r.weight.dtype),
+                                           word(r.weight.scope),
+                                           sym(r.weight.symmetric),
+                                           word(r.weight.method),
+                                           word(r.act.dtype),
+                                           word(r.act.scope),
+                                           sym(r.act.symmetric),
+                                           word(r.act.method)};
+  for (int f = 0; f < kFields; ++f) {
+    bool carried = (side.reading->fields & (1u << f)) != 0;
+    out[f].text = carried ? texts[f] : "-";
+    if (entry)
+      out[f].entry = entry;
+  }
+}
+
 // Appends the bytes of a value to a group key.
 template <typename T> void appendRaw(std::string &key, const T &v) {
   key.append(reinterpret_cast<const char *>(&v), sizeof v);
 }
 
-void appendRule(std::string &key, const ir::Decision &d) {
-  appendRaw(key, d.source);
-  appendRaw(key, d.at);
+void appendRule(std::string &key, const Value &v) {
+  if (v.entry) {
+    appendRaw(key, v.entry->line);
+    appendRaw(key, v.entry->column);
+    return;
+  }
+  appendRaw(key, v.from->source);
+  appendRaw(key, v.from->at);
 }
 
-RuleRef ruleRef(const ir::Decision &d, const Side &side) {
+RuleRef ruleRef(const Value &v, const Side &side) {
   RuleRef r;
+  if (v.entry) {
+    r.kind = v.entry->line ? "entry" : "vendor default";
+    if (v.entry->line) {
+      r.file = side.readingFile;
+      r.line = v.entry->line;
+      r.col = v.entry->column;
+    }
+    return r;
+  }
+  const ir::Decision &d = *v.from;
   r.kind = ir::decisionSourceName(d.source);
   const SourceRange &at = d.range();
   if (!at.valid())
@@ -125,16 +175,19 @@ void compareModules(const Side &a, const Side &b, DiffResult &out, std::vector<b
     seenBefore[j] = true;
     ++out.compared;
     Value va[kFields], vb[kFields];
-    moduleValues(a.spec->resolution.modules[j], va);
-    moduleValues(b.spec->resolution.modules[i], vb);
+    sideValues(a, j, va);
+    sideValues(b, i, vb);
+    // A float module is not quantized: its recipe means nothing to a backend, so with float on
+    // either side only the tier is compared.
+    const int fields = va[0].text == "float" || vb[0].text == "float" ? 1 : kFields;
     key.clear();
-    for (int f = 0; f < kFields; ++f) {
+    for (int f = 0; f < fields; ++f) {
       if (va[f].text == vb[f].text)
         continue;
       key += static_cast<char>(f);
       key.append(va[f].text).append(1, '\0').append(vb[f].text).append(1, '\0');
-      appendRule(key, *va[f].from);
-      appendRule(key, *vb[f].from);
+      appendRule(key, va[f]);
+      appendRule(key, vb[f]);
     }
     if (key.empty())
       continue;
@@ -142,15 +195,15 @@ void compareModules(const Side &a, const Side &b, DiffResult &out, std::vector<b
     auto [it, inserted] = byKey.emplace(key, groups.size());
     if (inserted) {
       Pending p;
-      for (int f = 0; f < kFields; ++f)
+      for (int f = 0; f < fields; ++f)
         if (va[f].text != vb[f].text)
           p.fields.push_back({kFieldNames[f], std::string(va[f].text), std::string(vb[f].text),
-                              ruleRef(*va[f].from, a), ruleRef(*vb[f].from, b)});
+                              ruleRef(va[f], a), ruleRef(vb[f], b)});
       groups.push_back(std::move(p));
     }
     Pending &g = groups[it->second];
     g.members.push_back(i);
-    for (int f = 0; f < kFields; ++f)
+    for (int f = 0; f < fields; ++f)
       fieldModules[static_cast<size_t>(f)] += va[f].text != vb[f].text;
   }
   for (int f = 0; f < kFields; ++f)

@@ -6,6 +6,7 @@
 
 #include "driver/Compile.h"
 #include "ir/IR.h"
+#include "vendors/Reading.h"
 
 #include <cstdint>
 #include <string>
@@ -23,6 +24,11 @@ struct Side {
   // A spec read at a git revision: the paths whose text came from it, shown as REV:path.
   std::string revision;
   std::vector<std::string> revisionFiles;
+  // Compared through a vendor's reading (a vendor file, or a spec against one): the modules'
+  // values are the reading's, for the fields it carries. With `readingFile` set the rule of a
+  // value is the file's deciding entry; else (a spec's emitted file) the spec's rule.
+  const vendors::VendorReading *reading = nullptr;
+  std::string readingFile;
 };
 
 // The rule that decided a value: its kind (decisionSourceName) and where it is ("" file for a
