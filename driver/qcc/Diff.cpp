@@ -345,15 +345,21 @@ int diffVendorFiles(const DiffOptions &o) {
     return fail("a vendor file is compared on an inventory: the spec names none; give --model INV");
   static vendors::VendorReading readings[2];
   diff::Side sides[2] = {ctx->side, ctx->side};
+  std::string unread; // a vendor file its vendor's reading refused
   for (size_t k = 0; ok && k < 2; ++k) {
     sides[k].label = o.specs[k];
     ok = diff::isSpecPath(o.specs[k])
              ? diff::specThroughReading(sides[k], kind, readings[k], ctx->diags)
              : diff::vendorFileSide(sides[k], o.specs[k], kind, texts[k], readings[k], ctx->diags);
+    if (!ok && !diff::isSpecPath(o.specs[k]))
+      unread = o.specs[k];
   }
   if (!ok) {
     ctx->diags.printText(std::cerr, useColor(o.color, STDERR_FILENO));
-    return 2;
+    // The readers speak of the file a target emits; say which file it was.
+    return unread.empty() ? 2
+                          : fail("the " + kind + " reading refused '" + unread +
+                                 "' (the diagnostics above are about that file)");
   }
   return render(diff::compareSides(sides[0], sides[1]), o);
 }
