@@ -61,7 +61,84 @@ std::string explainText(const Model &m, uint32_t index) {
   return "```text\n" + os.str() + "```\n";
 }
 
-std::string selectorHover(const Model &m, const ir::Selector &sel) {
+// The rule (a protect or an override) whose selector `sel` is, as a decision's source and index;
+// false for the selectors of other constructs.
+bool ruleOf(const ir::Spec &s, const ir::Selector &sel, ir::Decision::Source &src, int32_t &index) {
+  for (size_t i = 0; i < s.protects.size(); ++i)
+    if (&s.protects[i].selector == &sel) {
+      src = ir::Decision::Protect;
+      index = static_cast<int32_t>(i);
+      return true;
+    }
+  for (size_t i = 0; i < s.overrides.size(); ++i)
+    for (const ir::Selector &x : s.overrides[i].selectors)
+      if (&x == &sel) {
+        src = s.overrides[i].level == ir::Override::Type ? ir::Decision::TypeOverride
+                                                         : ir::Decision::NameOverride;
+        index = static_cast<int32_t>(i);
+        return true;
+      }
+  return false;
+}
+
+// The selectors' texts of rule `index` of kind `src`, for finding the same rule in another version.
+std::vector<std::string> ruleSelectors(const ir::Spec &s, ir::Decision::Source src, int32_t index) {
+  std::vector<std::string> out;
+  if (src == ir::Decision::Protect)
+    return {s.protects[static_cast<size_t>(index)].selector.text};
+  for (const ir::Selector &x : s.overrides[static_cast<size_t>(index)].selectors)
+    out.push_back(x.text);
+  return out;
+}
+
+// How many modules' tier rule `index` of kind `src` decides.
+size_t tiersDecided(const ir::Spec &s, ir::Decision::Source src, int32_t index) {
+  size_t n = 0;
+  for (const ir::ResolvedModule &r : s.resolution.modules)
+    n += r.tier.from.source == src && r.tier.from.index == index;
+  return n;
+}
+
+// "The rule decides the tier of N modules" and, with the saved model, the same for the rule of
+// the saved file with the same kind and selectors.
+std::string ruleHover(const Model &m, const ir::Selector &sel, const Model *saved) {
+  ir::Decision::Source src{};
+  int32_t index = -1;
+  if (!m.spec.resolution.done || !ruleOf(m.spec, sel, src, index))
+    return "";
+  const size_t n = tiersDecided(m.spec, src, index);
+  std::string out =
+      "\n\nThis rule decides the tier of " + std::to_string(n) + (n == 1 ? " module" : " modules");
+  if (!saved || saved == &m || !saved->spec.resolution.done)
+    return out + ".\n";
+  // The saved rule of the same kind with the same selectors; else, when both versions have as
+  // many rules of the kind, the one in the same place (an edited rule).
+  const std::vector<std::string> mine = ruleSelectors(m.spec, src, index);
+  const bool protect = src == ir::Decision::Protect;
+  const size_t count = protect ? saved->spec.protects.size() : saved->spec.overrides.size();
+  const size_t ownCount = protect ? m.spec.protects.size() : m.spec.overrides.size();
+  auto sameKind = [&](size_t i) {
+    return protect || (saved->spec.overrides[i].level == ir::Override::Type) ==
+                          (src == ir::Decision::TypeOverride);
+  };
+  int32_t match = -1;
+  for (size_t i = 0; i < count && match < 0; ++i)
+    if (sameKind(i) && ruleSelectors(saved->spec, src, static_cast<int32_t>(i)) == mine)
+      match = static_cast<int32_t>(i);
+  if (match < 0 && count == ownCount && sameKind(static_cast<size_t>(index)))
+    match = index;
+  if (match >= 0) {
+    const size_t before = tiersDecided(saved->spec, src, match);
+    out += "; in the saved file " + std::to_string(before);
+    if (before != n)
+      out += std::string(" (") + (n > before ? "+" : "-") +
+             std::to_string(n > before ? n - before : before - n) + ")";
+    return out + ".\n";
+  }
+  return out + "; the saved file has no such rule.\n";
+}
+
+std::string selectorHover(const Model &m, const ir::Selector &sel, const Model *saved) {
   const auto &selected = m.spec.resolution.selected;
   auto it = selected.find(&sel);
   std::ostringstream md;
@@ -80,16 +157,17 @@ std::string selectorHover(const Model &m, const ir::Selector &sel) {
     md << "- ... and " << mods.size() - shown << " more\n";
   if (mods.size() == 1)
     md << "\n" << explainText(m, mods[0]);
+  md << ruleHover(m, sel, saved);
   return md.str();
 }
 
 } // namespace
 
-std::optional<HoverInfo> hover(const Model &m, uint32_t offset) {
+std::optional<HoverInfo> hover(const Model &m, uint32_t offset, const Model *saved) {
   if (!m.built)
     return std::nullopt;
   if (const ir::Selector *sel = selectorAt(m.spec, m.file, offset))
-    return HoverInfo{sel->range, selectorHover(m, *sel)};
+    return HoverInfo{sel->range, selectorHover(m, *sel, saved)};
   const Node *hit = nullptr, *parent = nullptr;
   nodeAt(*m.ast, m.file, offset, nullptr, hit, parent);
   if (!hit || (hit->kind != Kind::String && hit->kind != Kind::NameSelector) ||

@@ -15,10 +15,12 @@ struct HoverInfo {
   SourceRange range; // what the hover is about
   std::string markdown;
 };
-// A selector: how many modules it selects and the first few; a module name (a selector that
-// selects one module, or a string naming a module): its resolved settings as `qcc --explain`
-// prints them.
-std::optional<HoverInfo> hover(const Model &m, uint32_t offset);
+// A selector: how many modules it selects and the first few; for a selector of a protect or an
+// override, also how many modules' tier the rule decides, and with `saved` (the model of the file
+// as saved, when the buffer differs) how many the same rule decides there (the same kind and
+// selectors, as `qcc diff` of the two would show). A module name (a selector that selects one
+// module, or a string naming a module): its resolved settings as `qcc --explain` prints them.
+std::optional<HoverInfo> hover(const Model &m, uint32_t offset, const Model *saved = nullptr);
 
 // `qcc --explain NAME` on the model: every resolved setting of module `name` and the rule that
 // decided it; nullopt when the model is not resolved or has no such module.

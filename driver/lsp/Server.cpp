@@ -300,7 +300,7 @@ private:
     if (!d)
       return nullptr;
     const Model &m = ws_.model(*d);
-    auto h = hover(m, offsetIn(*d, params));
+    auto h = hover(m, offsetIn(*d, params), &ws_.savedModel(*d));
     if (!h)
       return nullptr;
     return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}},

@@ -4,6 +4,8 @@
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
+#include <fstream>
+#include <iterator>
 #include <set>
 
 namespace qspec::lsp {
@@ -53,26 +55,48 @@ const lint::FileResult &Workspace::check(Document &doc) {
   return doc.lastCheck;
 }
 
-const Model &Workspace::model(Document &doc) {
-  if (doc.model)
-    return *doc.model;
+std::shared_ptr<Model> Workspace::buildModel(const std::string &path,
+                                             SourceManager::Overlay overlay) {
   auto m = std::make_shared<Model>();
-  m->sm.setOverlay(overlay());
+  m->sm.setOverlay(std::move(overlay));
   DiagnosticEngine diags(m->sm);
   diags.setErrorLimit(0);
   frontend::FrontendOptions fo;
   fo.inventoryOverride = opts_.inventory;
   fo.scoresOverride = opts_.scores;
   fo.inputReader = inputs_;
-  m->ast = frontend::parseFile(doc.path, diags, fo);
-  m->file = m->sm.find(doc.path);
+  m->ast = frontend::parseFile(path, diags, fo);
+  m->file = m->sm.find(path);
   if (m->ast && !diags.hasErrors())
-    m->built = frontend::buildSpec(*m->ast, doc.path, m->spec, diags, fo);
+    m->built = frontend::buildSpec(*m->ast, path, m->spec, diags, fo);
   m->passesOk = m->built && passes::runPipeline(m->spec, diags) && !diags.hasErrors();
-  doc.model = m;
-  if (m->built)
-    doc.lastBuilt = m;
-  return *m;
+  return m;
+}
+
+const Model &Workspace::model(Document &doc) {
+  if (doc.model)
+    return *doc.model;
+  doc.model = buildModel(doc.path, overlay());
+  if (doc.model->built)
+    doc.lastBuilt = doc.model;
+  return *doc.model;
+}
+
+const Model &Workspace::savedModel(Document &doc) {
+  std::string err;
+  if (!checkRegularFile(doc.path, err)) // never block on a FIFO
+    return model(doc);
+  std::ifstream in(doc.path, std::ios::binary);
+  if (!in)
+    return model(doc);
+  std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (disk == doc.text)
+    return model(doc);
+  if (!doc.saved || doc.savedText != disk) {
+    doc.saved = buildModel(doc.path, nullptr);
+    doc.savedText = std::move(disk);
+  }
+  return *doc.saved;
 }
 
 const std::vector<Diagnostic> &Workspace::checkTargets(Document &doc) {

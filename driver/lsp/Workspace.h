@@ -40,6 +40,8 @@ struct Document {
   lint::FileResult lastCheck;       // the findings last published
   std::shared_ptr<Model> model;     // of `version`, or null
   std::shared_ptr<Model> lastBuilt; // the newest model whose spec was built
+  std::shared_ptr<Model> saved;     // of the file as saved on disk, when it differs
+  std::string savedText;            // the disk text `saved` was built from
 };
 
 class Workspace {
@@ -63,8 +65,14 @@ public:
   // The newest model with a built spec (for completion while the text does not parse), or the
   // current one.
   const Model &modelWithInventory(Document &doc);
+  // The resolved model of the document as saved on disk (its includes and inputs too): the
+  // current model when the buffer equals the file or the file cannot be read; rebuilt when the
+  // file changes.
+  const Model &savedModel(Document &doc);
 
 private:
+  // Parses, builds and resolves `path` with `overlay` (null: every file from disk).
+  std::shared_ptr<Model> buildModel(const std::string &path, SourceManager::Overlay overlay);
   SourceManager::Overlay overlay() const;
 
   ServerOptions opts_;

@@ -4,11 +4,13 @@
 //   qcc SPEC --explain NAME
 //   qcc fmt [--check | -i] FILE...   (driver/qcc/Fmt.cpp)
 //   qcc import FILE... [--inventory INV] [-o SPEC]   (driver/qcc/Import.cpp)
+//   qcc diff BEFORE AFTER | --rev REV SPEC   (driver/qcc/Diff.cpp)
 // SPEC `-` reads the spec from standard input; `-o -` writes to standard output.
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
 #include "driver/Compile.h"
+#include "driver/qcc/Diff.h"
 #include "driver/qcc/Fmt.h"
 #include "driver/qcc/Import.h"
 #include "emitters/Emitter.h"
@@ -36,6 +38,7 @@ namespace {
 const char *kUsage = R"(usage: qcc SPEC [options]
        qcc fmt [--check | -i] FILE...   (the canonical layout; see 'qcc fmt --help')
        qcc import FILE... [--inventory INV] [-o SPEC]   (vendor files to a spec; see 'qcc import --help')
+       qcc diff BEFORE AFTER | --rev REV SPEC   (what a change does, module by module; see 'qcc diff --help')
 
   SPEC                     the .qspec file; - reads standard input
   --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
@@ -455,6 +458,8 @@ int runQcc(int argc, char **argv) {
     return driver::runFmt(argc - 1, argv + 1);
   if (argc >= 2 && std::string(argv[1]) == "import")
     return driver::runImport(argc - 1, argv + 1);
+  if (argc >= 2 && std::string(argv[1]) == "diff")
+    return driver::runDiff(argc - 1, argv + 1);
   emit::registerAllEmitters();
   Options o;
   if (int rc = parseArgs(argc, argv, o); rc >= 0)

@@ -1,0 +1,22 @@
+// The three renderings of a DiffResult (`qcc diff --format=text|json|markdown`); see docs/cli.md.
+#pragma once
+
+#include "driver/qcc/diff/Compare.h"
+
+#include <iosfwd>
+
+namespace qspec::driver::diff {
+
+struct RenderOptions {
+  bool color = false;     // text: ANSI colours
+  size_t maxPatterns = 8; // text and Markdown: patterns shown per group (JSON: all)
+};
+
+void renderText(const DiffResult &d, const RenderOptions &o, std::ostream &os);
+void renderJSON(const DiffResult &d, std::ostream &os);
+void renderMarkdown(const DiffResult &d, const RenderOptions &o, std::ostream &os);
+
+// "3 modules change (tier 2, act.method 1), 0 appear, 0 disappear; 2 of 4 target files change"
+std::string summaryLine(const DiffResult &d);
+
+} // namespace qspec::driver::diff
