@@ -1,8 +1,7 @@
-// File naming and the target stage shared by qcc, qtune and qlint; see Compile.h.
+// The heap of a process that compiles; see Compile.h.
 #include "driver/Compile.h"
 
 #include "ir/Parallel.h"
-#include "ir/TargetInfo.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -17,13 +16,6 @@
 #include <unistd.h>
 
 namespace qspec::driver {
-
-std::string outputFileName(const emit::EmitResult &r, const std::string &specStem) {
-  if (!r.out.fileName.empty())
-    return r.out.fileName;
-  const ir::TargetInfo *info = ir::findTarget(r.target->kind);
-  return specStem + (info ? info->fileExtension : std::string());
-}
 
 namespace {
 
@@ -181,42 +173,6 @@ void prepareThreadHeaps(size_t modules, size_t targets) {
     if (others > 0)
       growThreadArenas(others, size_t{48} << 20);
   });
-}
-
-bool safeFileName(const std::string &name) {
-  return !name.empty() && name.find('/') == std::string::npos &&
-         name.find('\\') == std::string::npos && name != "." && name != ".." &&
-         name.find('\0') == std::string::npos;
-}
-
-std::vector<TargetFile> buildTargets(const ir::Spec &spec,
-                                     const std::vector<const ir::Target *> &targets,
-                                     DiagnosticEngine &diags, const std::string &specStem,
-                                     const std::string &folder) {
-  std::vector<TargetFile> files;
-  for (emit::EmitResult &r : emit::emitTargets(spec, targets, diags)) {
-    if (!r.ok)
-      continue;
-    TargetFile f;
-    f.target = r.target;
-    if (!folder.empty()) {
-      f.name = outputFileName(r, specStem);
-      if (!safeFileName(f.name)) {
-        diags.report(DiagID::err_output_escapes_dir, r.target->range, {f.name, folder});
-        continue;
-      }
-    }
-    f.bytes = std::move(r.out.buffer());
-    files.push_back(std::move(f));
-  }
-  return files;
-}
-
-void checkAllTargets(const ir::Spec &spec, DiagnosticEngine &diags, const std::string &specStem) {
-  std::vector<const ir::Target *> targets;
-  for (const ir::Target &t : spec.targets)
-    targets.push_back(&t);
-  buildTargets(spec, targets, diags, specStem, "DIR");
 }
 
 } // namespace qspec::driver

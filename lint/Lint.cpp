@@ -1,6 +1,6 @@
 // The per-file driver: detect the kind, load and parse, run the enabled rules, apply the
 // project config and suppression comments, sort. Files are linted in parallel by lintFiles.
-#include "driver/Compile.h"
+#include "emitters/TargetStage.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
@@ -209,7 +209,7 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
     // What `qcc --emit=all` checks next: every declared target's emitter and translation
     // validation. Like qcc, only for a spec the passes accepted.
     if (opts.checkTargets && !diags.hasErrors())
-      driver::checkAllTargets(spec, diags, text ? "stdin" : fs::path(ctx.path).stem().string());
+      emit::checkAllTargets(spec, diags, text ? "stdin" : fs::path(ctx.path).stem().string());
   }
   ctx.spec = &spec;
   for (const Diagnostic &d : diags.diagnostics())

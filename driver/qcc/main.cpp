@@ -12,6 +12,7 @@
 #include "driver/qcc/Fmt.h"
 #include "driver/qcc/Import.h"
 #include "emitters/Emitter.h"
+#include "emitters/TargetStage.h"
 #include "emitters/WriteFile.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
@@ -433,11 +434,11 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
   std::string stem = s.o.spec == "-" ? "stdin" : fs::path(s.o.spec).stem().string();
   bool all = s.o.emit == "all";
-  std::vector<driver::TargetFile> built =
-      driver::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
+  std::vector<emit::TargetFile> built =
+      emit::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
   s.times.phase(targets.size() == 1 ? "emit " + targets[0]->kind
                                     : "emit " + std::to_string(targets.size()) + " targets");
-  for (driver::TargetFile &f : built)
+  for (emit::TargetFile &f : built)
     files.emplace_back(all ? (fs::path(s.o.output) / f.name).string() : s.o.output,
                        std::move(f.bytes));
   if (s.diags.hasErrors() || !writeFiles(s, files))
