@@ -8,7 +8,6 @@
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
-#include "driver/Compile.h"
 #include "driver/qcc/Fmt.h"
 #include "driver/qcc/Import.h"
 #include "emitters/Emitter.h"
@@ -18,7 +17,9 @@
 #include "ir/Cli.h"
 #include "ir/DiagnosticVerifier.h"
 #include "ir/IRPrinter.h"
+#include "ir/Parallel.h"
 #include "passes/Pass.h"
+#include "support/Heap.h"
 
 #include <chrono>
 #include <cstdio>
@@ -314,8 +315,8 @@ bool compile(Session &s, const frontend::FrontendOptions &fo, ir::Spec &spec) {
   s.times.phase("parse and read inputs");
   if (!loaded)
     return false;
-  driver::prepareThreadHeaps(spec.inventory.modules.size(),
-                             s.o.emit == "all" ? spec.targets.size() : 1);
+  support::prepareThreadHeaps(spec.inventory.modules.size(),
+                              s.o.emit == "all" ? spec.targets.size() : 1, ir::kParallelMinModules);
   passes::PipelineOptions po;
   po.verifyEach = s.o.verifyEach;
   po.stopAfter = s.o.stopAfter;
@@ -449,7 +450,7 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
 
 // Before the libraries' static initializers (ANTLR's ATN, protobuf's descriptors: about 420 KB of
 // blocks), so that their blocks too are carved from the huge pages configureHeap sets up.
-__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(); }
+__attribute__((constructor(101))) void configureHeapFirst() { support::configureHeap(); }
 
 int runQcc(int argc, char **argv) {
   if (argc >= 2 && std::string(argv[1]) == "fmt")

@@ -5,12 +5,12 @@
 //
 // Exit codes: 0 a configuration meeting the target was found (run) or the command succeeded,
 // 1 the target is unreachable or not reached, or errors in the input, 2 usage or internal errors.
-#include "driver/Compile.h"
 #include "driver/qtune/Driver.h"
 #include "driver/qtune/Process.h"
 #include "driver/qtune/Support.h"
 #include "ir/Cli.h"
 #include "ir/Diagnostics.h"
+#include "support/Heap.h"
 
 #include <cmath>
 #include <iostream>
@@ -325,6 +325,6 @@ int main(int argc, char **argv) {
     return *rc;
   // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
   // readings): kept on the heap, they land on pages the previous probe already touched.
-  driver::configureHeap();
+  support::configureHeap();
   return tune::runCommand(o);
 }

@@ -1,7 +1,5 @@
-// The heap of a process that compiles; see Compile.h.
-#include "driver/Compile.h"
-
-#include "ir/Parallel.h"
+// The heap of a process that compiles; see Heap.h.
+#include "support/Heap.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -14,8 +12,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <vector>
 
-namespace qspec::driver {
+namespace qspec::support {
 
 namespace {
 
@@ -157,8 +156,8 @@ void configureHeap() {
   reserveHugePageHeap(size_t{1} << 30);
 }
 
-void prepareThreadHeaps(size_t modules, size_t targets) {
-  if (modules < ir::kParallelMinModules)
+void prepareThreadHeaps(size_t modules, size_t targets, size_t parallelMinModules) {
+  if (modules < parallelMinModules)
     return; // the work stays on the calling thread
   static std::once_flag once;
   std::call_once(once, [modules, targets] {
@@ -175,4 +174,4 @@ void prepareThreadHeaps(size_t modules, size_t targets) {
   });
 }
 
-} // namespace qspec::driver
+} // namespace qspec::support
