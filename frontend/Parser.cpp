@@ -552,6 +552,24 @@ private:
 
 } // namespace
 
+std::string qspecString(const std::string &text) {
+  std::string out = "\"";
+  static const char *hex = "0123456789abcdef";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
 bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
   out.clear();
   auto hexval = [](char c) -> int {
