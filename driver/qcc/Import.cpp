@@ -17,8 +17,8 @@
 #include "frontend/Format.h"
 #include "frontend/Frontend.h"
 #include "frontend/Parser.h"
-#include "lint/Lint.h"
 #include "passes/Pass.h"
+#include "vendors/FileKind.h"
 #include "vendors/Reading.h"
 
 #include <filesystem>
@@ -115,12 +115,12 @@ std::string kindOf(const std::string &path, const std::string &text, const Impor
   if (fs::path(path).extension() ==
       ".py") // qlint does not lint Python; the QconfigSetter reader does
     return "horizon";
-  switch (lint::detectFileKind(path, text)) {
-  case lint::FileKind::MsModelSlim:
+  switch (vendors::detectFileKind(path, text)) {
+  case vendors::FileKind::MsModelSlim:
     return "msmodelslim";
-  case lint::FileKind::Amct:
+  case vendors::FileKind::Amct:
     return "amct";
-  case lint::FileKind::Hmct:
+  case vendors::FileKind::Hmct:
     return "hmct";
   default:
     return "";
