@@ -16,6 +16,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/IRPrinter.h"
 #include "passes/Pass.h"
+#include "support/Sha256.h"
 
 #include <filesystem>
 #include <fstream>
@@ -25,6 +26,7 @@
 namespace qspec::tune {
 
 namespace fs = std::filesystem;
+using support::Sha256;
 
 namespace {
 
