@@ -2,6 +2,7 @@
 // including its spacing and typos.
 #include "vendors/amct/AmctRules.h"
 #include "vendors/amct/AmctConfig.h"
+#include "support/Utf8.h"
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
@@ -383,30 +384,6 @@ bool checkNOutOfMHardware(std::string_view hardware, std::string &msg) {
   return false;
 }
 
-static bool validUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n;
-    if (c < 0x80)
-      n = 0;
-    else if ((c >> 5) == 6)
-      n = 1;
-    else if ((c >> 4) == 14)
-      n = 2;
-    else if ((c >> 3) == 30)
-      n = 3;
-    else
-      return false;
-    if (i + n >= s.size() && n > 0)
-      return false;
-    for (size_t k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2)
-        return false;
-    i += n + 1;
-  }
-  return true;
-}
-
 bool checkLayerName(ConfigKind k, std::string_view name, std::string &msg) {
   if (name.empty()) {
     msg = "AMCT layer names are never empty";
@@ -416,7 +393,7 @@ bool checkLayerName(ConfigKind k, std::string_view name, std::string &msg) {
     msg = "a NUL byte cannot be part of a PyTorch module name";
     return false;
   }
-  if (!validUtf8(name)) {
+  if (!support::utf8::isValid(name)) {
     msg = "the name is not valid UTF-8, and protobuf string fields must be";
     return false;
   }

@@ -1,5 +1,6 @@
 // horizon_plugin_pytorch facts and the Python string escaper; see HorizonRules.h.
 #include "vendors/horizon/HorizonRules.h"
+#include "support/Utf8.h"
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
@@ -104,36 +105,6 @@ bool isMatmulLikeType(std::string_view t) {
 
 bool dualInt16Allowed(std::string_view t) { return isConvLikeType(t) || isMatmulLikeType(t); }
 
-// Decodes one UTF-8 code point at s[i]; returns its length, 0 if invalid.
-static size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n;
-  uint32_t min;
-  if (c < 0x80) {
-    cp = c;
-    return 1;
-  } else if ((c >> 5) == 6) {
-    n = 2, cp = c & 0x1f, min = 0x80;
-  } else if ((c >> 4) == 14) {
-    n = 3, cp = c & 0x0f, min = 0x800;
-  } else if ((c >> 3) == 30) {
-    n = 4, cp = c & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size())
-    return 0;
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char d = static_cast<unsigned char>(s[i + k]);
-    if ((d >> 6) != 2)
-      return 0;
-    cp = (cp << 6) | (d & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-    return 0;
-  return n;
-}
-
 namespace {
 // The bytes a Python string literal holds as they are: printable ASCII other than \ and ".
 constexpr std::array<bool, 256> kPlainInString = [] {
@@ -157,7 +128,7 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
       continue;
     }
     uint32_t cp;
-    size_t n = decodeUtf8(text, i, cp);
+    size_t n = support::utf8::decode(text, i, cp);
     if (n == 0) {
       why = "it is not valid UTF-8";
       return false;
