@@ -262,72 +262,79 @@ bool Pattern::matches(std::string_view name, std::vector<std::string_view> *capt
     }
   }
 
-  if (simple_) {
-    // Glob with `*` backtracking to the last star only (exact for single-character items).
-    // The prefix and suffix are already checked; match the instructions between them.
-    const uint32_t progEnd = static_cast<uint32_t>(prog_.size() - 1 - ns);
-    const size_t end = n - ns;
-    uint32_t pc = static_cast<uint32_t>(np);
-    size_t pos = np;
-    uint32_t starPc = UINT32_MAX;
-    size_t starPos = 0;
-    while (pos < end) {
-      if (pc < progEnd) {
-        const Inst &in = prog_[pc];
-        unsigned char c = static_cast<unsigned char>(name[pos]);
-        bool ok = false;
-        switch (in.op) {
-        case Op::Char:
-          ok = name[pos] == in.ch;
-          break;
-        case Op::Any:
-          ok = true;
-          break;
-        case Op::Class:
-          ok = classes_[in.cls][c] != in.negate;
-          break;
-        case Op::Split: // `*`
-          while (pc + 3 < progEnd && prog_[pc + 3].op == Op::Split)
-            pc += 3;
-          if (pc + 3 == progEnd) { // a trailing `*` takes the rest
-            if (captures)
-              captures->clear();
-            return true;
-          }
-          starPc = pc + 3;
-          starPos = pos;
+  if (simple_)
+    return matchSimple(name, captures);
+  return matchVm(name, captures);
+}
+
+bool Pattern::matchSimple(std::string_view name, std::vector<std::string_view> *captures) const {
+  const size_t n = name.size(), np = prefix_.size(), ns = suffix_.size();
+  // Glob with `*` backtracking to the last star only (exact for single-character items).
+  // The prefix and suffix are already checked; match the instructions between them.
+  const uint32_t progEnd = static_cast<uint32_t>(prog_.size() - 1 - ns);
+  const size_t end = n - ns;
+  uint32_t pc = static_cast<uint32_t>(np);
+  size_t pos = np;
+  uint32_t starPc = UINT32_MAX;
+  size_t starPos = 0;
+  while (pos < end) {
+    if (pc < progEnd) {
+      const Inst &in = prog_[pc];
+      unsigned char c = static_cast<unsigned char>(name[pos]);
+      bool ok = false;
+      switch (in.op) {
+      case Op::Char:
+        ok = name[pos] == in.ch;
+        break;
+      case Op::Any:
+        ok = true;
+        break;
+      case Op::Class:
+        ok = classes_[in.cls][c] != in.negate;
+        break;
+      case Op::Split: // `*`
+        while (pc + 3 < progEnd && prog_[pc + 3].op == Op::Split)
           pc += 3;
-          continue;
-        default:
-          break;
+        if (pc + 3 == progEnd) { // a trailing `*` takes the rest
+          if (captures)
+            captures->clear();
+          return true;
         }
-        if (ok) {
-          ++pc;
-          ++pos;
-          continue;
-        }
+        starPc = pc + 3;
+        starPos = pos;
+        pc += 3;
+        continue;
+      default:
+        break;
       }
-      if (starPc == UINT32_MAX)
-        return false;
-      pc = starPc;
-      pos = ++starPos;
-      if (prog_[pc].op == Op::Char) { // skip to the next place the star's follower can start
-        size_t at = name.substr(0, end).find(prog_[pc].ch, pos);
-        if (at == std::string_view::npos)
-          return false;
-        pos = starPos = at;
+      if (ok) {
+        ++pc;
+        ++pos;
+        continue;
       }
     }
-    while (pc < progEnd && prog_[pc].op == Op::Split)
-      pc += 3;
-    if (pc != progEnd)
+    if (starPc == UINT32_MAX)
       return false;
-    if (captures)
-      captures->clear();
-    return true;
+    pc = starPc;
+    pos = ++starPos;
+    if (prog_[pc].op == Op::Char) { // skip to the next place the star's follower can start
+      size_t at = name.substr(0, end).find(prog_[pc].ch, pos);
+      if (at == std::string_view::npos)
+        return false;
+      pos = starPos = at;
+    }
   }
+  while (pc < progEnd && prog_[pc].op == Op::Split)
+    pc += 3;
+  if (pc != progEnd)
+    return false;
+  if (captures)
+    captures->clear();
+  return true;
+}
 
-  // The VM, as in matchesReference, on reused memory, starting after the prefix.
+bool Pattern::matchVm(std::string_view name, std::vector<std::string_view> *captures) const {
+  const size_t n = name.size(), np = prefix_.size();
   VmScratch &sc = tlsScratch;
   const size_t states = prog_.size() * (n + 1);
   if (sc.stamp.size() < states)
