@@ -5,15 +5,14 @@
 
 namespace qspec::support {
 
-// The heap of a process that compiles: large temporary buffers (per-module vectors of the passes
-// and emitters, emitted files) are reused from the heap instead of being mapped and unmapped one
-// by one, and the main heap is backed by transparent huge pages where the kernel offers them (THP
-// "madvise" mode): on a DeepSeek-V3-size compile the first touches of 4 KiB pages were about half
-// of qcc's CPU time. Each thread keeps an arena of its own (prepareThreadHeaps puts those on huge
-// pages too): with one arena for all, the emitter threads of qcc waited on its lock (a compile of
-// qtune's all-high probe state took 0.42 s of CPU instead of 0.20), qtune's probes likewise, and
-// qlint, which lints files on several threads, took 386 ms for 500 specs instead of 228. Call it
-// once, first thing.
+// The heap of a process that compiles; qcc, qlint and qtune call it first thing in main. Large
+// temporary buffers (per-module vectors of the passes and emitters, emitted files) are reused
+// from the heap instead of being mapped and unmapped one by one, and the main heap is backed by
+// transparent huge pages where the kernel offers them (THP "madvise" mode), so a large compile
+// takes one page fault per 2 MiB it touches instead of one per 4 KiB. Each thread keeps an arena
+// of its own (prepareThreadHeaps puts those on huge pages too), so threads that allocate side by
+// side (qcc's emitters, qtune's probes, qlint's files) do not wait on one lock.
+// docs/performance.md ("Process support") says what this buys.
 void configureHeap();
 
 // After configureHeap, for a compile of `modules` modules that emits `targets` targets: when

@@ -448,10 +448,6 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
   return s.finish(0);
 }
 
-// Before the libraries' static initializers (ANTLR's ATN, protobuf's descriptors: about 420 KB of
-// blocks), so that their blocks too are carved from the huge pages configureHeap sets up.
-__attribute__((constructor(101))) void configureHeapFirst() { support::configureHeap(); }
-
 int runQcc(int argc, char **argv) {
   if (argc >= 2 && std::string(argv[1]) == "fmt")
     return driver::runFmt(argc - 1, argv + 1);
@@ -488,6 +484,7 @@ int runQcc(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  support::configureHeap();
   try {
     return runQcc(argc, argv);
   } catch (const std::bad_alloc &) {

@@ -299,6 +299,9 @@ int dirCommand(const std::string &cmd, int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
+  // readings): kept on the heap, they land on pages the previous probe already touched.
+  support::configureHeap();
   std::string colorError;
   if (!takeColorOption(argc, argv, colorError))
     return usageError(colorError);
@@ -323,8 +326,5 @@ int main(int argc, char **argv) {
     return *rc;
   if (std::optional<int> rc = checkRunOptions(o))
     return *rc;
-  // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
-  // readings): kept on the heap, they land on pages the previous probe already touched.
-  support::configureHeap();
   return tune::runCommand(o);
 }
