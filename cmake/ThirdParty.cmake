@@ -11,6 +11,7 @@
 #   QSPEC_YAML_CPP   yaml-cpp
 #   QSPEC_LIBYAML    libyaml (its event API, frontend/readers)
 #   protobuf::libprotobuf (FindProtobuf picks the archive with Protobuf_USE_STATIC_LIBS)
+#   OpenSSL::Crypto  libcrypto (FindOpenSSL picks the archive with OPENSSL_USE_STATIC_LIBS)
 # and each tool calls qspec_link_runtime(TARGET). The installed CMake package names the shared
 # libraries (find_package(qspec) consumers link whatever their Debian provides).
 
@@ -20,6 +21,7 @@ if(QSPEC_SANITIZE OR QSPEC_FUZZ)
 endif()
 if(QSPEC_STATIC_DEPS)
   set(Protobuf_USE_STATIC_LIBS ON)
+  set(OPENSSL_USE_STATIC_LIBS TRUE)
 endif()
 # FindProtobuf caches the library it found: when the choice changes in a configured tree, look
 # again, or a tool would mix a static libstdc++ with the one a shared libprotobuf loads.
@@ -39,6 +41,7 @@ find_package(fmt REQUIRED)
 find_package(ONNX REQUIRED)
 find_package(GTest REQUIRED)
 find_package(Threads REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto) # SHA-256 (support/Sha256.cpp)
 
 if(QSPEC_STATIC_DEPS)
   find_library(QSPEC_YAML_CPP_ARCHIVE libyaml-cpp.a REQUIRED)

@@ -6,6 +6,7 @@
 #include "QSpecParser.h"
 #include "antlr4-runtime.h"
 #include "ir/EditDistance.h"
+#include "support/Utf8.h"
 
 #include <algorithm>
 #include <cctype>
@@ -40,30 +41,6 @@ public:
 private:
   std::vector<uint32_t> offsets_;
 };
-
-// Returns the byte index of the first invalid UTF-8 sequence, or npos.
-size_t firstInvalidUtf8(const std::string &s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size())
-      return i;
-    for (size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-        return i;
-    if (len == 2 && c < 0xC2)
-      return i;
-    // Strict UTF-8 (what ANTLR's decoder accepts; it throws on anything else): no overlong
-    // 3/4-byte forms, no surrogates, nothing above U+10FFFF.
-    unsigned char c1 = len > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if ((len == 3 && c == 0xE0 && c1 < 0xA0) || (len == 3 && c == 0xED && c1 >= 0xA0) ||
-        (len == 4 && c == 0xF0 && c1 < 0x90) ||
-        (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
-      return i;
-    i += len;
-  }
-  return std::string::npos;
-}
 
 // ---- Syntax errors in words ------------------------------------------------------------
 // ANTLR's "mismatched input 'x' expecting {...}" lists token names, and every keyword again where
@@ -552,6 +529,24 @@ private:
 
 } // namespace
 
+std::string qspecString(const std::string &text) {
+  std::string out = "\"";
+  static const char *hex = "0123456789abcdef";
+  for (unsigned char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c < 0x20 || c == 0x7f) {
+      out += "\\x";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out + "\"";
+}
+
 bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
   out.clear();
   auto hexval = [](char c) -> int {
@@ -562,23 +557,6 @@ bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
     if (c >= 'A' && c <= 'F')
       return c - 'A' + 10;
     return -1;
-  };
-  auto appendUtf8 = [&](uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   };
   for (size_t i = 0; i < body.size(); ++i) {
     char c = body[i];
@@ -630,7 +608,7 @@ bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
       if (e == 'x')
         out += static_cast<char>(v);
       else
-        appendUtf8(v);
+        support::utf8::append(out, v);
       i += digits;
       break;
     }
@@ -645,7 +623,7 @@ bool unescapeString(std::string_view body, std::string &out, size_t &badAt) {
 std::vector<Token> tokenize(FileID file, const SourceManager &sm) {
   const std::string &text = sm.text(file);
   std::vector<Token> out;
-  if (firstInvalidUtf8(text) != std::string::npos)
+  if (support::utf8::firstInvalid(text) != std::string::npos)
     return out; // ANTLR's decoder would throw; parse() reports the byte
   OffsetMap map(text);
   antlr4::ANTLRInputStream input(text);
@@ -684,7 +662,7 @@ std::unique_ptr<ast::Node> parse(FileID file, DiagnosticEngine &diags, const Par
                  {sm.path(file), std::to_string(text.size()), std::to_string(limits.maxFileBytes)});
     return nullptr;
   }
-  size_t bad = firstInvalidUtf8(text);
+  size_t bad = support::utf8::firstInvalid(text);
   if (bad != std::string::npos) {
     diags.report(DiagID::err_bad_character,
                  sm.range(file, static_cast<uint32_t>(bad), static_cast<uint32_t>(bad + 1)),

@@ -45,4 +45,8 @@ std::vector<Token> tokenize(FileID file, const SourceManager &sm);
 // \U00XXXXXX. On a bad escape returns false and sets `badAt` to its byte index in `body`.
 bool unescapeString(std::string_view body, std::string &out, size_t &badAt);
 
+// A qspec string literal for `text` (quotes, backslashes and control bytes escaped): one that
+// unescapeString reads back as `text`.
+std::string qspecString(const std::string &text);
+
 } // namespace qspec::frontend

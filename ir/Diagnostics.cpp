@@ -2,6 +2,7 @@
 
 #include "ir/Cli.h"
 #include "ir/EditDistance.h"
+#include "support/Utf8.h"
 
 #include <nlohmann/json.hpp>
 
@@ -241,16 +242,10 @@ Diagnostic &DiagnosticEngine::note(Diagnostic &parent, DiagID id, SourceRange ra
   return parent.notes.back();
 }
 
-// Decodes one UTF-8 sequence at `s[i]`; returns its length or 0 if invalid.
+// The length of the valid UTF-8 sequence at `s[i]`, or 0.
 static size_t utf8Length(std::string_view s, size_t i) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (len == 0 || i + len > s.size())
-    return 0;
-  for (size_t k = 1; k < len; ++k)
-    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-      return 0;
-  return len;
+  uint32_t cp;
+  return support::utf8::decode(s, i, cp);
 }
 
 // Characters that reorder or break the displayed line without being control bytes: the bidi

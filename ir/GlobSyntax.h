@@ -21,6 +21,9 @@ size_t braceClose(std::string_view t, size_t open);
 // Brace content split at its top-level commas (`\` escapes a comma).
 std::vector<std::string_view> splitTopLevel(std::string_view t);
 
+// The most digits a numeric range reads in a name: every value it can match fits in uint64_t.
+constexpr uint32_t kMaxNumberDigits = 19;
+
 // A decimal integer with an optional sign, at most 18 characters (so it cannot overflow).
 bool parseInt(std::string_view s, int64_t &out);
 

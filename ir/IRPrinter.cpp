@@ -1,5 +1,6 @@
 #include "ir/IRPrinter.h"
 #include "ir/GraphNames.h"
+#include "support/Json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,144 +39,107 @@ static json optionJSON(const Option &o) {
 }
 
 namespace {
-// `s` as a JSON string exactly as nlohmann's dump writes it.
-void appendJSONString(std::string &out, std::string_view s) {
-  // One pass without an early exit (the compiler vectorizes it): names are almost always plain.
-  unsigned char bad = 0;
-  for (unsigned char c : s)
-    bad |= static_cast<unsigned char>((c < 0x20) | (c >= 0x7f) | (c == '"') | (c == '\\'));
-  if (!bad) {
-    out += '"';
-    out += s;
-    out += '"';
-  } else { // escapes, non-ASCII and invalid UTF-8 exactly as nlohmann writes them
-    out += json(std::string(s)).dump(-1, ' ', false, json::error_handler_t::replace);
-  }
-}
-} // namespace
+using support::JsonWriter;
 
-namespace {
-// Writes the "modules" array exactly as nlohmann's dump(2) would print it, without building a
-// tree for it: at tens of thousands of modules the tree was most of the time and memory of
-// --emit=ir (and of every qtune round, which writes ir.json). The rest of the document is small
-// and still goes through nlohmann; test/lit checks the bytes.
+// Writes the "modules" array as nlohmann's dump(2) would print it, without building a tree for
+// it: at tens of thousands of modules the tree was most of the time and memory of --emit=ir (and
+// of every qtune round that writes ir.json). Modules share a few decisions, recipes and tails, so
+// each is written once and spliced in again (JsonWriter::raw, rawMembers).
 class ModuleArrayWriter {
 public:
-  ModuleArrayWriter(std::string &out, const SourceManager &sm) : out_(out), sm_(sm) {}
+  explicit ModuleArrayWriter(const SourceManager &sm) : sm_(sm) {}
 
-  void module(const Spec &spec, size_t i, bool first) {
+  // One module's object, in the "modules" array `w` writes.
+  void module(JsonWriter &w, const Spec &spec, size_t i) {
     const Module &m = spec.inventory.modules[i];
-    out_ += first ? "\n    {\n      \"name\": " : ",\n    {\n      \"name\": ";
-    string(m.name);
-    out_ += ",\n      \"type\": ";
-    string(m.type);
+    w.beginObject();
+    w.key("name");
+    w.string(m.name);
+    w.key("type");
+    w.string(m.type);
     if (m.block >= 0) {
-      out_ += ",\n      \"block\": ";
-      out_ += std::to_string(m.block);
+      w.key("block");
+      w.number(m.block);
     }
-    first_ = false;
-    tail(spec, spec.resolution.modules[i]);
+    w.rawMembers(tail(spec, spec.resolution.modules[i]));
+    w.endObject();
   }
 
 private:
-  // Everything of a module after its name, type and block, formatted once per distinct tier,
-  // decision, flags, group and recipes: modules share a few, and this was about half of the
-  // writer's appends.
-  void tail(const Spec &spec, const ResolvedModule &r) {
-    TailKey k{&recipe(6, r.weight), &recipe(6, r.act),  r.tier.from.at, r.group,
-              r.tier.value,         r.tier.from.source, r.isProtected,  r.tuned};
+  // A module object's nesting in the document (root, "modules", the module), and its members'.
+  static constexpr int kModule = 2, kMember = kModule + 1;
+
+  // The members of a module after its name, type and block, written once per distinct tier,
+  // decision, flags, group and recipes.
+  const std::string &tail(const Spec &spec, const ResolvedModule &r) {
+    TailKey k{
+        &recipe(kMember, r.weight), &recipe(kMember, r.act), r.tier.from.at, r.group, r.tier.value,
+        r.tier.from.source,         r.isProtected,           r.tuned};
     auto it = tails_.find(k);
     if (it == tails_.end()) {
       std::string t;
-      ModuleArrayWriter w(t, sm_);
-      w.first_ = false;
-      w.tailText(spec, r, *k.weight, *k.act);
+      JsonWriter w(t, 2, kModule, JsonWriter::Start::ObjectMembers);
+      w.key("tier");
+      w.string(tierName(r.tier.value));
+      w.key("tier_from");
+      w.raw(decision(kMember, r.tier.from));
+      if (r.isProtected) {
+        w.key("protected");
+        w.boolean(true);
+      }
+      if (r.tuned) {
+        w.key("tuned");
+        w.boolean(true);
+      }
+      if (r.group >= 0) {
+        w.key("group");
+        w.string(spec.resolution.groups[static_cast<size_t>(r.group)].name);
+      }
+      w.key("weight");
+      w.raw(*k.weight);
+      w.key("act");
+      w.raw(*k.act);
       it = tails_.emplace(k, std::move(t)).first;
     }
-    out_ += it->second;
-  }
-  void tailText(const Spec &spec, const ResolvedModule &r, const std::string &weight,
-                const std::string &act) {
-    key(6, "tier");
-    string(tierName(r.tier.value));
-    key(6, "tier_from");
-    decision(6, r.tier.from);
-    if (r.isProtected) {
-      key(6, "protected");
-      out_ += "true";
-    }
-    if (r.tuned) {
-      key(6, "tuned");
-      out_ += "true";
-    }
-    if (r.group >= 0) {
-      key(6, "group");
-      string(spec.resolution.groups[static_cast<size_t>(r.group)].name);
-    }
-    key(6, "weight");
-    out_ += weight;
-    key(6, "act");
-    out_ += act;
-    out_ += "\n    }";
+    return it->second;
   }
 
-  // Starts a member at `indent` spaces: the separator from the previous member, then the key.
-  void key(int indent, const char *name) {
-    out_ += first_ ? "\n" : ",\n";
-    first_ = false;
-    out_.append(static_cast<size_t>(indent), ' ');
-    out_ += '"';
-    out_ += name;
-    out_ += "\": ";
-  }
-  void close(int indent) {
-    out_ += '\n';
-    out_.append(static_cast<size_t>(indent), ' ');
-    out_ += '}';
-    first_ = false;
-  }
-  void string(std::string_view s) { appendJSONString(out_, s); }
-  // A decision's object, formatted once per (rule, source, indent): a module has nine, from a
-  // handful of rules, and the location string was most of the writer's time.
-  void decision(int indent, const Decision &d) {
-    DecisionKey k{d.at, d.source, indent};
+  // A decision's object at nesting `depth`, written once per (rule, source, depth): a module has
+  // nine, from a handful of rules.
+  const std::string &decision(int depth, const Decision &d) {
+    DecisionKey k{d.at, d.source, depth};
     auto it = decisions_.find(k);
     if (it == decisions_.end()) {
-      std::string t = "{\n";
-      t.append(static_cast<size_t>(indent) + 2, ' ');
-      t += "\"rule\": ";
-      appendJSONString(t, decisionSourceName(d.source));
-      t += ",\n";
-      t.append(static_cast<size_t>(indent) + 2, ' ');
-      t += "\"at\": ";
-      appendJSONString(t, locationString(d.range(), sm_));
-      t += '\n';
-      t.append(static_cast<size_t>(indent), ' ');
-      t += '}';
+      std::string t;
+      JsonWriter w(t, 2, depth);
+      w.beginObject();
+      w.key("rule");
+      w.string(decisionSourceName(d.source));
+      w.key("at");
+      w.string(locationString(d.range(), sm_));
+      w.endObject();
       it = decisions_.emplace(k, std::move(t)).first;
     }
-    out_ += it->second;
-    first_ = false;
+    return it->second;
   }
-  template <typename T> void decided(int indent, const Decided<T> &d, bool set) {
+  template <typename T> void decided(JsonWriter &w, int depth, const Decided<T> &d, bool set) {
     if (!set) {
-      out_ += "null";
+      w.null();
       return;
     }
-    out_ += '{';
-    first_ = true;
-    key(indent + 2, "value");
+    w.beginObject();
+    w.key("value");
     if constexpr (std::is_same_v<T, bool>)
-      out_ += d.value ? "true" : "false";
+      w.boolean(d.value);
     else
-      string(d.value.str());
-    key(indent + 2, "from");
-    decision(indent + 2, d.from);
-    close(indent);
+      w.string(d.value.str());
+    w.key("from");
+    w.raw(decision(depth + 1, d.from));
+    w.endObject();
   }
-  // A recipe's object, formatted once per distinct (values, rules, indent): modules share a
-  // few recipes. (The text, for the caller to append.)
-  const std::string &recipe(int indent, const ResolvedRecipe &r) {
+  // A recipe's object at nesting `depth`, written once per distinct (values, rules, depth):
+  // modules share a few recipes.
+  const std::string &recipe(int depth, const ResolvedRecipe &r) {
     auto field = [](const Decided<Word> &d) {
       return RecipeField{&d.value.str(), d.from.at, d.from.source};
     };
@@ -183,42 +147,38 @@ private:
     RecipeKey k{{field(r.dtype), field(r.scope), field(r.method),
                  RecipeField{r.symmetric.value ? &kTrue : nullptr, r.symmetric.from.at,
                              r.symmetric.from.source}},
-                indent};
+                depth};
     auto it = recipes_.find(k);
     if (it == recipes_.end()) {
       std::string t;
-      ModuleArrayWriter w(t, sm_);
-      w.recipeText(indent, r);
+      JsonWriter w(t, 2, depth);
+      w.beginObject();
+      w.key("dtype");
+      decided(w, depth + 1, r.dtype, !r.dtype.value.empty());
+      w.key("scope");
+      decided(w, depth + 1, r.scope, !r.scope.value.empty());
+      w.key("symmetric");
+      decided(w, depth + 1, r.symmetric, r.symmetric.from.source != Decision::BuiltIn);
+      w.key("method");
+      decided(w, depth + 1, r.method, !r.method.value.empty());
+      w.endObject();
       it = recipes_.emplace(k, std::move(t)).first;
     }
     return it->second;
-  }
-  void recipeText(int indent, const ResolvedRecipe &r) {
-    out_ += '{';
-    first_ = true;
-    key(indent + 2, "dtype");
-    decided(indent + 2, r.dtype, !r.dtype.value.empty());
-    key(indent + 2, "scope");
-    decided(indent + 2, r.scope, !r.scope.value.empty());
-    key(indent + 2, "symmetric");
-    decided(indent + 2, r.symmetric, r.symmetric.from.source != Decision::BuiltIn);
-    key(indent + 2, "method");
-    decided(indent + 2, r.method, !r.method.value.empty());
-    close(indent);
   }
 
   struct DecisionKey {
     const SourceRange *at;
     Decision::Source source;
-    int indent;
+    int depth;
     bool operator==(const DecisionKey &o) const {
-      return at == o.at && source == o.source && indent == o.indent;
+      return at == o.at && source == o.source && depth == o.depth;
     }
   };
   struct DecisionKeyHash {
     size_t operator()(const DecisionKey &k) const {
       return std::hash<const void *>()(k.at) ^
-             (static_cast<size_t>(k.source) << 8 | static_cast<size_t>(k.indent)) *
+             (static_cast<size_t>(k.source) << 8 | static_cast<size_t>(k.depth)) *
                  0x9e3779b97f4a7c15ULL;
     }
   };
@@ -235,12 +195,12 @@ private:
   };
   struct RecipeKey {
     std::array<RecipeField, 4> fields;
-    int indent;
-    bool operator==(const RecipeKey &o) const { return fields == o.fields && indent == o.indent; }
+    int depth;
+    bool operator==(const RecipeKey &o) const { return fields == o.fields && depth == o.depth; }
   };
   struct RecipeKeyHash {
     size_t operator()(const RecipeKey &k) const {
-      size_t h = static_cast<size_t>(k.indent);
+      size_t h = static_cast<size_t>(k.depth);
       for (const RecipeField &f : k.fields)
         h = (h ^ std::hash<const void *>()(f.value) ^ std::hash<const void *>()(f.at) * 31 ^
              f.source) *
@@ -276,9 +236,7 @@ private:
     }
   };
 
-  std::string &out_;
   const SourceManager &sm_;
-  bool first_ = true;
   std::unordered_map<DecisionKey, std::string, DecisionKeyHash> decisions_;
   std::unordered_map<RecipeKey, std::string, RecipeKeyHash> recipes_;
   std::unordered_map<TailKey, std::string, TailKeyHash> tails_;
@@ -300,84 +258,62 @@ void maybeFlush(std::string &out, const Flush &flush) {
     flush(out);
 }
 
-// A JSON array of module names (the modules `index(k)` for k < n that `keep` keeps) as dump(2)
-// prints it at `indent` spaces: `[]`, or one name a line at indent + 2.
+// A JSON array of module names (the modules `index(k)` for k < n that `keep` keeps).
 template <typename Keep, typename Index>
-void appendNames(const Spec &spec, size_t n, int indent, const Keep &keep, const Index &index,
-                 std::string &out, const Flush &flush) {
-  bool first = true;
-  out += '[';
+void writeNames(JsonWriter &w, const Spec &spec, size_t n, const Keep &keep, const Index &index,
+                std::string &out, const Flush &flush) {
+  w.beginArray();
   for (size_t k = 0; k < n; ++k) {
     size_t i = index(k);
     if (!keep(i))
       continue;
-    out += first ? "\n" : ",\n";
-    first = false;
-    out.append(static_cast<size_t>(indent) + 2, ' ');
-    appendJSONString(out, spec.inventory.modules[i].name);
+    w.string(spec.inventory.modules[i].name);
     maybeFlush(out, flush);
   }
-  if (!first) {
-    out += '\n';
-    out.append(static_cast<size_t>(indent), ' ');
-  }
-  out += ']';
+  w.endArray();
 }
 
-// "groups" at indent 2: each group's small members through nlohmann (its score printed as
-// nlohmann prints numbers), indented to its place, then its member names written directly.
-void appendGroups(const Spec &spec, std::string &out, const Flush &flush) {
-  const Resolution &res = spec.resolution;
-  if (res.groups.empty()) {
-    out += "[]";
-    return;
-  }
-  out += '[';
-  for (size_t k = 0; k < res.groups.size(); ++k) {
-    const Group &g = res.groups[k];
-    json gj;
-    gj["name"] = g.name;
-    gj["kind"] = g.kind == GroupDecl::SameScore ? "same-score" : "declared";
-    if (g.kind == GroupDecl::SameScore)
-      gj["score"] = g.score;
-    std::string text = gj.dump(2, ' ', false, json::error_handler_t::replace);
-    text.resize(text.size() - 2); // without "\n}"
-    out += k ? ",\n    " : "\n    ";
-    for (char c : text) {
-      out += c;
-      if (c == '\n') // a dumped string never holds a raw newline
-        out += "    ";
+// "groups": each group's name, kind, score (printed as nlohmann prints a number) and members.
+void writeGroups(JsonWriter &w, const Spec &spec, std::string &out, const Flush &flush) {
+  w.beginArray();
+  for (const Group &g : spec.resolution.groups) {
+    w.beginObject();
+    w.key("name");
+    w.string(g.name);
+    w.key("kind");
+    w.string(g.kind == GroupDecl::SameScore ? "same-score" : "declared");
+    if (g.kind == GroupDecl::SameScore) {
+      w.key("score");
+      w.raw(json(g.score).dump());
     }
-    out += ",\n      \"members\": ";
-    appendNames(
-        spec, g.members.size(), 6, [](size_t) { return true; },
+    w.key("members");
+    writeNames(
+        w, spec, g.members.size(), [](size_t) { return true; },
         [&](size_t m) { return static_cast<size_t>(g.members[m]); }, out, flush);
-    out += "\n    }";
+    w.endObject();
   }
-  out += "\n  ]";
+  w.endArray();
 }
 
 // "modules": one object per module (ModuleArrayWriter); `headSize` (the size of the rest of the
 // document) is part of the single-string reserve.
-void appendModules(const Spec &spec, const SourceManager &sm, size_t headSize, std::string &out,
-                   const Flush &flush) {
+void writeModules(JsonWriter &w, const Spec &spec, const SourceManager &sm, size_t headSize,
+                  std::string &out, const Flush &flush) {
   const Resolution &res = spec.resolution;
-  out += '[';
-  if (!res.done || spec.inventory.modules.empty()) {
-    out += ']';
-    return;
+  w.beginArray();
+  if (res.done) {
+    ModuleArrayWriter modules(sm);
+    const size_t n = spec.inventory.modules.size(), sample = 256, start = out.size();
+    for (size_t i = 0; i < n; ++i) {
+      modules.module(w, spec, i);
+      maybeFlush(out, flush);
+      // In one string: room for the rest from the first modules' size, with a margin (pages
+      // never written cost no memory), so the string is not copied as it grows.
+      if (!flush && i + 1 == sample && n > sample)
+        out.reserve(out.size() + (out.size() - start) / sample * (n - sample) * 5 / 4 + headSize);
+    }
   }
-  ModuleArrayWriter w(out, sm);
-  const size_t n = spec.inventory.modules.size(), sample = 256, start = out.size();
-  for (size_t i = 0; i < n; ++i) {
-    w.module(spec, i, i == 0);
-    maybeFlush(out, flush);
-    // In one string: room for the rest from the first modules' size, with a margin (pages
-    // never written cost no memory), so the string is not copied as it grows.
-    if (!flush && i + 1 == sample && n > sample)
-      out.reserve(out.size() + (out.size() - start) / sample * (n - sample) * 5 / 4 + headSize);
-  }
-  out += "\n  ]";
+  w.endArray();
 }
 
 // Two graphs: the exported ONNX and, per module with a node or candidates, its nodes there and
@@ -473,16 +409,18 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
   std::string text = root.dump(2, ' ', false, json::error_handler_t::replace);
   text.resize(text.size() - 2);
   out += text;
-  out += ",\n  \"modules\": ";
-  appendModules(spec, sm, text.size(), out, flush);
-  out += ",\n  \"groups\": ";
-  appendGroups(spec, out, flush);
-  out += ",\n  \"excluded\": ";
+  JsonWriter w(out, 2, 0, JsonWriter::Start::ObjectMembers);
+  w.key("modules");
+  writeModules(w, spec, sm, text.size(), out, flush);
+  w.key("groups");
+  writeGroups(w, spec, out, flush);
+  w.key("excluded");
   const Resolution &res = spec.resolution;
   auto floatModule = [&](size_t i) { return res.done && res.modules[i].tier.value == Tier::Float; };
-  appendNames(
-      spec, spec.inventory.modules.size(), 2, floatModule, [](size_t i) { return i; }, out, flush);
-  out += "\n}\n";
+  writeNames(
+      w, spec, spec.inventory.modules.size(), floatModule, [](size_t i) { return i; }, out, flush);
+  w.endObject();
+  out += '\n';
 }
 } // namespace
 

@@ -112,7 +112,12 @@ private:
   uint64_t id_ = 0; // identifies the program for the per-thread DFA cache
   // byte -> class (bytes no instruction tells apart share one), class -> one of its bytes
   void byteClasses(std::vector<uint8_t> &byteClass, std::vector<uint8_t> &classByte) const;
-  int matchDfa(std::string_view name) const;         // 1 / 0, or -1 when the DFA outgrew its budget
+  int matchDfa(std::string_view name) const; // 1 / 0, or -1 when the DFA outgrew its budget
+  // After matches' quick checks (the prefix and suffix are there): the glob with `*` backtracking
+  // to the last star only (exact when every item is one character), and the VM as
+  // matchesReference runs it, on per-thread memory, from the end of the prefix.
+  bool matchSimple(std::string_view name, std::vector<std::string_view> *captures) const;
+  bool matchVm(std::string_view name, std::vector<std::string_view> *captures) const;
   bool reads(const Inst &in, unsigned char c) const; // a single-character instruction
   std::vector<std::string> vars_;
   std::vector<Inst> prog_;

@@ -623,6 +623,16 @@ std::vector<uint32_t> ModuleSelector::findPattern(const Pattern &p) const {
     return out;
   }
   const auto &mods = inv_.modules;
+  // The matches among the modules of an ascending list of candidates.
+  auto keepMatchesIn = [&](const std::vector<uint32_t> &list) {
+    keepMatches(
+        p, list.size(),
+        [&](auto keep) {
+          for (uint32_t i : list)
+            keep(i);
+        },
+        out);
+  };
 
   // `*.NAME` selects exactly the modules whose last segment is NAME (a copy, nothing to match).
   const std::string &suffix = p.literalSuffix();
@@ -699,25 +709,13 @@ std::vector<uint32_t> ModuleSelector::findPattern(const Pattern &p) const {
         candidates.insert(candidates.end(), list->begin(), list->end());
       std::sort(candidates.begin(), candidates.end());
       candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
-      keepMatches(
-          p, candidates.size(),
-          [&](auto keep) {
-            for (uint32_t i : candidates)
-              keep(i);
-          },
-          out);
+      keepMatchesIn(candidates);
       return out;
     }
   }
 
   if (best && best->size() * 8 < mods.size()) { // ascending already
-    keepMatches(
-        p, best->size(),
-        [&](auto keep) {
-          for (uint32_t i : *best)
-            keep(i);
-        },
-        out);
+    keepMatchesIn(*best);
     return out;
   }
 
@@ -746,13 +744,7 @@ std::vector<uint32_t> ModuleSelector::findPattern(const Pattern &p) const {
     }
   }
   if (best) {
-    keepMatches(
-        p, best->size(),
-        [&](auto keep) {
-          for (uint32_t i : *best)
-            keep(i);
-        },
-        out);
+    keepMatchesIn(*best);
     return out;
   }
   // Candidates 3: every module (small inventories, or nothing to index by).

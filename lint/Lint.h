@@ -6,6 +6,7 @@
 #pragma once
 
 #include "ir/Diagnostics.h"
+#include "vendors/FileKind.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -21,7 +22,7 @@ class InputReader;
 
 namespace qspec::lint {
 
-enum class FileKind : uint8_t { QSpec, MsModelSlim, Amct, Hmct, Any, Unknown };
+using vendors::FileKind;
 const char *fileKindName(FileKind k);
 
 enum class RuleID : unsigned {
@@ -89,13 +90,8 @@ struct FileResult {
   bool skipped = false;             // not a file qlint knows
 };
 
-// Detects the kind of `path` from its extension and, for .yaml/.json/.cfg, its content.
-FileKind detectFileKind(const std::string &path, std::string_view text);
-
-// The kind of text without a file name (standard input without --stdin-filename), from the
-// content checks detectFileKind makes: HMCT keys in a JSON object, a .qspec's first keyword,
-// msModelSlim's apiversion, an AMCT `field:` or `message {`.
-FileKind detectContentKind(std::string_view text);
+using vendors::detectContentKind;
+using vendors::detectFileKind;
 
 // The files to lint for the command line's inputs: a file as given; a directory searched
 // recursively (sorted), skipping hidden entries, files with other extensions, files git ignores

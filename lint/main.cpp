@@ -5,11 +5,11 @@
 //
 // Exit codes (like ruff): 0 no error-severity findings, 1 findings at error severity remain,
 // 2 usage error, unreadable input, invalid .qlint.yaml or internal error.
-#include "driver/Compile.h"
 #include "emitters/Emitter.h"
 #include "ir/Cli.h"
 #include "lint/Lint.h"
 #include "vendors/amct/AmctRules.h"
+#include "support/Heap.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -352,12 +352,10 @@ int run(Cli &c) {
 
 } // namespace
 
-// A spec is linted through qcc's whole pipeline and emitters: the same heap as qcc's, an arena per
-// thread (files are linted side by side). Set up before the libraries' static
-// initializers (ANTLR's ATN, protobuf's descriptors), so that their blocks are on huge pages too.
-__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(); }
-
 int main(int argc, char **argv) {
+  // A spec is linted through qcc's whole pipeline and emitters: the same heap as qcc's, an arena
+  // per thread (files are linted side by side).
+  support::configureHeap();
   if (argc == 3 && std::string(argv[1]) == "rule")
     return explain(argv[2]);
   Cli c;

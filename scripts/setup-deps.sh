@@ -7,7 +7,7 @@ packages=(
   cmake g++ make ninja-build
   antlr4 libantlr4-runtime-dev
   libyaml-cpp-dev libyaml-dev libprotobuf-dev protobuf-compiler
-  nlohmann-json3-dev libfmt-dev
+  nlohmann-json3-dev libfmt-dev libssl-dev
   llvm-14-tools libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev python3-onnx python3-protobuf python3-yaml python3-numpy
   python3-jsonschema

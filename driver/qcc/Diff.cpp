@@ -11,7 +11,9 @@
 // input that does not compile, git).
 #include "driver/qcc/Diff.h"
 
-#include "driver/Compile.h"
+#include "emitters/TargetStage.h"
+#include "ir/Parallel.h"
+#include "support/Heap.h"
 #include "driver/qcc/diff/Compare.h"
 #include "driver/qcc/diff/Render.h"
 #include "driver/qcc/diff/Vendor.h"
@@ -259,13 +261,14 @@ bool compileSide(Loaded &l, const std::string &path, const std::string &inventor
   } else if (!frontend::loadSpec(path, *l.spec, l.diags, fo)) {
     return false;
   }
-  prepareThreadHeaps(l.spec->inventory.modules.size(), l.spec->targets.size());
+  support::prepareThreadHeaps(l.spec->inventory.modules.size(), l.spec->targets.size(),
+                              ir::kParallelMinModules);
   if (!passes::runPipeline(*l.spec, l.diags))
     return false;
   std::vector<const ir::Target *> targets;
   for (const ir::Target &t : l.spec->targets)
     targets.push_back(&t);
-  l.side.files = buildTargets(*l.spec, targets, l.diags, stem, "DIR");
+  l.side.files = emit::buildTargets(*l.spec, targets, l.diags, stem, "DIR");
   l.side.spec = l.spec;
   l.side.sm = &l.sm;
   return !l.diags.hasErrors();

@@ -16,10 +16,10 @@
 #include "emitters/Emitter.h"
 #include "frontend/Format.h"
 #include "frontend/Frontend.h"
-#include "lint/Lint.h"
+#include "frontend/Parser.h"
 #include "passes/Pass.h"
+#include "vendors/FileKind.h"
 #include "vendors/Reading.h"
-#include "lint/rules/spec/SpecUtil.h"
 
 #include <filesystem>
 #include <iostream>
@@ -30,7 +30,7 @@
 namespace qspec::driver {
 namespace {
 
-using lint::spec::qspecString;
+using frontend::qspecString;
 namespace fs = std::filesystem;
 
 const char *kImportUsage =
@@ -115,12 +115,12 @@ std::string kindOf(const std::string &path, const std::string &text, const Impor
   if (fs::path(path).extension() ==
       ".py") // qlint does not lint Python; the QconfigSetter reader does
     return "horizon";
-  switch (lint::detectFileKind(path, text)) {
-  case lint::FileKind::MsModelSlim:
+  switch (vendors::detectFileKind(path, text)) {
+  case vendors::FileKind::MsModelSlim:
     return "msmodelslim";
-  case lint::FileKind::Amct:
+  case vendors::FileKind::Amct:
     return "amct";
-  case lint::FileKind::Hmct:
+  case vendors::FileKind::Hmct:
     return "hmct";
   default:
     return "";
@@ -166,7 +166,7 @@ bool importOne(const std::string &path, const ImportOptions &o, const import::Co
 namespace qspec::driver {
 namespace {
 
-using lint::spec::qspecString;
+using frontend::qspecString;
 
 // The vendor's readings of the original file and of the file emitted from `spec` differ?
 // Prints the --roundtrip row. Returns false when the readings differ (reported).

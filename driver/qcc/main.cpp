@@ -9,17 +9,19 @@
 //
 // Exit codes: 0 success, 1 errors in the input, 2 usage or internal problem. No output file is
 // written unless compilation succeeds; files are written atomically.
-#include "driver/Compile.h"
 #include "driver/qcc/Diff.h"
 #include "driver/qcc/Fmt.h"
 #include "driver/qcc/Import.h"
 #include "emitters/Emitter.h"
+#include "emitters/TargetStage.h"
 #include "emitters/WriteFile.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
 #include "ir/DiagnosticVerifier.h"
 #include "ir/IRPrinter.h"
+#include "ir/Parallel.h"
 #include "passes/Pass.h"
+#include "support/Heap.h"
 
 #include <chrono>
 #include <cstdio>
@@ -316,8 +318,8 @@ bool compile(Session &s, const frontend::FrontendOptions &fo, ir::Spec &spec) {
   s.times.phase("parse and read inputs");
   if (!loaded)
     return false;
-  driver::prepareThreadHeaps(spec.inventory.modules.size(),
-                             s.o.emit == "all" ? spec.targets.size() : 1);
+  support::prepareThreadHeaps(spec.inventory.modules.size(),
+                              s.o.emit == "all" ? spec.targets.size() : 1, ir::kParallelMinModules);
   passes::PipelineOptions po;
   po.verifyEach = s.o.verifyEach;
   po.stopAfter = s.o.stopAfter;
@@ -436,11 +438,11 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
   std::string stem = s.o.spec == "-" ? "stdin" : fs::path(s.o.spec).stem().string();
   bool all = s.o.emit == "all";
-  std::vector<driver::TargetFile> built =
-      driver::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
+  std::vector<emit::TargetFile> built =
+      emit::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
   s.times.phase(targets.size() == 1 ? "emit " + targets[0]->kind
                                     : "emit " + std::to_string(targets.size()) + " targets");
-  for (driver::TargetFile &f : built)
+  for (emit::TargetFile &f : built)
     files.emplace_back(all ? (fs::path(s.o.output) / f.name).string() : s.o.output,
                        std::move(f.bytes));
   if (s.diags.hasErrors() || !writeFiles(s, files))
@@ -448,10 +450,6 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
   s.times.phase("write");
   return s.finish(0);
 }
-
-// Before the libraries' static initializers (ANTLR's ATN, protobuf's descriptors: about 420 KB of
-// blocks), so that their blocks too are carved from the huge pages configureHeap sets up.
-__attribute__((constructor(101))) void configureHeapFirst() { driver::configureHeap(); }
 
 int runQcc(int argc, char **argv) {
   if (argc >= 2 && std::string(argv[1]) == "fmt")
@@ -491,6 +489,7 @@ int runQcc(int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  support::configureHeap();
   try {
     return runQcc(argc, argv);
   } catch (const std::bad_alloc &) {

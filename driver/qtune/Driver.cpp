@@ -13,11 +13,12 @@
 //    atomically, the best passing configuration so far is linked into DIR/best/.
 // Resume needs nothing special: the strategy is deterministic, so a rerun replays the finished
 // rounds from the cache and continues with the first unfinished evaluation.
-#include "driver/Compile.h"
 #include "driver/qtune/Run.h"
 #include "driver/qtune/State.h"
+#include "support/Heap.h"
 
 #include "emitters/Emitter.h"
+#include "ir/Parallel.h"
 #include "ir/Select.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
@@ -160,7 +161,8 @@ int TuneRun::load() {
   fo.scoresOverride = o_.scores;
   if (!frontend::loadSpec(o_.spec, base_, diags_, fo))
     return 1;
-  driver::prepareThreadHeaps(base_.inventory.modules.size(), base_.targets.size());
+  support::prepareThreadHeaps(base_.inventory.modules.size(), base_.targets.size(),
+                              ir::kParallelMinModules);
   if (!base_.tune.present) {
     diags_.report(DiagID::err_tune_no_tune_block, SourceRange::point(sm_.find(o_.spec), 1, 1),
                   {o_.spec});

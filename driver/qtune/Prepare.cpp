@@ -9,13 +9,14 @@
 // digest of the resolution (one tier byte per module), and every emitted file keyed by its
 // target and hashed as emitted (no copy, no DOM). Paths do not enter the key: a renamed or moved
 // spec with the same content reuses its results.
-#include "driver/Compile.h"
 #include "driver/qtune/Run.h"
 
 #include "emitters/Emitter.h"
+#include "emitters/TargetStage.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/IRPrinter.h"
 #include "passes/Pass.h"
+#include "support/Sha256.h"
 
 #include <filesystem>
 #include <fstream>
@@ -25,6 +26,7 @@
 namespace qspec::tune {
 
 namespace fs = std::filesystem;
+using support::Sha256;
 
 namespace {
 
@@ -98,20 +100,14 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
     char tier = static_cast<char>(m.tier.value);
     key.update(&tier, 1);
   }
-  bool ok = true;
-  for (emit::EmitResult &r : emit::emitTargets(s, targets, rd)) {
-    ok = ok && r.ok;
-    std::string name = driver::outputFileName(r, stem);
-    if (!driver::safeFileName(name)) {
-      rd.report(DiagID::err_output_escapes_dir, r.target->range, {name, "config/"});
-      ok = false;
-      continue;
-    }
-    std::string bytes = std::move(r.out.buffer());
-    key.update("\nfile " + r.target->kind + " " + fs::path(name).extension().string() + " " +
-               std::to_string(bytes.size()) + "\n")
-        .update(bytes);
-    out.files.emplace_back(name, std::move(bytes));
+  // qcc's target stage, with the names `qcc --emit=all -o config/` writes.
+  std::vector<emit::TargetFile> built = emit::buildTargets(s, targets, rd, stem, "config/");
+  bool ok = built.size() == targets.size();
+  for (emit::TargetFile &f : built) {
+    key.update("\nfile " + f.target->kind + " " + fs::path(f.name).extension().string() + " " +
+               std::to_string(f.bytes.size()) + "\n")
+        .update(f.bytes);
+    out.files.emplace_back(std::move(f.name), std::move(f.bytes));
   }
   if (!ok || rd.hasErrors())
     return false;

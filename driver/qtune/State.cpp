@@ -3,10 +3,10 @@
 #include "driver/qtune/State.h"
 
 #include "ir/IR.h"
+#include "support/Json.h"
 
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -18,78 +18,32 @@ using json = nlohmann::json;
 
 namespace {
 
-// One JSON string as dump(..., replace) writes it: plain ASCII directly, anything else (escapes,
-// UTF-8, invalid bytes) through nlohmann.
-void appendJSONString(std::string &out, const std::string &s) {
-  bool plain = std::all_of(s.begin(), s.end(),
-                           [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
-  if (!plain) {
-    out += json(s).dump(-1, ' ', false, json::error_handler_t::replace);
-    return;
-  }
-  out += '"';
-  out += s;
-  out += '"';
-}
-
-// {"names": [...], "tier": T, "unit": U} (keys sorted, as nlohmann::json keeps them) at `depth`.
-// Appended piece by piece: no temporary strings per unit (tens of thousands at scale).
-void appendUnit(std::string &out, const std::vector<std::string> &names, const char *tier,
-                const std::string &unit, int depth) {
-  const size_t in = 2 * static_cast<size_t>(depth + 1);
-  auto line = [&](size_t extra) { out.append(1, '\n').append(in + extra, ' '); };
-  out += '{';
-  line(0);
-  out += "\"names\": ";
-  if (names.empty()) {
-    out += "[]";
-  } else {
-    out += '[';
-    for (size_t i = 0; i < names.size(); ++i) {
-      if (i)
-        out += ',';
-      line(2);
-      appendJSONString(out, names[i]);
-    }
-    line(0);
-    out += ']';
-  }
-  if (tier) {
-    out += ',';
-    line(0);
-    out += "\"tier\": ";
-    appendJSONString(out, tier);
-  }
-  out += ',';
-  line(0);
-  out += "\"unit\": ";
-  appendJSONString(out, unit);
-  out.append(1, '\n').append(2 * static_cast<size_t>(depth), ' ');
-  out += '}';
-}
-
-// About the size appendUnit writes for a unit (exact for plain ASCII names), to reserve once.
-size_t unitTextSize(const std::vector<std::string> &names, const std::string &unit, int depth) {
-  const size_t in = 2 * static_cast<size_t>(depth + 1);
-  size_t n = 64 + 4 * in + unit.size();
+// {"names": [...], "tier": T, "unit": U}: keys sorted, as nlohmann::json keeps them.
+void writeUnit(support::JsonWriter &w, const std::vector<std::string> &names, const char *tier,
+               const std::string &unit) {
+  w.beginObject();
+  w.key("names");
+  w.beginArray();
   for (const std::string &name : names)
-    n += name.size() + in + 6;
-  return n;
+    w.string(name);
+  w.endArray();
+  if (tier) {
+    w.key("tier");
+    w.string(tier);
+  }
+  w.key("unit");
+  w.string(unit);
+  w.endObject();
 }
 
-template <typename F> std::string array(size_t n, int depth, size_t reserve, F unit) {
-  if (n == 0)
-    return "[]";
-  const std::string in(2 * static_cast<size_t>(depth + 1), ' ');
+// An array of `n` units at nesting `depth`, as nlohmann's dump(2) prints it there.
+template <typename F> std::string unitArray(size_t n, int depth, F unit) {
   std::string out;
-  out.reserve(reserve + n * (in.size() + 2) + 16);
-  out += "[";
-  for (size_t i = 0; i < n; ++i) {
-    out += i ? ",\n" : "\n";
-    out += in;
-    unit(out, i);
-  }
-  out += "\n" + std::string(2 * static_cast<size_t>(depth), ' ') + "]";
+  support::JsonWriter w(out, 2, depth);
+  w.beginArray();
+  for (size_t i = 0; i < n; ++i)
+    unit(w, i);
+  w.endArray();
   return out;
 }
 
@@ -137,17 +91,12 @@ bool readSavedRun(const std::string &dir, SavedRun &out) {
 
 StateListsText stateListsJSON(const TuningState &st, int depth) {
   StateListsText out;
-  size_t excludesSize = 0, raisesSize = 0;
-  for (size_t i = 0; i < st.excludes.size(); ++i)
-    excludesSize += unitTextSize(st.excludes[i], st.excludeUnits[i], depth + 1);
-  for (const TuningState::Raise &r : st.raises)
-    raisesSize += unitTextSize(r.names, r.unit, depth + 1) + 32;
-  out.excludes = array(st.excludes.size(), depth, excludesSize, [&](std::string &o, size_t i) {
-    appendUnit(o, st.excludes[i], nullptr, st.excludeUnits[i], depth + 1);
+  out.excludes = unitArray(st.excludes.size(), depth, [&](support::JsonWriter &w, size_t i) {
+    writeUnit(w, st.excludes[i], nullptr, st.excludeUnits[i]);
   });
-  out.raises = array(st.raises.size(), depth, raisesSize, [&](std::string &o, size_t i) {
+  out.raises = unitArray(st.raises.size(), depth, [&](support::JsonWriter &w, size_t i) {
     const TuningState::Raise &r = st.raises[i];
-    appendUnit(o, r.names, ir::tierName(r.tier), r.unit, depth + 1);
+    writeUnit(w, r.names, ir::tierName(r.tier), r.unit);
   });
   return out;
 }

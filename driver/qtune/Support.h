@@ -1,4 +1,4 @@
-// Small pieces of qtune that need no IR: SHA-256, the append-only history, the work-directory
+// Small pieces of qtune that need no IR: the append-only history, the work-directory
 // lock, numbers and files. Evaluator processes: driver/qtune/Process.h.
 #pragma once
 
@@ -10,34 +10,6 @@
 #include <vector>
 
 namespace qspec::tune {
-
-// Incremental SHA-256 (FIPS 180-4): the cache key hashes emitted files without copying them.
-class Sha256 {
-public:
-  Sha256();
-  Sha256 &update(const void *data, size_t n);
-  Sha256 &update(const std::string &s) { return update(s.data(), s.size()); }
-  std::string hexDigest(); // lowercase hex; the object is spent afterwards
-
-private:
-  void blocks(const unsigned char *p, size_t n);
-  uint32_t h_[8];
-  unsigned char buf_[64];
-  size_t bufLen_ = 0;
-  uint64_t total_ = 0;
-};
-
-// Lowercase hex SHA-256 of `data`.
-std::string sha256Hex(const std::string &data);
-
-namespace detail {
-// The compression function over `n` whole 64-byte blocks at `p`, updating `h`: the portable
-// rounds, and the x86 SHA extensions' (SHA-NI), which Sha256 uses when the CPU has them (a
-// probe hashes its emitted files, up to 10 MB, every round). The second returns false and
-// leaves `h` alone when the CPU (or the build target) has no SHA-NI. Exposed for the tests.
-void sha256BlocksPortable(uint32_t h[8], const unsigned char *p, size_t n);
-bool sha256BlocksShaNi(uint32_t h[8], const unsigned char *p, size_t n);
-} // namespace detail
 
 // ---- History: one JSON object per line, flushed and fsynced per record -----------------------
 

@@ -5,12 +5,12 @@
 //
 // Exit codes: 0 a configuration meeting the target was found (run) or the command succeeded,
 // 1 the target is unreachable or not reached, or errors in the input, 2 usage or internal errors.
-#include "driver/Compile.h"
 #include "driver/qtune/Driver.h"
 #include "driver/qtune/Process.h"
 #include "driver/qtune/Support.h"
 #include "ir/Cli.h"
 #include "ir/Diagnostics.h"
+#include "support/Heap.h"
 
 #include <cmath>
 #include <iostream>
@@ -299,6 +299,9 @@ int dirCommand(const std::string &cmd, int argc, char **argv) {
 } // namespace
 
 int main(int argc, char **argv) {
+  // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
+  // readings): kept on the heap, they land on pages the previous probe already touched.
+  support::configureHeap();
   std::string colorError;
   if (!takeColorOption(argc, argv, colorError))
     return usageError(colorError);
@@ -323,8 +326,5 @@ int main(int argc, char **argv) {
     return *rc;
   if (std::optional<int> rc = checkRunOptions(o))
     return *rc;
-  // Every probe allocates the same large buffers again (the resolution, emitted files, vendor
-  // readings): kept on the heap, they land on pages the previous probe already touched.
-  driver::configureHeap();
   return tune::runCommand(o);
 }

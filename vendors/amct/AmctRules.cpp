@@ -2,6 +2,7 @@
 // including its spacing and typos.
 #include "vendors/amct/AmctRules.h"
 #include "vendors/amct/AmctConfig.h"
+#include "support/Utf8.h"
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
@@ -383,30 +384,6 @@ bool checkNOutOfMHardware(std::string_view hardware, std::string &msg) {
   return false;
 }
 
-static bool validUtf8(std::string_view s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t n;
-    if (c < 0x80)
-      n = 0;
-    else if ((c >> 5) == 6)
-      n = 1;
-    else if ((c >> 4) == 14)
-      n = 2;
-    else if ((c >> 3) == 30)
-      n = 3;
-    else
-      return false;
-    if (i + n >= s.size() && n > 0)
-      return false;
-    for (size_t k = 1; k <= n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2)
-        return false;
-    i += n + 1;
-  }
-  return true;
-}
-
 bool checkLayerName(ConfigKind k, std::string_view name, std::string &msg) {
   if (name.empty()) {
     msg = "AMCT layer names are never empty";
@@ -416,7 +393,7 @@ bool checkLayerName(ConfigKind k, std::string_view name, std::string &msg) {
     msg = "a NUL byte cannot be part of a PyTorch module name";
     return false;
   }
-  if (!validUtf8(name)) {
+  if (!support::utf8::isValid(name)) {
     msg = "the name is not valid UTF-8, and protobuf string fields must be";
     return false;
   }
@@ -737,7 +714,9 @@ struct Checker {
                   "retrain configs, and retrain_enable is true even where the layer is skipped");
   }
 
-  void run() {
+  // typeOf: the known type of each layer name the checks look up (with unique layer names, only
+  // those, filled in one pass over the layers). Returns whether some layer has a known type.
+  bool knownTypes() {
     bool qat = doc.kind == ConfigKind::QAT;
     bool anyKnown = false; // some layer has a known type
     if (opts.uniqueLayerNames) {
@@ -775,6 +754,13 @@ struct Checker {
           typeOf[n] = t;
       anyKnown = !typeOf.empty();
     }
+    return anyKnown;
+  }
+
+  // What needs no recipe: batch_num, duplicate entries, fields a framework lacks, unsupported
+  // types, skip_fusion_layers' types and global parameters named as layers.
+  void listChecks() {
+    bool qat = doc.kind == ConfigKind::QAT;
     std::string msg;
     if (doc.batchNum && !checkBatchNum(doc.kind, *doc.batchNum, msg))
       add(Finding::Error, "amct-batch-num", doc.batchNumLine, doc.batchNumCol, msg);
@@ -818,10 +804,12 @@ struct Checker {
         if (isGlobalParameterName(o.key))
           add(Finding::Error, "amct-layer-name", o.line, o.col,
               o.key + " is a global parameter, can not be a layer name");
+  }
 
-    // Recipes: the global one on every known layer it reaches (skipped ones included), then
-    // each override entry. The global recipe is checked once per type, in the byte order of
-    // the first name (not overridden by name, of a type not overridden) that has the type.
+  // Recipes: the global one on every known layer it reaches (skipped ones included), then
+  // each override entry. The global recipe is checked once per type, in the byte order of
+  // the first name (not overridden by name, of a type not overridden) that has the type.
+  void recipes(bool anyKnown) {
     std::unordered_set<std::string_view> typeOverridden, nameOverridden;
     nameOverridden.reserve(doc.nameOverrides.size());
     for (const Override &o : doc.typeOverrides)
@@ -876,6 +864,49 @@ struct Checker {
     }
     if (!anyKnown && doc.kind != ConfigKind::KVCache)
       skippedTypeChannelWise(typeOverridden);
+  }
+
+  // QAT: an override (name, or type of a known layer) re-enables a skipped layer.
+  void qatSkipIneffective() {
+    // The skipped names, in byte order and distinct (the order of the type-override warnings).
+    std::vector<std::string_view> skipped;
+    skipped.reserve(doc.skipLayers.size() + doc.quantSkipLayers.size());
+    for (const Entry &e : doc.skipLayers)
+      skipped.push_back(e.text);
+    for (const Entry &e : doc.quantSkipLayers)
+      skipped.push_back(e.text);
+    if (!std::is_sorted(skipped.begin(), skipped.end()))
+      std::sort(skipped.begin(), skipped.end());
+    skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
+    if (!doc.nameOverrides.empty()) {
+      std::unordered_set<std::string_view> isSkipped(skipped.begin(), skipped.end());
+      for (const Override &o : doc.nameOverrides)
+        if (isSkipped.count(o.key))
+          add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+              "layer '" + o.key +
+                  "' is skipped, but its override sets retrain_enable back to true");
+    }
+    if (!doc.typeOverrides.empty()) {
+      std::vector<std::pair<std::string_view, std::string_view>> skippedTypes; // known types only
+      for (std::string_view s : skipped) {
+        auto it = typeOf.find(s);
+        if (it != typeOf.end())
+          skippedTypes.emplace_back(s, it->second);
+      }
+      for (const Override &o : doc.typeOverrides)
+        for (auto &[s, t] : skippedTypes)
+          if (t == o.key)
+            add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+                "layer '" + std::string(s) + "' is skipped, but the " + o.key +
+                    " type override sets retrain_enable back to true");
+    }
+  }
+
+  void run() {
+    bool qat = doc.kind == ConfigKind::QAT;
+    bool anyKnown = knownTypes();
+    listChecks();
+    recipes(anyKnown);
     if (qat) {
       pruneTypes();
       pruneOnlyOverrides();
@@ -887,41 +918,8 @@ struct Checker {
                                                        : doc.nameOverrides[0].line,
           0, "No quant enable layer in quant config file, please check the quant config file.");
 
-    // QAT: an override (name, or type of a known layer) re-enables a skipped layer.
-    if (qat) {
-      // The skipped names, in byte order and distinct (the order of the type-override warnings).
-      std::vector<std::string_view> skipped;
-      skipped.reserve(doc.skipLayers.size() + doc.quantSkipLayers.size());
-      for (const Entry &e : doc.skipLayers)
-        skipped.push_back(e.text);
-      for (const Entry &e : doc.quantSkipLayers)
-        skipped.push_back(e.text);
-      if (!std::is_sorted(skipped.begin(), skipped.end()))
-        std::sort(skipped.begin(), skipped.end());
-      skipped.erase(std::unique(skipped.begin(), skipped.end()), skipped.end());
-      if (!doc.nameOverrides.empty()) {
-        std::unordered_set<std::string_view> isSkipped(skipped.begin(), skipped.end());
-        for (const Override &o : doc.nameOverrides)
-          if (isSkipped.count(o.key))
-            add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
-                "layer '" + o.key +
-                    "' is skipped, but its override sets retrain_enable back to true");
-      }
-      if (!doc.typeOverrides.empty()) {
-        std::vector<std::pair<std::string_view, std::string_view>> skippedTypes; // known types only
-        for (std::string_view s : skipped) {
-          auto it = typeOf.find(s);
-          if (it != typeOf.end())
-            skippedTypes.emplace_back(s, it->second);
-        }
-        for (const Override &o : doc.typeOverrides)
-          for (auto &[s, t] : skippedTypes)
-            if (t == o.key)
-              add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
-                  "layer '" + std::string(s) + "' is skipped, but the " + o.key +
-                      " type override sets retrain_enable back to true");
-      }
-    }
+    if (qat)
+      qatSkipIneffective();
   }
 };
 

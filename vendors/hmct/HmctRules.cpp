@@ -1,6 +1,7 @@
 // HMCT vendor facts and checks; see HmctRules.h. Section numbers refer to
 // ../shared/reference/horizon.md.
 #include "vendors/hmct/HmctRules.h"
+#include "support/Utf8.h"
 #include "vendors/CheckHelpers.h"
 
 #include <nlohmann/json.hpp>
@@ -93,36 +94,7 @@ bool hasCommentMarker(std::string_view name) {
 }
 
 bool isValidUtf8(std::string_view s) {
-  size_t i = 0;
-  while (i < s.size()) {
-    // Eight bytes at a time while they are ASCII without NUL (module names are).
-    constexpr uint64_t kOnes = 0x0101010101010101ull, kHighs = 0x8080808080808080ull;
-    for (uint64_t w; i + 8 <= s.size(); i += 8) {
-      std::memcpy(&w, s.data() + i, 8);
-      if ((w & kHighs) || ((w - kOnes) & ~w & kHighs))
-        break; // a byte with its high bit set, or a NUL
-    }
-    if (i == s.size())
-      break;
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c == 0)
-      return false;
-    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
-    if (n == 0 || i + n > s.size())
-      return false;
-    uint32_t cp = n == 1 ? c : n == 2 ? (c & 0x1f) : n == 3 ? (c & 0x0f) : (c & 0x07);
-    for (size_t k = 1; k < n; ++k) {
-      unsigned char cc = static_cast<unsigned char>(s[i + k]);
-      if ((cc >> 6) != 0x2)
-        return false;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
-      return false;
-    i += n;
-  }
-  return true;
+  return s.find('\0') == std::string_view::npos && support::utf8::isValid(s);
 }
 
 std::string stripHmctComments(std::string_view text) {

@@ -1,5 +1,6 @@
 // horizon_plugin_pytorch facts and the Python string escaper; see HorizonRules.h.
 #include "vendors/horizon/HorizonRules.h"
+#include "support/Utf8.h"
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
@@ -104,52 +105,13 @@ bool isMatmulLikeType(std::string_view t) {
 
 bool dualInt16Allowed(std::string_view t) { return isConvLikeType(t) || isMatmulLikeType(t); }
 
-// Decodes one UTF-8 code point at s[i]; returns its length, 0 if invalid.
-static size_t decodeUtf8(std::string_view s, size_t i, uint32_t &cp) {
-  unsigned char c = static_cast<unsigned char>(s[i]);
-  size_t n;
-  uint32_t min;
-  if (c < 0x80) {
-    cp = c;
-    return 1;
-  } else if ((c >> 5) == 6) {
-    n = 2, cp = c & 0x1f, min = 0x80;
-  } else if ((c >> 4) == 14) {
-    n = 3, cp = c & 0x0f, min = 0x800;
-  } else if ((c >> 3) == 30) {
-    n = 4, cp = c & 0x07, min = 0x10000;
-  } else {
-    return 0;
-  }
-  if (i + n > s.size())
-    return 0;
-  for (size_t k = 1; k < n; ++k) {
-    unsigned char d = static_cast<unsigned char>(s[i + k]);
-    if ((d >> 6) != 2)
-      return 0;
-    cp = (cp << 6) | (d & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-    return 0;
-  return n;
-}
-
-namespace {
-// The bytes a Python string literal holds as they are: printable ASCII other than \ and ".
-constexpr std::array<bool, 256> kPlainInString = [] {
-  std::array<bool, 256> t{};
-  for (int c = 0x20; c < 0x7f; ++c)
-    t[c] = c != '\\' && c != '"';
-  return t;
-}();
-} // namespace
-
 bool pythonStringLiteral(std::string_view text, std::string &out, std::string &why) {
   out.reserve(text.size() + 2);
   out = "\"";
   for (size_t i = 0; i < text.size();) {
     size_t plain = i; // a run of printable ASCII other than \ and " is copied at once
-    while (plain < text.size() && kPlainInString[static_cast<unsigned char>(text[plain])])
+    while (plain < text.size() && text[plain] >= 0x20 && text[plain] < 0x7f &&
+           text[plain] != '\\' && text[plain] != '"')
       ++plain;
     if (plain > i) {
       out.append(text.substr(i, plain - i));
@@ -157,7 +119,7 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
       continue;
     }
     uint32_t cp;
-    size_t n = decodeUtf8(text, i, cp);
+    size_t n = support::utf8::decode(text, i, cp);
     if (n == 0) {
       why = "it is not valid UTF-8";
       return false;
@@ -204,41 +166,28 @@ bool pythonStringLiteral(std::string_view text, std::string &out, std::string &w
 }
 
 namespace {
-// The class of each byte, for the scans of names below (one table load a byte).
-enum ByteClass : uint8_t { kOtherByte, kDotByte, kDigitByte, kIdentifierByte };
-constexpr std::array<uint8_t, 256> kByteClass = [] {
-  std::array<uint8_t, 256> t{};
-  for (int c = 0; c < 256; ++c)
-    t[c] = c == '.'                                                       ? kDotByte
-           : c >= '0' && c <= '9'                                         ? kDigitByte
-           : (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ? kIdentifierByte
-                                                                          : kOtherByte;
-  return t;
-}();
+bool isAsciiDigit(char c) { return c >= '0' && c <= '9'; }
+bool isIdentifierByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || isAsciiDigit(c);
+}
 } // namespace
 
-// One pass over the bytes (the probe states of qtune check tens of thousands of names): each part
-// between dots is all digits, or an identifier of ASCII letters, digits and '_' that does not
-// start with a digit.
+// Each part between dots is all digits, or an identifier of ASCII letters, digits and '_' that
+// does not start with a digit.
 bool isDottedModuleName(std::string_view name) {
-  const auto *p = reinterpret_cast<const unsigned char *>(name.data());
-  const auto *end = p + name.size();
+  size_t start = 0;
   for (;;) {
-    if (p == end)
-      return false; // an empty name, or a dot at the end
-    uint8_t first = kByteClass[*p];
-    if (first != kDigitByte && first != kIdentifierByte)
-      return false; // an empty part, or a byte no part may hold
-    // A part that starts with a digit is all digits; an identifier may hold digits after its start.
-    unsigned allowed = 1u << kDigitByte | (first == kIdentifierByte ? 1u << kIdentifierByte : 0u);
-    ++p;
-    while (p != end && (allowed >> kByteClass[*p] & 1u))
-      ++p;
-    if (p == end)
+    size_t end = std::min(name.find('.', start), name.size());
+    std::string_view part = name.substr(start, end - start);
+    if (part.empty())
+      return false; // an empty name, an empty part, or a dot at the end
+    const bool number = isAsciiDigit(part[0]);
+    for (char c : part)
+      if (number ? !isAsciiDigit(c) : !isIdentifierByte(c))
+        return false;
+    if (end == name.size())
       return true;
-    if (*p != '.')
-      return false; // a byte no part may hold, or a letter in a part that started with a digit
-    ++p;
+    start = end + 1;
   }
 }
 

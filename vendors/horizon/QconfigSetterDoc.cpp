@@ -1,6 +1,8 @@
 // A parser of the generated QconfigSetter subset; see QconfigSetterDoc.h.
 #include "vendors/horizon/QconfigSetterDoc.h"
 
+#include "support/Utf8.h"
+
 #include <cctype>
 
 namespace qspec::horizon {
@@ -37,24 +39,6 @@ struct Token {
   uint32_t begin = 0, size = 0;
   uint32_t line = 0, column = 0;
 };
-
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xc0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xe0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  } else {
-    out += static_cast<char>(0xf0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-    out += static_cast<char>(0x80 | (cp & 0x3f));
-  }
-}
 
 class Lexer {
 public:
@@ -194,7 +178,7 @@ private:
     if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
       return fail("bad code point in a string literal");
     if (out)
-      appendUtf8(*out, cp);
+      support::utf8::append(*out, cp);
     return true;
   }
   // A "..." string or a """docstring""" (kept as is) from its opening quote: the token's slice

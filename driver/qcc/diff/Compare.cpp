@@ -272,19 +272,19 @@ size_t linesMissing(std::string_view x, std::string_view y) {
 
 // Step 4.
 void compareTargets(const Side &a, const Side &b, DiffResult &out) {
-  auto find = [](const Side &s, const std::string &kind) -> const TargetFile * {
-    for (const TargetFile &f : s.files)
+  auto find = [](const Side &s, const std::string &kind) -> const emit::TargetFile * {
+    for (const emit::TargetFile &f : s.files)
       if (f.target->kind == kind)
         return &f;
     return nullptr;
   };
   std::vector<std::string> kinds;
   for (const Side *s : {&b, &a})
-    for (const TargetFile &f : s->files)
+    for (const emit::TargetFile &f : s->files)
       if (std::find(kinds.begin(), kinds.end(), f.target->kind) == kinds.end())
         kinds.push_back(f.target->kind);
   for (const std::string &kind : kinds) {
-    const TargetFile *fa = find(a, kind), *fb = find(b, kind);
+    const emit::TargetFile *fa = find(a, kind), *fb = find(b, kind);
     TargetChange c;
     c.target = targetLabel(*(fb ? fb : fa)->target);
     c.fileBefore = fa ? fa->name : "";

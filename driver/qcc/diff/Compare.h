@@ -4,7 +4,7 @@
 // changes. Rendering (text, JSON, Markdown) is in Render.cpp.
 #pragma once
 
-#include "driver/Compile.h"
+#include "emitters/TargetStage.h"
 #include "ir/IR.h"
 #include "vendors/Reading.h"
 
@@ -20,7 +20,7 @@ struct Side {
   std::string label; // as shown: the spec's path, or REV:path
   const ir::Spec *spec = nullptr;
   const SourceManager *sm = nullptr; // the spec's sources
-  std::vector<TargetFile> files;
+  std::vector<emit::TargetFile> files;
   // A spec read at a git revision: the paths whose text came from it, shown as REV:path.
   std::string revision;
   std::vector<std::string> revisionFiles;

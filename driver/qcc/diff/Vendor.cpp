@@ -1,7 +1,7 @@
 // The vendor-file sides of `qcc diff`; see Vendor.h.
 #include "driver/qcc/diff/Vendor.h"
 
-#include "lint/Lint.h"
+#include "vendors/FileKind.h"
 
 #include <filesystem>
 
@@ -14,12 +14,12 @@ bool isSpecPath(const std::string &path) { return fs::path(path).extension() == 
 std::string vendorKind(const std::string &path, const std::string &text) {
   if (fs::path(path).extension() == ".py") // qlint does not lint Python; Horizon's reader does
     return "horizon";
-  switch (lint::detectFileKind(path, text)) {
-  case lint::FileKind::MsModelSlim:
+  switch (vendors::detectFileKind(path, text)) {
+  case vendors::FileKind::MsModelSlim:
     return "msmodelslim";
-  case lint::FileKind::Amct:
+  case vendors::FileKind::Amct:
     return "amct";
-  case lint::FileKind::Hmct:
+  case vendors::FileKind::Hmct:
     return "hmct";
   default:
     return "";
@@ -69,8 +69,8 @@ bool specThroughReading(Side &side, const std::string &kind, vendors::VendorRead
   const ir::Target *t = targetOf(side, kind, diags);
   if (!t)
     return false;
-  std::vector<TargetFile> files =
-      buildTargets(*side.spec, {t}, diags, fs::path(side.spec->path).stem().string(), "DIR");
+  std::vector<emit::TargetFile> files =
+      emit::buildTargets(*side.spec, {t}, diags, fs::path(side.spec->path).stem().string(), "DIR");
   if (files.empty() || diags.hasErrors())
     return false;
   side.files = std::move(files);
@@ -84,7 +84,7 @@ bool vendorFileSide(Side &side, const std::string &path, const std::string &kind
   const ir::Target *t = targetOf(side, kind, diags);
   if (!t)
     return false;
-  TargetFile f;
+  emit::TargetFile f;
   f.target = t;
   f.name = fs::path(path).filename().string();
   f.bytes = bytes;

@@ -7,7 +7,7 @@
 // defaults), so each override is written complete.
 #include "driver/qcc/import/Importer.h"
 
-#include "lint/rules/spec/SpecUtil.h"
+#include "frontend/Parser.h"
 #include "vendors/amct/AmctConfig.h"
 
 #include <cstdio>
@@ -19,7 +19,7 @@ namespace qspec::import {
 
 namespace {
 
-using lint::spec::qspecString;
+using frontend::qspecString;
 
 using namespace qspec::amct;
 

@@ -9,7 +9,7 @@
 // be read, so the import needs --inventory.
 #include "driver/qcc/import/Importer.h"
 
-#include "lint/rules/spec/SpecUtil.h"
+#include "frontend/Parser.h"
 #include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
 
@@ -20,8 +20,8 @@ namespace qspec::import {
 
 namespace {
 
+using frontend::qspecString;
 using horizon::PyValue;
-using lint::spec::qspecString;
 
 struct SetterImport {
   const Source &src;

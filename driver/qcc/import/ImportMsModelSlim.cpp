@@ -9,11 +9,11 @@
 // dataset, runner and metadata become the `target msmodelslim` block.
 #include "driver/qcc/import/Importer.h"
 
+#include "frontend/Parser.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 #include "vendors/msmodelslim/MsModelSlimReader.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
-#include "lint/rules/spec/SpecUtil.h"
 
 #include <map>
 #include <regex>
@@ -22,7 +22,7 @@ namespace qspec::import {
 
 namespace {
 
-using lint::spec::qspecString;
+using frontend::qspecString;
 
 using msmodelslim::YamlValue;
 

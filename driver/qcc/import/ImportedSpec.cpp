@@ -1,14 +1,14 @@
 // printSpec and Comments (ImportedSpec.h).
 #include "driver/qcc/import/ImportedSpec.h"
 
+#include "frontend/Parser.h"
 #include "ir/Pattern.h"
-#include "lint/rules/spec/SpecUtil.h"
 
 namespace qspec::import {
 
 namespace {
 
-using lint::spec::qspecString;
+using frontend::qspecString;
 
 // A comment's text made safe for one `//` line (control bytes become '?').
 std::string commentLine(const std::string &text) {

@@ -2,6 +2,7 @@
 // edits that delete one item of a list or a whole statement.
 #pragma once
 
+#include "frontend/Parser.h"
 #include "lint/Context.h"
 
 #include <set>
@@ -22,24 +23,7 @@ inline std::vector<uint32_t> selectedBy(const ir::Spec &spec,
   return {all.begin(), all.end()};
 }
 
-// A qspec string literal for `text` (quotes, backslashes and control bytes escaped).
-inline std::string qspecString(const std::string &text) {
-  std::string out = "\"";
-  static const char *hex = "0123456789abcdef";
-  for (unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
-    } else if (c < 0x20 || c == 0x7f) {
-      out += "\\x";
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out + "\"";
-}
+using frontend::qspecString;
 
 // The range that deletes bytes [begin, end) plus a following ';', and, when that leaves the line
 // blank, the whole line.

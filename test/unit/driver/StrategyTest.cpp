@@ -189,38 +189,6 @@ TEST(QTuneStrategy, HmctLadderPhases) {
   EXPECT_EQ(ru.evaluations, 4); // phases 1, 2, 4, 6
 }
 
-TEST(QTuneSupport, Sha256KnownVectors) {
-  EXPECT_EQ(sha256Hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-  EXPECT_EQ(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-  EXPECT_EQ(sha256Hex(std::string(1000, 'a')).substr(0, 16), "41edece42d63e8d9");
-}
-
-// The SHA-NI rounds (when this CPU has them) give the portable rounds' state on every block
-// count, and the incremental update splits its input anywhere without changing the digest.
-TEST(QTuneSupport, Sha256ShaNiMatchesPortableAndSplitsAnywhere) {
-  std::string data(64 * 37 + 13, '\0');
-  uint32_t x = 12345;
-  for (char &c : data) {
-    x = x * 1103515245u + 12345u;
-    c = static_cast<char>(x >> 23);
-  }
-  const auto *p = reinterpret_cast<const unsigned char *>(data.data());
-  for (size_t n : {1, 2, 3, 16, 37}) {
-    uint32_t a[8] = {1, 2, 3, 4, 5, 6, 7, 8}, b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-    detail::sha256BlocksPortable(a, p, n);
-    if (!detail::sha256BlocksShaNi(b, p, n))
-      GTEST_SKIP() << "no SHA-NI on this CPU";
-    for (int i = 0; i < 8; ++i)
-      EXPECT_EQ(a[i], b[i]) << n << " blocks, word " << i;
-  }
-  const std::string whole = sha256Hex(data);
-  for (size_t cut : {0, 1, 63, 64, 65, 1000}) {
-    Sha256 h;
-    h.update(data.data(), cut).update(data.data() + cut, data.size() - cut);
-    EXPECT_EQ(h.hexDigest(), whole) << cut;
-  }
-}
-
 // A failed evaluation is never a verdict: the level is unknown, the answer comes from real
 // metrics only and says which levels are unknown.
 TEST(QTuneStrategy, FailedEvaluationsAreUnknownNotFailures) {

@@ -33,6 +33,20 @@ struct Parsed {
 
 } // namespace
 
+// qspecString writes a literal whose body unescapeString reads back as the same bytes.
+TEST(QSpecString, RoundTripsThroughUnescape) {
+  EXPECT_EQ(frontend::qspecString("layers.0.mlp"), "\"layers.0.mlp\"");
+  EXPECT_EQ(frontend::qspecString("a\"b\\c\n\x7f"), "\"a\\\"b\\\\c\\x0a\\x7f\"");
+  for (std::string text :
+       {std::string("plain"), std::string("q\"uo\\te"), std::string("\t\x01\x7f"),
+        std::string("\xc3\xa9t\xc3\xa9"), std::string("nul\0byte", 8)}) {
+    std::string lit = frontend::qspecString(text), out;
+    size_t bad = 0;
+    ASSERT_TRUE(unescape(std::string_view(lit).substr(1, lit.size() - 2), out, bad)) << lit;
+    EXPECT_EQ(out, text) << lit;
+  }
+}
+
 TEST(Unescape, EverySupportedEscape) {
   std::string out;
   size_t bad = 99;

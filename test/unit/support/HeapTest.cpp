@@ -1,11 +1,11 @@
-// driver::configureHeap (driver/Compile.h): the main heap grows once by 1 GiB of address space
+// support::configureHeap (support/Heap.h): the main heap grows once by 1 GiB of address space
 // advised for transparent huge pages, its next block starts on a huge-page boundary (on a huge
 // page in a fresh process), and it does not grow at all under an address-space limit;
-// driver::prepareThreadHeaps: a thread's heap is on huge pages from its first block, and a small
+// support::prepareThreadHeaps: a thread's heap is on huge pages from its first block, and a small
 // compile makes no thread arena. Each case runs in a child process, whose heap settings then die
 // with it. Under AddressSanitizer malloc is the sanitizer's (no brk heap, no glibc arenas), so the
 // cases are skipped there.
-#include "driver/Compile.h"
+#include "support/Heap.h"
 #include "ir/Parallel.h"
 
 #include "../SanitizerSupport.h"
@@ -127,7 +127,7 @@ __attribute__((constructor(101))) void firstBlockInAFreshProcess() {
   if (!std::getenv("QSPEC_TEST_FIRST_BLOCK"))
     return;
   const long fallbacks = vmstat("thp_fault_fallback"); // read first: it allocates
-  qspec::driver::configureHeap();
+  qspec::support::configureHeap();
   const size_t n = 1u << 20; // within the 2 MiB block the top chunk starts
   char *block = static_cast<char *>(std::malloc(n));
   if (!block)
@@ -149,7 +149,7 @@ int threadUsesTheMainArena(size_t modules, size_t targets, bool limited) {
     if (::setrlimit(RLIMIT_AS, &lim) != 0)
       return 10;
   }
-  qspec::driver::prepareThreadHeaps(modules, targets);
+  qspec::support::prepareThreadHeaps(modules, targets, qspec::ir::kParallelMinModules);
   std::thread([] { std::free(std::malloc(1u << 20)); }).join();
   return arenaCount() == 1 ? 0 : 9;
 }
@@ -162,7 +162,8 @@ int threadBlockIsOnAHugePage() {
   if (std::thread::hardware_concurrency() < 2)
     return 7;
   const long fallbacks = vmstat("thp_fault_fallback");
-  qspec::driver::prepareThreadHeaps(qspec::ir::kParallelMinModules, 4);
+  qspec::support::prepareThreadHeaps(qspec::ir::kParallelMinModules, 4,
+                                     qspec::ir::kParallelMinModules);
   int rc = 0;
   std::thread([&] {
     const size_t n = 1u << 20;
@@ -192,13 +193,13 @@ __attribute__((constructor)) void threadHeapInAFreshProcess() {
     return;
   const std::string mode = env;
   const size_t fits = qspec::ir::kParallelMinModules;
-  qspec::driver::configureHeap();
+  qspec::support::configureHeap();
   if (mode == "small") {
-    qspec::driver::prepareThreadHeaps(fits - 1, 4);
+    qspec::support::prepareThreadHeaps(fits - 1, 4, qspec::ir::kParallelMinModules);
     ::_exit(arenaCount() == 1 ? 0 : 8);
   }
   if (mode == "huge")
-    ::_exit(threadUsesTheMainArena(qspec::driver::kThreadHeapModules + 1, 4, false));
+    ::_exit(threadUsesTheMainArena(qspec::support::kThreadHeapModules + 1, 4, false));
   if (mode == "one-target")
     ::_exit(threadUsesTheMainArena(fits, 1, false));
   if (mode == "limited")
@@ -233,7 +234,7 @@ TEST(ConfigureHeap, GrowsTheMainHeapOnceAndAdvisesHugePages) {
   bool thp = kernelHasThp();
   int rc = inChild([thp] {
     char *before = static_cast<char *>(::sbrk(0));
-    qspec::driver::configureHeap();
+    qspec::support::configureHeap();
     char *after = static_cast<char *>(::sbrk(0));
     // The top chunk, where new blocks are carved, starts a huge page: nothing is carved from the
     // 4 KiB pages left below the first 2 MiB boundary. (Read before anything else allocates.)
@@ -278,7 +279,7 @@ TEST(ConfigureHeap, ReservesNothingUnderAnAddressSpaceLimit) {
     if (::setrlimit(RLIMIT_AS, &lim) != 0)
       return 4;
     char *before = static_cast<char *>(::sbrk(0));
-    qspec::driver::configureHeap();
+    qspec::support::configureHeap();
     char *after = static_cast<char *>(::sbrk(0));
     if (after - before >= kReserve)
       return 1;

@@ -1,8 +1,5 @@
-// File naming and the target stage shared by qcc, qtune and qlint; see Compile.h.
-#include "driver/Compile.h"
-
-#include "ir/Parallel.h"
-#include "ir/TargetInfo.h"
+// The heap of a process that compiles; see Heap.h.
+#include "support/Heap.h"
 
 #include <algorithm>
 #include <condition_variable>
@@ -15,15 +12,9 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
+#include <vector>
 
-namespace qspec::driver {
-
-std::string outputFileName(const emit::EmitResult &r, const std::string &specStem) {
-  if (!r.out.fileName.empty())
-    return r.out.fileName;
-  const ir::TargetInfo *info = ir::findTarget(r.target->kind);
-  return specStem + (info ? info->fileExtension : std::string());
-}
+namespace qspec::support {
 
 namespace {
 
@@ -165,8 +156,8 @@ void configureHeap() {
   reserveHugePageHeap(size_t{1} << 30);
 }
 
-void prepareThreadHeaps(size_t modules, size_t targets) {
-  if (modules < ir::kParallelMinModules)
+void prepareThreadHeaps(size_t modules, size_t targets, size_t parallelMinModules) {
+  if (modules < parallelMinModules)
     return; // the work stays on the calling thread
   static std::once_flag once;
   std::call_once(once, [modules, targets] {
@@ -183,40 +174,4 @@ void prepareThreadHeaps(size_t modules, size_t targets) {
   });
 }
 
-bool safeFileName(const std::string &name) {
-  return !name.empty() && name.find('/') == std::string::npos &&
-         name.find('\\') == std::string::npos && name != "." && name != ".." &&
-         name.find('\0') == std::string::npos;
-}
-
-std::vector<TargetFile> buildTargets(const ir::Spec &spec,
-                                     const std::vector<const ir::Target *> &targets,
-                                     DiagnosticEngine &diags, const std::string &specStem,
-                                     const std::string &folder) {
-  std::vector<TargetFile> files;
-  for (emit::EmitResult &r : emit::emitTargets(spec, targets, diags)) {
-    if (!r.ok)
-      continue;
-    TargetFile f;
-    f.target = r.target;
-    if (!folder.empty()) {
-      f.name = outputFileName(r, specStem);
-      if (!safeFileName(f.name)) {
-        diags.report(DiagID::err_output_escapes_dir, r.target->range, {f.name, folder});
-        continue;
-      }
-    }
-    f.bytes = std::move(r.out.buffer());
-    files.push_back(std::move(f));
-  }
-  return files;
-}
-
-void checkAllTargets(const ir::Spec &spec, DiagnosticEngine &diags, const std::string &specStem) {
-  std::vector<const ir::Target *> targets;
-  for (const ir::Target &t : spec.targets)
-    targets.push_back(&t);
-  buildTargets(spec, targets, diags, specStem, "DIR");
-}
-
-} // namespace qspec::driver
+} // namespace qspec::support
