@@ -14,8 +14,9 @@ change, and the outputs of the two builds are compared byte for byte.
 
 The counts leave out page faults, cache misses and waiting, so they bound a change's gain from
 above; time it as well (run_bench.py, qtune_scale.py). Valgrind's CPU has no SHA instructions:
-qtune's cache key runs the portable SHA-256 under it (real runs use SHA-NI), so the qtune row is
-also given without `sha256BlocksPortable`. Prints a Markdown table (docs/performance.md).
+qtune's cache key runs libcrypto's SHA-256 without them under it (real runs use them), so the
+qtune row is also given without `sha256_block_data_order*`. Prints a Markdown table
+(docs/performance.md).
 """
 import argparse, filecmp, json, os, shutil, subprocess, sys, tempfile
 
@@ -30,7 +31,7 @@ json.dump({"accuracy": 0.1 if os.environ["QSPEC_ROUND"] == "1" else 0.9}, open(o
 
 
 def counted(cmd, work, cwd=None):
-    """Runs cmd under callgrind; returns (instructions in all, of them in the portable SHA-256)."""
+    """Runs cmd under callgrind; returns (instructions in all, of them in libcrypto's SHA-256 rounds)."""
     out = os.path.join(work, "callgrind.out")
     r = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + out] + cmd, cwd=cwd,
                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -42,8 +43,8 @@ def counted(cmd, work, cwd=None):
             total = int(line.split()[1])
     ann = subprocess.run(["callgrind_annotate", out], capture_output=True, text=True).stdout
     for line in ann.splitlines():
-        if "sha256BlocksPortable" in line:
-            sha = int(line.split()[0].replace(",", ""))
+        if "sha256_block_data_order" in line:
+            sha = (sha or 0) + int(line.split()[0].replace(",", ""))
     os.remove(out)
     if total is None:
         sys.exit("no summary line in callgrind's output for: " + " ".join(cmd))

@@ -225,30 +225,36 @@ bool kernelHasThp() {
   return ::stat("/sys/kernel/mm/transparent_hugepage/enabled", &st) == 0;
 }
 
+// With QSPEC_TEST_HEAP_GROWTH set, this binary only configures its heap, checks how the heap grew
+// and exits with the answer: a fresh process, since the tests before it leave glibc's heap (and
+// its dynamic mmap threshold) in any state.
+__attribute__((constructor(101))) void heapGrowthInAFreshProcess() {
+  if (!std::getenv("QSPEC_TEST_HEAP_GROWTH"))
+    return;
+  const bool thp = kernelHasThp();
+  char *before = static_cast<char *>(::sbrk(0));
+  qspec::support::configureHeap();
+  char *after = static_cast<char *>(::sbrk(0));
+  // The top chunk, where new blocks are carved, starts a huge page: nothing is carved from the
+  // 4 KiB pages left below the first 2 MiB boundary. (Read before anything else allocates.)
+  uintptr_t top = reinterpret_cast<uintptr_t>(after) - mallinfo2().keepcost;
+  if (after - before < kReserve)
+    ::_exit(1);
+  if (thp && heapFlags().find(" hg ") == std::string::npos)
+    ::_exit(2);
+  if (top % (2u << 20) != 0 || top < reinterpret_cast<uintptr_t>(before))
+    ::_exit(4);
+  void *p = std::malloc(32u << 20); // allocations still come from the heap
+  ::_exit(p && static_cast<char *>(p) < after ? 0 : 3);
+}
+
 } // namespace
 
 TEST(ConfigureHeap, GrowsTheMainHeapOnceAndAdvisesHugePages) {
 #ifdef QSPEC_ASAN
   GTEST_SKIP() << "AddressSanitizer's allocator does not use the brk heap";
 #endif
-  bool thp = kernelHasThp();
-  int rc = inChild([thp] {
-    char *before = static_cast<char *>(::sbrk(0));
-    qspec::support::configureHeap();
-    char *after = static_cast<char *>(::sbrk(0));
-    // The top chunk, where new blocks are carved, starts a huge page: nothing is carved from the
-    // 4 KiB pages left below the first 2 MiB boundary. (Read before anything else allocates.)
-    uintptr_t top = reinterpret_cast<uintptr_t>(after) - mallinfo2().keepcost;
-    if (after - before < kReserve)
-      return 1;
-    if (thp && heapFlags().find(" hg ") == std::string::npos)
-      return 2;
-    if (top % (2u << 20) != 0 || top < reinterpret_cast<uintptr_t>(before))
-      return 4;
-    void *p = std::malloc(32u << 20); // allocations still come from the heap
-    return p && static_cast<char *>(p) < after ? 0 : 3;
-  });
-  EXPECT_EQ(rc, 0)
+  EXPECT_EQ(inFreshProcess("QSPEC_TEST_HEAP_GROWTH", "1"), 0)
       << "1: the heap did not grow by 1 GiB; 2: not advised for huge pages; 3: malloc; "
          "4: the top chunk is not on a huge-page boundary";
 }

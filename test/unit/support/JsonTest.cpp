@@ -145,7 +145,7 @@ TEST(JsonWriter, WritesWhatNlohmannDumps) {
 TEST(JsonWriter, FragmentsSpliceInPlace) {
   std::string value, members, out;
   {
-    JsonWriter v(value, 2, 2);
+    JsonWriter v(value, 2, 3); // the value of a member of an object at depth 2
     v.beginObject();
     v.key("dtype");
     v.string("int8");
