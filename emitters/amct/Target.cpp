@@ -35,6 +35,11 @@ void registerAmctEmitter() {
                        std::string &why) {
     // AMCT: int8 (A8W8), int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.
     amct::Version v = targetVersion(target);
+    // A type AMCT never quantizes in this mode is skipped whatever its tier (the emitter's
+    // warn_amct_not_quantizable), so no tier is inexpressible on it.
+    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
+    if (!type.empty() && !amct::isQuantizableType(type, kind, v))
+      return true;
     switch (tier) {
     case ir::Tier::Int8:
     case ir::Tier::Float:
