@@ -59,7 +59,8 @@ namespace {
 struct Entry {
   QConfig weight;
   std::optional<QConfig> act;
-  std::map<std::string, std::string> weightExt;
+  // Each role's key=value settings, typed (a number is written as a number, sign included).
+  std::map<std::string, ir::Value> weightExt, actExt;
   ir::Tier tier = ir::Tier::Int8;
   std::vector<uint32_t> members;         // with an inventory
   std::vector<std::string> include;      // patterns
@@ -71,8 +72,11 @@ struct Entry {
     if (act)
       k += "|" + act->dtype + "/" + act->scope + "/" + (act->symmetric ? "s" : "a") + "/" +
            act->method;
-    for (const auto &[a, b] : weightExt)
-      k += "|" + a + "=" + b;
+    for (const auto *ext : {&weightExt, &actExt}) {
+      k += ext == &weightExt ? "|w" : "|a";
+      for (const auto &[a, b] : *ext)
+        k += "|" + a + "=" + std::to_string(b.kind) + b.text;
+    }
     return k;
   }
 };
@@ -141,13 +145,25 @@ private:
   void writeYaml(OutputContext &out);
 };
 
-const std::map<std::string, std::string> *extOf(const ir::Spec &spec, const ir::Decision &d) {
+// The key=value settings of one role (`weight` or not) of the rule behind decision `d`.
+const std::map<std::string, ir::Value> *extOf(const ir::Spec &spec, const ir::Decision &d,
+                                              bool weight) {
+  const ir::Settings *s = nullptr;
   if (d.source == ir::Decision::Default)
-    return &spec.defaults.weight.ext;
-  if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
-      d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
-    return &spec.overrides[d.index].settings.weight.ext;
-  return nullptr;
+    s = &spec.defaults;
+  else if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
+           d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
+    s = &spec.overrides[d.index].settings;
+  return s ? &(weight ? s->weight : s->act).ext : nullptr;
+}
+
+// A role's key=value settings: those of the rule that decided its scope, else its dtype.
+std::map<std::string, ir::Value> roleExt(const ir::Spec &spec, const ir::ResolvedRecipe &r,
+                                         bool weight) {
+  for (const ir::Decision *d : {&r.scope.from, &r.dtype.from})
+    if (const auto *ext = extOf(spec, *d, weight); ext && !ext->empty())
+      return *ext;
+  return {};
 }
 
 // Without an inventory: a dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as
@@ -175,7 +191,11 @@ bool Builder::checkEntry(const Entry &e, const std::string &name, SourceRange wr
   }
   for (const auto &[k, v] : e.weightExt) {
     whitelist("weight ext key", k, wr.valid() ? wr : target_.range);
-    whitelist("weight ext value", v, wr.valid() ? wr : target_.range);
+    whitelist("weight ext value", v.text, wr.valid() ? wr : target_.range);
+  }
+  for (const auto &[k, v] : e.actExt) {
+    whitelist("act ext key", k, ar.valid() ? ar : target_.range);
+    whitelist("act ext value", v.text, ar.valid() ? ar : target_.range);
   }
   ok_ = ok_ && good;
   return good;
@@ -211,10 +231,7 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
   e.weight.symmetric =
       rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
   e.weight.method = rm.weight.method.value.empty() ? "minmax" : rm.weight.method.value.str();
-  if (const auto *ext = extOf(spec_, rm.weight.scope.from))
-    e.weightExt = *ext;
-  else if (const auto *ext2 = extOf(spec_, rm.weight.dtype.from))
-    e.weightExt = *ext2;
+  e.weightExt = roleExt(spec_, rm.weight, true);
   const std::string &ad = rm.act.dtype.value;
   if (!ad.empty() && ad != "float" && ad != "fp16" && ad != "bf16") {
     QConfig a;
@@ -224,6 +241,7 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
         rm.act.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.act.symmetric.value;
     a.method = rm.act.method.value.empty() ? "minmax" : rm.act.method.value.str();
     e.act = a;
+    e.actExt = roleExt(spec_, rm.act, false);
   }
   return true;
 }
@@ -244,6 +262,7 @@ bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Re
     q.symmetric = a.symmetric.value_or(true);
     q.method = a.method.value_or("minmax");
     e.act = q;
+    e.actExt = a.ext;
   }
   return checkEntry(e, name, w.range, a.range);
 }
@@ -733,8 +752,11 @@ bool Builder::run(OutputContext &out) {
   return ok_;
 }
 
+void emitOptionValue(YAML::Emitter &y, const ir::Value &v);
+
+// A qconfig; its `ext` values keep their kind (a number, sign included, is written as a number).
 void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
-                 const std::map<std::string, std::string> *ext) {
+                 const std::map<std::string, ir::Value> *ext) {
   y << YAML::Key << role << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "scope" << YAML::Value << YAML::DoubleQuoted << q.scope;
   y << YAML::Key << "dtype" << YAML::Value << YAML::DoubleQuoted << q.dtype;
@@ -744,11 +766,7 @@ void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
     y << YAML::Key << "ext" << YAML::Value << YAML::BeginMap;
     for (const auto &[k, v] : *ext) {
       y << YAML::Key << k << YAML::Value;
-      bool number = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
-      if (number)
-        y << v;
-      else
-        y << YAML::DoubleQuoted << v;
+      emitOptionValue(y, v);
     }
     y << YAML::EndMap;
   }
@@ -842,7 +860,7 @@ void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *m
     if (type == "flex_awq_ssz" && main) {
       y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
       if (main->act)
-        emitQConfig(y, "act", *main->act, nullptr);
+        emitQConfig(y, "act", *main->act, &main->actExt);
       emitQConfig(y, "weight", main->weight, &main->weightExt);
       y << YAML::EndMap;
     }
@@ -866,7 +884,7 @@ void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string>
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
   y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
   if (e.act)
-    emitQConfig(y, "act", *e.act, nullptr);
+    emitQConfig(y, "act", *e.act, &e.actExt);
   emitQConfig(y, "weight", e.weight, &e.weightExt);
   y << YAML::EndMap;
   emitStringList(y, "include", e.include);
