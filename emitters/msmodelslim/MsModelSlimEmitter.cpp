@@ -284,24 +284,24 @@ void Builder::resolveWithInventory() {
   checkWrittenNames();
 }
 
-// The target's own include narrows the scope: modules it does not select stay unquantized.
+// The target's own include narrows the scope: modules it does not select stay unquantized, as the
+// target's expected reading says (passes/TargetReadingPass.cpp decides it; a pattern that does
+// not compile is reported here, with the option).
 std::vector<bool> Builder::targetScope() {
   const ir::Inventory &inv = spec_.inventory;
   std::vector<bool> inScope(inv.modules.size(), true);
-  if (const ir::Option *inc = options_.include) {
-    std::fill(inScope.begin(), inScope.end(), false);
+  if (const ir::Option *inc = options_.include)
     for (const ir::Value &v : inc->values) {
       std::string err;
-      auto p = Pattern::compile(v.text, err);
-      if (!p) {
+      if (!Pattern::compile(v.text, err)) {
         diags_.report(DiagID::err_msmodelslim_bad_option, v.range, {"include", err});
         ok_ = false;
-        continue;
       }
-      for (size_t m = 0; m < inv.modules.size(); ++m)
-        inScope[m] = inScope[m] || inv.modules[m].name == v.text || p->matches(inv.modules[m].name);
     }
-  }
+  if (const ir::TargetReading *reading = spec_.readingOf(target_))
+    for (size_t m = 0; m < inv.modules.size(); ++m)
+      if (const ir::TargetChange *c = reading->changeOf(m))
+        inScope[m] = !(c->tier && c->tier->from.source == ir::Decision::TargetScope);
   return inScope;
 }
 
