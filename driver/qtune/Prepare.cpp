@@ -99,7 +99,9 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
     key.update(&tier, 1);
   }
   bool ok = true;
-  for (emit::EmitResult &r : emit::emitTargets(s, targets, rd)) {
+  emit::EmitIndexes indexes;
+  indexes.msmodelslimCompressor = &c.compressor;
+  for (emit::EmitResult &r : emit::emitTargets(s, targets, rd, 0, indexes)) {
     ok = ok && r.ok;
     std::string name = driver::outputFileName(r, stem);
     if (!driver::safeFileName(name)) {

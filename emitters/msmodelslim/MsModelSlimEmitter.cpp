@@ -83,14 +83,16 @@ struct Entry {
 
 class Builder {
 public:
-  Builder(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
-      : spec_(spec), target_(target), diags_(diags) {}
+  Builder(const ir::Spec &spec, const ir::Target &target, const EmitIndexes *indexes,
+          DiagnosticEngine &diags)
+      : spec_(spec), target_(target), indexes_(indexes), diags_(diags) {}
 
   bool run(OutputContext &out);
 
 private:
   const ir::Spec &spec_;
   const ir::Target &target_;
+  const EmitIndexes *indexes_;
   DiagnosticEngine &diags_;
   bool ok_ = true;
 
@@ -98,7 +100,7 @@ private:
   std::vector<Entry> entries_;
   std::vector<std::string> exclude_;
   std::vector<Want> excludeWant_; // with an inventory: what `exclude` must select
-  // With an inventory: the one kept with the passes' selector, else ownCompressor_.
+  // With an inventory: the caller's (EmitIndexes), else ownCompressor_.
   const msmodelslim::SelectionCompressor *compressor_ = nullptr;
   std::unique_ptr<msmodelslim::SelectionCompressor> ownCompressor_;
 
@@ -435,11 +437,12 @@ void Builder::compressLists(std::vector<int32_t> role) {
   for (size_t i = 0; i < entries_.size(); ++i)
     for (uint32_t m : entries_[i].members)
       role[m] = static_cast<int32_t>(i);
-  if (const ir::ModuleSelector *shared = ir::sharedSelector(spec_)) {
-    compressor_ = &shared->derived<msmodelslim::SelectionCompressor>(
-        [&] { return std::make_unique<msmodelslim::SelectionCompressor>(inv, shared); });
-  } else {
-    ownCompressor_ = std::make_unique<msmodelslim::SelectionCompressor>(inv);
+  // The caller's compressor when it passed one in (qtune: one per search), else our own, which
+  // verifies through the passes' selector when there is one.
+  compressor_ = indexes_ ? indexes_->msmodelslimCompressor : nullptr;
+  if (!compressor_) {
+    ownCompressor_ =
+        std::make_unique<msmodelslim::SelectionCompressor>(inv, ir::sharedSelector(spec_));
     compressor_ = ownCompressor_.get();
   }
   const msmodelslim::SelectionCompressor &compressor = *compressor_;
@@ -943,7 +946,7 @@ void Builder::writeYaml(OutputContext &out) {
 
 bool MsModelSlimEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                               DiagnosticEngine &diags) {
-  Builder b(spec, target, diags);
+  Builder b(spec, target, out.indexes, diags);
   return b.run(out);
 }
 
