@@ -42,6 +42,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace qspec::emit {
 
@@ -99,7 +101,8 @@ private:
   PracticeOptions options_;
   std::vector<Entry> entries_;
   std::vector<std::string> exclude_;
-  std::vector<Want> excludeWant_; // with an inventory: what `exclude` must select
+  std::unordered_set<std::string> excludeSeen_; // without an inventory: exclude_'s patterns
+  std::vector<Want> excludeWant_;               // with an inventory: what `exclude` must select
   // With an inventory: the caller's (EmitIndexes), else ownCompressor_.
   const msmodelslim::SelectionCompressor *compressor_ = nullptr;
   std::unique_ptr<msmodelslim::SelectionCompressor> ownCompressor_;
@@ -575,7 +578,7 @@ void Builder::addExclude(const ir::Selector &s) {
     return;
   }
   writtenPattern("pattern", s.text, s.range);
-  if (std::find(exclude_.begin(), exclude_.end(), s.text) == exclude_.end())
+  if (excludeSeen_.insert(s.text).second)
     exclude_.push_back(s.text);
 }
 
@@ -891,10 +894,15 @@ void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string>
   emitQConfig(y, "weight", e.weight, &e.weightExt);
   y << YAML::EndMap;
   emitStringList(y, "include", e.include);
+  // The shared exclude, then the earlier entries' includes not in it yet (a hash set: tens of
+  // thousands of literal names without an inventory).
   std::vector<std::string> ex = exclude;
-  for (const auto &p : e.extraExclude)
-    if (std::find(ex.begin(), ex.end(), p) == ex.end())
-      ex.push_back(p);
+  if (!e.extraExclude.empty()) {
+    std::unordered_set<std::string_view> seen(exclude.begin(), exclude.end());
+    for (const auto &p : e.extraExclude)
+      if (seen.insert(p).second)
+        ex.push_back(p);
+  }
   emitStringList(y, "exclude", ex);
   y << YAML::EndMap;
 }
