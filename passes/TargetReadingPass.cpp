@@ -17,6 +17,7 @@
 #include "ir/TargetInfo.h"
 
 #include <map>
+#include <optional>
 #include <tuple>
 
 namespace qspec::passes {
@@ -72,8 +73,15 @@ private:
     using Key = std::tuple<int, const SourceRange *, const std::string *, const SourceRange *,
                            const std::string *, const SourceRange *>;
     std::map<Key, uint32_t> ids;
-    // Per type: whether the vendor quantizes it (neighbouring modules mostly repeat a type).
+    // Per type: whether the vendor quantizes it; inventories list a block's modules together, so
+    // most modules repeat the last type looked up.
     std::map<std::string_view, bool> quantizes;
+    std::optional<std::pair<std::string_view, bool>> lastType;
+    auto vendorQuantizes = [&](const std::string &type) {
+      if (!lastType || lastType->first != type)
+        lastType.emplace(type, quantizesType(info, t, type, quantizes));
+      return lastType->second;
+    };
     for (size_t m = 0; m < mods.size(); ++m) {
       const ir::ResolvedModule &rm = spec.resolution.modules[m];
       if (rm.tier.value == ir::Tier::Float)
@@ -82,7 +90,7 @@ private:
       if (scopeOpt && !inScope[m]) {
         c.tier = ir::Decided<ir::Tier>{ir::Tier::Float,
                                        Decision{Decision::TargetScope, ti, &scopeOpt->range}};
-      } else if (info.quantizesType && !quantizesType(info, t, mods[m].type, quantizes)) {
+      } else if (info.quantizesType && !vendorQuantizes(mods[m].type)) {
         c.tier =
             ir::Decided<ir::Tier>{ir::Tier::Float, Decision{Decision::VendorSkip, ti, &t.range}};
       } else if (info.ruleOption) {
