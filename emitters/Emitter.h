@@ -13,7 +13,20 @@
 #include <string>
 #include <vector>
 
+namespace qspec::msmodelslim {
+class SelectionCompressor;
+} // namespace qspec::msmodelslim
+
 namespace qspec::emit {
+
+// Indexes over the spec's inventory that an emitter would otherwise build on every call, made by
+// a caller that emits one inventory many times (qtune: every probe of a search) and passed in.
+// Each may be null: the emitter then builds its own. They must index `spec.inventory`.
+struct EmitIndexes {
+  // The msModelSlim emitter's include/exclude compressor (qtune compresses its tuning state with
+  // the same one, so the name trie is built once per search).
+  const msmodelslim::SelectionCompressor *msmodelslimCompressor = nullptr;
+};
 
 class OutputContext {
 public:
@@ -23,6 +36,8 @@ public:
   // spec's stem plus the target's extension. An emitter sets it when the vendor ties the file
   // name to the content (msModelSlim: `<config_id>.yaml`).
   std::string fileName;
+  // What the caller passes in (emitTargets' `indexes`); null = nothing.
+  const EmitIndexes *indexes = nullptr;
 
 private:
   std::string buffer_;
@@ -53,10 +68,11 @@ struct EmitResult {
 // read the spec, so they can run side by side; each reports into its own DiagnosticEngine, and
 // those diagnostics are replayed into `diags` in target order, so the output is the same bytes as
 // running them one after another. A target kind without a registered emitter is reported
-// (err_tune_no_emitter) and not ok.
+// (err_tune_no_emitter) and not ok. `indexes` are handed to every emitter (EmitIndexes).
 std::vector<EmitResult> emitTargets(const ir::Spec &spec,
                                     const std::vector<const ir::Target *> &targets,
-                                    DiagnosticEngine &diags, unsigned threads = 0);
+                                    DiagnosticEngine &diags, unsigned threads = 0,
+                                    const EmitIndexes &indexes = {});
 
 // Writes an output file (docs/limits.md, "Output safety"). Where `path` is absent or a regular
 // file: `data` goes to a temporary file next to it, is fsynced and renamed over it; a rewritten

@@ -37,7 +37,7 @@ struct Reporter {
                          : std::nullopt);
     word("method", r.method, file.method);
     for (const auto &[k, v] : r.ext)
-      add(k, k + "=" + v, std::nullopt);
+      add(k, k + "=" + v.text, std::nullopt);
     if (!values.empty())
       diags.report(id, r.range.valid() ? r.range : target.range,
                    {std::string(name) + " recipe", values, gives});

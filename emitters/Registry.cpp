@@ -47,13 +47,15 @@ static bool validateEmitted(const ir::Spec &spec, const ir::Target &target,
 
 std::vector<EmitResult> emitTargets(const ir::Spec &spec,
                                     const std::vector<const ir::Target *> &targets,
-                                    DiagnosticEngine &diags, unsigned threads) {
+                                    DiagnosticEngine &diags, unsigned threads,
+                                    const EmitIndexes &indexes) {
   std::vector<EmitResult> results(targets.size());
   // Each target reports into its own engine, with no limit: the shared engine applies -Werror
   // and the error limit when they are replayed below.
   std::vector<std::unique_ptr<DiagnosticEngine>> own;
   for (size_t i = 0; i < targets.size(); ++i) {
     results[i].target = targets[i];
+    results[i].out.indexes = &indexes;
     own.push_back(std::make_unique<DiagnosticEngine>(diags.sourceManager()));
     own.back()->copyWarningPolicy(diags);
     own.back()->setErrorLimit(0);

@@ -21,9 +21,9 @@ bool safeFileName(const std::string &name) {
 std::vector<TargetFile> buildTargets(const ir::Spec &spec,
                                      const std::vector<const ir::Target *> &targets,
                                      DiagnosticEngine &diags, const std::string &specStem,
-                                     const std::string &folder) {
+                                     const std::string &folder, const EmitIndexes &indexes) {
   std::vector<TargetFile> files;
-  for (EmitResult &r : emitTargets(spec, targets, diags)) {
+  for (EmitResult &r : emitTargets(spec, targets, diags, 0, indexes)) {
     if (!r.ok)
       continue;
     TargetFile f;

@@ -29,11 +29,11 @@ struct TargetFile {
 // (emitTargets), and with a non-empty `folder` each file's name as `qcc --emit=all -o FOLDER`
 // writes it (err_output_escapes_dir for one that would leave the folder). Returns the targets that
 // built; every error went to `diags`. Call it only on a spec whose pipeline resolved without
-// errors.
+// errors. `indexes` are handed to the emitters (EmitIndexes), as emitTargets does.
 std::vector<TargetFile> buildTargets(const ir::Spec &spec,
                                      const std::vector<const ir::Target *> &targets,
                                      DiagnosticEngine &diags, const std::string &specStem,
-                                     const std::string &folder);
+                                     const std::string &folder, const EmitIndexes &indexes = {});
 
 // buildTargets for every target the spec declares into a folder, the bytes dropped: what
 // `qcc --emit=all` checks before it writes.

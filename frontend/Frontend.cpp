@@ -314,7 +314,7 @@ private:
     for (const auto &item : n.children) {
       const std::string &w = item->text;
       if (!item->children.empty()) {
-        r.ext[w] = item->children.front()->text;
+        r.ext[w] = value(*item->children.front());
         continue;
       }
       auto set = [&](std::optional<std::string> &slot) {

@@ -69,6 +69,12 @@ const char *decisionSourceName(Decision::Source s) {
     return "tuning raise";
   case Decision::Group:
     return "group";
+  case Decision::TargetScope:
+    return "target scope";
+  case Decision::TargetOption:
+    return "target option";
+  case Decision::VendorSkip:
+    return "vendor skip";
   }
   return "?";
 }
@@ -200,6 +206,31 @@ const Target *Spec::target(std::string_view kind) const {
     if (t.kind == kind)
       return &t;
   return nullptr;
+}
+
+ResolvedModule TargetReading::expected(const ResolvedModule &general, size_t m) const {
+  ResolvedModule out = general;
+  if (const TargetChange *c = changeOf(m)) {
+    if (c->tier)
+      out.tier = *c->tier;
+    if (c->weightDtype)
+      out.weight.dtype = *c->weightDtype;
+    if (c->weightScope)
+      out.weight.scope = *c->weightScope;
+  }
+  return out;
+}
+
+const TargetReading *Spec::readingOf(const Target &t) const {
+  if (targets.empty() || &t < targets.data() || &t >= targets.data() + targets.size())
+    return nullptr;
+  size_t i = static_cast<size_t>(&t - targets.data());
+  return i < resolution.targets.size() ? &resolution.targets[i] : nullptr;
+}
+
+ResolvedModule Spec::expectedModule(const Target &t, size_t m) const {
+  const TargetReading *r = readingOf(t);
+  return r ? r->expected(resolution.modules[m], m) : resolution.modules[m];
 }
 
 } // namespace qspec::ir

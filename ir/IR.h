@@ -76,10 +76,18 @@ struct Decision {
     Protect,
     TuningExclude,
     TuningRaise,
-    Group
+    Group,
+    // What one target adds (TargetReading, passes/TargetReadingPass.cpp); index into
+    // Spec::targets. The target's own scope (msModelSlim's `include`) leaves the module out:
+    TargetScope,
+    // a setting of the deciding rule's vendor block (`amct { channel_wise false }`):
+    TargetOption,
+    // the vendor never quantizes the module's type (AMCT's ReduceMean, msModelSlim's non-Linear):
+    VendorSkip
   };
   Source source = BuiltIn;
-  int32_t index = -1; // into Spec::overrides / protects / tune excludes / raises, by source
+  // Into Spec::overrides / protects / tune excludes / raises / targets, by source.
+  int32_t index = -1;
   const SourceRange *at = nullptr; // the rule's range in the Spec; null for built-in values
 
   const SourceRange &range() const;
@@ -91,8 +99,10 @@ struct Recipe {
   std::optional<std::string> dtype; // int4 int8 int16 fp16 fp8_e4m3 mxfp8 mxfp4 float ...
   std::optional<std::string> scope; // per_tensor per_channel per_group per_block per_token ...
   std::optional<bool> symmetric;
-  std::optional<std::string> method;      // minmax histogram ssz gptq ...
-  std::map<std::string, std::string> ext; // key=value words, e.g. group_size=128
+  std::optional<std::string> method; // minmax histogram ssz gptq ...
+  // key=value settings, e.g. group_size=128, axes=-1: each value with its kind (a number stays a
+  // number, sign included), as the backends write it.
+  std::map<std::string, Value> ext;
   SourceRange range;
   bool empty() const { return !dtype && !scope && !symmetric && !method && ext.empty(); }
 };
@@ -394,6 +404,31 @@ struct Group {
   SourceRange range;
 };
 
+// What one target's vendor applies to a module where it differs from the general resolution:
+// the fields it changes, each with the rule that decided it (a Decision of source TargetScope,
+// TargetOption or VendorSkip).
+struct TargetChange {
+  std::optional<Decided<Tier>> tier;
+  std::optional<Decided<Word>> weightDtype, weightScope;
+  bool empty() const { return !tier && !weightDtype && !weightScope; }
+};
+
+// One target's expected reading (passes/TargetReadingPass.cpp): what that vendor applies to each
+// module, in the IR's words. The general resolution, then what the target adds (its scope, the
+// deciding rule's vendor block), then the types the vendor does not quantize. Stored as the
+// changes only: most modules read as the general resolution.
+struct TargetReading {
+  // Per module: 0 = as the general resolution, else 1 + an index into `changes`. Empty when no
+  // module changes.
+  std::vector<uint32_t> change;
+  std::vector<TargetChange> changes; // distinct changes
+  const TargetChange *changeOf(size_t m) const {
+    return m < change.size() && change[m] != 0 ? &changes[change[m] - 1] : nullptr;
+  }
+  // Module `m` (resolved as `general`) as this target reads it.
+  ResolvedModule expected(const ResolvedModule &general, size_t m) const;
+};
+
 class ModuleSelector;
 
 struct Resolution {
@@ -405,6 +440,8 @@ struct Resolution {
   // Which modules each selector selected, by rule (for lint: unused patterns, shadowing).
   // Key: address of the Selector in the Spec.
   std::unordered_map<const Selector *, std::vector<uint32_t>> selected;
+  // Per target (parallel to Spec::targets), what its vendor applies: filled with an inventory.
+  std::vector<TargetReading> targets;
 };
 
 // ---- The spec ----------------------------------------------------------------------------
@@ -446,6 +483,10 @@ struct Spec {
   Tier defaultTier() const;
   bool inLadder(Tier t) const;
   const Target *target(std::string_view kind) const;
+  // The expected reading of `t` (one of `targets`), or nullptr when there is none.
+  const TargetReading *readingOf(const Target &t) const;
+  // Module `m` as target `t` reads it: the general resolution with the target's changes.
+  ResolvedModule expectedModule(const Target &t, size_t m) const;
 };
 
 } // namespace qspec::ir

@@ -342,6 +342,40 @@ json onnxJSON(const Spec &spec) {
               {"modules", mods}};
 }
 
+// One decided value as {"value", "from": {"rule", "at"}}.
+json decidedJSON(const std::string &value, const Decision &d, const SourceManager &sm) {
+  return json{
+      {"value", value},
+      {"from", {{"rule", decisionSourceName(d.source)}, {"at", locationString(d.range(), sm)}}}};
+}
+
+// A target's expected reading where it differs from the general resolution: each distinct change
+// (the fields it sets, each with the setting that decided it) and the modules it applies to, in
+// inventory order.
+json expectedJSON(const Spec &spec, const Target &t, const SourceManager &sm) {
+  json out = json::array();
+  const TargetReading *r = spec.readingOf(t);
+  if (!r)
+    return out;
+  std::vector<json> names(r->changes.size(), json::array());
+  for (size_t m = 0; m < r->change.size(); ++m)
+    if (r->change[m] != 0)
+      names[r->change[m] - 1].push_back(spec.inventory.modules[m].name);
+  for (size_t i = 0; i < r->changes.size(); ++i) {
+    const TargetChange &c = r->changes[i];
+    json e;
+    if (c.tier)
+      e["tier"] = decidedJSON(tierName(c.tier->value), c.tier->from, sm);
+    if (c.weightDtype)
+      e["weight_dtype"] = decidedJSON(c.weightDtype->value.str(), c.weightDtype->from, sm);
+    if (c.weightScope)
+      e["weight_scope"] = decidedJSON(c.weightScope->value.str(), c.weightScope->from, sm);
+    e["modules"] = std::move(names[i]);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
 void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
               const std::function<void(std::string &)> &flush) {
   json root;
@@ -370,6 +404,7 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
     for (const Option &o : t.options)
       opts.push_back(optionJSON(o));
     tj["options"] = opts;
+    tj["expected"] = expectedJSON(spec, t, sm);
     targets.push_back(tj);
   }
   root["targets"] = targets;
@@ -503,9 +538,23 @@ void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std
   };
   recipe("weight", r.weight);
   recipe("act", r.act);
-  for (const Target &t : spec.targets)
-    os << "  name in " << t.kind << (t.variant.empty() ? "" : " " + t.variant) << ": "
-       << targetName(spec, t, index) << '\n';
+  for (const Target &t : spec.targets) {
+    std::string label = t.kind + (t.variant.empty() ? "" : " " + t.variant);
+    os << "  name in " << label << ": " << targetName(spec, t, index) << '\n';
+    // What this target applies where it differs from the above (its expected reading).
+    const TargetReading *tr = spec.readingOf(t);
+    const TargetChange *c = tr ? tr->changeOf(index) : nullptr;
+    if (!c)
+      continue;
+    if (c->tier)
+      explainLine(os, (label + ": tier").c_str(), tierName(c->tier->value), c->tier->from, sm);
+    if (c->weightDtype)
+      explainLine(os, (label + ": weight.dtype").c_str(), c->weightDtype->value,
+                  c->weightDtype->from, sm);
+    if (c->weightScope)
+      explainLine(os, (label + ": weight.scope").c_str(), c->weightScope->value,
+                  c->weightScope->from, sm);
+  }
 }
 
 } // namespace qspec::ir

@@ -23,7 +23,6 @@
 #include <memory>
 #include <mutex>
 #include <string_view>
-#include <typeindex>
 #include <unordered_map>
 #include <vector>
 
@@ -54,18 +53,6 @@ public:
   Remembered remembered() const;
 
   const Inventory &inventory() const { return inv_; }
-
-  // An index of this selector's inventory that a later stage makes (make() returns a non-null
-  // std::unique_ptr<T>) and keeps here, made on the first call and one per type T: the msModelSlim
-  // emitter's pattern compressor. qtune resolves every probe with one selector, so such an index
-  // is made once per search instead of once per probe. Thread-safe; make() runs under the lock.
-  template <typename T, typename Make> const T &derived(Make make) const {
-    std::lock_guard<std::mutex> hold(derivedLock_);
-    std::shared_ptr<const void> &slot = derived_[std::type_index(typeid(T))];
-    if (!slot)
-      slot = std::shared_ptr<const T>(make());
-    return *static_cast<const T *>(slot.get());
-  }
 
 private:
   // selectPattern without the remembered selections.
@@ -119,8 +106,6 @@ private:
   mutable std::unordered_map<std::string, std::vector<uint32_t>> remembered_;
   mutable size_t rememberLimit_ = 0, rememberedIds_ = 0, rememberedAnswers_ = 0;
   mutable std::atomic<bool> remembering_{false};
-  mutable std::mutex derivedLock_;
-  mutable std::unordered_map<std::type_index, std::shared_ptr<const void>> derived_; // derived<T>
 };
 
 // The selector the passes built for `spec` (shared with the emitters), or nullptr when the spec

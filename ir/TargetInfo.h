@@ -26,6 +26,21 @@ struct TargetInfo {
   std::function<bool(const Target &target, Tier tier, const std::string &moduleType,
                      std::string &why)>
       canExpress;
+
+  // What the target adds to the general resolution (passes/TargetReadingPass.cpp, the target's
+  // expected reading). The option of the target block whose values are name patterns narrowing
+  // the modules the target quantizes (msModelSlim's `include`); "" = none.
+  std::string scopeOption;
+  // Whether the vendor quantizes a module of `moduleType` ("" = unknown type) at all; unset =
+  // every type.
+  std::function<bool(const Target &target, const std::string &moduleType)> quantizesType;
+  // What one setting of a rule's vendor block (`amct { channel_wise false }`) decides on the
+  // modules that rule decides, in the IR's words (pointers to words that live as long as the
+  // program); unset or null = nothing the reading compares.
+  struct RuleOptionEffect {
+    const std::string *weightDtype = nullptr, *weightScope = nullptr;
+  };
+  std::function<RuleOptionEffect(const Target &target, const Option &setting)> ruleOption;
 };
 
 void registerTarget(TargetInfo info);

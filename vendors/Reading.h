@@ -108,8 +108,9 @@ ReadBack findReader(std::string_view kind); // null when the kind has none
 // rule's own word, so it lives as long as the spec.
 std::string_view effectiveWeightDtype(const ir::ResolvedModule &m);
 
-// Translation validation: compares `reading` with spec.resolution module by module, for the
-// fields the backend carries. Each difference is reported (err_emit_divergence: the module, the
+// Translation validation: compares `reading` with the target's expected reading (the spec's
+// resolution with what the target adds, ir::TargetReading) module by module, for the fields the
+// backend carries. Each difference is reported (err_emit_divergence: the module, the
 // field, what the spec says with a note at the deciding rule, what the vendor would apply);
 // returns false when there is one. emit::emitTargets runs it after every emitter.
 bool validateReading(const ir::Spec &spec, const ir::Target &target, const VendorReading &reading,

@@ -1,5 +1,6 @@
 // Translation validation (vendors/Reading.h): the vendor's reading of a written file against the
-// spec's resolution, module by module and field by field.
+// target's expected reading (ir::TargetReading: the spec's resolution with what the target adds),
+// module by module and field by field.
 //
 // Rules, for the modules the vendor decides (ModuleReading::known):
 // 1. Quantized or float is compared on every backend; the exact tier only where the backend
@@ -146,13 +147,20 @@ bool validateReading(const ir::Spec &spec, const ir::Target &target, const Vendo
   const auto &res = spec.resolution.modules;
   if (reading.modules.empty() || reading.modules.size() != mods.size() || res.size() != mods.size())
     return true;
+  const ir::TargetReading *expected = spec.readingOf(target);
   unsigned shown = 0, hidden = 0;
   Diagnostic *last = nullptr;
+  ir::ResolvedModule changed; // a module the target reads differently from the general resolution
   for (size_t i = 0; i < mods.size(); ++i) {
     const ModuleReading &r = reading.modules[i];
     if (!r.known)
       continue;
-    for (const Difference &d : compareModule(res[i], r, reading.fields)) {
+    const ir::ResolvedModule *m = &res[i];
+    if (expected && expected->changeOf(i)) {
+      changed = expected->expected(res[i], i);
+      m = &changed;
+    }
+    for (const Difference &d : compareModule(*m, r, reading.fields)) {
       if (shown == kMaxDivergences) {
         ++hidden;
         continue;

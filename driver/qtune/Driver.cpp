@@ -119,6 +119,7 @@ private:
   std::string strategyName_;
   std::unique_ptr<Strategy> strategy_;
   std::vector<Goal> goals_;
+  std::unique_ptr<msmodelslim::SelectionCompressor> compressor_; // over resolved_'s inventory
   std::optional<ProbeContext> ctx_;
   History history_;
   ExecOptions exec_;
@@ -247,15 +248,13 @@ int TuneRun::makeStrategy() {
   exec_.slurmArgs = o_.slurmArgs;
   exec_.srun = o_.srun;
   exec_.logLimit = o_.logLimit;
-  // The probes' states are compressed with the compressor the msModelSlim emitter keeps with the
-  // selector every probe resolves with: one trie of the names for both, and the patterns it
-  // checks are answered from the selections that selector remembers.
+  // The probes' states are compressed with one compressor over the selector every probe resolves
+  // with, which the msModelSlim emitter is handed too (emit::EmitIndexes): one trie of the names
+  // for both, and the patterns it checks are answered from the selections that selector remembers.
   const ir::ModuleSelector &selector = *resolved_.resolution.selector;
-  const auto &compressor = selector.derived<msmodelslim::SelectionCompressor>([&] {
-    return std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector);
-  });
+  compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector);
   ctx_.emplace(
-      ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), compressor});
+      ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), *compressor_});
   return 0;
 }
 

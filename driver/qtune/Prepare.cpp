@@ -101,7 +101,10 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
     key.update(&tier, 1);
   }
   // qcc's target stage, with the names `qcc --emit=all -o config/` writes.
-  std::vector<emit::TargetFile> built = emit::buildTargets(s, targets, rd, stem, "config/");
+  emit::EmitIndexes indexes;
+  indexes.msmodelslimCompressor = &c.compressor;
+  std::vector<emit::TargetFile> built =
+      emit::buildTargets(s, targets, rd, stem, "config/", indexes);
   bool ok = built.size() == targets.size();
   for (emit::TargetFile &f : built) {
     key.update("\nfile " + f.target->kind + " " + fs::path(f.name).extension().string() + " " +

@@ -42,8 +42,8 @@ struct ProbeContext {
   ir::Spec &scratch;
   const TuneSpace &space;
   std::string commandKey; // evaluatorKey()
-  const msmodelslim::SelectionCompressor
-      &compressor; // over scratch.inventory, kept with its selector
+  // Over scratch.inventory (its selector), handed to the msModelSlim emitter too.
+  const msmodelslim::SelectionCompressor &compressor;
 };
 
 // Everything besides the configuration that decides a result: the evaluator's arguments, the

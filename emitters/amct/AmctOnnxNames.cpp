@@ -61,6 +61,7 @@ bool lowerToOnnxNames(const ir::Spec &spec, DiagnosticEngine &diags, ir::Spec &o
   // Indexes over the module inventory mean nothing here; the AMCT writer reads neither.
   out.resolution.groups.clear();
   out.resolution.selected.clear();
+  out.resolution.targets.clear(); // by inventory module; the layers here are nodes
   out.resolution.selector.reset();
   out.onnx = ir::OnnxGraph{};
   return true;

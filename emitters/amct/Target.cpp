@@ -35,6 +35,11 @@ void registerAmctEmitter() {
                        std::string &why) {
     // AMCT: int8 (A8W8), int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.
     amct::Version v = targetVersion(target);
+    // A type AMCT never quantizes in this mode is skipped whatever its tier (the emitter's
+    // warn_amct_not_quantizable), so no tier is inexpressible on it.
+    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
+    if (!type.empty() && !amct::isQuantizableType(type, kind, v))
+      return true;
     switch (tier) {
     case ir::Tier::Int8:
     case ir::Tier::Float:
@@ -59,6 +64,29 @@ void registerAmctEmitter() {
       why = "AMCT has no dual-int16 or fp16 quantization";
       return false;
     }
+  };
+  // The expected reading (passes/TargetReadingPass.cpp): the types AMCT quantizes in this mode,
+  // and what a rule's `amct { ... }` settings mean in the IR's words.
+  info.quantizesType = [](const ir::Target &target, const std::string &type) {
+    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
+    return type.empty() || amct::isQuantizableType(type, kind, targetVersion(target));
+  };
+  info.ruleOption = [](const ir::Target &target, const ir::Option &setting) {
+    static const std::string kPerChannel = "per_channel", kPerTensor = "per_tensor";
+    static const std::string kBits[] = {"int1",  "int2",  "int3",  "int4",  "int5",  "int6",
+                                        "int7",  "int8",  "int9",  "int10", "int11", "int12",
+                                        "int13", "int14", "int15", "int16"};
+    ir::TargetInfo::RuleOptionEffect e;
+    if (setting.values.size() != 1)
+      return e;
+    const ir::Value &v = setting.values[0];
+    if (setting.key == "channel_wise" && (v.text == "true" || v.text == "false"))
+      e.weightScope = v.text == "true" ? &kPerChannel : &kPerTensor;
+    // quant_bits is PTQ's ARQ weight width (the emitter refuses it in QAT).
+    if (setting.key == "quant_bits" && target.variant != "qat" && v.kind == ir::Value::Number &&
+        v.isInteger && v.number >= 1 && v.number <= 16)
+      e.weightDtype = &kBits[static_cast<int>(v.number) - 1];
+    return e;
   };
   registerEmitter(std::move(info), [] { return std::make_unique<AmctEmitter>(); });
   vendors::registerReader("amct", &vendors::readAmct);

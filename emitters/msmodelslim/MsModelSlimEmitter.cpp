@@ -42,6 +42,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace qspec::emit {
 
@@ -59,7 +61,8 @@ namespace {
 struct Entry {
   QConfig weight;
   std::optional<QConfig> act;
-  std::map<std::string, std::string> weightExt;
+  // Each role's key=value settings, typed (a number is written as a number, sign included).
+  std::map<std::string, ir::Value> weightExt, actExt;
   ir::Tier tier = ir::Tier::Int8;
   std::vector<uint32_t> members;         // with an inventory
   std::vector<std::string> include;      // patterns
@@ -71,30 +74,36 @@ struct Entry {
     if (act)
       k += "|" + act->dtype + "/" + act->scope + "/" + (act->symmetric ? "s" : "a") + "/" +
            act->method;
-    for (const auto &[a, b] : weightExt)
-      k += "|" + a + "=" + b;
+    for (const auto *ext : {&weightExt, &actExt}) {
+      k += ext == &weightExt ? "|w" : "|a";
+      for (const auto &[a, b] : *ext)
+        k += "|" + a + "=" + std::to_string(b.kind) + b.text;
+    }
     return k;
   }
 };
 
 class Builder {
 public:
-  Builder(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
-      : spec_(spec), target_(target), diags_(diags) {}
+  Builder(const ir::Spec &spec, const ir::Target &target, const EmitIndexes *indexes,
+          DiagnosticEngine &diags)
+      : spec_(spec), target_(target), indexes_(indexes), diags_(diags) {}
 
   bool run(OutputContext &out);
 
 private:
   const ir::Spec &spec_;
   const ir::Target &target_;
+  const EmitIndexes *indexes_;
   DiagnosticEngine &diags_;
   bool ok_ = true;
 
   PracticeOptions options_;
   std::vector<Entry> entries_;
   std::vector<std::string> exclude_;
-  std::vector<Want> excludeWant_; // with an inventory: what `exclude` must select
-  // With an inventory: the one kept with the passes' selector, else ownCompressor_.
+  std::unordered_set<std::string> excludeSeen_; // without an inventory: exclude_'s patterns
+  std::vector<Want> excludeWant_;               // with an inventory: what `exclude` must select
+  // With an inventory: the caller's (EmitIndexes), else ownCompressor_.
   const msmodelslim::SelectionCompressor *compressor_ = nullptr;
   std::unique_ptr<msmodelslim::SelectionCompressor> ownCompressor_;
 
@@ -141,13 +150,25 @@ private:
   void writeYaml(OutputContext &out);
 };
 
-const std::map<std::string, std::string> *extOf(const ir::Spec &spec, const ir::Decision &d) {
+// The key=value settings of one role (`weight` or not) of the rule behind decision `d`.
+const std::map<std::string, ir::Value> *extOf(const ir::Spec &spec, const ir::Decision &d,
+                                              bool weight) {
+  const ir::Settings *s = nullptr;
   if (d.source == ir::Decision::Default)
-    return &spec.defaults.weight.ext;
-  if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
-      d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
-    return &spec.overrides[d.index].settings.weight.ext;
-  return nullptr;
+    s = &spec.defaults;
+  else if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
+           d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
+    s = &spec.overrides[d.index].settings;
+  return s ? &(weight ? s->weight : s->act).ext : nullptr;
+}
+
+// A role's key=value settings: those of the rule that decided its scope, else its dtype.
+std::map<std::string, ir::Value> roleExt(const ir::Spec &spec, const ir::ResolvedRecipe &r,
+                                         bool weight) {
+  for (const ir::Decision *d : {&r.scope.from, &r.dtype.from})
+    if (const auto *ext = extOf(spec, *d, weight); ext && !ext->empty())
+      return *ext;
+  return {};
 }
 
 // Without an inventory: a dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as
@@ -175,7 +196,11 @@ bool Builder::checkEntry(const Entry &e, const std::string &name, SourceRange wr
   }
   for (const auto &[k, v] : e.weightExt) {
     whitelist("weight ext key", k, wr.valid() ? wr : target_.range);
-    whitelist("weight ext value", v, wr.valid() ? wr : target_.range);
+    whitelist("weight ext value", v.text, wr.valid() ? wr : target_.range);
+  }
+  for (const auto &[k, v] : e.actExt) {
+    whitelist("act ext key", k, ar.valid() ? ar : target_.range);
+    whitelist("act ext value", v.text, ar.valid() ? ar : target_.range);
   }
   ok_ = ok_ && good;
   return good;
@@ -211,10 +236,7 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
   e.weight.symmetric =
       rm.weight.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.weight.symmetric.value;
   e.weight.method = rm.weight.method.value.empty() ? "minmax" : rm.weight.method.value.str();
-  if (const auto *ext = extOf(spec_, rm.weight.scope.from))
-    e.weightExt = *ext;
-  else if (const auto *ext2 = extOf(spec_, rm.weight.dtype.from))
-    e.weightExt = *ext2;
+  e.weightExt = roleExt(spec_, rm.weight, true);
   const std::string &ad = rm.act.dtype.value;
   if (!ad.empty() && ad != "float" && ad != "fp16" && ad != "bf16") {
     QConfig a;
@@ -224,6 +246,7 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
         rm.act.symmetric.from.source == ir::Decision::BuiltIn ? true : rm.act.symmetric.value;
     a.method = rm.act.method.value.empty() ? "minmax" : rm.act.method.value.str();
     e.act = a;
+    e.actExt = roleExt(spec_, rm.act, false);
   }
   return true;
 }
@@ -244,6 +267,7 @@ bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Re
     q.symmetric = a.symmetric.value_or(true);
     q.method = a.method.value_or("minmax");
     e.act = q;
+    e.actExt = a.ext;
   }
   return checkEntry(e, name, w.range, a.range);
 }
@@ -265,24 +289,24 @@ void Builder::resolveWithInventory() {
   checkWrittenNames();
 }
 
-// The target's own include narrows the scope: modules it does not select stay unquantized.
+// The target's own include narrows the scope: modules it does not select stay unquantized, as the
+// target's expected reading says (passes/TargetReadingPass.cpp decides it; a pattern that does
+// not compile is reported here, with the option).
 std::vector<bool> Builder::targetScope() {
   const ir::Inventory &inv = spec_.inventory;
   std::vector<bool> inScope(inv.modules.size(), true);
-  if (const ir::Option *inc = options_.include) {
-    std::fill(inScope.begin(), inScope.end(), false);
+  if (const ir::Option *inc = options_.include)
     for (const ir::Value &v : inc->values) {
       std::string err;
-      auto p = Pattern::compile(v.text, err);
-      if (!p) {
+      if (!Pattern::compile(v.text, err)) {
         diags_.report(DiagID::err_msmodelslim_bad_option, v.range, {"include", err});
         ok_ = false;
-        continue;
       }
-      for (size_t m = 0; m < inv.modules.size(); ++m)
-        inScope[m] = inScope[m] || inv.modules[m].name == v.text || p->matches(inv.modules[m].name);
     }
-  }
+  if (const ir::TargetReading *reading = spec_.readingOf(target_))
+    for (size_t m = 0; m < inv.modules.size(); ++m)
+      if (const ir::TargetChange *c = reading->changeOf(m))
+        inScope[m] = !(c->tier && c->tier->from.source == ir::Decision::TargetScope);
   return inScope;
 }
 
@@ -416,11 +440,12 @@ void Builder::compressLists(std::vector<int32_t> role) {
   for (size_t i = 0; i < entries_.size(); ++i)
     for (uint32_t m : entries_[i].members)
       role[m] = static_cast<int32_t>(i);
-  if (const ir::ModuleSelector *shared = ir::sharedSelector(spec_)) {
-    compressor_ = &shared->derived<msmodelslim::SelectionCompressor>(
-        [&] { return std::make_unique<msmodelslim::SelectionCompressor>(inv, shared); });
-  } else {
-    ownCompressor_ = std::make_unique<msmodelslim::SelectionCompressor>(inv);
+  // The caller's compressor when it passed one in (qtune: one per search), else our own, which
+  // verifies through the passes' selector when there is one.
+  compressor_ = indexes_ ? indexes_->msmodelslimCompressor : nullptr;
+  if (!compressor_) {
+    ownCompressor_ =
+        std::make_unique<msmodelslim::SelectionCompressor>(inv, ir::sharedSelector(spec_));
     compressor_ = ownCompressor_.get();
   }
   const msmodelslim::SelectionCompressor &compressor = *compressor_;
@@ -553,7 +578,7 @@ void Builder::addExclude(const ir::Selector &s) {
     return;
   }
   writtenPattern("pattern", s.text, s.range);
-  if (std::find(exclude_.begin(), exclude_.end(), s.text) == exclude_.end())
+  if (excludeSeen_.insert(s.text).second)
     exclude_.push_back(s.text);
 }
 
@@ -733,8 +758,11 @@ bool Builder::run(OutputContext &out) {
   return ok_;
 }
 
+void emitOptionValue(YAML::Emitter &y, const ir::Value &v);
+
+// A qconfig; its `ext` values keep their kind (a number, sign included, is written as a number).
 void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
-                 const std::map<std::string, std::string> *ext) {
+                 const std::map<std::string, ir::Value> *ext) {
   y << YAML::Key << role << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "scope" << YAML::Value << YAML::DoubleQuoted << q.scope;
   y << YAML::Key << "dtype" << YAML::Value << YAML::DoubleQuoted << q.dtype;
@@ -744,11 +772,7 @@ void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
     y << YAML::Key << "ext" << YAML::Value << YAML::BeginMap;
     for (const auto &[k, v] : *ext) {
       y << YAML::Key << k << YAML::Value;
-      bool number = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos;
-      if (number)
-        y << v;
-      else
-        y << YAML::DoubleQuoted << v;
+      emitOptionValue(y, v);
     }
     y << YAML::EndMap;
   }
@@ -842,7 +866,7 @@ void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *m
     if (type == "flex_awq_ssz" && main) {
       y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
       if (main->act)
-        emitQConfig(y, "act", *main->act, nullptr);
+        emitQConfig(y, "act", *main->act, &main->actExt);
       emitQConfig(y, "weight", main->weight, &main->weightExt);
       y << YAML::EndMap;
     }
@@ -866,14 +890,19 @@ void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string>
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
   y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
   if (e.act)
-    emitQConfig(y, "act", *e.act, nullptr);
+    emitQConfig(y, "act", *e.act, &e.actExt);
   emitQConfig(y, "weight", e.weight, &e.weightExt);
   y << YAML::EndMap;
   emitStringList(y, "include", e.include);
+  // The shared exclude, then the earlier entries' includes not in it yet (a hash set: tens of
+  // thousands of literal names without an inventory).
   std::vector<std::string> ex = exclude;
-  for (const auto &p : e.extraExclude)
-    if (std::find(ex.begin(), ex.end(), p) == ex.end())
-      ex.push_back(p);
+  if (!e.extraExclude.empty()) {
+    std::unordered_set<std::string_view> seen(exclude.begin(), exclude.end());
+    for (const auto &p : e.extraExclude)
+      if (seen.insert(p).second)
+        ex.push_back(p);
+  }
   emitStringList(y, "exclude", ex);
   y << YAML::EndMap;
 }
@@ -925,7 +954,7 @@ void Builder::writeYaml(OutputContext &out) {
 
 bool MsModelSlimEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                               DiagnosticEngine &diags) {
-  Builder b(spec, target, diags);
+  Builder b(spec, target, out.indexes, diags);
   return b.run(out);
 }
 

@@ -23,6 +23,12 @@ void registerMsModelSlimEmitter() {
     why = "msModelSlim has only int4/int8 quantization and float (exclude)";
     return false;
   };
+  // The expected reading (passes/TargetReadingPass.cpp): the target's `include` narrows the
+  // modules it quantizes, and linear_quant quantizes nn.Linear only.
+  info.scopeOption = "include";
+  info.quantizesType = [](const ir::Target &, const std::string &type) {
+    return type.empty() || type == "Linear";
+  };
   registerEmitter(std::move(info), [] { return std::make_unique<MsModelSlimEmitter>(); });
   vendors::registerReader("msmodelslim", &vendors::readMsModelSlim);
 }

@@ -107,9 +107,9 @@ struct Namer {
 // Two graphs, framework onnx: the document applied to the ONNX graph's layers (node names, op
 // types), and each module read as its layers: the first that disagrees with the module's
 // resolution, else the first; a module without a layer is not decided by AMCT.
-std::vector<ModuleReading> readGraph(const ir::Spec &spec, const AmctDocument &doc,
-                                     const Namer &namer, uint32_t fields, CheckOptions &co,
-                                     std::vector<Finding> &refusals,
+std::vector<ModuleReading> readGraph(const ir::Spec &spec, const ir::Target &target,
+                                     const AmctDocument &doc, const Namer &namer, uint32_t fields,
+                                     CheckOptions &co, std::vector<Finding> &refusals,
                                      std::vector<ir::Module> &nodes) {
   const ir::OnnxGraph &g = spec.onnx;
   std::vector<uint32_t> layerOf(g.nodes.size(), UINT32_MAX);
@@ -125,7 +125,7 @@ std::vector<ModuleReading> readGraph(const ir::Spec &spec, const AmctDocument &d
   std::vector<Applied> applied = applyDocument(doc, nodes, co.version, refusals);
   std::vector<ModuleReading> out(spec.inventory.modules.size());
   for (size_t m = 0; m < out.size(); ++m) {
-    const ir::ResolvedModule &rm = spec.resolution.modules[m];
+    ir::ResolvedModule rm = spec.expectedModule(target, m);
     bool first = true;
     for (uint32_t id : g.modules[m].nodes) {
       uint32_t k = layerOf[id];
@@ -179,7 +179,7 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   if (withInventory && ir::namesOnnxNodes(spec, target)) {
     std::vector<Finding> refusals;
     std::vector<ir::Module> nodes; // outlives co.layerTypes' views
-    out.modules = readGraph(spec, doc, namer, out.fields, co, refusals, nodes);
+    out.modules = readGraph(spec, target, doc, namer, out.fields, co, refusals, nodes);
     for (const Finding &f : refusals)
       diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
     return refusals.empty();
@@ -200,9 +200,16 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
     diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
   if (!refusals.empty())
     return false;
+  // Each module named against what the target asks of it (its expected reading).
+  const ir::TargetReading *expected = spec.readingOf(target);
   out.modules.reserve(applied.size());
-  for (size_t i = 0; i < applied.size(); ++i)
-    out.modules.push_back(namer.name(mods[i], spec.resolution.modules[i], applied[i]));
+  for (size_t i = 0; i < applied.size(); ++i) {
+    if (expected && expected->changeOf(i))
+      out.modules.push_back(
+          namer.name(mods[i], expected->expected(spec.resolution.modules[i], i), applied[i]));
+    else
+      out.modules.push_back(namer.name(mods[i], spec.resolution.modules[i], applied[i]));
+  }
   return true;
 }
 

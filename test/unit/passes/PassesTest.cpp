@@ -296,3 +296,43 @@ TEST(Verifier, DetectsBrokenInvariants) {
     EXPECT_FALSE(passes::verifyResolution(broken, diags, "test"));
   }
 }
+
+// Each target's expected reading holds only what the target changes, each field with the setting
+// that decided it: msModelSlim's include and its non-Linear modules, a rule's AMCT block, and an
+// AMCT type it never quantizes. HMCT adds nothing here.
+TEST(TargetReadingPass, ChangesOnlyWhatTheTargetAdds) {
+  PassRun r(R"(qspec 1
+defaults { tier int8; weight int8 per_channel symmetric minmax }
+override name "blk.0.*" { amct { channel_wise false; quant_bits 6 } }
+target msmodelslim { include "blk.0.*" }
+target amct ptq { }
+target hmct { }
+)",
+            {{"blk.0.fc", "Linear"},
+             {"blk.0.conv", "Conv2d"},
+             {"blk.1.fc", "Linear"},
+             {"blk.1.norm", "ReduceMean"}});
+  ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
+  const ir::Spec &s = r.spec;
+  ASSERT_EQ(s.resolution.targets.size(), 3u);
+  const ir::TargetReading &ms = s.resolution.targets[0], &amct = s.resolution.targets[1];
+  EXPECT_TRUE(s.resolution.targets[2].change.empty());
+  // msModelSlim: blk.0.fc as resolved; the Conv2d a vendor skip; blk.1.* outside the include.
+  EXPECT_EQ(ms.changeOf(0), nullptr);
+  ASSERT_NE(ms.changeOf(1), nullptr);
+  EXPECT_EQ(ms.changeOf(1)->tier->from.source, ir::Decision::VendorSkip);
+  ASSERT_NE(ms.changeOf(2), nullptr);
+  EXPECT_EQ(ms.changeOf(2)->tier->from.source, ir::Decision::TargetScope);
+  EXPECT_EQ(s.expectedModule(s.targets[0], 2).tier.value, ir::Tier::Float);
+  // AMCT: the rule's block on blk.0.*; ReduceMean never quantized.
+  ir::ResolvedModule conv = s.expectedModule(s.targets[1], 1);
+  EXPECT_EQ(conv.weight.scope.value, "per_tensor");
+  EXPECT_EQ(conv.weight.scope.from.source, ir::Decision::TargetOption);
+  EXPECT_EQ(conv.weight.dtype.value, "int6");
+  EXPECT_EQ(conv.tier.value, ir::Tier::Int8);
+  EXPECT_EQ(amct.changeOf(2), nullptr);
+  ASSERT_NE(amct.changeOf(3), nullptr);
+  EXPECT_EQ(amct.changeOf(3)->tier->from.source, ir::Decision::VendorSkip);
+  // The general resolution is unchanged.
+  EXPECT_EQ(r.mod("blk.0.conv").weight.scope.value, "per_channel");
+}

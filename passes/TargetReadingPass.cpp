@@ -1,0 +1,154 @@
+// TargetReadingPass: each target's expected reading, what its vendor applies to every module, in
+// the IR's words (ir::TargetReading). Translation validation compares each written file's
+// reading with it, `--emit=ir` and `--explain` show it, and the emitters lower it.
+//
+// 1. Start from the general resolution (precedence, protect, tuning, groups).
+// 2. The target's own scope (TargetInfo::scopeOption, msModelSlim's `include`): a quantized
+//    module it does not select (msModelSlim's test: the exact name, then the glob) stays float,
+//    decided by that option.
+// 3. The deciding rule's vendor block (`amct { channel_wise false; quant_bits 7 }`): each setting
+//    the backend maps to an IR field (TargetInfo::ruleOption) decides that field, at the setting.
+// 4. A quantized module of a type the vendor never quantizes (TargetInfo::quantizesType) is a
+//    skip (float), decided by the target; the emitter reports its named warning, never an error.
+// 5. Only modules that differ are stored, as indexes into a table of distinct changes.
+// Without an inventory there are no modules to read, and every reading is empty.
+#include "passes/Pass.h"
+
+#include "ir/TargetInfo.h"
+
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace qspec::passes {
+namespace {
+
+using ir::Decision;
+
+// The modules the target's scope option selects, or an empty vector when it has none.
+std::vector<char> scopeOf(PassContext &ctx, const ir::Target &t, const ir::TargetInfo &info,
+                          const ir::Option *&opt) {
+  opt = info.scopeOption.empty() ? nullptr : t.option(info.scopeOption);
+  if (!opt)
+    return {};
+  const ir::ModuleSelector &sel = ctx.modules();
+  std::vector<char> in(ctx.spec.inventory.modules.size(), 0);
+  for (const ir::Value &v : opt->values) {
+    std::string err;
+    auto p = Pattern::compile(v.text, err);
+    if (!p)
+      continue; // the emitter reports the option's bad pattern
+    for (uint32_t m : sel.selectWritten(v.text, *p))
+      in[m] = 1;
+  }
+  return in;
+}
+
+class TargetReadingPass : public Pass {
+public:
+  const char *name() const override { return "target-readings"; }
+
+  bool run(PassContext &ctx) override {
+    ir::Spec &spec = ctx.spec;
+    ir::Resolution &res = spec.resolution;
+    res.targets.assign(spec.targets.size(), {});
+    if (!res.done || res.modules.size() != spec.inventory.modules.size())
+      return true;
+    for (size_t ti = 0; ti < spec.targets.size(); ++ti)
+      if (const ir::TargetInfo *info = ir::findTarget(spec.targets[ti].kind))
+        readTarget(ctx, static_cast<int32_t>(ti), *info, res.targets[ti]);
+    return true;
+  }
+
+private:
+  void readTarget(PassContext &ctx, int32_t ti, const ir::TargetInfo &info,
+                  ir::TargetReading &out) {
+    const ir::Spec &spec = ctx.spec;
+    const ir::Target &t = spec.targets[static_cast<size_t>(ti)];
+    const auto &mods = spec.inventory.modules;
+    const ir::Option *scopeOpt = nullptr;
+    std::vector<char> inScope = scopeOf(ctx, t, info, scopeOpt);
+    // Changes by what they are made of (the deciding ranges and words are the Spec's, so their
+    // addresses say which): a spec has a handful.
+    using Key = std::tuple<int, const SourceRange *, const std::string *, const SourceRange *,
+                           const std::string *, const SourceRange *>;
+    std::map<Key, uint32_t> ids;
+    // Per type: whether the vendor quantizes it; inventories list a block's modules together, so
+    // most modules repeat the last type looked up.
+    std::map<std::string_view, bool> quantizes;
+    std::optional<std::pair<std::string_view, bool>> lastType;
+    auto vendorQuantizes = [&](const std::string &type) {
+      if (!lastType || lastType->first != type)
+        lastType.emplace(type, quantizesType(info, t, type, quantizes));
+      return lastType->second;
+    };
+    for (size_t m = 0; m < mods.size(); ++m) {
+      const ir::ResolvedModule &rm = spec.resolution.modules[m];
+      if (rm.tier.value == ir::Tier::Float)
+        continue; // float everywhere: nothing a target adds changes it
+      ir::TargetChange c;
+      if (scopeOpt && !inScope[m]) {
+        c.tier = ir::Decided<ir::Tier>{ir::Tier::Float,
+                                       Decision{Decision::TargetScope, ti, &scopeOpt->range}};
+      } else if (info.quantizesType && !vendorQuantizes(mods[m].type)) {
+        c.tier =
+            ir::Decided<ir::Tier>{ir::Tier::Float, Decision{Decision::VendorSkip, ti, &t.range}};
+      } else if (info.ruleOption) {
+        ruleBlock(info, t, ti, rm, c);
+      }
+      if (c.empty())
+        continue;
+      auto word = [](const std::optional<ir::Decided<ir::Word>> &w)
+          -> std::pair<const std::string *, const SourceRange *> {
+        if (!w)
+          return {nullptr, nullptr};
+        return {&w->value.str(), w->from.at};
+      };
+      auto [dw, da] = word(c.weightDtype);
+      auto [sw, sa] = word(c.weightScope);
+      Key k{c.tier ? static_cast<int>(c.tier->from.source) : -1,
+            c.tier ? c.tier->from.at : nullptr,
+            dw,
+            da,
+            sw,
+            sa};
+      auto [it, fresh] = ids.try_emplace(k, static_cast<uint32_t>(out.changes.size() + 1));
+      if (fresh)
+        out.changes.push_back(c);
+      if (out.change.empty())
+        out.change.assign(mods.size(), 0);
+      out.change[m] = it->second;
+    }
+  }
+
+  static bool quantizesType(const ir::TargetInfo &info, const ir::Target &t,
+                            const std::string &type, std::map<std::string_view, bool> &known) {
+    auto [it, fresh] = known.try_emplace(type, false);
+    if (fresh)
+      it->second = info.quantizesType(t, type);
+    return it->second;
+  }
+
+  // The settings of the deciding rule's block for this target, in order (a later one wins).
+  static void ruleBlock(const ir::TargetInfo &info, const ir::Target &t, int32_t ti,
+                        const ir::ResolvedModule &rm, ir::TargetChange &c) {
+    for (const ir::Option *block : rm.targetOptions) {
+      if (block->key != t.kind)
+        continue;
+      for (const ir::Option &setting : block->children) {
+        ir::TargetInfo::RuleOptionEffect e = info.ruleOption(t, setting);
+        Decision d{Decision::TargetOption, ti, &setting.range};
+        if (e.weightDtype)
+          c.weightDtype = ir::Decided<ir::Word>{ir::Word(*e.weightDtype), d};
+        if (e.weightScope)
+          c.weightScope = ir::Decided<ir::Word>{ir::Word(*e.weightScope), d};
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createTargetReadingPass() { return std::make_unique<TargetReadingPass>(); }
+
+} // namespace qspec::passes
