@@ -410,6 +410,10 @@ FileResult lintFile(const std::string &given, const Options &opts) {
     return res;
   res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText)
                                                      : detectFileKind(path, sm.text(f));
+  // The hook also passes YAML, JSON and .cfg files that are no vendor's: a .cfg is an AMCT config
+  // there only when its first line is one (`field:` or `message {`), not `key = value`.
+  if (opts.hook && res.kind == FileKind::Amct && detectContentKind(sm.text(f)) != FileKind::Amct)
+    res.kind = FileKind::Unknown;
   const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
   // Fail closed for what claims to be a config (a config extension, or standard input); a named
   // file of another kind (a .txt inventory pre-commit passes, notes) that no spec reads is skipped.
@@ -429,6 +433,12 @@ FileResult lintFile(const std::string &given, const Options &opts) {
       return res;
   } else {
     lintVendorFile(sm, f, path, local, rules, res);
+    // In hook mode lint-unknown-file reports only a near-miss marker key; without one the file
+    // is not ours and is skipped.
+    if (res.kind == FileKind::Unknown && opts.hook && res.findings.empty()) {
+      res.skipped = true;
+      return res;
+    }
   }
   finishFindings(rules, res);
   return res;

@@ -71,6 +71,9 @@ struct Options {
   std::vector<std::string> named;          // paths as named on the command line ('-' too): one
                                            // of no known kind is a lint-unknown-file finding,
                                            // not skipped as in a directory walk
+  bool hook = false;                       // --hook (pre-commit): a named file that is not a
+                                           // .qspec, a vendor config known by its content or a
+                                           // spec's input is skipped without a word
   bool checkTargets = true;                // .qspec: run every declared target's emitter and
                                            // translation validation, as qcc --emit=all does
   SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
