@@ -145,6 +145,10 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         err = where(v) + ": 'amct-hardware' must be a string such as Ascend950PR";
         return false;
       }
+      if (std::string why = amct::checkHardwareName(v.Scalar()); !why.empty()) {
+        err = where(v) + ": 'amct-hardware': " + why;
+        return false;
+      }
       cfg.amctHardware = v.Scalar();
     } else if (top && key == "amct-framework") {
       auto fw = v.IsScalar() ? amct::parseFramework(v.Scalar()) : std::nullopt;

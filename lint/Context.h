@@ -19,6 +19,9 @@ struct Finding;
 namespace qspec::msmodelslim {
 struct Issue;
 }
+namespace qspec::hmct {
+struct Issue;
+}
 
 namespace qspec::lint {
 
@@ -44,6 +47,10 @@ struct LintContext {
   // msModelSlim practices: the vendor model's findings (msmodelslim::checkPractice), nullptr
   // when the file did not parse. Rules pick theirs by check name (PracticeUtil.h).
   const std::vector<msmodelslim::Issue> *practiceIssues = nullptr;
+
+  // HMCT quant_configs: the vendor model's checks (hmct::checkQuantConfig), nullptr when the
+  // file did not parse. Rules pick theirs by check name (QuantConfigUtil.h).
+  const std::vector<hmct::Issue> *hmctIssues = nullptr;
 
   // AMCT files: the strict parse (document valid only when `amctParsed`).
   const amct::AmctDocument *amctDoc = nullptr;

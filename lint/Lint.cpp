@@ -3,6 +3,7 @@
 #include "driver/Compile.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/hmct/HmctRules.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "lint/Config.h"
@@ -229,6 +230,18 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
   ctx.practiceIssues = &issues;
 }
 
+// HMCT quant_configs: the vendor model's reading and checks, once for every rule that reports
+// some of them. A JSON error leaves `ctx.hmctIssues` null (hmct-invalid-json says why).
+void readQuantConfig(const std::string &text, std::vector<hmct::Issue> &issues, LintContext &ctx) {
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  if (!hmct::parseQuantConfigText(text, doc, error, line, col))
+    return;
+  issues = hmct::checkQuantConfig(doc);
+  ctx.hmctIssues = &issues;
+}
+
 // AMCT files: the strict parse, then (when it parsed) the vendor model's value checks, once for
 // every rule that reports some of them.
 void readAmct(const std::string &text, amct::AmctDocument &doc,
@@ -332,6 +345,7 @@ void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const 
   amct::AmctDocument amctDoc;
   std::vector<msmodelslim::Issue> practiceIssues;
   std::vector<amct::Finding> amctFindings;
+  std::vector<hmct::Issue> hmctIssues;
   std::string stripped;
   ParseError pe;
   switch (res.kind) {
@@ -348,6 +362,7 @@ void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const 
       ctx.tree = &tree;
     else
       ctx.parseError = pe;
+    readQuantConfig(sm.text(f), hmctIssues, ctx);
     break;
   case FileKind::Amct:
     readAmct(sm.text(f), amctDoc, amctFindings, ctx);

@@ -278,6 +278,9 @@ std::optional<int> checkArgs(Cli &c) {
                         "' (known: " + amct::knownFrameworkList() + ")");
     c.o.amctFramework = amct::frameworkName(*fw);
   }
+  if (!c.o.amctHardware.empty())
+    if (std::string why = amct::checkHardwareName(c.o.amctHardware); !why.empty())
+      return usageError("--amct-hardware: " + why);
   if (c.inputs.empty())
     return usageError("no input files");
   if (c.fix && c.diff)

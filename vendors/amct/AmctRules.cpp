@@ -1,10 +1,12 @@
 // AMCT facts and checks; see AmctRules.h. Every quoted message is AMCT's own text (amct.md §4),
 // including its spacing and typos.
 #include "vendors/amct/AmctRules.h"
+#include "ir/EditDistance.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -372,6 +374,33 @@ static std::string normalizedHardware(std::string_view hw) {
     if (c != ' ' && c != '-' && c != '_')
       out += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
   return out;
+}
+
+std::string checkHardwareName(std::string_view name) {
+  std::string hw = normalizedHardware(name);
+  auto digit = [&](size_t i) { return i < hw.size() && hw[i] >= '0' && hw[i] <= '9'; };
+  bool shaped = hw.compare(0, 6, "ASCEND") == 0 && digit(6) && digit(7) && digit(8);
+  for (size_t i = 9; shaped && i < hw.size(); ++i)
+    shaped = std::isalnum(static_cast<unsigned char>(hw[i])) != 0;
+  if (shaped)
+    return "";
+  static const char *const kKnown[] = {"Ascend310",  "Ascend310B",  "Ascend310P", "Ascend910",
+                                       "Ascend910B", "Ascend950PR", "Ascend950DT"};
+  std::string why = "'" + std::string(name) +
+                    "' is not an Ascend chip name (Ascend, a three-digit family and a suffix, "
+                    "such as Ascend310P or Ascend950PR)";
+  size_t best = 3;
+  const char *suggestion = nullptr;
+  // Without the "Ascend" (950PR), the rest is compared.
+  std::string asWritten = hw.compare(0, 6, "ASCEND") == 0 ? hw : "ASCEND" + hw;
+  for (const char *k : kKnown) {
+    size_t d = editDistanceAtMost(asWritten, normalizedHardware(k), 2);
+    if (d < best)
+      best = d, suggestion = k;
+  }
+  if (suggestion)
+    why += "; did you mean '" + std::string(suggestion) + "'?";
+  return why;
 }
 
 bool checkNOutOfMHardware(std::string_view hardware, std::string &msg) {
@@ -797,7 +826,10 @@ struct Checker {
             "skip_layers)");
     if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
       auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
-        if (!isQuantizableType(type, doc.kind, opts.version))
+        // AMCT for PyTorch names layers by their torch class: an ONNX op type (MatMul, Gemm,
+        // Conv) is no type of its, and it refuses it like any other.
+        bool onnxName = opts.framework == Framework::PyTorch && pytorchEquivalent(type) != type;
+        if (onnxName || !isQuantizableType(type, doc.kind, opts.version))
           add(Finding::Error, "amct-unsupported-type", line, col,
               "Layer type " + std::string(type) + " does not support quantize.");
       };
