@@ -61,6 +61,10 @@ struct LintContext {
   };
   std::vector<AmctError> amctErrors;
   std::string amctTried; // what each root message said
+  // When no root message accepts the file: the top-level field that decided which message's
+  // errors are reported (amct::KindEvidence), as a note's text and place; empty: none decided.
+  std::string amctKindNote;
+  uint32_t amctKindLine = 0, amctKindCol = 0;
   // The vendor model's value checks (amct::checkDocument with --amct-hardware/--amct-framework),
   // run once per file when the document parsed; rules pick theirs by check name (AmctUtil.h).
   const std::vector<amct::Finding> *amctFindings = nullptr;

@@ -248,8 +248,16 @@ void readAmct(const std::string &text, amct::AmctDocument &doc,
               std::vector<amct::Finding> &findings, LintContext &ctx) {
   std::vector<amct::ParseError> errors;
   std::vector<std::string> tried;
-  ctx.amctParsed = amct::parseAmctConfig(text, doc, errors, &tried);
+  amct::KindEvidence ev;
+  ctx.amctParsed = amct::parseAmctConfig(text, doc, errors, &tried, &ev);
   ctx.amctDoc = &doc;
+  if (!ctx.amctParsed && !ev.field.empty()) {
+    ctx.amctKindNote = std::string("read as ") + amct::rootMessageName(ev.kind) + " (" +
+                       amct::configKindName(ev.kind) + "): '" + ev.field +
+                       "' is a field of that message only";
+    ctx.amctKindLine = ev.line;
+    ctx.amctKindCol = ev.col;
+  }
   for (const auto &e : errors)
     ctx.amctErrors.push_back({e.line, e.col, e.message});
   for (const auto &t : tried)
