@@ -69,6 +69,9 @@ struct LintContext {
   // run once per file when the document parsed; rules pick theirs by check name (AmctUtil.h).
   const std::vector<amct::Finding> *amctFindings = nullptr;
 
+  // Vendor files: the model --inventory names (read once per run), or null.
+  std::shared_ptr<const ir::Inventory> inventory;
+
   std::vector<Diagnostic> findings;
 
   LintContext(SourceManager &s, const Options &o) : sm(s), opts(o) {}

@@ -6,6 +6,7 @@
 #include "vendors/hmct/HmctRules.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
+#include "frontend/readers/Readers.h"
 #include "lint/Config.h"
 #include "lint/Context.h"
 #include "passes/Pass.h"
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <new>
 #include <mutex>
 #include <thread>
@@ -230,6 +232,31 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
   ctx.practiceIssues = &issues;
 }
 
+// --inventory (or --onnx) for a vendor file: the model's modules, read once per run and shared by
+// every file (and thread) that asks. Null with `error` set when the file cannot be read.
+std::shared_ptr<const ir::Inventory> vendorInventory(const std::string &path, std::string &error) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<std::shared_ptr<const ir::Inventory>, std::string>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(path);
+  if (it == cache.end()) {
+    auto inv = std::make_shared<ir::Inventory>();
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    std::string why;
+    if (!readers::readInventory(path, *inv, diags)) {
+      for (const Diagnostic &d : diags.diagnostics())
+        if (d.severity == Severity::Error || d.severity == Severity::Fatal)
+          why += (why.empty() ? "" : "; ") + d.message;
+      inv.reset();
+      why = "cannot read the inventory '" + path + "': " + (why.empty() ? "unreadable" : why);
+    }
+    it = cache.emplace(path, std::make_pair(std::move(inv), why)).first;
+  }
+  error = it->second.second;
+  return it->second.first;
+}
+
 // HMCT quant_configs: the vendor model's reading and checks, once for every rule that reports
 // some of them. A JSON error leaves `ctx.hmctIssues` null (hmct-invalid-json says why).
 void readQuantConfig(const std::string &text, std::vector<hmct::Issue> &issues, LintContext &ctx) {
@@ -269,6 +296,15 @@ void readAmct(const std::string &text, amct::AmctDocument &doc,
   // --amct-framework: which type names and per-framework fields the checks may judge.
   opts.framework = amct::parseFramework(ctx.opts.amctFramework).value_or(amct::Framework::Unknown);
   opts.pytorchTypes = amct::usesPyTorchTypes(opts.framework);
+  // --inventory: each layer's name and type, for the checks that need the graph (a layer that
+  // does not exist, skip_fusion_layers types, overrides by type of skipped layers).
+  std::shared_ptr<const ir::Inventory> inv = ctx.inventory;
+  if (inv) {
+    opts.layerTypes.reserve(inv->modules.size());
+    for (const ir::Module &m : inv->modules)
+      opts.layerTypes.emplace_back(m.name, m.type);
+    opts.uniqueLayerNames = true;
+  }
   findings = amct::checkDocument(doc, opts);
   ctx.amctFindings = &findings;
 }
@@ -349,6 +385,11 @@ void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const 
   ctx.path = path;
   ctx.kind = res.kind;
   ctx.file = f;
+  if (!rules.vendorInventory.empty() && res.kind != FileKind::Unknown) {
+    ctx.inventory = vendorInventory(rules.vendorInventory, res.internalError);
+    if (!ctx.inventory)
+      return;
+  }
   LNode tree;
   amct::AmctDocument amctDoc;
   std::vector<msmodelslim::Issue> practiceIssues;
@@ -456,6 +497,8 @@ FileResult lintFile(const std::string &given, const Options &opts) {
       return res;
   } else {
     lintVendorFile(sm, f, path, local, rules, res);
+    if (!res.internalError.empty())
+      return res;
     // In hook mode lint-unknown-file reports only a near-miss marker key; without one the file
     // is not ours and is skipped.
     if (res.kind == FileKind::Unknown && opts.hook && res.findings.empty()) {

@@ -63,7 +63,9 @@ struct Options {
   std::string anchor;                      // anchor .qspec for the same rule
   std::string amctHardware;                // e.g. Ascend950PR, for amct-sparsity-unsupported-soc
   std::string amctFramework;               // pytorch | tensorflow | onnx | caffe | "" (not said)
-  std::string inventory, scores;           // --inventory / --scores for .qspec files
+  std::string inventory, scores;           // --inventory / --scores for .qspec files; the
+                                           // inventory also for vendor files
+  std::string onnx;                        // --onnx: the model graph for vendor files
   bool useConfig = true;                   // read .qlint.yaml
   std::string stdinFilename;               // --stdin-filename: path `-` (standard input) is linted
                                            // as this file (kind, .qlint.yaml, shown name)

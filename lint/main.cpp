@@ -46,7 +46,9 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
   --anchor=FILE          compare the tuning state with the anchor spec FILE
   --amct-hardware=NAME   the Ascend chip AMCT configs target (e.g. Ascend950PR)
   --amct-framework=NAME  the framework AMCT configs are for: pytorch, tensorflow, onnx, caffe
-  --inventory=FILE       module inventory for .qspec files (overrides the spec's)
+  --inventory=FILE       module inventory for .qspec files (overrides the spec's), and the
+                         model vendor files are checked against (layers, patterns, node names)
+  --onnx=FILE            the model graph (ONNX) vendor files are checked against
   --scores=FILE          sensitivity scores for .qspec files (overrides the spec's)
   --no-config            do not read .qlint.yaml files
   --hook                 pre-commit mode: lint a named file only if it is a .qspec, a vendor
@@ -243,7 +245,8 @@ std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
                value("--amct-hardware", o.amctHardware) ||
                value("--amct-framework", o.amctFramework) || value("--inventory", o.inventory) ||
-               value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
+               value("--onnx", o.onnx) || value("--scores", o.scores) ||
+               value("--stdin-filename", o.stdinFilename)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
     } else if (a == "--hook") {
