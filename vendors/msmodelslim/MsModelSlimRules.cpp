@@ -724,23 +724,17 @@ struct Checker {
     const YamlValue *v = p.get("enable_subgraph_type");
     if (!v || v->kind == YamlValue::Null)
       return;
-    static const char *const kKinds[] = {"norm-linear", "linear-linear", "ov", "up-down"};
-    if (v->kind != YamlValue::Sequence) {
-      add("subgraph-type", true, v,
-          where + ".enable_subgraph_type: Input should be a valid list, got " + v->text);
-      return;
-    }
-    for (const YamlValue &e : v->items) {
-      bool known = false;
-      for (const char *k : kKinds)
-        known = known || (e.kind == YamlValue::Scalar && e.text == k);
-      if (!known)
+    if (v->kind != YamlValue::Sequence)
+      return add("subgraph-type", true, v,
+                 where + ".enable_subgraph_type: Input should be a valid list, got " + v->text);
+    for (const YamlValue &e : v->items)
+      if (e.kind != YamlValue::Scalar ||
+          !isOneOf(e.text, {"norm-linear", "linear-linear", "ov", "up-down"}))
         add("subgraph-type", true, &e,
             where +
                 ".enable_subgraph_type: Elements in enable_subgraph_type must be in "
                 "['norm-linear', 'linear-linear', 'ov', 'up-down'], current element: " +
                 e.text);
-    }
   }
 
   // The fields a processor requires and the qconfigs it holds (3, 4).
