@@ -28,6 +28,7 @@ struct Section {
   std::vector<std::string> select, ignore;
   std::vector<SeverityRow> severity;
   bool hasSelect = false;
+  std::string inventory; // the model of the vendor files it covers (resolved), "" if not said
 };
 
 struct ProjectConfig {
@@ -145,6 +146,10 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         err = where(v) + ": 'amct-hardware' must be a string such as Ascend950PR";
         return false;
       }
+      if (std::string why = amct::checkHardwareName(v.Scalar()); !why.empty()) {
+        err = where(v) + ": 'amct-hardware': " + why;
+        return false;
+      }
       cfg.amctHardware = v.Scalar();
     } else if (top && key == "amct-framework") {
       auto fw = v.IsScalar() ? amct::parseFramework(v.Scalar()) : std::nullopt;
@@ -153,6 +158,13 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         return false;
       }
       cfg.amctFramework = amct::frameworkName(*fw);
+    } else if (key == "inventory") {
+      if (!v.IsScalar() || v.Scalar().empty()) {
+        err = where(v) + ": 'inventory' must be the path of the model's inventory (a safetensors "
+                         "index, an ONNX model or a manifest)";
+        return false;
+      }
+      s.inventory = (fs::path(cfg.dir) / v.Scalar()).lexically_normal().string();
     } else if (top && key == "exclude") {
       if (!readGlobs(v, cfg.exclude, err))
         return false;
@@ -175,8 +187,8 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
       }
     } else if (key != "path" || top) {
       err = where(kv.first) + ": unknown key '" + key +
-            "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, per-path, "
-            "exclude)";
+            "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, inventory, "
+            "per-path, exclude)";
       return false;
     }
   }
@@ -322,14 +334,21 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
       return false;
     }
   }
+  out.vendorInventory = !opts.inventory.empty() ? opts.inventory : opts.onnx;
   if (cfg) {
     out.configPath = cfg->path;
     applySection(cfg->top, out, true);
+    std::string inventory = cfg->top.inventory; // the last matching per-path entry's wins
     std::error_code ec;
     std::string rel = fs::absolute(path, ec).lexically_relative(cfg->dir).generic_string();
     for (const auto &[glob, sec] : cfg->perPath)
-      if (fnmatch(glob.c_str(), rel.c_str(), 0) == 0)
+      if (fnmatch(glob.c_str(), rel.c_str(), 0) == 0) {
         applySection(sec, out, false);
+        if (!sec.inventory.empty())
+          inventory = sec.inventory;
+      }
+    if (out.vendorInventory.empty())
+      out.vendorInventory = inventory;
     werror = werror || cfg->werror;
     if (out.amctHardware.empty())
       out.amctHardware = cfg->amctHardware;

@@ -7,9 +7,11 @@
 //   werror: false                     # every warning becomes an error
 //   amct-hardware: Ascend950PR        # for amct-sparsity-unsupported-soc
 //   amct-framework: pytorch           # pytorch | tensorflow | onnx | caffe (--amct-framework)
+//   inventory: model/model.safetensors.index.json   # the model of the vendor files (--inventory)
 //   per-path:                         # globs relative to the config's folder, `*` crosses '/'
 //     - path: "legacy/*"
 //       ignore: [spec]
+//       inventory: legacy/model.onnx  # the vendor files under legacy/ are for this model
 //       severity: {amct-duplicate-skip: error}
 //   exclude: ["legacy/*", "vendor"]   # not linted in directory walks (globs as per-path; a glob
 //                                     # matching a folder excludes what is under it)
@@ -32,6 +34,9 @@ struct EffectiveRules {
   std::string amctHardware;
   std::string amctFramework; // normalized (amct::frameworkName), "" if not said
   std::string configPath;    // "" if none
+  // The model vendor files are checked against: --inventory, else --onnx, else the config's
+  // `inventory` (a matching per-path entry's, else the top level's); "" if none.
+  std::string vendorInventory;
 };
 
 // Computes the rules for `path`. Returns false (with `error`) when a config file is invalid.

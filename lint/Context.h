@@ -19,6 +19,9 @@ struct Finding;
 namespace qspec::msmodelslim {
 struct Issue;
 }
+namespace qspec::hmct {
+struct Issue;
+}
 
 namespace qspec::lint {
 
@@ -45,6 +48,10 @@ struct LintContext {
   // when the file did not parse. Rules pick theirs by check name (PracticeUtil.h).
   const std::vector<msmodelslim::Issue> *practiceIssues = nullptr;
 
+  // HMCT quant_configs: the vendor model's checks (hmct::checkQuantConfig), nullptr when the
+  // file did not parse. Rules pick theirs by check name (QuantConfigUtil.h).
+  const std::vector<hmct::Issue> *hmctIssues = nullptr;
+
   // AMCT files: the strict parse (document valid only when `amctParsed`).
   const amct::AmctDocument *amctDoc = nullptr;
   bool amctParsed = false;
@@ -54,9 +61,16 @@ struct LintContext {
   };
   std::vector<AmctError> amctErrors;
   std::string amctTried; // what each root message said
+  // When no root message accepts the file: the top-level field that decided which message's
+  // errors are reported (amct::KindEvidence), as a note's text and place; empty: none decided.
+  std::string amctKindNote;
+  uint32_t amctKindLine = 0, amctKindCol = 0;
   // The vendor model's value checks (amct::checkDocument with --amct-hardware/--amct-framework),
   // run once per file when the document parsed; rules pick theirs by check name (AmctUtil.h).
   const std::vector<amct::Finding> *amctFindings = nullptr;
+
+  // Vendor files: the model --inventory names (read once per run), or null.
+  std::shared_ptr<const ir::Inventory> inventory;
 
   std::vector<Diagnostic> findings;
 

@@ -3,8 +3,10 @@
 #include "emitters/TargetStage.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/hmct/HmctRules.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
+#include "frontend/readers/Readers.h"
 #include "lint/Config.h"
 #include "lint/Context.h"
 #include "passes/Pass.h"
@@ -13,6 +15,7 @@
 #include <atomic>
 #include <cctype>
 #include <filesystem>
+#include <map>
 #include <new>
 #include <mutex>
 #include <thread>
@@ -145,14 +148,59 @@ void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &
   ctx.practiceIssues = &issues;
 }
 
+// --inventory (or --onnx) for a vendor file: the model's modules, read once per run and shared by
+// every file (and thread) that asks. Null with `error` set when the file cannot be read.
+std::shared_ptr<const ir::Inventory> vendorInventory(const std::string &path, std::string &error) {
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<std::shared_ptr<const ir::Inventory>, std::string>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = cache.find(path);
+  if (it == cache.end()) {
+    auto inv = std::make_shared<ir::Inventory>();
+    SourceManager sm;
+    DiagnosticEngine diags(sm);
+    std::string why;
+    if (!readers::readInventory(path, *inv, diags)) {
+      for (const Diagnostic &d : diags.diagnostics())
+        if (d.severity == Severity::Error || d.severity == Severity::Fatal)
+          why += (why.empty() ? "" : "; ") + d.message;
+      inv.reset();
+      why = "cannot read the inventory '" + path + "': " + (why.empty() ? "unreadable" : why);
+    }
+    it = cache.emplace(path, std::make_pair(std::move(inv), why)).first;
+  }
+  error = it->second.second;
+  return it->second.first;
+}
+
+// HMCT quant_configs: the vendor model's reading and checks, once for every rule that reports
+// some of them. A JSON error leaves `ctx.hmctIssues` null (hmct-invalid-json says why).
+void readQuantConfig(const std::string &text, std::vector<hmct::Issue> &issues, LintContext &ctx) {
+  hmct::QuantConfigDoc doc;
+  std::string error;
+  uint32_t line = 0, col = 0;
+  if (!hmct::parseQuantConfigText(text, doc, error, line, col))
+    return;
+  issues = hmct::checkQuantConfig(doc);
+  ctx.hmctIssues = &issues;
+}
+
 // AMCT files: the strict parse, then (when it parsed) the vendor model's value checks, once for
 // every rule that reports some of them.
 void readAmct(const std::string &text, amct::AmctDocument &doc,
               std::vector<amct::Finding> &findings, LintContext &ctx) {
   std::vector<amct::ParseError> errors;
   std::vector<std::string> tried;
-  ctx.amctParsed = amct::parseAmctConfig(text, doc, errors, &tried);
+  amct::KindEvidence ev;
+  ctx.amctParsed = amct::parseAmctConfig(text, doc, errors, &tried, &ev);
   ctx.amctDoc = &doc;
+  if (!ctx.amctParsed && !ev.field.empty()) {
+    ctx.amctKindNote = std::string("read as ") + amct::rootMessageName(ev.kind) + " (" +
+                       amct::configKindName(ev.kind) + "): '" + ev.field +
+                       "' is a field of that message only";
+    ctx.amctKindLine = ev.line;
+    ctx.amctKindCol = ev.col;
+  }
   for (const auto &e : errors)
     ctx.amctErrors.push_back({e.line, e.col, e.message});
   for (const auto &t : tried)
@@ -164,6 +212,15 @@ void readAmct(const std::string &text, amct::AmctDocument &doc,
   // --amct-framework: which type names and per-framework fields the checks may judge.
   opts.framework = amct::parseFramework(ctx.opts.amctFramework).value_or(amct::Framework::Unknown);
   opts.pytorchTypes = amct::usesPyTorchTypes(opts.framework);
+  // --inventory: each layer's name and type, for the checks that need the graph (a layer that
+  // does not exist, skip_fusion_layers types, overrides by type of skipped layers).
+  std::shared_ptr<const ir::Inventory> inv = ctx.inventory;
+  if (inv) {
+    opts.layerTypes.reserve(inv->modules.size());
+    for (const ir::Module &m : inv->modules)
+      opts.layerTypes.emplace_back(m.name, m.type);
+    opts.uniqueLayerNames = true;
+  }
   findings = amct::checkDocument(doc, opts);
   ctx.amctFindings = &findings;
 }
@@ -244,10 +301,16 @@ void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const 
   ctx.path = path;
   ctx.kind = res.kind;
   ctx.file = f;
+  if (!rules.vendorInventory.empty() && res.kind != FileKind::Unknown) {
+    ctx.inventory = vendorInventory(rules.vendorInventory, res.internalError);
+    if (!ctx.inventory)
+      return;
+  }
   LNode tree;
   amct::AmctDocument amctDoc;
   std::vector<msmodelslim::Issue> practiceIssues;
   std::vector<amct::Finding> amctFindings;
+  std::vector<hmct::Issue> hmctIssues;
   std::string stripped;
   ParseError pe;
   switch (res.kind) {
@@ -264,6 +327,7 @@ void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const 
       ctx.tree = &tree;
     else
       ctx.parseError = pe;
+    readQuantConfig(sm.text(f), hmctIssues, ctx);
     break;
   case FileKind::Amct:
     readAmct(sm.text(f), amctDoc, amctFindings, ctx);
@@ -326,6 +390,10 @@ FileResult lintFile(const std::string &given, const Options &opts) {
     return res;
   res.kind = fromStdin && opts.stdinFilename.empty() ? detectContentKind(stdinText)
                                                      : detectFileKind(path, sm.text(f));
+  // The hook also passes YAML, JSON and .cfg files that are no vendor's: a .cfg is an AMCT config
+  // there only when its first line is one (`field:` or `message {`), not `key = value`.
+  if (opts.hook && res.kind == FileKind::Amct && detectContentKind(sm.text(f)) != FileKind::Amct)
+    res.kind = FileKind::Unknown;
   const bool named = std::find(opts.named.begin(), opts.named.end(), given) != opts.named.end();
   // Fail closed for what claims to be a config (a config extension, or standard input); a named
   // file of another kind (a .txt inventory pre-commit passes, notes) that no spec reads is skipped.
@@ -345,6 +413,14 @@ FileResult lintFile(const std::string &given, const Options &opts) {
       return res;
   } else {
     lintVendorFile(sm, f, path, local, rules, res);
+    if (!res.internalError.empty())
+      return res;
+    // In hook mode lint-unknown-file reports only a near-miss marker key; without one the file
+    // is not ours and is skipped.
+    if (res.kind == FileKind::Unknown && opts.hook && res.findings.empty()) {
+      res.skipped = true;
+      return res;
+    }
   }
   finishFindings(rules, res);
   return res;

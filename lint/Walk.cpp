@@ -1,10 +1,12 @@
 // expandInputs: the command line's paths to the files qlint lints (Lint.h).
+#include "frontend/Frontend.h"
 #include "lint/Config.h"
 #include "lint/Context.h"
 
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace qspec::lint {
@@ -68,28 +70,18 @@ void walk(const std::string &dir, const Options &opts, std::vector<std::string> 
   paths.insert(paths.end(), found.begin(), found.end());
 }
 
-// The .qspec files of the git work tree holding `dir` (or, outside one, under `dir`).
-std::vector<std::string> specsAround(const std::string &dir) {
-  std::string top;
-  std::vector<std::string> out;
-  if (runGit(dir, {"rev-parse", "--show-toplevel"}, top)) {
-    while (!top.empty() && (top.back() == '\n' || top.back() == '\r'))
-      top.pop_back();
-    std::set<std::string> files;
-    if (gitVisible(top, files))
-      for (const std::string &f : files)
-        if (fs::path(f).extension() == ".qspec")
-          out.push_back((fs::path(top) / f).string());
-    return out;
+// The git work tree holding `dir`: the nearest folder, from `dir` up, with a `.git` entry (a
+// folder, or a file in a linked work tree or a submodule); "" outside one. Found by looking, not
+// by asking git: the hook names hundreds of files, and one git call per run is the budget.
+std::string workTreeOf(const fs::path &dir) {
+  std::error_code ec;
+  for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !ec; p = p.parent_path()) {
+    if (fs::exists(p / ".git", ec))
+      return p.string();
+    if (p == p.root_path() || p.parent_path() == p)
+      break;
   }
-  Options none;
-  none.useConfig = false;
-  std::vector<std::string> found;
-  walk(dir.empty() ? "." : dir, none, found);
-  for (const std::string &f : found)
-    if (fs::path(f).extension() == ".qspec")
-      out.push_back(f);
-  return out;
+  return "";
 }
 
 std::string canonical(const std::string &path) {
@@ -98,52 +90,145 @@ std::string canonical(const std::string &path) {
   return ec ? path : c.string();
 }
 
-// Does the linted spec `r` read `file` (an inventory, scores file or include)?
-bool reads(const FileResult &r, const std::string &file) {
-  for (FileID id = 1; !r.sm->path(id).empty(); ++id)
-    if (id != r.file && canonical(r.sm->path(id)) == file)
-      return true;
-  return false;
+// `path` as the user would write it: relative to the current folder when it is under it.
+std::string shownPath(const std::string &path) {
+  std::error_code ec;
+  fs::path rel = fs::path(path).lexically_relative(fs::current_path(ec));
+  if (ec || rel.empty() || *rel.begin() == "..")
+    return path;
+  return rel.string();
 }
+
+// The files `spec` reads besides itself: its includes, and the inventory, ONNX graph and scores
+// files its blocks name (resolved, not opened).
+std::vector<std::string> specInputs(const std::string &spec) {
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  diags.setErrorLimit(0);
+  frontend::FrontendOptions fo;
+  fo.loadInputs = false;
+  ir::Spec s;
+  {
+    std::lock_guard<std::mutex> lock(frontendMutex());
+    auto root = frontend::parseFile(spec, diags, fo);
+    if (root)
+      frontend::buildSpec(*root, spec, s, diags, fo);
+  }
+  std::vector<std::string> out;
+  for (FileID id = 1; !sm.path(id).empty(); ++id)
+    out.push_back(sm.path(id));
+  for (const std::string *p :
+       {&s.inventory.path, &s.scores.path, &s.tune.scoresPath, &s.onnx.path, &s.onnx.mapPath})
+    if (!p->empty())
+      out.push_back(*p);
+  for (const ir::GroupDecl &g : s.groups)
+    if (!g.scoresPath.empty())
+      out.push_back(g.scoresPath);
+  return out;
+}
+
+// Which specs read which inputs, for one run. A spec's inputs come from its own text (the files
+// its includes splice in, and the model, tune and group blocks' file names), parsed without
+// loading any input: finding the readers of a changed inventory costs one parse per spec, and
+// only the specs that read it are linted. Paths are canonical, each computed once.
+class SpecIndex {
+public:
+  // The specs (as shown) that read `file` (canonical), indexing the specs of the work tree
+  // holding `dir` (or, outside one, under `dir`) on first use.
+  const std::vector<std::string> &readersOf(const std::string &file, const std::string &dir) {
+    std::string tree = workTreeOf(dir.empty() ? "." : dir);
+    if (tree.empty())
+      tree = canonical(dir.empty() ? "." : dir);
+    if (indexed_.insert(tree).second)
+      for (const std::string &spec : specsUnder(tree))
+        addSpec(spec);
+    static const std::vector<std::string> none;
+    auto it = readers_.find(file);
+    return it == readers_.end() ? none : it->second;
+  }
+
+private:
+  // The .qspec files of the work tree `tree` (one `git ls-files`), or of the folder outside one.
+  std::vector<std::string> specsUnder(const std::string &tree) {
+    std::vector<std::string> out;
+    std::string list;
+    if (runGit(tree,
+               {"ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", "*.qspec"},
+               list)) {
+      for (size_t i = 0; i < list.size();) {
+        size_t e = list.find('\0', i);
+        if (e == std::string::npos)
+          e = list.size();
+        if (e > i)
+          out.push_back(shownPath((fs::path(tree) / list.substr(i, e - i)).string()));
+        i = e + 1;
+      }
+      return out;
+    }
+    Options none;
+    none.useConfig = false;
+    std::vector<std::string> found;
+    walk(tree, none, found);
+    for (const std::string &f : found)
+      if (fs::path(f).extension() == ".qspec")
+        out.push_back(shownPath(f));
+    return out;
+  }
+
+  void addSpec(const std::string &spec) {
+    std::string key = canonical(spec);
+    if (!specs_.insert(key).second)
+      return;
+    std::set<std::string> inputs;
+    for (const std::string &in : specInputs(spec))
+      inputs.insert(canonical(in));
+    inputs.erase(key);
+    for (const std::string &in : inputs)
+      readers_[in].push_back(spec);
+  }
+
+  std::set<std::string> indexed_, specs_;
+  std::map<std::string, std::vector<std::string>> readers_;
+};
 
 } // namespace
 
 void lintSpecsReading(std::vector<FileResult> &results, const std::vector<std::string> &inputs,
                       const Options &opts) {
   std::set<std::string> named(inputs.begin(), inputs.end());
-  std::map<std::string, FileResult>
-      specs; // canonical path -> result: the given and the found specs
-  for (const FileResult &r : results)
+  std::set<std::string> given; // canonical paths of the linted specs
+  bool anyInput = false;
+  for (const FileResult &r : results) {
     if (r.kind == FileKind::QSpec)
-      specs.emplace(canonical(r.path), r);
-  std::set<std::string> given;
-  for (const auto &entry : specs)
-    given.insert(entry.first);
-  std::set<std::string> addedKeys;
+      given.insert(canonical(r.path));
+    anyInput = anyInput || (r.kind == FileKind::Unknown && named.count(r.path));
+  }
+  if (!anyInput)
+    return;
+  SpecIndex index;
+  std::map<std::string, std::string> added; // canonical -> as shown, sorted by canonical path
   std::vector<bool> replaced(results.size(), false);
   for (size_t i = 0; i < results.size(); ++i) {
     const FileResult &r = results[i];
     if (r.kind != FileKind::Unknown || !r.internalError.empty() || !named.count(r.path))
       continue;
-    std::string file = canonical(r.path);
-    for (const std::string &spec : specsAround(fs::path(r.path).parent_path().string())) {
+    for (const std::string &spec :
+         index.readersOf(canonical(r.path), fs::path(r.path).parent_path().string())) {
+      replaced[i] = true;
       std::string key = canonical(spec);
-      auto it = specs.find(key);
-      if (it == specs.end())
-        it = specs.emplace(key, lintFile(spec, opts)).first;
-      if (it->second.internalError.empty() && it->second.file && reads(it->second, file)) {
-        replaced[i] = true;
-        if (!given.count(key))
-          addedKeys.insert(key);
-      }
+      if (!given.count(key))
+        added.emplace(key, spec);
     }
   }
+  std::vector<std::string> toLint;
+  for (const auto &entry : added)
+    toLint.push_back(entry.second);
   std::vector<FileResult> kept;
   for (size_t i = 0; i < results.size(); ++i)
     if (!replaced[i])
       kept.push_back(std::move(results[i]));
-  for (const std::string &key : addedKeys) // sorted by path
-    kept.push_back(std::move(specs[key]));
+  for (FileResult &r : lintFiles(toLint, opts))
+    kept.push_back(std::move(r));
   results = std::move(kept);
 }
 

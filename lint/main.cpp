@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <unistd.h>
 
@@ -45,9 +46,13 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
   --anchor=FILE          compare the tuning state with the anchor spec FILE
   --amct-hardware=NAME   the Ascend chip AMCT configs target (e.g. Ascend950PR)
   --amct-framework=NAME  the framework AMCT configs are for: pytorch, tensorflow, onnx, caffe
-  --inventory=FILE       module inventory for .qspec files (overrides the spec's)
+  --inventory=FILE       module inventory for .qspec files (overrides the spec's), and the
+                         model vendor files are checked against (layers, patterns, node names)
+  --onnx=FILE            the model graph (ONNX) vendor files are checked against
   --scores=FILE          sensitivity scores for .qspec files (overrides the spec's)
   --no-config            do not read .qlint.yaml files
+  --hook                 pre-commit mode: lint a named file only if it is a .qspec, a vendor
+                         config recognised by its content or a spec's input; skip the others
   --stdin-filename=NAME  lint standard input ('-') as file NAME: its kind, .qlint.yaml and name
   -j N                   lint N files at a time (default: up to 4)
   --list-rules           print the rule table
@@ -240,9 +245,12 @@ std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
                value("--amct-hardware", o.amctHardware) ||
                value("--amct-framework", o.amctFramework) || value("--inventory", o.inventory) ||
-               value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
+               value("--onnx", o.onnx) || value("--scores", o.scores) ||
+               value("--stdin-filename", o.stdinFilename)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
+    } else if (a == "--hook") {
+      o.hook = true;
     } else if (value("-j", v)) {
       rc = parseJobs(v, o.jobs);
     } else if (a == "--") {
@@ -273,6 +281,9 @@ std::optional<int> checkArgs(Cli &c) {
                         "' (known: " + amct::knownFrameworkList() + ")");
     c.o.amctFramework = amct::frameworkName(*fw);
   }
+  if (!c.o.amctHardware.empty())
+    if (std::string why = amct::checkHardwareName(c.o.amctHardware); !why.empty())
+      return usageError("--amct-hardware: " + why);
   if (c.inputs.empty())
     return usageError("no input files");
   if (c.fix && c.diff)
@@ -330,11 +341,15 @@ int run(Cli &c) {
   if (c.fix || c.diff)
     rc = std::max(rc, fixFiles(results, o, c.diff));
 
-  // Still skipped after that: lint-unknown-file is turned off for the file.
-  for (size_t i = 0; i < results.size(); ++i)
-    if (results[i].skipped &&
-        std::find(c.inputs.begin(), c.inputs.end(), paths[i]) != c.inputs.end())
-      std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(results[i].path)
+  // Still skipped after that: lint-unknown-file is turned off for the file (the hook skips
+  // what is not ours without a word).
+  // (Results are matched by path: lintSpecsReading removed and appended some.)
+  std::set<std::string> named(c.inputs.begin(), c.inputs.end());
+  if (named.count("-"))
+    named.insert(o.stdinFilename.empty() ? kStdinName : o.stdinFilename);
+  for (const FileResult &r : results)
+    if (r.skipped && !o.hook && named.count(r.path))
+      std::cerr << "qlint: note: skipping '" << sanitizeForTerminal(r.path)
                 << "': not a .qspec file or a recognised vendor config\n";
 
   std::vector<FileResult> shown;

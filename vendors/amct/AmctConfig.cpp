@@ -8,8 +8,11 @@
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 
 namespace qspec::amct {
 
@@ -443,11 +446,104 @@ bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &d
   return false;
 }
 
+namespace {
+
+struct TopField {
+  std::string name;
+  uint32_t line = 0, col = 0;
+};
+
+// The top-level field names of a text-format message, in file order: identifiers outside every
+// `{}`/`<>` block, string and `#` comment that a `:`, `{` or `<` follows. A lexical scan (the
+// text does not parse as any message): enough to see which message's fields a file uses.
+std::vector<TopField> topLevelFields(const std::string &t) {
+  std::vector<TopField> out;
+  int depth = 0;
+  uint32_t line = 1, col = 1;
+  auto ident = [](char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < t.size();) {
+    char c = t[i];
+    if (c == '\n') {
+      ++line, col = 1, ++i;
+    } else if (c == '#') {
+      while (i < t.size() && t[i] != '\n')
+        ++i;
+    } else if (c == '"' || c == '\'') {
+      size_t j = i + 1;
+      while (j < t.size() && t[j] != c && t[j] != '\n')
+        j += t[j] == '\\' ? 2 : 1;
+      col += static_cast<uint32_t>(std::min(j + 1, t.size()) - i);
+      i = std::min(j + 1, t.size());
+    } else if (c == '{' || c == '<') {
+      ++depth, ++col, ++i;
+    } else if (c == '}' || c == '>') {
+      depth = depth > 0 ? depth - 1 : 0;
+      ++col, ++i;
+    } else if (ident(c)) {
+      size_t j = i;
+      while (j < t.size() && ident(t[j]))
+        ++j;
+      size_t k = j;
+      while (k < t.size() && (t[k] == ' ' || t[k] == '\t'))
+        ++k;
+      if (depth == 0 && !isdigit(static_cast<unsigned char>(c)) && k < t.size() &&
+          (t[k] == ':' || t[k] == '{' || t[k] == '<'))
+        out.push_back({t.substr(i, j - i), line, col});
+      col += static_cast<uint32_t>(j - i);
+      i = j;
+    } else {
+      ++col, ++i;
+    }
+  }
+  return out;
+}
+
+const pb::Descriptor *rootDescriptor(ConfigKind k) {
+  switch (k) {
+  case ConfigKind::PTQ:
+    return P::AMCTConfig::descriptor();
+  case ConfigKind::QAT:
+    return P::AMCTRetrainConfig::descriptor();
+  case ConfigKind::KVCache:
+    return K::AMCTQuantCaliConfig::descriptor();
+  }
+  return nullptr;
+}
+
+// The message the top-level fields point to: the one that lacks the fewest of them, if exactly
+// one does; its decisive field is the first that no other message defines.
+std::optional<KindEvidence> kindFromFields(const std::string &text) {
+  std::vector<TopField> fields = topLevelFields(text);
+  const ConfigKind kinds[] = {ConfigKind::PTQ, ConfigKind::QAT, ConfigKind::KVCache};
+  size_t missing[3] = {0, 0, 0};
+  for (const TopField &f : fields)
+    for (int i = 0; i < 3; ++i)
+      missing[i] += rootDescriptor(kinds[i])->FindFieldByName(f.name) ? 0 : 1;
+  int best = 0;
+  for (int i = 1; i < 3; ++i)
+    if (missing[i] < missing[best])
+      best = i;
+  for (int i = 0; i < 3; ++i)
+    if (i != best && missing[i] == missing[best])
+      return std::nullopt;
+  for (const TopField &f : fields) {
+    bool own = rootDescriptor(kinds[best])->FindFieldByName(f.name) != nullptr;
+    for (int i = 0; i < 3 && own; ++i)
+      own = i == best || !rootDescriptor(kinds[i])->FindFieldByName(f.name);
+    if (own)
+      return KindEvidence{kinds[best], f.name, f.line, f.col};
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<ParseError> &errors,
-                     std::vector<std::string> *tried) {
+                     std::vector<std::string> *tried, KindEvidence *evidence) {
   std::vector<ParseError> best;
   uint64_t bestPos = 0;
   bool first = true;
+  std::vector<ParseError> byKind[3];
   for (ConfigKind k : {ConfigKind::PTQ, ConfigKind::QAT, ConfigKind::KVCache}) {
     std::vector<ParseError> errs;
     if (parseAmctConfigAs(text, k, doc, errs)) {
@@ -461,6 +557,7 @@ bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<Par
       }
       return true;
     }
+    byKind[static_cast<int>(k)] = errs;
     const ParseError &e = errs.front();
     if (tried)
       tried->push_back(std::string(rootMessageName(k)) + ": " +
@@ -477,6 +574,11 @@ bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<Par
     }
   }
   errors = std::move(best);
+  if (std::optional<KindEvidence> ev = kindFromFields(text)) {
+    errors = std::move(byKind[static_cast<int>(ev->kind)]);
+    if (evidence)
+      *evidence = *ev;
+  }
   return false;
 }
 

@@ -96,11 +96,24 @@ bool parseAmctConfigAs(const std::string &text, ConfigKind kind, AmctDocument &d
 // vendors/Parsed.h's (one per thread for every vendor's documents), tagged with the kind.
 void rememberParsed(std::string_view text, ConfigKind kind, AmctDocument doc);
 bool takeParsed(std::string_view text, ConfigKind kind, AmctDocument &doc);
+// Which root message a file that parses as none of them was judged against: the one that lacks
+// the fewest of the file's top-level fields, and the first top-level field (in file order) that
+// only this message defines, which decides it. `field` empty: the top-level fields do not tell
+// (the message whose parse got furthest was taken).
+struct KindEvidence {
+  ConfigKind kind = ConfigKind::PTQ;
+  std::string field;
+  uint32_t line = 0, col = 0;
+};
 // Detects the message type: tries PTQ, QAT/prune, then KV-cache, and returns the first that
-// parses strictly. On failure `errors` holds the error of the message that got furthest (PTQ
-// preferred on ties), and `triedErrors` (if given) one line per message, "Message: l:c: text".
+// parses strictly. On failure `errors` holds the errors of the message the file's top-level
+// fields point to (KindEvidence; a PTQ-only field in a QAT file is reported at that field, not
+// where AMCTConfig meets the first QAT block), else of the one that got furthest (PTQ preferred on
+// ties); `triedErrors` (if given) one line per message, "Message: l:c: text"; `evidence` (if
+// given) why that message.
 bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<ParseError> &errors,
-                     std::vector<std::string> *triedErrors = nullptr);
+                     std::vector<std::string> *triedErrors = nullptr,
+                     KindEvidence *evidence = nullptr);
 // The same, reporting err_amct_parse at the position in `file` (a SourceManager file).
 bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
 

@@ -6,6 +6,7 @@
 #include "vendors/CheckHelpers.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <map>
 #include <set>
@@ -367,23 +368,6 @@ bool checkPruneRatio(double r, std::string_view layer, std::string &msg) {
   return false;
 }
 
-static std::string normalizedHardware(std::string_view hw) {
-  std::string out;
-  for (char c : hw)
-    if (c != ' ' && c != '-' && c != '_')
-      out += static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  return out;
-}
-
-bool checkNOutOfMHardware(std::string_view hardware, std::string &msg) {
-  std::string hw = normalizedHardware(hardware);
-  if (hw.find("950PR") == std::string::npos && hw.find("950DT") == std::string::npos)
-    return true;
-  msg = "n_out_of_m_pruner (4:2 sparsity) is not supported on Ascend 950PR/950DT due to hardware "
-        "constraints";
-  return false;
-}
-
 bool checkLayerName(ConfigKind k, std::string_view name, std::string &msg) {
   if (name.empty()) {
     msg = "AMCT layer names are never empty";
@@ -659,9 +643,19 @@ struct Checker {
   // which a name the graph lacks never is. One pass over the layers marks the names asked for.
   void missingLayers() {
     std::vector<std::pair<const Entry *, const char *>> asked;
-    if (doc.kind == ConfigKind::PTQ)
+    // Override names, as entries (their line and column), for the same search.
+    std::vector<Entry> overrideNames;
+    if (doc.kind != ConfigKind::KVCache)
+      for (const Override &o : doc.nameOverrides)
+        overrideNames.push_back(Entry{o.key, o.line, o.col});
+    if (doc.kind == ConfigKind::PTQ) {
       for (const Entry &e : doc.skipFusionLayers)
         asked.emplace_back(&e, "skip_fusion_layers");
+      for (const Entry &e : doc.skipLayers)
+        asked.emplace_back(&e, "skip_layers");
+    }
+    for (const Entry &e : overrideNames)
+      asked.emplace_back(&e, "override_layer_configs");
     if (doc.kind == ConfigKind::QAT)
       for (auto [list, field] : {std::pair{&doc.skipLayers, "skip_layers"},
                                  {&doc.quantSkipLayers, "quant_skip_layers"},
@@ -682,10 +676,16 @@ struct Checker {
     for (auto &[e, field] : asked) {
       if (found[e->text])
         continue;
+      // AMCT's words (amct.md 4.4, 4.5): PTQ names the layer; QAT names the list.
+      std::string_view f = field;
       std::string amctMsg =
-          doc.kind == ConfigKind::PTQ
+          doc.kind == ConfigKind::QAT
+              ? (f == "override_layer_configs"
+                     ? std::string("some override_layer not in valid_layers for quant")
+                     : std::string("some ") + field + " not in valid_layers")
+          : f == "skip_fusion_layers"
               ? "Layer \"" + e->text + "\" in skip_fusion_layers does not exist in the graph."
-              : std::string("some ") + field + " not in valid_layers";
+              : "Layer " + e->text + " does not exist in the graph.";
       if (doc.kind == ConfigKind::QAT)
         amctMsg += " (\"" + e->text + "\" is not a layer of the graph)";
       add(Finding::Error, "amct-layer-missing", e->line, e->col, amctMsg);
@@ -695,6 +695,50 @@ struct Checker {
   // QAT: an override with only prune_config in a file that quantizes still counts as a quant
   // override (reference §4.2): the layer's quantization resets to AMCT's defaults, not the global
   // recipe, and retrain_enable is true even if the layer is skipped.
+  // A type override of a type the file skips, and (PTQ) a name override of a skipped layer or of
+  // a layer of a skipped type (its type known from an inventory). amct.md 4.2, skip vs override:
+  // in PTQ the skip wins, so the override is dead; in QAT the override wins and sets
+  // retrain_enable back to true for every layer of that type (the name case is the run()'s).
+  void skippedOverrides(bool qat) {
+    if (doc.kind == ConfigKind::KVCache)
+      return;
+    std::unordered_set<std::string_view> types;
+    for (const Entry &e : doc.skipLayerTypes)
+      types.insert(e.text);
+    if (qat)
+      for (const Entry &e : doc.quantSkipTypes)
+        types.insert(e.text);
+    for (const Override &o : doc.typeOverrides) {
+      if (!types.count(o.key))
+        continue;
+      if (qat)
+        add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+            "layer type '" + o.key + "' is skipped, but its type override sets retrain_enable " +
+                "back to true for every " + o.key + " layer");
+      else
+        add(Finding::Warning, "amct-dead-override", o.line, o.col,
+            "the " + o.key + " type override has no effect: skip_layer_types skips every " + o.key +
+                " layer, and in PTQ the skip wins");
+    }
+    if (qat)
+      return;
+    std::unordered_set<std::string_view> names;
+    for (const Entry &e : doc.skipLayers)
+      names.insert(e.text);
+    for (const Override &o : doc.nameOverrides) {
+      auto it = typeOf.find(o.key);
+      if (names.count(o.key))
+        add(Finding::Warning, "amct-dead-override", o.line, o.col,
+            "the override of layer '" + o.key +
+                "' has no effect: skip_layers skips it, and in PTQ the skip wins");
+      else if (it != typeOf.end() && types.count(it->second))
+        add(Finding::Warning, "amct-dead-override", o.line, o.col,
+            "the override of layer '" + o.key + "' has no effect: it is a " +
+                std::string(it->second) +
+                ", which skip_layer_types skips, and in PTQ the skip wins");
+    }
+  }
+
   void pruneOnlyOverrides() {
     bool quantizes = doc.global.present;
     for (const auto *list : {&doc.typeOverrides, &doc.nameOverrides})
@@ -783,7 +827,10 @@ struct Checker {
             "skip_layers)");
     if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
       auto unsupported = [&](std::string_view type, uint32_t line, uint32_t col) {
-        if (!isQuantizableType(type, doc.kind, opts.version))
+        // AMCT for PyTorch names layers by their torch class: an ONNX op type (MatMul, Gemm,
+        // Conv) is no type of its, and it refuses it like any other.
+        bool onnxName = opts.framework == Framework::PyTorch && pytorchEquivalent(type) != type;
+        if (onnxName || !isQuantizableType(type, doc.kind, opts.version))
           add(Finding::Error, "amct-unsupported-type", line, col,
               "Layer type " + std::string(type) + " does not support quantize.");
       };
@@ -912,6 +959,7 @@ struct Checker {
       pruneOnlyOverrides();
     }
     missingLayers();
+    skippedOverrides(qat);
     if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty())
       add(Finding::Error, "amct-kv-no-quant-layers",
           doc.global.line || doc.nameOverrides.empty() ? doc.global.line

@@ -96,6 +96,12 @@ bool checkMaxPercentile(double p, std::string_view layer, std::string &amctMessa
 // ada_quantize: beta_range_start > beta_range_end, warm_start and reg_param in (0, 1).
 bool checkAda(double betaStart, double betaEnd, double warmStart, double regParam,
               std::string_view layer, std::string &amctMessage);
+// An --amct-hardware / amct-hardware name: "" when it has the shape of AMCT's chip names
+// ("Ascend", a three-digit family, letters and digits: AMCT's --soc_version "AscendxxxA and
+// AscendxxxB", ATC's Ascend310, Ascend310P3, Ascend910B; case, spaces, '-' and '_' ignored), else
+// why not, with a did-you-mean among the families the project knows (Ascend95OPR ->
+// Ascend950PR). A misspelt name would silently turn off the checks that depend on the chip.
+std::string checkHardwareName(std::string_view name);
 // 4:2 structured sparsity (n_out_of_m_pruner) on a hardware name such as "Ascend950PR".
 bool checkNOutOfMHardware(std::string_view hardware, std::string &amctMessage);
 // A layer name AMCT can carry: valid UTF-8, no NUL, not a global key (PTQ).

@@ -35,7 +35,8 @@ const std::vector<std::string> kCheckIDs = {
     "top-level-key",   "config-key",        "qtype",
     "dual-int16-op",   "model-output-type", "calibration-type",
     "value-type",      "legacy-key",        "clamped-value",
-    "comment-in-name", "lowercase-op-type", "missing-calibration-type"};
+    "comment-in-name", "lowercase-op-type", "missing-calibration-type",
+    "search-config"};
 const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0",
                                                    "InputType1", "ON"};
 
@@ -543,8 +544,46 @@ struct Checker {
       add("legacy-key", false, e, where + ": legacy keys mixed with qtype/input0/input1");
   }
 
+  // horizon_nn checks a list's Python type as a whole: a list holds one type only (1.3). A mixed
+  // list is one finding, at the first item whose type differs from the first item's.
+  bool mixedList(const JsonValue &v, const std::string &w) {
+    if (v.kind != JsonValue::Array)
+      return false;
+    for (const JsonValue &x : v.items)
+      if (x.kind != v.items.front().kind) {
+        add("value-type", true, x,
+            w + ": a list holds values of one type only ('" + v.items.front().text + "' and '" +
+                x.text + "')");
+        return true;
+      }
+    return false;
+  }
+
+  // modelwise_search {metric, similarity} / layerwise_search {metric, topk, qtype} (1.2).
+  void searchConfig(const JsonValue &v, const std::string &w, bool layerwise) {
+    if (v.kind != JsonValue::Object) {
+      add("value-type", true, v, w + ": expects an object");
+      return;
+    }
+    if (const JsonValue *m = v.get("metric");
+        m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
+      add("search-config", true, *m,
+          w + ".metric: '" + m->text +
+              "' is not a metric (cosine-similarity, mse, mae, mre, sqnr, chebyshev)");
+    if (!layerwise)
+      return;
+    if (const JsonValue *q = v.get("qtype");
+        q && (q->kind != JsonValue::String || (q->text != "int8" && q->text != "int16")))
+      add("search-config", true, *q, w + ".qtype: '" + q->text + "' is not int8 or int16");
+    if (const JsonValue *t = v.get("topk");
+        t && (t->kind != JsonValue::Integer || t->text.front() == '-' || t->text == "0"))
+      add("value-type", true, *t, w + ".topk: expects an integer >= 1");
+  }
+
   void numberList(const JsonValue &v, const std::string &w, bool wantFloat, double minClamp,
                   const char *clampTo) {
+    if (mixedList(v, w))
+      return;
     auto one = [&](const JsonValue &x) {
       bool ok = wantFloat ? x.kind == JsonValue::Float : x.kind == JsonValue::Integer;
       if (!ok) {
@@ -566,6 +605,8 @@ struct Checker {
   }
 
   void boolList(const JsonValue &v, const std::string &w) {
+    if (mixedList(v, w))
+      return;
     auto one = [&](const JsonValue &x) {
       if (x.kind != JsonValue::Bool)
         add("value-type", true, x, w + ": expects true or false");
@@ -607,6 +648,8 @@ struct Checker {
               kActivationKeys.end())
             add("config-key", true, av, "Unsupported config key in model_config.activation: " + ak);
           else if (ak == "calibration_type") {
+            if (mixedList(av, aw))
+              continue;
             auto one = [&](const JsonValue &x) {
               if (x.kind != JsonValue::String || !isCalibrationType(x.text))
                 add("calibration-type", true, x,
@@ -640,6 +683,8 @@ struct Checker {
               n && (n->kind != JsonValue::Integer || std::stol(n->text) < 1))
             add("value-type", true, *n, w + ".bias_correction.num_sample: an integer >= 1");
         }
+      } else if (k == "modelwise_search" || k == "layerwise_search") {
+        searchConfig(v, w, k == "layerwise_search");
       } else if (k == "search") {
         add("config-key", false, v,
             "model_config.search exists only in hmct 2.8.3; gate it on the version");

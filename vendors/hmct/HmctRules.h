@@ -93,7 +93,7 @@ struct Issue {
   // The check's stable ID (kCheckIDs); qlint maps each to a rule, the reader to a diagnostic.
   std::string check; // top-level-key, config-key, qtype, dual-int16-op, model-output-type,
                      // calibration-type, value-type, legacy-key, clamped-value, comment-in-name,
-                     // lowercase-op-type, missing-calibration-type
+                     // lowercase-op-type, missing-calibration-type, search-config
   bool error = true;
   uint32_t line = 0, column = 0;
   std::string message;

@@ -713,6 +713,28 @@ struct Checker {
     if (type == "adapt_rotation")
       check(
           "stage", [](double x) { return x == 1 || x == 2; }, " must be 1 or 2");
+    if (type == "iter_smooth" || type == "flex_smooth_quant" || type == "flex_awq_ssz" ||
+        type == "awq")
+      subgraphTypes(p, where);
+  }
+
+  // enable_subgraph_type (4): a list of the four subgraph kinds. msModelSlim checks it only when
+  // the smoothing runs: `Elements in enable_subgraph_type must be in [...], current element: X`.
+  void subgraphTypes(const YamlValue &p, const std::string &where) {
+    const YamlValue *v = p.get("enable_subgraph_type");
+    if (!v || v->kind == YamlValue::Null)
+      return;
+    if (v->kind != YamlValue::Sequence)
+      return add("subgraph-type", true, v,
+                 where + ".enable_subgraph_type: Input should be a valid list, got " + v->text);
+    for (const YamlValue &e : v->items)
+      if (e.kind != YamlValue::Scalar ||
+          !isOneOf(e.text, {"norm-linear", "linear-linear", "ov", "up-down"}))
+        add("subgraph-type", true, &e,
+            where +
+                ".enable_subgraph_type: Elements in enable_subgraph_type must be in "
+                "['norm-linear', 'linear-linear', 'ov', 'up-down'], current element: " +
+                e.text);
   }
 
   // The fields a processor requires and the qconfigs it holds (3, 4).

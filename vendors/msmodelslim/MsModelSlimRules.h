@@ -171,7 +171,7 @@ struct Issue {
                      // qconfig, saver, runner, duplicate-key, config-id, default-text,
                      // pattern-length, pattern-limit, extra-key (an unknown key at any schema
                      // level, at the key), missing-field, score, processor-range,
-                     // part-file-size, vlm-save
+                     // part-file-size, vlm-save, subgraph-type
   bool error = true;
   uint32_t line = 0, col = 0;
   std::string message;

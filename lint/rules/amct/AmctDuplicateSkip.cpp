@@ -1,7 +1,8 @@
 // amct-duplicate-skip: a skip list (skip_layers, skip_layer_types, skip_fusion_layers,
 // quant_skip_*, regular_prune_skip_*, kv_cache_quant_layers) repeats an entry. PTQ refuses it
 // (`Please delete repeated items in skip_layers, repeated items are [...] `); QAT only warns and
-// de-duplicates. The safe fix deletes each repeated `field: "name"` line (written one per line);
+// de-duplicates. One finding per repeated entry, at its line; its safe fix deletes that
+// `field: "name"` line (written one per line);
 // entries in `[...]` lists are left to the author.
 #include "lint/rules/amct/AmctUtil.h"
 
@@ -18,21 +19,19 @@ void checkAmctDuplicateSkip(LintContext &ctx) {
     std::vector<std::string> names;
     for (const auto &e : entries)
       names.push_back(e.text);
-    auto dups = amct::findDuplicates(names);
-    if (dups.empty())
+    if (amct::findDuplicates(names).empty())
       return;
     bool warn = qat && warnInQat;
     std::set<std::string> seen;
-    Diagnostic *d = nullptr;
+    // One finding per repeat, at its own line, naming its own item: a suppression comment on
+    // one repeat silences that repeat only.
     for (const auto &e : entries) {
       if (seen.insert(e.text).second)
         continue;
-      if (!d) {
-        d = &ctx.report(
-            RuleID::AmctDuplicateSkip, ctx.at(e.line, e.col ? e.col : 1),
-            amct::repeatedItemsMessage(warn ? amct::ConfigKind::PTQ : doc.kind, field, dups));
-        d->severity = warn ? Severity::Warning : Severity::Error;
-      }
+      Diagnostic *d = &ctx.report(
+          RuleID::AmctDuplicateSkip, ctx.at(e.line, e.col ? e.col : 1),
+          amct::repeatedItemsMessage(warn ? amct::ConfigKind::PTQ : doc.kind, field, {e.text}));
+      d->severity = warn ? Severity::Warning : Severity::Error;
       // Fix: the line holds exactly `field: "name"` (or 'name'), optionally with a comment.
       std::string_view line = ctx.sm.line(ctx.file, e.line);
       size_t b = line.find_first_not_of(" \t");

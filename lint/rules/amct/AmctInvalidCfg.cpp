@@ -21,8 +21,7 @@ void checkAmctInvalidCfg(LintContext &ctx) {
         continue;
       Diagnostic &d = ctx.report(RuleID::AmctInvalidCfg, amctlint::errorRange(ctx, e),
                                  "not a valid AMCT config: " + msg);
-      if (!ctx.amctTried.empty())
-        ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);
+      amctlint::addParseNotes(ctx, d);
       break; // later errors are usually consequences of the first
     }
     return;

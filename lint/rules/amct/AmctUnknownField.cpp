@@ -17,8 +17,7 @@ void checkAmctUnknownField(LintContext &ctx) {
     if (!amctlint::isUnknownFieldError(msg))
       continue;
     Diagnostic &d = ctx.report(RuleID::AmctUnknownField, amctlint::errorRange(ctx, e), msg);
-    if (!ctx.amctTried.empty())
-      ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);
+    amctlint::addParseNotes(ctx, d);
     break;
   }
 }

@@ -65,6 +65,15 @@ inline bool isClipPairError(const std::string &msg) {
   return ends("clip_max_min.clip_max") || ends("clip_max_min.clip_min");
 }
 
+// The notes of a parse error: the top-level field that decided which root message the file was
+// read as (at that field), and what each root message said.
+inline void addParseNotes(LintContext &ctx, Diagnostic &d) {
+  if (!ctx.amctKindNote.empty())
+    ctx.note(d, ctx.at(ctx.amctKindLine, ctx.amctKindCol), ctx.amctKindNote);
+  if (!ctx.amctTried.empty())
+    ctx.note(d, SourceRange{}, "tried " + ctx.amctTried);
+}
+
 inline bool isUnknownFieldError(const std::string &msg) {
   return msg.find("has no field named") != std::string::npos ||
          msg.find("Unknown enumeration value") != std::string::npos ||

@@ -30,4 +30,20 @@ forEachEntry(const LNode &root,
   }
 }
 
+// Reports the vendor model's issues (LintContext::hmctIssues) whose check is `check` under
+// `rule`, at the value they are about; a warning-level issue stays a warning. `skip`: issues
+// another rule reports.
+inline void reportIssues(LintContext &ctx, RuleID rule, const char *check,
+                         bool (*skip)(const hmct::Issue &) = nullptr) {
+  if (!ctx.hmctIssues)
+    return;
+  for (const hmct::Issue &i : *ctx.hmctIssues) {
+    if (i.check != check || (skip && skip(i)))
+      continue;
+    Diagnostic &d = ctx.report(rule, ctx.at(i.line, i.column ? i.column : 1), i.message);
+    if (!i.error)
+      d.severity = Severity::Warning;
+  }
+}
+
 } // namespace qspec::lint::quantconfig

@@ -66,6 +66,8 @@ void checkLintUnknownFile(LintContext &ctx) {
   bool yaml = ext == ".yaml" || ext == ".yml", json = ext == ".json" || ext == ".jsonc";
   if ((yaml || json) && reportNearMarker(ctx, json))
     return;
+  if (ctx.opts.hook) // the hook skips what is not ours (Lint.h, Options::hook)
+    return;
   std::string why =
       yaml   ? "a YAML file without 'apiversion' is not an msModelSlim practice"
       : json ? "a JSON file without model_config, op_config, node_config or subgraph_config is not "

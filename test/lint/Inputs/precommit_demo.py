@@ -83,3 +83,32 @@ print("inventory-only commit:", "refused" if p.returncode != 0 else "accepted")
 print("hook said:", "inv.qspec err_protect_selects_nothing"
       if "inv.qspec" in p.stdout and "err_protect_selects_nothing" in p.stdout else p.stdout.strip())
 print("head after inventory:", git(["log", "--format=%s", "-1"], repo).stdout.strip())
+
+# Files of other tools that the hook's `files:` matches: skipped, the commit goes through.
+git(["reset", "-q", "--hard"], repo)  # drop the refused inventory change
+others = {
+    "docker-compose.yml": "services:\n  web:\n    image: nginx\n",
+    "package.json": '{"name": "ui", "version": "1.0.0"}\n',
+    "setup.cfg": "[metadata]\nname = tool\n",
+    "deploy/values.yaml": "replicas: 2\n",
+}
+for name, text in others.items():
+    os.makedirs(os.path.dirname(os.path.join(repo, name)), exist_ok=True)
+    with open(os.path.join(repo, name), "w") as f:
+        f.write(text)
+git(["add"] + list(others), repo)
+p = git(["commit", "-q", "-m", "unrelated"], repo, check=False)
+print("unrelated commit:", "accepted" if p.returncode == 0 else "refused\n" + p.stdout)
+print("head after unrelated:", git(["log", "--format=%s", "-1"], repo).stdout.strip())
+
+# A bad vendor file next to them: refused, at its line.
+with open(os.path.join(repo, "quant.cfg"), "w") as f:
+    f.write('# calibration\nskip_layers: "fc"\nbatch_num: 0\n')
+with open(os.path.join(repo, "package.json"), "w") as f:
+    f.write('{"name": "ui", "version": "1.0.1"}\n')
+git(["add", "quant.cfg", "package.json"], repo)
+p = git(["commit", "-q", "-m", "vendor"], repo, check=False)
+print("bad vendor commit:", "refused" if p.returncode != 0 else "accepted")
+said = [l for l in p.stdout.splitlines() if "error:" in l]
+print("hook said:", "\n".join(said) if said else p.stdout.strip())
+print("head after vendor:", git(["log", "--format=%s", "-1"], repo).stdout.strip())

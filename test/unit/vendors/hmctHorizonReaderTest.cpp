@@ -675,3 +675,29 @@ TEST(ParsedHandoff, ReadersTakeTheEmittersDocumentOnlyForItsBytes) {
   vendors::rememberParsed(r.out, 0, doctored);
   EXPECT_TRUE(vendors::takeParsed(r.out, 0, got));
 }
+
+namespace {
+
+// The value checks qlint reports as hmct-search-config and hmct-value-type: a search metric or
+// layerwise qtype HMCT does not know, and a list of two types (one finding, at the odd item).
+TEST(HmctDocumentModel, SearchConfigAndMixedLists) {
+  hmct::QuantConfigDoc doc = hmctDoc(
+      "{\"model_config\": {\"layerwise_search\": {\"metric\": \"l2\", \"qtype\": \"fp16\"},\n"
+      " \"activation\": {\"calibration_type\": \"max\", \"per_channel\": [true, \"false\"]}}}\n");
+  std::string messages;
+  for (const hmct::Issue &i : hmct::checkQuantConfig(doc))
+    messages += i.check + " " + i.message + "\n";
+  EXPECT_NE(messages.find("search-config model_config.layerwise_search.metric: 'l2'"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("search-config model_config.layerwise_search.qtype: 'fp16'"),
+            std::string::npos)
+      << messages;
+  EXPECT_NE(messages.find("value-type model_config.activation.per_channel: a list holds values of "
+                          "one type only"),
+            std::string::npos)
+      << messages;
+  EXPECT_EQ(messages.find("expects true or false"), std::string::npos) << messages;
+}
+
+} // namespace
