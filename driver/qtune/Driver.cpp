@@ -617,6 +617,7 @@ int TuneRun::run() {
   if (rc != 0)
     return rc;
   installExitHandlers();
+  startWatchdog(o_.workdir);
   writeState("running", "");
   if ((rc = resolveGoals()) != 0) {
     dp_.flush();
@@ -647,6 +648,10 @@ int TuneRun::run() {
 
 } // namespace
 
-int runCommand(const RunOptions &o) { return TuneRun(o).run(); }
+int runCommand(const RunOptions &o) {
+  int rc = TuneRun(o).run();
+  stopWatchdog();
+  return rc;
+}
 
 } // namespace qspec::tune

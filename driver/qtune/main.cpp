@@ -313,6 +313,8 @@ int main(int argc, char **argv) {
     std::cout << versionLine("qtune") << "\n";
     return 0;
   }
+  if (cmd == "__watchdog" && argc == 3) // started by `qtune run` itself (Process.h)
+    return tune::watchdogMain(argv[2]);
   if (cmd == "status" || cmd == "report" || cmd == "apply")
     return dirCommand(cmd, argc, argv);
   if (cmd != "run")
