@@ -259,7 +259,8 @@ std::vector<std::string> childEnvironment(const Job &job) {
   if (!job.startedPath.empty())
     set.emplace_back("QSPEC_STARTED", job.startedPath);
   auto isSet = [&](std::string_view name) {
-    return std::any_of(set.begin(), set.end(), [&](const auto &kv) { return kv.first == name; });
+    return std::any_of(set.begin(), set.end(), [&](const auto &kv) { return kv.first == name; }) ||
+           std::find(job.unsetEnv.begin(), job.unsetEnv.end(), name) != job.unsetEnv.end();
   };
   std::vector<std::string> env;
   for (char **e = environ; *e; ++e) {
