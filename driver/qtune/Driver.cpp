@@ -35,6 +35,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <csignal>
+#include <thread>
 #include <unistd.h>
 
 namespace qspec::tune {
@@ -303,8 +305,20 @@ int TuneRun::openWorkdir() {
     diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, ec.message()});
     return 2;
   }
-  std::string holder, err;
-  if (!takeLock((fs::path(o_.workdir) / "lock").string(), holder, err)) {
+  std::string holder, err, lock = (fs::path(o_.workdir) / "lock").string();
+  bool locked = takeLock(lock, holder, err);
+  // A lock whose writer is gone is held by that run's watchdog while it kills the evaluators
+  // the run left behind (after a kill -9): wait for it, at most about 30 s.
+  for (int i = 0; !locked && err == "locked" && !holder.empty() && i < 3000; ++i) {
+    pid_t pid = static_cast<pid_t>(std::strtol(holder.c_str(), nullptr, 10));
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    holder.clear();
+    err.clear();
+    locked = takeLock(lock, holder, err);
+  }
+  if (!locked) {
     if (err == "locked")
       diags_.report(DiagID::err_tune_workdir_locked, SourceRange{},
                     {o_.workdir, holder.empty() ? "" : " (pid " + holder + ")"});
