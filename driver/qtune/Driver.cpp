@@ -28,6 +28,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -35,6 +36,8 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <csignal>
+#include <thread>
 #include <unistd.h>
 
 namespace qspec::tune {
@@ -89,6 +92,46 @@ void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord
   fs::rename(tmp, best, ec);
 }
 
+// The units a tuning state moves, with their tiers before and after, as the JSON array text of
+// state.json's best "changes" at nesting depth 2 (written once per best, spliced like the lists).
+std::string changesJSON(const TuneSpace &space, const TuningState &st) {
+  json arr = json::array();
+  for (const TierChange &c : tierChanges(space, st))
+    arr.push_back({{"unit", c.unit},
+                   {"modules", c.modules},
+                   {"from", ir::tierName(c.from)},
+                   {"to", ir::tierName(c.to)}});
+  std::string text = arr.dump(2, ' ', false, json::error_handler_t::replace), out;
+  out.reserve(text.size() * 5 / 4);
+  for (char c : text) {
+    out += c;
+    if (c == '\n')
+      out += "    ";
+  }
+  return out;
+}
+
+// Where the answer sits, for the summary line: "level 5 of 8 (top 5; 5 units, 15 modules
+// moved)", or for an HMCT whole-model phase "all int16 (the whole model; ...)".
+std::string answerText(const Prepared &pr, const TuneSpace &space) {
+  const Probe &p = pr.probe;
+  std::string moved = std::to_string(pr.state.units) + " units, " +
+                      std::to_string(pr.state.modules) + " modules moved";
+  std::string whole = wholeModelText(p);
+  if (p.level > 0 && static_cast<size_t>(p.level) <= space.levels()) {
+    std::string what = space.levelText[static_cast<size_t>(p.level - 1)];
+    if (p.levelTier >= 0)
+      what += std::string(" at ") + ir::tierName(static_cast<ir::Tier>(p.levelTier));
+    if (!whole.empty())
+      what += ", over " + whole;
+    return "level " + std::to_string(p.level) + " of " + std::to_string(space.levels()) + " (" +
+           what + "; " + moved + ")";
+  }
+  if (!whole.empty())
+    return whole + " (the whole model; " + moved + ")";
+  return "level 0 of " + std::to_string(space.levels()) + " (none; " + moved + ")";
+}
+
 std::string goalText(const std::vector<Goal> &goals) {
   std::string out;
   for (const Goal &g : goals)
@@ -97,6 +140,8 @@ std::string goalText(const std::vector<Goal> &goals) {
 }
 
 constexpr int kUniformFloat = 5; // ir::Tier::Float
+
+constexpr size_t kStderrLines = 5; // of a failed evaluator's stderr, under its warning
 
 // The module ids the resolved spec's selector keeps for patterns selected again, per module of the
 // inventory (4 bytes each): the spec's own patterns, selected again by every probe, and the
@@ -126,6 +171,16 @@ private:
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
   int round_ = 0, evaluations_ = 0, cacheHits_ = 0;
+  std::map<std::string, std::string> inputs_; // keyInputs: every record of this run holds them
+  // The inputs of the latest real answer per configuration digest in the history, to say why a
+  // configuration answered before is evaluated again; the keys counted, by changed inputs.
+  std::map<std::string, std::map<std::string, std::string>> answeredInputs_;
+  std::set<std::string> invalidatedKeys_;
+  std::map<std::string, int> invalidated_;
+  json inFlight_ = json::array(); // the evaluations running now (qtune status)
+  // Evaluations watched for reads of their QSPEC_CONFIG_DIR, and those that read a file there.
+  size_t watchedEvals_ = 0, configReads_ = 0;
+  bool readsNoted_ = false;
   json rounds_ = json::array(), notes_ = json::array();
   size_t notesShown_ = 0;
   std::optional<std::pair<const Prepared *, EvalRecord>> bestSoFar_; // points into preparedByKey_
@@ -134,21 +189,35 @@ private:
   std::optional<double> baseline_;
   std::string bestStateKey_; // whose lists bestLists_ holds
   StateListsText bestLists_; // state.json's best "excludes" and "raises", as text
+  std::string bestChanges_;  // state.json's best "changes", as text
 
+  // Seconds since the start. QSPEC_TUNE_CLOCK_FILE (a test hook) names a file holding the time
+  // instead, so a scripted evaluator can make a time budget run out at a known evaluation.
   double elapsed() const {
+    if (const char *clock = std::getenv("QSPEC_TUNE_CLOCK_FILE")) {
+      bool ok = false;
+      std::string text = readWholeFile(clock, ok);
+      return ok ? std::strtod(text.c_str(), nullptr) : 0;
+    }
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   }
+  std::string budgetSpent(double maxTime) const;
   int load();
+  bool checkChoices();
   int openWorkdir();
   int makeStrategy();
   int resolveGoals();
   int prepareRound(const std::vector<Probe> &probes, std::vector<std::string> &keys);
   int evaluate(const std::vector<std::string> &keys, std::vector<bool> &cached);
   bool recoverResult(const Prepared &pr);
+  void noteInvalidated(const Prepared &pr);
+  void explainFailure(Diagnostic &d, const EvalRecord &rec);
+  void markInFlight(const std::vector<std::string> &keys, std::map<std::string, size_t> &slotOf);
   void observeRound(const std::vector<Probe> &probes, const std::vector<std::string> &keys,
                     const std::vector<bool> &cached);
   int finish();
   void progress(int inFlight);
+  std::string cacheSummary() const;
   void writeState(const std::string &verdict, const std::string &message);
   const EvalRecord *realResult(const std::string &key) const {
     const EvalRecord *r = history_.find(key);
@@ -195,7 +264,41 @@ int TuneRun::load() {
     return 1;
   if (!buildSpace(resolved_, space_, diags_))
     return 1;
-  return 0;
+  return checkChoices() ? 0 : 1;
+}
+
+// Choices that cost the user: float fallback on a target that runs float operators on the CPU
+// (HMCT, Horizon) where the ladder offers int16; levels ordered by sensitivity without scores.
+bool TuneRun::checkChoices() {
+  bool usesRaiseTo = strategyName_ != "hmct-ladder"; // the ladder names its tiers itself
+  if (usesRaiseTo && space_.raiseTo == ir::Tier::Float &&
+      (base_.ladder.empty() || base_.inLadder(ir::Tier::Int16))) {
+    SourceRange at = base_.tune.range;
+    for (const ir::Option &opt : base_.tune.options)
+      if (opt.key == "raise_to")
+        at = opt.range;
+    for (const ir::Target &t : base_.targets)
+      if (t.kind == "hmct" || t.kind == "horizon") {
+        diags_.report(DiagID::warn_tune_raise_to_float, at, {t.kind});
+        break;
+      }
+  }
+  bool bySensitivity = base_.tune.levels.empty();
+  for (const ir::Level &l : base_.tune.levels)
+    for (const ir::LevelTerm &t : l.terms)
+      bySensitivity = bySensitivity || t.kind == ir::LevelTerm::Top;
+  bool anyScored = false;
+  for (const Unit &u : space_.units)
+    anyScored = anyScored || u.scored;
+  if (!bySensitivity || anyScored)
+    return true;
+  std::string why = base_.scores.present()
+                        ? "no tunable module has a score in '" + base_.scores.path + "'"
+                        : std::string("the spec names no sensitivity scores");
+  diags_.report(DiagID::err_tune_needs_scores,
+                base_.tune.strategyRange.valid() ? base_.tune.strategyRange : base_.tune.range,
+                {strategyName_, why});
+  return false;
 }
 
 int TuneRun::openWorkdir() {
@@ -205,8 +308,20 @@ int TuneRun::openWorkdir() {
     diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, ec.message()});
     return 2;
   }
-  std::string holder, err;
-  if (!takeLock((fs::path(o_.workdir) / "lock").string(), holder, err)) {
+  std::string holder, err, lock = (fs::path(o_.workdir) / "lock").string();
+  bool locked = takeLock(lock, holder, err);
+  // A lock whose writer is gone is held by that run's watchdog while it kills the evaluators
+  // the run left behind (after a kill -9): wait for it, at most about 30 s.
+  for (int i = 0; !locked && err == "locked" && !holder.empty() && i < 3000; ++i) {
+    pid_t pid = static_cast<pid_t>(std::strtol(holder.c_str(), nullptr, 10));
+    if (pid <= 0 || ::kill(pid, 0) == 0 || errno != ESRCH)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    holder.clear();
+    err.clear();
+    locked = takeLock(lock, holder, err);
+  }
+  if (!locked) {
     if (err == "locked")
       diags_.report(DiagID::err_tune_workdir_locked, SourceRange{},
                     {o_.workdir, holder.empty() ? "" : " (pid " + holder + ")"});
@@ -222,6 +337,9 @@ int TuneRun::openWorkdir() {
     diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, err});
     return 2;
   }
+  for (const EvalRecord &r : history_.records())
+    if (r.status == "ok" && !r.config.empty())
+      answeredInputs_[r.config] = r.inputs;
   return 0;
 }
 
@@ -253,8 +371,10 @@ int TuneRun::makeStrategy() {
   // for both, and the patterns it checks are answered from the selections that selector remembers.
   const ir::ModuleSelector &selector = *resolved_.resolution.selector;
   compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector);
+  std::vector<std::pair<std::string, std::string>> inputs = keyInputs(o_, base_);
+  inputs_ = {inputs.begin(), inputs.end()};
   ctx_.emplace(
-      ProbeContext{o_, base_, resolved_, space_, evaluatorKey(o_, base_.tune), *compressor_});
+      ProbeContext{o_, base_, resolved_, space_, inputsKeyText(inputs), *compressor_});
   return 0;
 }
 
@@ -337,11 +457,16 @@ bool TuneRun::recoverResult(const Prepared &pr) {
   got.units = pr.state.units;
   got.modules = pr.state.modules;
   got.detail = "recovered: finished before an interrupted run could record it";
+  got.config = pr.config;
+  got.inputs = inputs_;
   std::string e;
   return history_.append(got, e);
 }
 
-// Evaluates every key without a real result (once per key), retrying failures.
+// Evaluates every key without a real result (once per key), retrying failures: an ordinary
+// failure up to --retries times in its slot, a transient one (the evaluator says so) up to
+// --transient-retries times on the next free slot, so another device set gets it. A fatal one
+// stops the run (exit 3) with the evaluator's message.
 int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &cached) {
   cached.assign(keys.size(), false);
   std::vector<std::string> todo;
@@ -355,33 +480,61 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
     if (!scheduled.insert(keys[i]).second)
       continue;
     Prepared &pr = preparedByKey_.at(keys[i]);
+    noteInvalidated(pr);
     if (recoverResult(pr))
       continue;
     writeEvalDir(pr);
     todo.push_back(keys[i]);
   }
+  const size_t slots = std::max<size_t>({1, o_.jobs, todo.size(), o_.devices.size()});
+  std::map<std::string, size_t> slotOf;
+  std::map<std::string, int> plainFails, transientFails;
+  for (size_t i = 0; i < todo.size(); ++i)
+    slotOf[todo[i]] = i;
   bool appendFailed = false;
-  for (int attempt = 1; !todo.empty(); ++attempt) {
+  std::optional<EvalRecord> fatal;
+  for (int attempt = 1; !todo.empty() && !fatal; ++attempt) {
     std::vector<Job> jobs;
-    for (size_t slot = 0; slot < todo.size(); ++slot) {
-      const Prepared &pr = preparedByKey_.at(todo[slot]);
+    for (const std::string &key : todo) {
+      const Prepared &pr = preparedByKey_.at(key);
       std::error_code ec;
       fs::remove(fs::path(pr.dir) / "result.json", ec);
       fs::remove(fs::path(pr.dir) / "started", ec);
-      jobs.push_back(makeJob(o_, pr, round_, slot));
+      jobs.push_back(makeJob(o_, pr, round_, slotOf[key]));
     }
     std::vector<std::string> again;
+    std::set<size_t> taken; // the slots of the retries
+    ConfigReads reads;
+    bool watching = reads.available() && o_.executor == "local";
+    if (watching)
+      for (const std::string &key : todo)
+        reads.watch((fs::path(preparedByKey_.at(key).dir) / "config").string());
+    markInFlight(todo, slotOf);
     progress(static_cast<int>(jobs.size()));
     runJobs(
         jobs, exec_,
         [&](size_t i, const JobResult &jr) {
-          const Prepared &pr = preparedByKey_.at(todo[i]);
+          const std::string &key = todo[i];
+          const Prepared &pr = preparedByKey_.at(key);
           EvalRecord rec = judge(jr, pr.dir, base_.tune.metrics, o_.timeout);
           ++evaluations_;
-          if (rec.status != "ok" && attempt <= o_.retries) {
+          bool transient = rec.status == "transient";
+          int &fails = transient ? transientFails[key] : plainFails[key];
+          if (rec.status != "ok" && rec.status != "fatal" &&
+              ++fails <= (transient ? o_.transientRetries : o_.retries)) {
+            std::string where;
+            if (transient && slots > 1) {
+              size_t s = (slotOf[key] + 1) % slots;
+              while (taken.count(s) && taken.size() < slots)
+                s = (s + 1) % slots;
+              taken.insert(s);
+              slotOf[key] = s;
+              where = " on device " + slotDevice(o_, s);
+            }
             std::cerr << "qtune: evaluation " << pr.key.substr(0, 16) << " failed (" << rec.detail
-                      << "); retrying (" << attempt << " of " << o_.retries << ")\n";
-            again.push_back(todo[i]);
+                      << "); retrying" << where << " (" << fails << " of "
+                      << (transient ? o_.transientRetries : o_.retries) << ")\n";
+            again.push_back(key);
             return;
           }
           rec.key = pr.key;
@@ -391,11 +544,16 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
           rec.units = pr.state.units;
           rec.modules = pr.state.modules;
           rec.attempts = attempt;
+          rec.device = o_.devices.empty() ? "" : slotDevice(o_, slotOf[key]);
+          rec.config = pr.config;
+          rec.inputs = inputs_;
           std::string e;
           if (!history_.append(rec, e)) {
             std::cerr << "qtune: error: cannot append to the history: " << e << "\n";
             appendFailed = true;
           }
+          if (rec.status == "fatal" && !fatal)
+            fatal = rec;
         },
         [&] {
           if (o_.progress && ::isatty(2))
@@ -403,9 +561,67 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
         });
     if (appendFailed)
       return 2;
+    if (watching) {
+      watchedEvals_ += jobs.size();
+      configReads_ += reads.read();
+    }
     todo = std::move(again);
   }
+  if (fatal) {
+    Diagnostic &d =
+        diags_.report(DiagID::err_tune_eval_fatal, SourceRange{},
+                      {fatal->key.substr(0, 16), std::to_string(round_), fatal->detail});
+    explainFailure(d, *fatal);
+    dp_.flush();
+    writeState("fatal", fatal->detail);
+    return 3;
+  }
   return 0;
+}
+
+// A hint when a failed evaluator's stderr names QSPEC_IR (set only with --write-ir), then its
+// last lines, under its diagnostic (printed now).
+void TuneRun::explainFailure(Diagnostic &d, const EvalRecord &rec) {
+  std::string tail = rec.stderrTail;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' '))
+    tail.pop_back();
+  if (tail.empty())
+    return;
+  std::vector<std::string> lines;
+  size_t end = tail.size();
+  while (lines.size() < kStderrLines && end > 0) {
+    size_t nl = tail.rfind('\n', end - 1);
+    size_t begin = nl == std::string::npos ? 0 : nl + 1;
+    lines.insert(lines.begin(), tail.substr(begin, end - begin));
+    if (nl == std::string::npos)
+      break;
+    end = nl;
+  }
+  if (!o_.writeIR && tail.find("QSPEC_IR") != std::string::npos)
+    diags_.note(d, DiagID::note_tune_ir_unset, SourceRange{});
+  // The last note ends with a colon; the lines follow it, indented (a message is one line).
+  diags_.note(d, DiagID::note_tune_stderr, SourceRange{}, {""});
+  dp_.flush();
+  for (const std::string &l : lines)
+    std::cerr << "    " << sanitizeForTerminal(l) << "\n";
+}
+
+// Counts a key that is evaluated although its configuration was answered before under other
+// inputs (a changed evaluator, model or declared input), by the inputs that changed.
+void TuneRun::noteInvalidated(const Prepared &pr) {
+  auto it = answeredInputs_.find(pr.config);
+  if (it == answeredInputs_.end() || !invalidatedKeys_.insert(pr.key).second)
+    return;
+  std::string why;
+  for (const auto &[name, digest] : inputs_) {
+    auto old = it->second.find(name);
+    if (old == it->second.end() || old->second != digest)
+      why += (why.empty() ? "" : ", ") + name;
+  }
+  for (const auto &[name, digest] : it->second)
+    if (!inputs_.count(name))
+      why += (why.empty() ? "" : ", ") + name;
+  ++invalidated_[why.empty() ? "cache format" : why];
 }
 
 void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<std::string> &keys,
@@ -423,13 +639,7 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
     if (rec && !oc.evaluated && rec->round == round_) {
       Diagnostic &d = diags_.report(DiagID::warn_tune_eval_failed, SourceRange{},
                                     {keys[i].substr(0, 16), std::to_string(round_), rec->detail});
-      std::string tail = rec->stderrTail;
-      while (!tail.empty() && (tail.back() == '\n' || tail.back() == ' '))
-        tail.pop_back();
-      size_t cut = tail.rfind('\n');
-      if (!tail.empty())
-        diags_.note(d, DiagID::note_tune_stderr, SourceRange{},
-                    {sanitizeForTerminal(cut == std::string::npos ? tail : tail.substr(cut + 1))});
+      explainFailure(d, *rec);
     }
     if (oc.pass && (!bestSoFar_ || pr.state.modules < bestSoFar_->first->state.modules)) {
       bestSoFar_ = std::make_pair(&pr, *rec);
@@ -442,6 +652,16 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
     pj["level"] = probes[i].level;
     pj["level_text"] =
         probes[i].level > 0 ? space_.levelText[static_cast<size_t>(probes[i].level - 1)] : "none";
+    pj["set"] = probeSetText(probes[i], space_);
+    pj["uniform"] = probes[i].uniform >= 0
+                        ? json(ir::tierName(static_cast<ir::Tier>(probes[i].uniform)))
+                        : json(nullptr);
+    pj["dual_matmul"] = probes[i].dualMatmul;
+    pj["level_tier"] = probes[i].levelTier >= 0
+                           ? json(ir::tierName(static_cast<ir::Tier>(probes[i].levelTier)))
+                           : json(nullptr);
+    pj["seconds"] = rec ? json(std::round(rec->seconds * 1000) / 1000) : json(nullptr);
+    pj["device"] = rec && !cached[i] ? rec->device : "";
     pj["anti_outlier"] = pr.state.antiOutlier;
     pj["units"] = pr.state.units;
     pj["modules"] = pr.state.modules;
@@ -451,6 +671,13 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
     pj["pass"] = oc.pass;
     pj["cached"] = static_cast<bool>(cached[i]);
     rj.push_back(pj);
+  }
+  inFlight_ = json::array();
+  if (!readsNoted_ && watchedEvals_ > 0 && configReads_ == 0) {
+    readsNoted_ = true;
+    diags_.report(
+        DiagID::note_tune_reads_no_config, SourceRange{},
+        {std::to_string(watchedEvals_) + " evaluation" + (watchedEvals_ == 1 ? "" : "s")});
   }
   strategy_->observe(results);
   for (; notesShown_ < strategy_->notes().size(); ++notesShown_) {
@@ -462,14 +689,29 @@ void TuneRun::observeRound(const std::vector<Probe> &probes, const std::vector<s
   rounds_.push_back({{"round", round_}, {"probes", rj}});
 }
 
+// Records the evaluations about to start in state.json, for `qtune status` while they run.
+void TuneRun::markInFlight(const std::vector<std::string> &keys,
+                           std::map<std::string, size_t> &slotOf) {
+  inFlight_ = json::array();
+  for (const std::string &key : keys) {
+    const Prepared &pr = preparedByKey_.at(key);
+    inFlight_.push_back({{"key", key},
+                         {"set", probeSetText(pr.probe, space_)},
+                         {"why", pr.probe.why},
+                         {"device", slotDevice(o_, slotOf[key])},
+                         {"started", std::round(elapsed() * 10) / 10}});
+  }
+  writeState("running", "");
+}
+
 void TuneRun::progress(int inFlight) {
   if (!o_.progress)
     return;
   std::ostringstream line;
   line << "qtune: round " << round_ << " | in flight " << inFlight << " | best so far: ";
   if (bestSoFar_)
-    line << "level " << bestSoFar_->first->probe.level << " (" << bestSoFar_->first->state.modules
-         << " modules moved), " << base_.tune.metric << " "
+    line << probeSetText(bestSoFar_->first->probe, space_) << " ("
+         << bestSoFar_->first->state.modules << " modules moved), " << base_.tune.metric << " "
          << formatNumber(bestSoFar_->second.metric);
   else
     line << "none";
@@ -477,6 +719,18 @@ void TuneRun::progress(int inFlight) {
   snprintf(buf, sizeof buf, "%.1fs", elapsed());
   line << " | " << buf;
   std::cerr << line.str() << "\n";
+}
+
+// "qtune: cache: 3 answers reused, 5 invalidated (evaluator changed: 5)".
+std::string TuneRun::cacheSummary() const {
+  int n = 0;
+  std::string why;
+  for (const auto &[inputs, count] : invalidated_) {
+    n += count;
+    why += (why.empty() ? " (" : "; ") + inputs + " changed: " + std::to_string(count);
+  }
+  return "qtune: cache: " + std::to_string(cacheHits_) + " answer" + (cacheHits_ == 1 ? "" : "s") +
+         " reused, " + std::to_string(n) + " invalidated" + (why.empty() ? "" : why + ")");
 }
 
 void TuneRun::writeState(const std::string &verdict, const std::string &message) {
@@ -499,6 +753,13 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
   st["levels"] = space_.levels();
   st["units"] = space_.units.size();
   st["jobs"] = o_.jobs;
+  json devices = json::array();
+  for (const std::string &d : o_.devices)
+    devices.push_back(d);
+  st["devices"] = devices;
+  st["max_evals"] = o_.maxEvals;
+  st["max_time"] = o_.maxTime > 0 ? o_.maxTime : base_.tune.maxSeconds;
+  st["plateau"] = o_.plateau;
   st["executor"] = o_.executor;
   st["verdict"] = verdict;
   st["message"] = message;
@@ -506,6 +767,12 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
   st["notes"] = notes_;
   st["evaluations"] = evaluations_;
   st["cache_hits"] = cacheHits_;
+  json inv = json::object();
+  for (const auto &[why, n] : invalidated_)
+    inv[why] = n;
+  st["cache_invalidated"] = inv;
+  st["in_flight"] = verdict == "running" ? inFlight_ : json::array();
+  st["elapsed"] = std::round(elapsed() * 10) / 10;
   const Verdict &v = strategy_ ? strategy_->verdict() : Verdict{};
   const Prepared *bp = nullptr;
   double bm = 0;
@@ -524,6 +791,7 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     // best and spliced in for the placeholders below (no JSON tree of them).
     if (bestStateKey_ != bp->key) {
       bestLists_ = stateListsJSON(bp->state, 2);
+      bestChanges_ = changesJSON(space_, bp->state);
       bestStateKey_ = bp->key;
     }
     json &b = st["best"] = stateScalarsJSON(bp->state);
@@ -531,6 +799,11 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     b["probe"] = bp->probe.id();
     b["why"] = bp->probe.why;
     b["level"] = bp->probe.level;
+    b["set"] = probeSetText(bp->probe, space_);
+    b["uniform"] = bp->probe.uniform >= 0
+                       ? json(ir::tierName(static_cast<ir::Tier>(bp->probe.uniform)))
+                       : json(nullptr);
+    b["changes"] = nullptr;
     b["metric"] = bm;
   } else {
     st["best"] = nullptr;
@@ -539,7 +812,8 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
   if (bp) {
     size_t best = text.find("\n  \"best\": {"); // depth 1: only the root's member has 2 spaces
     for (const auto &[key, list] :
-         {std::pair<const char *, const std::string *>{"excludes", &bestLists_.excludes},
+         {std::pair<const char *, const std::string *>{"changes", &bestChanges_},
+          {"excludes", &bestLists_.excludes},
           {"raises", &bestLists_.raises}}) {
       std::string placeholder = std::string("\n    \"") + key + "\": null";
       size_t at = text.find(placeholder, best);
@@ -568,6 +842,7 @@ int TuneRun::finish() {
   writeState(verdictName(fv.kind), fv.message);
   std::cerr << "qtune: " << evaluations_ << " evaluations, " << cacheHits_ << " cache hits, "
             << round_ << " rounds, " << strategyName_ << "\n";
+  std::cerr << cacheSummary() << "\n";
   if (o_.writeReport) {
     std::string err;
     if (!writeReportFiles(o_.workdir, err))
@@ -576,12 +851,8 @@ int TuneRun::finish() {
   const std::string target = goalText(goals_);
   if (bestKey) {
     const Prepared &pr = preparedByKey_.at(*bestKey);
-    std::string levelText =
-        pr.probe.level > 0 ? space_.levelText[static_cast<size_t>(pr.probe.level - 1)] : "none";
     std::cout << "qtune: target met: " << target << " with " << base_.tune.metric << " "
-              << formatNumber(fv.metric) << " at level " << pr.probe.level << " of "
-              << space_.levels() << " (" << levelText << "; " << pr.state.units << " units, "
-              << pr.state.modules << " modules moved)"
+              << formatNumber(fv.metric) << " at " << answerText(pr, space_)
               << (fv.message.find("unknown") != std::string::npos || fv.kind == Verdict::Exhausted
                       ? " [" + fv.message + "]"
                       : "")
@@ -607,6 +878,17 @@ int TuneRun::finish() {
   return rc;
 }
 
+// Why the budget stops the run before the next round ("" while it lasts): the time limit
+// (--max-hours, --max-time, the spec's max_time) or the number of evaluator runs (--max-evals).
+std::string TuneRun::budgetSpent(double maxTime) const {
+  if (o_.maxEvals > 0 && evaluations_ >= o_.maxEvals)
+    return "stopped at the budget of " + std::to_string(o_.maxEvals) + " evaluations (--max-evals)";
+  if (maxTime > 0 && elapsed() >= maxTime)
+    return "stopped at the time budget of " + formatNumber(maxTime) + " s (" +
+           formatNumber(maxTime / 3600) + " h)";
+  return "";
+}
+
 int TuneRun::run() {
   emit::registerAllEmitters();
   int rc = load();
@@ -618,6 +900,7 @@ int TuneRun::run() {
   if (rc != 0)
     return rc;
   installExitHandlers();
+  startWatchdog(o_.workdir);
   writeState("running", "");
   if ((rc = resolveGoals()) != 0) {
     dp_.flush();
@@ -625,9 +908,15 @@ int TuneRun::run() {
     return rc;
   }
   double maxTime = o_.maxTime > 0 ? o_.maxTime : base_.tune.maxSeconds;
+  int sinceBetter = 0;
   while (true) {
-    if (maxTime > 0 && elapsed() > maxTime) {
-      strategy_->stop("stopped after the time limit of " + formatNumber(maxTime) + " s");
+    std::string spent = budgetSpent(maxTime);
+    if (spent.empty() && o_.plateau > 0 && bestSoFar_ && sinceBetter >= o_.plateau)
+      spent = "stopped on a plateau: no better configuration in the last " +
+              std::to_string(sinceBetter) + " rounds (--plateau " + std::to_string(o_.plateau) +
+              ")";
+    if (!spent.empty()) {
+      strategy_->stop(spent);
       break;
     }
     std::vector<Probe> probes = strategy_->next(std::max(1u, o_.jobs));
@@ -640,7 +929,9 @@ int TuneRun::run() {
       dp_.flush();
       return rc;
     }
+    const Prepared *before = bestSoFar_ ? bestSoFar_->first : nullptr;
     observeRound(probes, keys, cached);
+    sinceBetter = bestSoFar_ && bestSoFar_->first != before ? 0 : sinceBetter + 1;
     writeState("running", "");
   }
   return finish();
@@ -648,6 +939,10 @@ int TuneRun::run() {
 
 } // namespace
 
-int runCommand(const RunOptions &o) { return TuneRun(o).run(); }
+int runCommand(const RunOptions &o) {
+  int rc = TuneRun(o).run();
+  stopWatchdog();
+  return rc;
+}
 
 } // namespace qspec::tune

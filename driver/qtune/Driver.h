@@ -11,7 +11,8 @@ struct RunOptions {
   std::string spec, workdir;
   std::string strategy; // "" = the spec's (default group-bisect)
   unsigned jobs = 1;
-  std::vector<std::string> devices; // one per slot, reused round-robin
+  bool jobsGiven = false;           // without --jobs, --devices sets one slot per device set
+  std::vector<std::string> devices; // one device set per slot ("npu:0", "0-3"), round-robin
   std::string deviceEnv = "ASCEND_RT_VISIBLE_DEVICES";
   std::string executor = "local"; // local | slurm
   std::vector<std::string> slurmArgs;
@@ -22,6 +23,9 @@ struct RunOptions {
   std::string cacheSalt;
   std::vector<std::string> cacheInputs; // --cache-input: files whose content enters every key
   int retries = 1;                      // a failed evaluation runs again this many times
+  int transientRetries = 3;             // ... and one the evaluator calls transient
+  int maxEvals = 0;                     // evaluator runs of the whole run; 0 = no limit
+  int plateau = 0;                      // stop after N rounds without a better answer; 0 = never
   bool writeIR = false;                 // --write-ir: DIR/evals/KEY16/ir.json and QSPEC_IR
   size_t logLimit = 16u << 20;          // bytes kept per stdout/stderr file (then a tail)
   bool writeReport = true;              // report.md/report.svg at the end of the run

@@ -4,7 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <sys/inotify.h>
+#include <unistd.h>
 #include <filesystem>
 
 namespace qspec::tune {
@@ -24,11 +28,30 @@ bool holds(const std::string &op, double metric, double threshold) {
   return metric < threshold;
 }
 
+// An evaluator's own word on its failure: {"qspec_status": "transient" | "fatal", "message":
+// TEXT} in the result file. True (status and detail set) when `j` says so.
+bool reportedFailure(const json &j, EvalRecord &r) {
+  if (!j.is_object() || !j.contains("qspec_status") || !j["qspec_status"].is_string())
+    return false;
+  std::string kind = j["qspec_status"].get<std::string>();
+  if (kind != "transient" && kind != "fatal")
+    return false;
+  std::string msg = j.contains("message") && j["message"].is_string()
+                        ? j["message"].get<std::string>()
+                        : std::string("no message");
+  r.status = kind;
+  r.detail = "the evaluator reported a " + kind + " failure: " + msg;
+  r.metrics.clear();
+  return true;
+}
+
 // Reads the metrics of a result file into `r` (status ok), or says why it cannot.
 void readResult(const std::string &path, const std::vector<ir::MetricGoal> &goals, EvalRecord &r) {
   bool ok = false;
   std::string text = readWholeFile(path, ok);
   json j = ok ? json::parse(text, nullptr, false) : json();
+  if (ok && reportedFailure(j, r))
+    return;
   if (!ok) {
     r.status = "no-result";
     r.detail = "the evaluator wrote no result file (QSPEC_RESULT)";
@@ -70,6 +93,15 @@ EvalRecord judge(const JobResult &jr, const std::string &dir,
   } else if (jr.exitCode != 0) {
     r.status = "exit";
     r.detail = "the evaluator exited with code " + std::to_string(jr.exitCode);
+    if (jr.exitCode == kExitTransient || jr.exitCode == kExitFatal) {
+      r.status = jr.exitCode == kExitTransient ? "transient" : "fatal";
+      r.detail += " (" + r.status + ")";
+    }
+    // The result file may say more (the kit writes the message there).
+    bool ok = false;
+    std::string text = readWholeFile((fs::path(dir) / "result.json").string(), ok);
+    if (ok)
+      reportedFailure(json::parse(text, nullptr, false), r);
   } else {
     readResult((fs::path(dir) / "result.json").string(), goals, r);
   }
@@ -87,6 +119,78 @@ bool goalsPass(const std::vector<Goal> &goals, const EvalRecord &r) {
   return true;
 }
 
+ConfigReads::ConfigReads() : fd_(::inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) {}
+
+ConfigReads::~ConfigReads() {
+  if (fd_ >= 0)
+    ::close(fd_);
+}
+
+void ConfigReads::watch(const std::string &configDir) {
+  if (fd_ < 0)
+    return;
+  int wd = ::inotify_add_watch(fd_, configDir.c_str(), IN_OPEN | IN_ONLYDIR);
+  if (wd >= 0)
+    watches_.push_back(wd);
+}
+
+size_t ConfigReads::read() {
+  alignas(inotify_event) char buf[16384];
+  while (fd_ >= 0) {
+    ssize_t n = ::read(fd_, buf, sizeof buf);
+    if (n <= 0)
+      break;
+    for (ssize_t at = 0; at < n;) {
+      const auto *e = reinterpret_cast<const inotify_event *>(buf + at);
+      // An opened file inside the folder has a name; the folder's own listing has none.
+      if (e->len > 0 && !(e->mask & IN_ISDIR) &&
+          std::find(opened_.begin(), opened_.end(), e->wd) == opened_.end())
+        opened_.push_back(e->wd);
+      at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
+    }
+  }
+  size_t count = 0;
+  for (int wd : watches_)
+    count += std::find(opened_.begin(), opened_.end(), wd) != opened_.end() ? 1 : 0;
+  return count;
+}
+
+std::string slotDevice(const RunOptions &o, size_t slot) {
+  return o.devices.empty() ? std::to_string(slot) : o.devices[slot % o.devices.size()];
+}
+
+namespace {
+
+// The ids a device set names, for the --device-env variable: "npu:0-3" -> "0,1,2,3", "4" -> "4",
+// "0+2" -> "0,2" (the part after the last ':', ranges expanded).
+std::string visibleDevices(const std::string &device) {
+  std::string ids =
+      device.find(':') != std::string::npos ? device.substr(device.rfind(':') + 1) : device;
+  std::string out;
+  size_t pos = 0;
+  while (pos <= ids.size()) {
+    size_t plus = ids.find('+', pos);
+    std::string part = ids.substr(pos, plus == std::string::npos ? std::string::npos : plus - pos);
+    size_t dash = part.find('-');
+    char *e1 = nullptr, *e2 = nullptr;
+    long a = dash == std::string::npos ? 0 : std::strtol(part.c_str(), &e1, 10);
+    long b = dash == std::string::npos ? 0 : std::strtol(part.c_str() + dash + 1, &e2, 10);
+    if (dash != std::string::npos && dash > 0 && e1 == part.c_str() + dash && e2 && *e2 == '\0' &&
+        a <= b && b - a < 4096) {
+      for (long d = a; d <= b; ++d)
+        out += (out.empty() ? "" : ",") + std::to_string(d);
+    } else {
+      out += (out.empty() ? "" : ",") + part;
+    }
+    if (plus == std::string::npos)
+      break;
+    pos = plus + 1;
+  }
+  return out;
+}
+
+} // namespace
+
 Job makeJob(const RunOptions &o, const Prepared &p, int round, size_t slot) {
   Job job;
   job.argv = o.evaluator;
@@ -96,18 +200,20 @@ Job makeJob(const RunOptions &o, const Prepared &p, int round, size_t slot) {
   if (o.executor == "slurm")
     job.startedPath = fs::absolute(fs::path(p.dir) / "started").string();
   job.timeout = o.timeout;
-  std::string device =
-      o.devices.empty() ? std::to_string(slot) : o.devices[slot % o.devices.size()];
-  std::string devId =
-      device.find(':') != std::string::npos ? device.substr(device.rfind(':') + 1) : device;
-  job.env = {
-      {"QSPEC_ROUND", std::to_string(round)},
-      {"QSPEC_CONFIG_DIR", fs::absolute(fs::path(p.dir) / "config").string()},
-      {"QSPEC_IR", o.writeIR ? fs::absolute(fs::path(p.dir) / "ir.json").string() : std::string()},
-      {"QSPEC_DEVICE", device},
-      {"QSPEC_RESULT", fs::absolute(fs::path(p.dir) / "result.json").string()},
-      {"QSPEC_KEY", p.key},
-      {"QSPEC_ANTI_OUTLIER", p.state.antiOutlier}};
+  std::string device = slotDevice(o, slot);
+  std::string devId = visibleDevices(device);
+  job.env = {{"QSPEC_ROUND", std::to_string(round)},
+             {"QSPEC_CONFIG_DIR", fs::absolute(fs::path(p.dir) / "config").string()},
+             {"QSPEC_DEVICE", device},
+             {"QSPEC_RESULT", fs::absolute(fs::path(p.dir) / "result.json").string()},
+             {"QSPEC_KEY", p.key},
+             {"QSPEC_ANTI_OUTLIER", p.state.antiOutlier}};
+  // Without --write-ir there is no IR: QSPEC_IR is absent (also when qtune's own environment
+  // has it), so an evaluator that needs it fails on the missing variable, not on an empty path.
+  if (o.writeIR)
+    job.env.emplace_back("QSPEC_IR", fs::absolute(fs::path(p.dir) / "ir.json").string());
+  else
+    job.unsetEnv.push_back("QSPEC_IR");
   if (!o.devices.empty() && !o.deviceEnv.empty())
     job.env.emplace_back(o.deviceEnv, devId);
   return job;

@@ -5,10 +5,14 @@
 // inventory and the module selector are not copied per probe), every target emitted, and the
 // cache key.
 //
-// The key is SHA-256 over: the evaluator key (evaluatorKey), the anti-outlier choice, a compact
-// digest of the resolution (one tier byte per module), and every emitted file keyed by its
-// target and hashed as emitted (no copy, no DOM). Paths do not enter the key: a renamed or moved
-// spec with the same content reuses its results.
+// The key is SHA-256 over two parts. The inputs (keyInputs: one digest per thing the answer
+// depends on besides the configuration: the evaluator, its declared input files, the model's
+// inventory, ONNX and scores files, the metrics, the salt), the same for every probe of a run;
+// and the configuration digest: the anti-outlier choice, a compact digest of the resolution (one
+// tier byte per module), and every emitted file keyed by its target and hashed as emitted (no
+// copy, no DOM). The history keeps both parts of each record, so a rerun whose configuration was
+// answered before under other inputs can say which input invalidated the answer. Paths do not
+// enter the key: a renamed or moved spec with the same content reuses its results.
 #include "driver/qtune/Run.h"
 
 #include "emitters/Emitter.h"
@@ -18,6 +22,8 @@
 #include "passes/Pass.h"
 #include "support/Sha256.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -43,6 +49,23 @@ bool isScript(const std::string &path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111);
 }
 
+// Files up to this size enter a key with their whole content; a larger one (a checkpoint's
+// safetensors) with its size, its first and its last kSampleBytes, so a run does not read
+// gigabytes each time it starts.
+constexpr size_t kWholeFileBytes = 64u << 20, kSampleBytes = 16u << 20;
+
+void hashRange(std::ifstream &in, Sha256 &h, size_t bytes) {
+  char buf[65536];
+  while (bytes > 0) {
+    in.read(buf, static_cast<std::streamsize>(std::min(bytes, sizeof buf)));
+    std::streamsize got = in.gcount();
+    if (got <= 0)
+      break;
+    h.update(buf, static_cast<size_t>(got));
+    bytes -= static_cast<size_t>(got);
+  }
+}
+
 // The content of `path` when it is a regular file (hashed in chunks), "" otherwise.
 std::string fileDigest(const std::string &path) {
   struct stat st;
@@ -50,19 +73,23 @@ std::string fileDigest(const std::string &path) {
     return "";
   std::ifstream in(path, std::ios::binary);
   Sha256 h;
-  char buf[65536];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0)
-    h.update(buf, static_cast<size_t>(in.gcount()));
+  size_t size = static_cast<size_t>(st.st_size);
+  if (size <= kWholeFileBytes) {
+    hashRange(in, h, SIZE_MAX);
+    return h.hexDigest();
+  }
+  h.update("sampled " + std::to_string(size) + "\n");
+  hashRange(in, h, kSampleBytes);
+  in.clear();
+  in.seekg(static_cast<std::streamoff>(size - kSampleBytes));
+  hashRange(in, h, kSampleBytes);
   return h.hexDigest();
 }
 
-} // namespace
-
-std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune) {
-  std::string key =
-      "qtune-cache-v2\nsalt " + std::to_string(o.cacheSalt.size()) + " " + o.cacheSalt + "\n";
-  for (const ir::MetricGoal &g : tune.metrics)
-    key += "metric " + g.name + "\n";
+// What the evaluator runs: its arguments and the content of its program and of every argument
+// that is a script.
+std::string evaluatorText(const RunOptions &o) {
+  std::string key;
   for (size_t i = 0; i < o.evaluator.size(); ++i) {
     const std::string &a = o.evaluator[i];
     key += "arg " + std::to_string(a.size()) + " " + a + "\n";
@@ -71,12 +98,47 @@ std::string evaluatorKey(const RunOptions &o, const ir::Tune &tune) {
     if (!digest.empty())
       key += "file-content " + digest + "\n";
   }
-  for (const std::string &f : o.cacheInputs) {
-    std::string digest = fileDigest(f);
-    key += "cache-input " + std::to_string(f.size()) + " " + f + " " +
-           (digest.empty() ? "missing" : digest) + "\n";
-  }
   return key;
+}
+
+} // namespace
+
+std::vector<std::pair<std::string, std::string>> keyInputs(const RunOptions &o,
+                                                           const ir::Spec &spec) {
+  std::vector<std::pair<std::string, std::string>> out;
+  out.emplace_back("evaluator", sha256Hex(evaluatorText(o)));
+  if (!o.cacheInputs.empty()) {
+    std::string text;
+    for (const std::string &f : o.cacheInputs) {
+      std::string digest = fileDigest(f);
+      text += "input " + std::to_string(f.size()) + " " + f + " " +
+              (digest.empty() ? "missing" : digest) + "\n";
+    }
+    out.emplace_back("eval-inputs", sha256Hex(text));
+  }
+  std::string metrics;
+  for (const ir::MetricGoal &g : spec.tune.metrics)
+    metrics += "metric " + g.name + "\n";
+  out.emplace_back("metrics", sha256Hex(metrics));
+  if (!o.cacheSalt.empty())
+    out.emplace_back("salt", sha256Hex(o.cacheSalt));
+  for (const auto &[name, path] :
+       {std::pair<const char *, const std::string *>{"inventory", &spec.inventory.path},
+        {"onnx", &spec.onnx.path},
+        {"onnx-map", &spec.onnx.mapPath},
+        {"scores", &spec.scores.path}})
+    if (!path->empty()) {
+      std::string digest = fileDigest(*path);
+      out.emplace_back(name, digest.empty() ? "missing" : digest);
+    }
+  return out;
+}
+
+std::string inputsKeyText(const std::vector<std::pair<std::string, std::string>> &inputs) {
+  std::string text = "qtune-cache-v3\n";
+  for (const auto &[name, digest] : inputs)
+    text += name + " " + digest + "\n";
+  return text;
 }
 
 bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, DiagnosticEngine &rd) {
@@ -94,8 +156,8 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
   for (const ir::Target &t : s.targets)
     targets.push_back(&t);
   std::string stem = fs::path(c.opts.spec).stem().string();
-  Sha256 key;
-  key.update(c.commandKey).update("anti_outlier " + out.state.antiOutlier + "\ntiers ");
+  Sha256 key; // the configuration digest
+  key.update("anti_outlier " + out.state.antiOutlier + "\ntiers ");
   for (const ir::ResolvedModule &m : s.resolution.modules) {
     char tier = static_cast<char>(m.tier.value);
     key.update(&tier, 1);
@@ -119,7 +181,8 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
     ir::printIRJSON(s, rd.sourceManager(), irs);
     out.irJson = irs.str();
   }
-  out.key = key.hexDigest();
+  out.config = key.hexDigest();
+  out.key = sha256Hex(c.inputsKey + "config " + out.config + "\n");
   out.dir = (fs::path(c.opts.workdir) / "evals" / out.key.substr(0, 16)).string();
   return true;
 }

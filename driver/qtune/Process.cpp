@@ -12,6 +12,7 @@
 #include <poll.h>
 #include <sstream>
 #include <string_view>
+#include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -29,6 +30,21 @@ pid_t g_groups[kMaxGroups];
 volatile sig_atomic_t g_numGroups = 0;
 volatile sig_atomic_t g_signal = 0;
 volatile sig_atomic_t g_inRunJobs = 0;
+
+// The watchdog: its pid and the write end of its pipe (-1 without one).
+pid_t g_watchdog = -1;
+int g_watchFd = -1;
+
+// Tells the watchdog a process group started (+) or ended (-); a full pipe drops the message
+// (the environment sweep still finds the processes).
+void tellWatchdog(char what, pid_t pgid) {
+  if (g_watchFd < 0)
+    return;
+  char buf[32];
+  int n = snprintf(buf, sizeof buf, "%c%d\n", what, static_cast<int>(pgid));
+  if (::write(g_watchFd, buf, static_cast<size_t>(n)) < 0) {
+  }
+}
 
 void onExitSignal(int sig) {
   for (int i = 0; i < g_numGroups; ++i)
@@ -243,7 +259,8 @@ std::vector<std::string> childEnvironment(const Job &job) {
   if (!job.startedPath.empty())
     set.emplace_back("QSPEC_STARTED", job.startedPath);
   auto isSet = [&](std::string_view name) {
-    return std::any_of(set.begin(), set.end(), [&](const auto &kv) { return kv.first == name; });
+    return std::any_of(set.begin(), set.end(), [&](const auto &kv) { return kv.first == name; }) ||
+           std::find(job.unsetEnv.begin(), job.unsetEnv.end(), name) != job.unsetEnv.end();
   };
   std::vector<std::string> env;
   for (char **e = environ; *e; ++e) {
@@ -370,6 +387,7 @@ std::string jobTag(const Job &job) {
       ::kill(-r.pid, SIGKILL);
   for (const Job &job : jobs)
     sweep(jobTag(job), {});
+  tellWatchdog('x', 0); // nothing left for it to do
   int sig = g_signal;
   ::signal(sig, SIG_DFL);
   ::raise(sig);
@@ -379,6 +397,7 @@ std::string jobTag(const Job &job) {
 JobResult finishJob(Running &r, const Job &job, int status) {
   r.done = true;
   ::kill(-r.pid, SIGKILL); // anything the evaluator left behind in its group
+  tellWatchdog('-', r.pid);
   JobResult res;
   res.seconds = r.started ? std::chrono::duration<double>(Clock::now() - r.start).count() : 0;
   res.timedOut = r.killed;
@@ -460,6 +479,8 @@ void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
     r.start = Clock::now();
     r.started = jobs[i].startedPath.empty();
     r.pid = ok ? startJob(jobs[i], opts, outFd, errFd) : -1;
+    if (r.pid > 0)
+      tellWatchdog('+', r.pid);
     if (outFd >= 0)
       ::close(outFd);
     if (errFd >= 0)
@@ -509,6 +530,98 @@ void runJobs(const std::vector<Job> &jobs, const ExecOptions &opts,
   g_inRunJobs = 0;
   if (g_signal)
     dieOnSignal(run, jobs);
+}
+
+bool startWatchdog(const std::string &workdir) {
+  char self[4096];
+  ssize_t n = ::readlink("/proc/self/exe", self, sizeof self - 1);
+  if (n <= 0)
+    return false;
+  self[n] = '\0';
+  int fds[2];
+  if (::pipe2(fds, O_CLOEXEC) != 0)
+    return false;
+  std::string abs = std::filesystem::absolute(workdir).lexically_normal().string();
+  std::vector<std::string> args = {"qtune", "__watchdog", abs};
+  std::vector<char *> argv = pointers(args);
+  sigset_t all, old;
+  sigfillset(&all);
+  ::pthread_sigmask(SIG_SETMASK, &all, &old);
+  pid_t pid = ::vfork();
+  if (pid == 0) {
+    // Descriptor 3 is the pipe's read end (dup2 clears close-on-exec); a new session keeps the
+    // terminal's signals and a kill of qtune's process group away from the watchdog.
+    ::setsid();
+    if (::dup2(fds[0], 3) < 0)
+      ::_exit(127);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP})
+      ::signal(sig, SIG_IGN);
+    ::sigprocmask(SIG_SETMASK, &old, nullptr);
+    ::execv(self, argv.data());
+    ::_exit(127);
+  }
+  ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  ::close(fds[0]);
+  if (pid < 0) {
+    ::close(fds[1]);
+    return false;
+  }
+  g_watchdog = pid;
+  g_watchFd = fds[1];
+  ::signal(SIGPIPE, SIG_IGN); // a dead watchdog must not kill qtune through its pipe
+  return true;
+}
+
+void stopWatchdog() {
+  if (g_watchFd < 0)
+    return;
+  tellWatchdog('x', 0);
+  ::close(g_watchFd);
+  g_watchFd = -1;
+  ::waitpid(g_watchdog, nullptr, 0);
+  g_watchdog = -1;
+}
+
+int watchdogMain(const std::string &workdir) {
+  std::vector<pid_t> groups;
+  std::string pending;
+  char buf[4096];
+  while (true) {
+    ssize_t n = ::read(3, buf, sizeof buf);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break; // qtune is gone without a goodbye
+    pending.append(buf, static_cast<size_t>(n));
+    size_t nl;
+    while ((nl = pending.find('\n')) != std::string::npos) {
+      std::string line = pending.substr(0, nl);
+      pending.erase(0, nl + 1);
+      if (line.empty())
+        continue;
+      if (line[0] == 'x')
+        return 0;
+      pid_t pgid = static_cast<pid_t>(std::strtol(line.c_str() + 1, nullptr, 10));
+      if (pgid <= 0)
+        continue;
+      if (line[0] == '+')
+        groups.push_back(pgid);
+      else
+        groups.erase(std::remove(groups.begin(), groups.end(), pgid), groups.end());
+    }
+  }
+  for (pid_t g : groups)
+    ::kill(-g, SIGKILL);
+  // The sweep runs under the work directory's lock, so a new run cannot start evaluators it
+  // would find; if a new run took the lock first, that run sweeps itself.
+  std::string lock = (std::filesystem::path(workdir) / "lock").string();
+  int fd = ::open(lock.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+  bool held = false;
+  for (int i = 0; fd >= 0 && i < 500 && !(held = ::flock(fd, LOCK_EX | LOCK_NB) == 0); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (held || fd < 0)
+    sweepWorkdir(workdir);
+  return 0;
 }
 
 std::string findProgram(const std::string &program) {

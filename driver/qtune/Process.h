@@ -6,9 +6,12 @@
 // dies, even one that called setsid(), becomes qtune's child instead of init's. When a probe
 // ends, its process group is killed and every process carrying the probe's QSPEC_RESULT (a path
 // unique to the work directory and the probe) in its environment is killed too; on
-// SIGINT/SIGTERM/SIGHUP every running group and orphan is killed before qtune exits. After a kill
-// -9 of qtune, the next run first kills what is left of the old run's evaluators (sweepWorkdir),
-// found by the work directory in their environment.
+// SIGINT/SIGTERM/SIGHUP every running group and orphan is killed before qtune exits. Against a
+// kill -9 of qtune, which no handler sees, a watchdog (startWatchdog) waits on a pipe only qtune
+// writes: when the pipe closes without qtune's goodbye, the watchdog kills the evaluators'
+// process groups and every process with the work directory in its environment, whatever
+// wrappers (sh -c, Python) stand between. The next run sweeps the work directory again
+// (sweepWorkdir) in case the watchdog was killed too.
 #pragma once
 
 #include <functional>
@@ -21,7 +24,8 @@ namespace qspec::tune {
 struct Job {
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;
-  std::string key; // QSPEC_KEY (the sweep uses QSPEC_RESULT from `env`)
+  std::vector<std::string> unsetEnv; // names removed from the environment qtune passes on
+  std::string key;                   // QSPEC_KEY (the sweep uses QSPEC_RESULT from `env`)
   std::string stdoutPath, stderrPath;
   std::string startedPath; // slurm: the step creates it when it starts running
   double timeout = 0;      // seconds of run time, 0 = none
@@ -54,6 +58,15 @@ int sweepWorkdir(const std::string &workdir);
 
 // Makes SIGINT, SIGTERM and SIGHUP kill every running evaluator before qtune exits.
 void installExitHandlers();
+
+// Starts the watchdog of this qtune's evaluators (a new session: terminal signals do not reach
+// it): `qtune __watchdog WORKDIR` with the read end of a pipe as descriptor 3. runJobs tells it
+// every evaluator's process group. False if it cannot be started (the run goes on without it).
+bool startWatchdog(const std::string &workdir);
+// Says goodbye to the watchdog (nothing to clean up) and waits for it to exit.
+void stopWatchdog();
+// The watchdog's main (`qtune __watchdog WORKDIR`): returns its exit code.
+int watchdogMain(const std::string &workdir);
 
 // Finds `program` the way execvp would; "" if it is not an executable file.
 std::string findProgram(const std::string &program);

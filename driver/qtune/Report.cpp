@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <filesystem>
@@ -62,6 +63,20 @@ std::string xmlEscape(const std::string &s) {
   return out;
 }
 
+// What a probe (or the best) of state.json moves: its "set", or for a state.json written before
+// probes named their set, its level.
+std::string setText(const json &p) {
+  if (p.contains("set") && p["set"].is_string())
+    return p["set"].get<std::string>();
+  return "level " + std::to_string(p.value("level", 0)) + " (" + p.value("level_text", "none") +
+         ")";
+}
+
+// True for a probe of a whole-model HMCT phase (every unit at one tier, no level).
+bool wholeModel(const json &p) {
+  return p.contains("uniform") && p["uniform"].is_string() && p.value("level", 0) == 0;
+}
+
 std::string mdCell(const std::string &s) {
   std::string out;
   for (char c : s)
@@ -107,6 +122,7 @@ struct ChartPoint {
   double x, y;
   bool pass, failed, best;
   int phase;
+  std::string whole; // the tier of a whole-model probe ("int16"), else ""
 };
 
 // The HMCT phases a run went through, ascending.
@@ -144,7 +160,10 @@ std::vector<ChartPoint> chartPoints(const json &st, bool byRound) {
                  : phases.empty() ? p.value("modules", 0.0)
                                   : bandX(phases, phaseOf(p), p.value("level", 0.0), levels);
       pts.push_back({x, failed ? 0 : p["metric"].get<double>(), p.value("pass", false), failed,
-                     !bestKey.empty() && key == bestKey, phaseOf(p)});
+                     !bestKey.empty() && key == bestKey, phaseOf(p),
+                     wholeModel(p) ? p["uniform"].get<std::string>() +
+                                         (p.value("dual_matmul", false) ? "+dual" : "")
+                                   : std::string()});
     }
   return pts;
 }
@@ -206,6 +225,10 @@ private:
   // The axes' ranges: every probe and the target, 12% of room above and below.
   void fitRanges() {
     ymin_ = ymax_ = thr_;
+    if (st_.contains("baseline") && st_["baseline"].is_number()) {
+      ymin_ = std::min(ymin_, st_["baseline"].get<double>());
+      ymax_ = std::max(ymax_, st_["baseline"].get<double>());
+    }
     for (const ChartPoint &p : pts_) {
       xmax_ = std::max(xmax_, p.x);
       if (!p.failed) {
@@ -264,6 +287,15 @@ private:
         x0_ + kPadL, Y(thr_), x0_ + kPadL + kPlotW, Y(thr_));
     put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#06c\">target %.4g</text>\n",
         x0_ + kPadL + 3, Y(thr_) - 3, thr_);
+    if (st_.contains("baseline") && st_["baseline"].is_number()) {
+      double b = st_["baseline"].get<double>();
+      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#777\" "
+          "stroke-dasharray=\"1 2\"/>\n",
+          x0_ + kPadL, Y(b), x0_ + kPadL + kPlotW, Y(b));
+      put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#777\" "
+          "text-anchor=\"end\">float baseline %.4g</text>\n",
+          x0_ + kPadL + kPlotW - 3, Y(b) - 3, b);
+    }
   }
 
   // Each phase's probes joined in order of size.
@@ -294,7 +326,15 @@ private:
           cx - 4, cy - 4, cx + 4, cy + 4, cx - 4, cy + 4, cx + 4, cy - 4);
       return;
     }
-    if (p.pass || p.phase == 0)
+    if (!p.whole.empty()) {
+      // A whole-model phase: a square labelled with its tier, apart from the level probes.
+      put("<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"%s\" stroke=\"%s\" "
+          "stroke-width=\"1.5\"/>\n",
+          X(p.x) - 3.5, Y(p.y) - 3.5, p.pass ? color : "white", color);
+      if (!byRound_)
+        put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"8\" fill=\"%s\">all %s</text>\n", X(p.x) + 6,
+            Y(p.y) + 3, color, xmlEscape(p.whole).c_str());
+    } else if (p.pass || p.phase == 0)
       put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"/>\n", X(p.x), Y(p.y), color);
     else
       put("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"white\" stroke=\"%s\" "
@@ -348,11 +388,142 @@ void svgLegend(std::ostringstream &svg, const json &st, double y) {
            "stroke-width=\"1.5\"/>\n",
            x, y);
   item(m, "best");
+  if (ladder) {
+    snprintf(m, sizeof m,
+             "<rect x=\"%.1f\" y=\"%.1f\" width=\"7\" height=\"7\" fill=\"white\" "
+             "stroke=\"#555\" stroke-width=\"1.5\"/>\n",
+             x - 3.5, y - 3.5);
+    item(m, "whole model");
+  }
   for (int ph : phases) {
     snprintf(m, sizeof m, "<rect x=\"%.1f\" y=\"%.1f\" width=\"8\" height=\"8\" fill=\"%s\"/>\n",
              x - 4, y - 4, phaseColor(ph));
     item(m, "phase " + std::to_string(ph));
   }
+}
+
+// The answer first: what the best configuration changes relative to the base spec, one row per
+// unit, a table to paste into a review.
+void answerSection(std::ostringstream &md, const json &st) {
+  md << "## Answer\n\n";
+  const json &best = st["best"];
+  if (!best.is_object()) {
+    md << "No configuration met the target";
+    if (!st.value("message", std::string()).empty())
+      md << " (" << mdCell(st.value("message", "")) << ")";
+    md << "; the base spec is unchanged.\n\n";
+    return;
+  }
+  const json &changes = best.contains("changes") ? best["changes"] : json();
+  size_t modules = 0;
+  if (changes.is_array())
+    for (const json &c : changes)
+      modules += c.value("modules", size_t(0));
+  md << "Best: " << mdCell(setText(best)) << ", " << st.value("metric", "") << " "
+     << metricText(best["metric"]) << " ("
+     << (st.value("verdict", "") == "running" ? "so far; " : "")
+     << "`best/`, `qtune apply` writes it into the spec).\n\n";
+  if (!changes.is_array() || changes.empty()) {
+    md << "No module changes tier relative to the base spec.\n\n";
+    return;
+  }
+  md << modules << " module" << (modules == 1 ? "" : "s") << " in " << changes.size() << " unit"
+     << (changes.size() == 1 ? "" : "s") << " change tier relative to the base spec:\n\n";
+  md << "| unit | modules | base tier | tuned tier |\n|---|---:|---|---|\n";
+  for (const json &c : changes)
+    md << "| `" << mdCell(c.value("unit", "")) << "` | " << c.value("modules", 0) << " | "
+       << c.value("from", "") << " | " << c.value("to", "") << " |\n";
+  md << "\n";
+}
+
+std::string seconds(double s) {
+  char buf[32];
+  if (s >= 3600)
+    snprintf(buf, sizeof buf, "%.1fh", s / 3600);
+  else if (s >= 60)
+    snprintf(buf, sizeof buf, "%.1fm", s / 60);
+  else
+    snprintf(buf, sizeof buf, "%.1fs", s);
+  return buf;
+}
+
+// The budget left and the ETA it gives: the time left, or the evaluations left at the mean
+// time per evaluation, whichever ends first. "" without a budget.
+std::string etaText(const json &st, double perEval, bool running) {
+  double maxTime = st.value("max_time", 0.0), elapsed = st.value("elapsed", 0.0);
+  int maxEvals = st.value("max_evals", 0), evals = st.value("evaluations", 0);
+  std::string out;
+  double eta = -1;
+  if (maxEvals > 0) {
+    out += std::to_string(evals) + " of " + std::to_string(maxEvals) + " evaluations";
+    if (perEval > 0) {
+      double slots = std::max(1.0, st.value("jobs", 1.0));
+      eta = std::ceil(std::max(0, maxEvals - evals) / slots) * perEval;
+    }
+  }
+  if (maxTime > 0) {
+    out += (out.empty() ? "" : "; ") + seconds(elapsed) + " of " + seconds(maxTime);
+    double left = std::max(0.0, maxTime - elapsed);
+    eta = eta < 0 ? left : std::min(eta, left);
+  }
+  if (out.empty())
+    return "";
+  std::string line = "budget: " + out;
+  if (running && eta >= 0)
+    line += "; ETA at most " + seconds(eta);
+  return line;
+}
+
+// The live table of `qtune status`: every probe so far (set, metric, result, wall time, device)
+// and the evaluations running now, then the budget and the ETA.
+void statusTable(const json &st, bool running) {
+  const json &metricName = st["metric"];
+  std::vector<std::array<std::string, 6>> rows;
+  rows.push_back({"round", "set", metricName.is_string() ? metricName.get<std::string>() : "metric",
+                  "result", "time", "device"});
+  double total = 0;
+  int timed = 0;
+  for (const json &r : st["rounds"])
+    for (const json &p : r["probes"]) {
+      std::string status = p.value("status", "");
+      bool cached = p.value("cached", false);
+      std::string result = status != "ok"           ? "failed (" + status + ")"
+                           : p.value("pass", false) ? "pass"
+                                                    : "fail";
+      double secs =
+          p.contains("seconds") && p["seconds"].is_number() ? p["seconds"].get<double>() : 0;
+      if (!cached && secs > 0) {
+        total += secs;
+        ++timed;
+      }
+      rows.push_back({std::to_string(r.value("round", 0)), setText(p), metricText(p["metric"]),
+                      result + (cached ? " (cached)" : ""), cached ? "-" : seconds(secs),
+                      p.value("device", "").empty() ? "-" : p.value("device", "")});
+    }
+  double elapsed = st.value("elapsed", 0.0);
+  if (running && st.contains("in_flight") && st["in_flight"].is_array())
+    for (const json &f : st["in_flight"])
+      rows.push_back({"now", f.value("set", ""), "-", "running",
+                      seconds(std::max(0.0, elapsed - f.value("started", 0.0))),
+                      f.value("device", "")});
+  std::array<size_t, 6> width{};
+  for (const auto &row : rows)
+    for (size_t c = 0; c < row.size(); ++c)
+      width[c] = std::max(width[c], row[c].size());
+  std::cout << "\n";
+  for (const auto &row : rows) {
+    std::string line;
+    for (size_t c = 0; c < row.size(); ++c)
+      line += row[c] + (c + 1 < row.size() ? std::string(width[c] - row[c].size() + 2, ' ') : "");
+    std::cout << line << "\n";
+  }
+  double perEval = timed ? total / timed : 0;
+  std::cout << "\n";
+  if (timed)
+    std::cout << "time per evaluation: " << seconds(perEval) << " (mean of " << timed << ")\n";
+  std::string eta = etaText(st, perEval, running);
+  if (!eta.empty())
+    std::cout << eta << "\n";
 }
 
 } // namespace
@@ -379,13 +550,14 @@ int statusCommand(const std::string &dir) {
             << ", history: " << readHistory((fs::path(dir) / "history.jsonl").string()).size()
             << " records\n";
   if (st["best"].is_object())
-    std::cout << "best: level " << st["best"].value("level", 0) << ", " << st.value("metric", "")
-              << " " << metricText(st["best"]["metric"]) << ", " << st["best"].value("units", 0)
+    std::cout << "best: " << setText(st["best"]) << ", " << st.value("metric", "") << " "
+              << metricText(st["best"]["metric"]) << ", " << st["best"].value("units", 0)
               << " units, " << st["best"].value("modules", 0) << " modules moved\n";
   else
     std::cout << "best: none\n";
   if (!st.value("message", std::string()).empty())
     std::cout << "message: " << st.value("message", "") << "\n";
+  statusTable(st, running);
   return 0;
 }
 
@@ -462,7 +634,8 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   }
   std::ostringstream md;
   md << "# qtune report\n\n";
-  md << "| | |\n|---|---|\n";
+  answerSection(md, st);
+  md << "## Run\n\n| | |\n|---|---|\n";
   md << "| spec | `" << mdCell(st.value("spec", "")) << "` |\n";
   md << "| strategy | " << st.value("strategy", "") << " |\n";
   md << "| target | " << st.value("metric", "") << " " << st.value("op", "") << " "
@@ -473,13 +646,13 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   md << "| evaluations (last run) | " << st.value("evaluations", 0) << ", cache hits "
      << st.value("cache_hits", 0) << " |\n";
   if (st["best"].is_object())
-    md << "| best | level " << st["best"].value("level", 0) << ", metric "
-       << metricText(st["best"]["metric"]) << ", " << st["best"].value("units", 0) << " units / "
-       << st["best"].value("modules", 0) << " modules moved (`best/`) |\n";
+    md << "| best | " << setText(st["best"]) << ", metric " << metricText(st["best"]["metric"])
+       << ", " << st["best"].value("units", 0) << " units / " << st["best"].value("modules", 0)
+       << " modules moved (`best/`) |\n";
   else
     md << "| best | none |\n";
   md << "\n## Rounds\n\n";
-  md << "| round | change | level | units | modules | anti-outlier | metric | result | cached |\n";
+  md << "| round | change | set | units | modules | anti-outlier | metric | result | cached |\n";
   md << "|---:|---|---|---:|---:|---|---:|---|---|\n";
   std::string bestKey = st["best"].is_object() ? st["best"].value("key", "") : "";
   for (const json &r : st["rounds"])
@@ -491,10 +664,9 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
       if (!bestKey.empty() && p.value("key", "") == bestKey)
         result = "**" + result + ", best**";
       md << "| " << r.value("round", 0) << " | " << mdCell(p.value("why", "")) << " | "
-         << p.value("level", 0) << " (" << mdCell(p.value("level_text", "")) << ") | "
-         << p.value("units", 0) << " | " << p.value("modules", 0) << " | "
-         << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", "")) << " | "
-         << metricText(p["metric"]) << " | " << result << " | "
+         << mdCell(setText(p)) << " | " << p.value("units", 0) << " | " << p.value("modules", 0)
+         << " | " << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", ""))
+         << " | " << metricText(p["metric"]) << " | " << result << " | "
          << (p.value("cached", false) ? "yes" : "no") << " |\n";
     }
   if (!st["notes"].empty()) {

@@ -352,6 +352,48 @@ TuningState stateFor(const TuneSpace &space, const ir::Spec &base, const Probe &
   return st;
 }
 
+std::string wholeModelText(const Probe &p) {
+  if (p.uniform < 0)
+    return "";
+  std::string out = std::string("all ") + ir::tierName(static_cast<ir::Tier>(p.uniform));
+  if (p.dualMatmul)
+    out += ", dual-int16 on matrix operators";
+  return out;
+}
+
+std::string probeSetText(const Probe &p, const TuneSpace &space) {
+  std::string whole = wholeModelText(p);
+  if (p.level <= 0 || static_cast<size_t>(p.level) > space.levels())
+    return whole.empty() ? "none" : whole;
+  std::string level = "level " + std::to_string(p.level) + " (" +
+                      space.levelText[static_cast<size_t>(p.level - 1)] + ")";
+  if (p.levelTier >= 0)
+    level += std::string(" at ") + ir::tierName(static_cast<ir::Tier>(p.levelTier));
+  return whole.empty() ? level : whole + "; " + level;
+}
+
+std::vector<TierChange> tierChanges(const TuneSpace &space, const TuningState &state) {
+  std::unordered_map<std::string, const Unit *> byName;
+  for (const Unit &u : space.units)
+    byName.emplace(u.name, &u);
+  auto from = [&](const std::string &unit) {
+    ir::Tier t = ir::Tier::Int4;
+    auto it = byName.find(unit);
+    if (it != byName.end())
+      for (uint32_t m : it->second->modules)
+        if (m < space.baseTier.size())
+          t = std::max(t, space.baseTier[m]);
+    return t;
+  };
+  std::vector<TierChange> out;
+  for (size_t i = 0; i < state.excludes.size(); ++i)
+    out.push_back({state.excludeUnits[i], state.excludes[i].size(), from(state.excludeUnits[i]),
+                   ir::Tier::Float});
+  for (const TuningState::Raise &r : state.raises)
+    out.push_back({r.unit, r.names.size(), from(r.unit), r.tier});
+  return out;
+}
+
 bool isPlainWord(const std::string &text) {
   if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_'))
     return false;

@@ -93,6 +93,23 @@ std::string stateText(const TuningState &state, const StatePatterns &patterns,
 std::string stateText(const TuningState &state, const std::string &indent,
                       const ir::Inventory &inv);
 
+// What a probe moves, for the log, the report and state.json. The whole-model part of an HMCT
+// phase ("all int16", "all int16, dual-int16 on matrix operators"; "" when the probe has none),
+// and the whole set: "level 4 (top 4)", "all fp16", "all int16, dual-int16 on matrix operators;
+// level 2 (top 2) at dual-int16", or "none".
+std::string wholeModelText(const Probe &p);
+std::string probeSetText(const Probe &p, const TuneSpace &space);
+
+// One unit whose tier a tuning state changes: its tier in the base spec (the highest of its
+// modules') and the tier the state gives it.
+struct TierChange {
+  std::string unit;
+  size_t modules = 0;
+  ir::Tier from = ir::Tier::Int8, to = ir::Tier::Float;
+};
+// The units `state` moves, in the state's order (excludes, then raises).
+std::vector<TierChange> tierChanges(const TuneSpace &space, const TuningState &state);
+
 // True if `text` can be written as a bare .qspec identifier.
 bool isPlainWord(const std::string &text);
 

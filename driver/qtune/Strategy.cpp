@@ -308,19 +308,24 @@ public:
     return out;
   }
 
+  // Each result of the round answers one step: a step that proposes a probe again (the
+  // descent's re-probe of a level the bisection just failed) waits for the next round, where
+  // it is a proposal of its own (a cache hit), so the report shows every step of the sequence.
   void observe(const std::vector<std::pair<Probe, Outcome>> &results) override {
+    std::vector<bool> used(results.size(), false);
     while (verdict_.kind == Verdict::Running) {
       StandingHigh t = *this;
       std::optional<Probe> p = t.step();
       if (!p)
         return;
-      auto it =
-          std::find_if(results.begin(), results.end(),
-                       [&](const std::pair<Probe, Outcome> &r) { return r.first.sameAs(*p); });
-      if (it == results.end())
+      size_t i = 0;
+      while (i < results.size() && (used[i] || !results[i].first.sameAs(*p)))
+        ++i;
+      if (i == results.size())
         return;
+      used[i] = true;
       *this = std::move(t);
-      learn(*p, it->second);
+      learn(*p, results[i].second);
     }
   }
 

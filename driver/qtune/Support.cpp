@@ -43,6 +43,9 @@ json toJSON(const EvalRecord &r) {
   j["seconds"] = std::round(r.seconds * 1000) / 1000;
   j["units"] = r.units;
   j["modules"] = r.modules;
+  j["device"] = r.device;
+  j["config"] = r.config;
+  j["inputs"] = r.inputs;
   return j;
 }
 
@@ -70,6 +73,12 @@ bool fromJSON(const std::string &line, EvalRecord &r) {
   r.seconds = j.value("seconds", 0.0);
   r.units = j.value("units", size_t(0));
   r.modules = j.value("modules", size_t(0));
+  r.device = j.value("device", "");
+  r.config = j.value("config", "");
+  if (j.contains("inputs") && j["inputs"].is_object())
+    for (const auto &[k, v] : j["inputs"].items())
+      if (v.is_string())
+        r.inputs[k] = v.get<std::string>();
   return true;
 }
 

@@ -27,6 +27,9 @@ struct EvalRecord {
   std::string stderrTail;
   double seconds = 0;
   size_t units = 0, modules = 0;
+  std::string device; // the slot's device set ("0-3"), "" when no --devices
+  std::string config; // the configuration's digest (the key without its inputs)
+  std::map<std::string, std::string> inputs; // the inputs' digests by name (keyInputs)
 };
 
 class History {

@@ -12,6 +12,7 @@
 #include "ir/Diagnostics.h"
 #include "support/Heap.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <optional>
@@ -33,8 +34,9 @@ options of every command:
 run options:
   --workdir DIR            where configs, the history (cache) and the result live (required)
   --strategy NAME          group-bisect (default), standing-high or hmct-ladder
-  --jobs N                 evaluations at once (default 1)
-  --devices LIST           comma-separated devices, one per slot (e.g. npu:0,npu:1)
+  --jobs N                 evaluations at once (default 1, or one per --devices set)
+  --devices LIST           comma-separated device sets, one per slot: a device (npu:0), a
+                           range (0-3) or ids joined with + (0+2); e.g. --devices 0-3,4-7
   --device-env NAME        variable that pins an evaluation to its device
                            (default ASCEND_RT_VISIBLE_DEVICES)
   --executor KIND          local (default) or slurm (each evaluation through srun)
@@ -43,12 +45,21 @@ run options:
   --srun PATH              the srun program (default srun)
   --max-rounds N           stop after N rounds (default: the spec's max_rounds, else the strategy's)
   --max-time SECONDS       stop starting rounds after SECONDS (default: the spec's max_time)
+  --max-hours H            the same budget in hours (e.g. 1.5)
+  --max-evals N            stop starting rounds after N evaluator runs
+  --plateau N              stop after N rounds without a better configuration
+  Stopped by a budget or a plateau, the run ends with the best configuration so far.
   --timeout SECONDS        a longer evaluation is killed and counts as failed
   --cache-salt TEXT        mixed into every cache key (new data set, new checkpoint, ...)
-  --cache-input FILE       a file whose content enters every cache key (repeatable; the
-                           evaluator program and its arguments that are files always do)
+  --eval-input FILE        a file the evaluator reads (data set, checkpoint list, helper
+                           module): its content enters every cache key (repeatable; the
+                           evaluator program, its script arguments and the model's inventory,
+                           ONNX and scores files always do); also --cache-input FILE
   --retries N              run a failed evaluation again up to N times (default 1); failures
                            are never cached, so a later run evaluates them again
+  --transient-retries N    run an evaluation the evaluator calls transient (exit 75) again up
+                           to N times, on another slot's devices (default 3); exit 78 (fatal)
+                           stops the run
   --write-ir               also write DIR/evals/KEY/ir.json and set QSPEC_IR
   --log-limit BYTES        keep this much of each evaluator's stdout/stderr, then only the
                            last 64 KiB (default 16 MiB)
@@ -57,7 +68,8 @@ run options:
   --no-progress            no progress lines on stderr
 
 The evaluator runs without a shell and gets QSPEC_ROUND, QSPEC_CONFIG_DIR, QSPEC_DEVICE,
-QSPEC_RESULT (and QSPEC_IR with --write-ir); see docs/driver.md. Exit codes: 0 target met,
+QSPEC_RESULT (and QSPEC_IR only with --write-ir); see docs/driver.md and the Python kit
+share/qspec/python/qspec_eval.py. Exit codes: 0 target met,
 1 unreachable / not reached / errors in the spec, 2 usage or internal errors, 3 no verdict
 (the deciding evaluations failed).
 )";
@@ -105,11 +117,13 @@ bool takeColorOption(int &argc, char **argv, std::string &error) {
 }
 
 // The run options that take a value, as `--flag VALUE` or `--flag=VALUE`.
-const char *const kValueFlags[] = {"--workdir",     "--strategy",   "--jobs",       "--devices",
-                                   "--device-env",  "--executor",   "--slurm-arg",  "--partition",
-                                   "--gres",        "--srun",       "--max-rounds", "--max-time",
-                                   "--timeout",     "--cache-salt", "--inventory",  "--scores",
-                                   "--cache-input", "--retries",    "--log-limit"};
+const char *const kValueFlags[] = {
+    "--workdir",     "--strategy",   "--jobs",       "--devices",
+    "--device-env",  "--executor",   "--slurm-arg",  "--partition",
+    "--gres",        "--srun",       "--max-rounds", "--max-time",
+    "--timeout",     "--cache-salt", "--inventory",  "--scores",
+    "--cache-input", "--retries",    "--log-limit",  "--eval-input",
+    "--max-evals",   "--max-hours",  "--plateau",    "--transient-retries"};
 
 // The value flag `a` is (`--flag` or `--flag=...`), or "" if none; `val` is the `=` part.
 std::string valueFlag(const std::string &a, std::string &val, bool &inline_) {
@@ -156,6 +170,7 @@ std::optional<int> setRunNumber(const std::string &flag, const std::string &val,
     if (!wholeNumber(val, 1, 1024, num))
       return usageError("--jobs takes a whole number from 1 to 1024");
     o.jobs = static_cast<unsigned>(num);
+    o.jobsGiven = true;
   } else if (flag == "--max-rounds") {
     if (!wholeNumber(val, 1, 100000, num))
       return usageError("--max-rounds takes a whole number from 1 to 100000");
@@ -164,6 +179,18 @@ std::optional<int> setRunNumber(const std::string &flag, const std::string &val,
     if (!parseNumber(val, num) || num <= 0)
       return usageError(flag + " takes a positive number of seconds");
     (flag == "--timeout" ? o.timeout : o.maxTime) = num;
+  } else if (flag == "--max-hours") {
+    if (!parseNumber(val, num) || num <= 0)
+      return usageError("--max-hours takes a positive number of hours");
+    o.maxTime = num * 3600;
+  } else if (flag == "--max-evals" || flag == "--plateau") {
+    if (!wholeNumber(val, 1, 1e9, num))
+      return usageError(flag + " takes a whole number, at least 1");
+    (flag == "--plateau" ? o.plateau : o.maxEvals) = static_cast<int>(num);
+  } else if (flag == "--transient-retries") {
+    if (!wholeNumber(val, 0, 100, num))
+      return usageError("--transient-retries takes a whole number from 0 to 100");
+    o.transientRetries = static_cast<int>(num);
   } else if (flag == "--retries") {
     if (!wholeNumber(val, 0, 100, num))
       return usageError("--retries takes a whole number from 0 to 100");
@@ -203,7 +230,7 @@ std::optional<int> setRunValue(const std::string &flag, const std::string &val,
     o.inventory = val;
   else if (flag == "--scores")
     o.scores = val;
-  else if (flag == "--cache-input")
+  else if (flag == "--cache-input" || flag == "--eval-input")
     o.cacheInputs.push_back(val);
   else
     return setRunNumber(flag, val, o);
@@ -316,6 +343,8 @@ int main(int argc, char **argv) {
     std::cout << versionLine("qtune") << "\n";
     return 0;
   }
+  if (cmd == "__watchdog" && argc == 3) // started by `qtune run` itself (Process.h)
+    return tune::watchdogMain(argv[2]);
   if (cmd == "status" || cmd == "report" || cmd == "apply")
     return dirCommand(cmd, argc, argv);
   if (cmd != "run")
@@ -324,6 +353,8 @@ int main(int argc, char **argv) {
   tune::RunOptions o;
   if (std::optional<int> rc = parseRunArgs(argc, argv, o))
     return *rc;
+  if (!o.jobsGiven && !o.devices.empty()) // one slot per device set
+    o.jobs = static_cast<unsigned>(std::min<size_t>(o.devices.size(), 1024));
   if (std::optional<int> rc = checkRunOptions(o))
     return *rc;
   return tune::runCommand(o);

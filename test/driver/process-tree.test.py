@@ -46,14 +46,36 @@ for sig in (signal.SIGTERM, signal.SIGINT):
     p.wait(timeout=30)
     print(sig.name + ": rc", p.returncode, "evaluator gone:", wait_dead(ev_pid), "grandchild gone:", wait_dead(gc_pid))
 
-# 3. kill -9 of qtune: nothing runs in qtune, the grandchild survives; the next run on the same
+# 3. kill -9 of qtune: no handler of qtune's runs, but its watchdog sees the pipe close and kills
+#    the evaluator and the grandchild.
+clean()
+p = subprocess.Popen(cmd("hang", tmp + "/w8"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+ev_pid, gc_pid = pid_of("evaluator.pid"), pid_of("grandchild.pid")
+p.kill()
+p.wait()
+print("after kill -9: evaluator gone:", wait_dead(ev_pid, 30), "grandchild gone:", wait_dead(gc_pid, 30))
+
+# 4. kill -9 of the watchdog and of qtune: the grandchild survives; the next run on the same
 #    work directory kills it before evaluating again.
+def watchdog_of(work):
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                args = open("/proc/%s/cmdline" % d, "rb").read().split(b"\0")
+            except OSError:
+                continue
+            if b"__watchdog" in args and os.path.abspath(work).encode() in args:
+                return int(d)
+    return None
+
 clean()
 p = subprocess.Popen(cmd("hang", tmp + "/w9"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 gc_pid = pid_of("grandchild.pid")
+os.kill(watchdog_of(tmp + "/w9"), signal.SIGKILL)
 p.kill()
 p.wait()
-print("after kill -9: grandchild alive:", alive(gc_pid))
+time.sleep(0.2)
+print("both killed: grandchild alive:", alive(gc_pid))
 clean()
 r = subprocess.run(cmd("done", tmp + "/w9"), capture_output=True, text=True)
 print("rerun:", [l for l in r.stderr.splitlines() if "left behind" in l])

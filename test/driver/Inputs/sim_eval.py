@@ -29,6 +29,9 @@ ap.add_argument("--env-log", default="")
 ap.add_argument("--mmlu-offset", type=float, default=None, help="also report mmlu = accuracy + OFFSET")
 ap.add_argument("--spam", type=int, default=0, help="write this many bytes to stderr first")
 ap.add_argument("--fail-once", default="", help="with --fail: fail only while FILE does not exist, then create it")
+ap.add_argument("--clock", default="", help="add --clock-step seconds to the number in FILE (qtune's QSPEC_TUNE_CLOCK_FILE)")
+ap.add_argument("--clock-step", type=float, default=1200)
+ap.add_argument("--wait-for", default="", help="wait until FILE exists before writing the result")
 args = ap.parse_args()
 
 key = os.environ.get("QSPEC_KEY", "?")
@@ -86,6 +89,18 @@ if args.env_log:
 
 if args.sleep:
     time.sleep(args.sleep)
+if args.wait_for:
+    while not os.path.exists(args.wait_for):
+        time.sleep(0.02)
+if args.clock:
+    import fcntl
+    with open(args.clock, "a+") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        f.seek(0)
+        now = float(f.read().strip() or 0) + args.clock_step
+        f.seek(0)
+        f.truncate()
+        f.write("%g\n" % now)
 if args.spam:
     chunk = "x" * 1023 + "\n"
     for _ in range(args.spam // 1024):

@@ -119,6 +119,17 @@ TEST(QTuneStrategy, StandingHighDecisions) {
   EXPECT_EQ(c.rounds, 3);
 }
 
+// The descent's first probe can be the level the bisection failed last (pass from 6: bisection
+// 4, 6, 5; descent 5): it is a proposal of its own (a cache hit), so the proposals are
+// msModelSlim's sequence 0, 4, 6, 5, 5, 6 and the evaluations stay 4.
+TEST(QTuneStrategy, StandingHighReprobeIsAProposal) {
+  SimResult r = run("standing-high", 8, 6, 1);
+  ASSERT_TRUE(r.verdict.best);
+  EXPECT_EQ(r.verdict.best->level, 6);
+  EXPECT_EQ(r.evaluations, 4);
+  EXPECT_EQ(r.probes, 6);
+}
+
 TEST(QTuneStrategy, StandingHighChainRescuesLevel) {
   // The second anti-outlier candidate adds enough metric that one level lower passes with it.
   SearchSpace sp;
