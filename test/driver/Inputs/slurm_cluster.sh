@@ -2,12 +2,12 @@
 # Starts a throw-away single-node Slurm (munged, slurmctld, slurmd) in DIR, runs the command
 # after '--' with SLURM_CONF pointing at it, and stops the daemons on exit (trap).
 #   slurm_cluster.sh DIR -- COMMAND...
-# Exit 77 (with a message) when the Slurm or munge binaries are missing.
+# Exit 1, naming what is missing, when the Slurm or munge binaries are.
 set -u
 dir=$1; shift; [ "$1" = "--" ] && shift
 for b in munged slurmctld slurmd srun sinfo; do
   p=$(command -v $b || ls /usr/sbin/$b 2>/dev/null)
-  if [ -z "$p" ]; then echo "slurm-cluster: '$b' is missing; install slurm-wlm and munge (scripts/setup-deps.sh)"; exit 77; fi
+  if [ -z "$p" ]; then echo "slurm-cluster: '$b' is missing; install slurm-wlm and munge (scripts/setup-deps.sh test)"; exit 1; fi
 done
 mkdir -p "$dir"/{state,spool,log,munge}
 chmod 700 "$dir/munge"
