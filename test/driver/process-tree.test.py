@@ -25,7 +25,7 @@ def clean():
         if os.path.exists(os.path.join(tmp, n)):
             os.remove(os.path.join(tmp, n))
 
-def wait_dead(pid, timeout=5):
+def wait_dead(pid, timeout=30):
     end = time.time() + timeout
     while alive(pid) and time.time() < end:
         time.sleep(0.02)
@@ -46,14 +46,17 @@ for sig in (signal.SIGTERM, signal.SIGINT):
     p.wait(timeout=30)
     print(sig.name + ": rc", p.returncode, "evaluator gone:", wait_dead(ev_pid), "grandchild gone:", wait_dead(gc_pid))
 
-# 3. kill -9 of qtune: nothing runs in qtune, the grandchild survives; the next run on the same
-#    work directory kills it before evaluating again.
+# 3. kill -9 of qtune: nothing runs in qtune; the evaluator dies with it (the kernel's parent-death
+#    signal), the setsid() grandchild survives, and the next run on the same work directory kills
+#    it before evaluating again. The evaluator's SIGKILL takes effect only when it is next
+#    scheduled, so wait for it to be gone before the rerun: else, on a busy machine, the rerun
+#    would find it still exiting and kill it too.
 clean()
 p = subprocess.Popen(cmd("hang", tmp + "/w9"), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-gc_pid = pid_of("grandchild.pid")
+ev_pid, gc_pid = pid_of("evaluator.pid"), pid_of("grandchild.pid")
 p.kill()
 p.wait()
-print("after kill -9: grandchild alive:", alive(gc_pid))
+print("after kill -9: evaluator gone:", wait_dead(ev_pid), "grandchild alive:", alive(gc_pid))
 clean()
 r = subprocess.run(cmd("done", tmp + "/w9"), capture_output=True, text=True)
 print("rerun:", [l for l in r.stderr.splitlines() if "left behind" in l])
