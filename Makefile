@@ -8,7 +8,7 @@ EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
 .PHONY: all deps deps-run deps-test configure configure-tests build build-tools run test fuzz sanitize \
-	bench clean package install sanitize-build sanitize-test fuzz-build fuzz-smoke san-configure \
+	bench clean package install uninstall sanitize-build sanitize-test fuzz-build fuzz-smoke san-configure \
 	example-ppocr vsix
 
 all: build
@@ -120,6 +120,9 @@ package: build-tools
 	cd $(BUILD_DIR) && cpack -G DEB
 install: build-tools
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+# Removes exactly the files the last `make install` wrote (the build tree's install_manifest.txt).
+uninstall:
+	cmake --build $(BUILD_DIR) --target uninstall
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR)
