@@ -23,6 +23,7 @@ cleanup() {
   rm -rf "$short"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP # a signal ends the script through the EXIT trap too
 # munge: a private key and socket, so nothing system-wide is touched.
 m=$short/munge
 dd if=/dev/urandom bs=1 count=1024 of="$m/munge.key" 2>/dev/null
