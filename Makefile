@@ -60,14 +60,27 @@ example-ppocr: deps-test
 
 # Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary; then the
 # same tests under ASan+UBSan (sanitize-test, clang) and a short run of every fuzz target
-# (fuzz-smoke, same clang build).
-# `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
+# (fuzz-smoke, same clang build). Each stage is timed (scripts/stage-time.sh into
+# $(BUILD_DIR)/stage-times.txt) and the summary at the end prints the table, with the slowest lit
+# tests. `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
 SANITIZE ?= 1
 FUZZ ?= 1
-test: build example-ppocr
-	@rc=0; bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
-	if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize-test || rc=1; fi; \
-	if [ "$(FUZZ)" != 0 ]; then $(MAKE) --no-print-directory fuzz-smoke || rc=1; fi; \
+STAGE = bash scripts/stage-time.sh $(BUILD_DIR)/stage-times.txt
+test:
+	@mkdir -p $(BUILD_DIR) && rm -f $(BUILD_DIR)/stage-times.txt
+	@$(STAGE) "set-up (packages, npm, schema)" $(MAKE) --no-print-directory deps-test
+	@$(STAGE) "build (Release, build/)" $(MAKE) --no-print-directory build
+	@$(STAGE) "ppocr-det example set-up" $(MAKE) --no-print-directory example-ppocr
+	@rc=0; $(STAGE) "tests (build/)" bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
+	if [ "$(SANITIZE)" != 0 ] || [ "$(FUZZ)" != 0 ]; then \
+	  if $(STAGE) "sanitizer build (clang, $(SAN_BUILD_DIR)/)" $(MAKE) --no-print-directory sanitize-build; then \
+	    if [ "$(SANITIZE)" != 0 ]; then \
+	      $(STAGE) "tests under ASan+UBSan" bash scripts/run-tests.sh --sanitize $(SAN_BUILD_DIR) || rc=1; fi; \
+	    if [ "$(FUZZ)" != 0 ]; then \
+	      $(STAGE) "fuzz targets build" $(MAKE) --no-print-directory fuzz-build || rc=1; \
+	      $(STAGE) "fuzz smoke" bash test/fuzz/run-fuzz.sh --smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS) || rc=1; fi; \
+	  else rc=1; fi; \
+	fi; \
 	bash scripts/run-tests.sh --summary $(BUILD_DIR) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR); \
 	exit $$rc
 
