@@ -1,4 +1,5 @@
-# qspec: the two set-up commands are `make run` and `make test`.
+# qspec: the two set-up commands are `make run` (the tools, from Debian packages alone) and
+# `make test` (every test, with what only the tests need).
 BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
@@ -6,43 +7,80 @@ GENERATOR := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
 EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
-.PHONY: all deps configure build run test fuzz sanitize bench clean package install sanitize-build sanitize-test \
-	fuzz-build fuzz-smoke san-configure example-ppocr vsix
+.PHONY: all deps deps-run deps-test configure configure-tests build build-tools run test fuzz sanitize \
+	bench clean package install uninstall sanitize-build sanitize-test fuzz-build fuzz-smoke san-configure \
+	example-ppocr vsix
 
 all: build
 
-deps:
-	@bash scripts/setup-deps.sh
+# Two sets of Debian packages (scripts/setup-deps.sh): `run` builds the tools, `test` adds what only
+# the tests need; the npm packages and the SARIF schema are test-only too. Each is installed only
+# when missing.
+deps-run:
+	@bash scripts/setup-deps.sh run
+deps-test:
+	@bash scripts/setup-deps.sh test
 	@bash scripts/setup-npm.sh
 	@bash scripts/setup-sarif-schema.sh
+deps: deps-test
 
-$(BUILD_DIR)/CMakeCache.txt: | deps
-	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+# A tree configured by `make run` first has no test targets (QSPEC_BUILD_TESTS=OFF: GoogleTest is
+# not needed); `make test` turns them on in the same tree, and `make run` afterwards leaves the
+# setting alone and builds only the tools.
+# (A fresh tree configured for the tests gets them from the start: TESTS_INIT reaches the cache
+# rule through configure-tests.)
+TESTS_INIT = OFF
+$(BUILD_DIR)/CMakeCache.txt: | deps-run
+	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release -DQSPEC_BUILD_TESTS=$(TESTS_INIT) \
+	  $(CMAKE_FLAGS)
 
-configure: deps $(BUILD_DIR)/CMakeCache.txt
+configure: deps-run $(BUILD_DIR)/CMakeCache.txt
 
-build: configure
+configure-tests: TESTS_INIT = ON
+configure-tests: deps-test $(BUILD_DIR)/CMakeCache.txt
+	@grep -q '^QSPEC_BUILD_TESTS:BOOL=ON' $(BUILD_DIR)/CMakeCache.txt || \
+	  cmake -S . -B $(BUILD_DIR) -DQSPEC_BUILD_TESTS=ON
+
+# qcc, qlint, qtune, qspec-lsp and their man pages and completions: nothing test-only.
+build-tools: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target tools
+
+# Everything the tree configures: with QSPEC_BUILD_TESTS, the tests, benchmarks and replay drivers.
+build: configure-tests
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# Builds, then compiles the bundled example spec into every target's config.
-run: build
+# Builds the tools, then compiles the bundled example spec into every target's config.
+run: build-tools
 	@bash scripts/run-example.sh $(BUILD_DIR) $(EXAMPLE) $(OUT)
 
 # The ppocr-det example's set-up (examples/ppocr-det/setup.sh): its Debian packages, the npm
 # model and runtime, and its cache of pages, ranges and node sensitivity; a no-op once done.
-example-ppocr: deps
+example-ppocr: deps-test
 	@bash examples/ppocr-det/setup.sh
 
 # Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary; then the
 # same tests under ASan+UBSan (sanitize-test, clang) and a short run of every fuzz target
-# (fuzz-smoke, same clang build).
-# `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
+# (fuzz-smoke, same clang build). Each stage is timed (scripts/stage-time.sh into
+# $(BUILD_DIR)/stage-times.txt) and the summary at the end prints the table, with the slowest lit
+# tests. `make test SANITIZE=0 FUZZ=0` runs the normal suite only. The last line is ctest's summary.
 SANITIZE ?= 1
 FUZZ ?= 1
-test: build example-ppocr
-	@rc=0; bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
-	if [ "$(SANITIZE)" != 0 ]; then $(MAKE) --no-print-directory sanitize-test || rc=1; fi; \
-	if [ "$(FUZZ)" != 0 ]; then $(MAKE) --no-print-directory fuzz-smoke || rc=1; fi; \
+STAGE = bash scripts/stage-time.sh $(BUILD_DIR)/stage-times.txt
+test:
+	@mkdir -p $(BUILD_DIR) && rm -f $(BUILD_DIR)/stage-times.txt
+	@$(STAGE) "set-up (packages, npm, schema)" $(MAKE) --no-print-directory deps-test
+	@$(STAGE) "build (Release, build/)" $(MAKE) --no-print-directory build
+	@$(STAGE) "ppocr-det example set-up" $(MAKE) --no-print-directory example-ppocr
+	@rc=0; $(STAGE) "tests (build/)" bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
+	if [ "$(SANITIZE)" != 0 ] || [ "$(FUZZ)" != 0 ]; then \
+	  if $(STAGE) "sanitizer build (clang, $(SAN_BUILD_DIR)/)" $(MAKE) --no-print-directory sanitize-build; then \
+	    if [ "$(SANITIZE)" != 0 ]; then \
+	      $(STAGE) "tests under ASan+UBSan" bash scripts/run-tests.sh --sanitize $(SAN_BUILD_DIR) || rc=1; fi; \
+	    if [ "$(FUZZ)" != 0 ]; then \
+	      $(STAGE) "fuzz targets build" $(MAKE) --no-print-directory fuzz-build || rc=1; \
+	      $(STAGE) "fuzz smoke" bash test/fuzz/run-fuzz.sh --smoke $(FUZZ_BUILD_DIR) $(FUZZ_SMOKE_SECONDS) || rc=1; fi; \
+	  else rc=1; fi; \
+	fi; \
 	bash scripts/run-tests.sh --summary $(BUILD_DIR) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR); \
 	exit $$rc
 
@@ -53,7 +91,7 @@ test: build example-ppocr
 # Any sanitizer report fails the test that triggered it.
 SAN_BUILD_DIR ?= build-fuzz
 FUZZ_BUILD_DIR ?= $(SAN_BUILD_DIR)
-san-configure: deps
+san-configure: deps-test
 	@test -f $(SAN_BUILD_DIR)/CMakeCache.txt || CC=clang-14 CXX=clang++-14 cmake -S . -B $(SAN_BUILD_DIR) \
 	  $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -g" -DQSPEC_FUZZ=ON $(CMAKE_FLAGS)
 sanitize-build: san-configure
@@ -77,8 +115,8 @@ fuzz-smoke: fuzz-build
 # Builds the micro-benchmarks and qcc, runs them, then the whole-process and scaling tables, qtune
 # at scale (cut at six rounds, and a whole search), the instruction counts and the ratio to the
 # reference round by round (docs/performance.md; valgrind installed when missing).
-bench: configure
-	QSPEC_EXTRA_PACKAGES=valgrind bash scripts/setup-deps.sh
+bench: configure-tests
+	QSPEC_EXTRA_PACKAGES=valgrind bash scripts/setup-deps.sh test
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target qcc qtune qspec_bench_matcher qspec_bench_readers
 	$(BUILD_DIR)/bin/qspec_bench_matcher
 	$(BUILD_DIR)/bin/qspec_bench_readers
@@ -91,15 +129,18 @@ bench: configure
 
 # The .deb (build/package/qspec_VERSION_ARCH.deb; docs/install.md) and a plain install.
 PREFIX ?= /usr/local
-package: build
+package: build-tools
 	cd $(BUILD_DIR) && cpack -G DEB
-install: build
+install: build-tools
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+# Removes exactly the files the last `make install` wrote (the build tree's install_manifest.txt).
+uninstall:
+	cmake --build $(BUILD_DIR) --target uninstall
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT) $(SAN_BUILD_DIR) $(FUZZ_BUILD_DIR)
 
 # The VS Code extension (editors/vscode) packaged with @vscode/vsce into $(BUILD_DIR)/qspec.vsix
 # (docs/editors.md).
-vsix: deps
+vsix: deps-test
 	cd editors/vscode && npx --no-install vsce package --skip-license -o $(abspath $(BUILD_DIR))/qspec.vsix

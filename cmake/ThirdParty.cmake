@@ -39,7 +39,9 @@ find_package(Protobuf REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(fmt REQUIRED)
 find_package(ONNX REQUIRED)
-find_package(GTest REQUIRED)
+if(QSPEC_BUILD_TESTS OR QSPEC_FUZZ)
+  find_package(GTest REQUIRED) # the unit tests only
+endif()
 find_package(Threads REQUIRED)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto) # SHA-256 (support/Sha256.cpp)
 

@@ -5,8 +5,9 @@
 #   run-tests.sh --sanitize BUILD      the same, in an ASan+UBSan build: any report fails the test
 #                                      that triggered it; tests labelled no-sanitize are skipped
 #   run-tests.sh --summary BUILD [SAN_BUILD] [FUZZ_BUILD]
-#                                      one line per stage of `make test`, then ctest's summary line
-#                                      of BUILD last
+#                                      the wall time of each stage of `make test` (a table, from
+#                                      BUILD/stage-times.txt), the ten slowest lit tests, one line
+#                                      per test stage, then ctest's summary line of BUILD last
 set -uo pipefail
 
 lit_counts() {
@@ -31,9 +32,40 @@ ctest_summary() {
   grep -E 'tests passed, [0-9]+ tests failed out of' "$1" | tail -1
 }
 
+stage_table() {
+  # stage-times.txt (scripts/stage-time.sh): seconds, exit status, name; one line per stage.
+  [ -f "$1" ] || return 0
+  /usr/bin/python3 -c '
+import sys
+rows = [l.rstrip("\n").split("\t", 2) for l in open(sys.argv[1]) if l.strip()]
+print("| stage | wall time | result |")
+print("|---|---:|---|")
+for secs, rc, name in rows:
+    s = int(secs)
+    print("| %s | %d min %02d s | %s |" % (name, s // 60, s % 60, "ok" if rc == "0" else "FAILED (exit %s)" % rc))
+total = sum(int(r[0]) for r in rows)
+print("| all | %d min %02d s | |" % (total // 60, total % 60))' "$1"
+}
+
+slowest_lit() {
+  # The ten slowest lit tests of a run (lit-results.json has each test's elapsed time).
+  local results
+  results=$1/test/lit-results.json
+  [ -f "$results" ] || return 0
+  /usr/bin/python3 -c '
+import json, sys
+tests = json.load(open(sys.argv[1]))["tests"]
+tests.sort(key=lambda t: -t.get("elapsed", 0))
+print("slowest lit tests (%d tests, %.0f s of test time in all):" % (len(tests), sum(t.get("elapsed", 0) for t in tests)))
+for t in tests[:10]:
+    print("  %6.1f s  %s" % (t.get("elapsed", 0), t["name"].split(" :: ", 1)[-1]))' "$results"
+}
+
 if [ "${1:-}" = "--summary" ]; then
   build=$2 san=${3:-} fuzz=${4:-}
   echo "==== make test summary ===="
+  stage_table "$build/stage-times.txt"
+  slowest_lit "$build"
   if [ -n "$san" ] && [ -f "$san/ctest.log" ]; then
     echo "sanitizer (ASan+UBSan): $(ctest_summary "$san/ctest.log"); lit $(lit_counts "$san/ctest.log")"
   fi

@@ -27,7 +27,8 @@ config.substitutions.append(("%python", "/usr/bin/python3"))
 config.substitutions.append(("%srcroot", config.qspec_src_root))
 config.substitutions.append(("%builddir", config.qspec_obj_root))
 config.substitutions.append(("%examples", os.path.join(config.qspec_src_root, "examples")))
-config.substitutions.append(("%conformance", os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))))
+# Real vendor files, copied into the repository with their provenance (Inputs/conformance/PROVENANCE.md).
+config.substitutions.append(("%conformance", os.path.join(config.qspec_src_root, "test", "Inputs", "conformance")))
 config.substitutions.append(("%inputs", os.path.join(config.qspec_src_root, "test", "Inputs")))
 # How the tools link the third-party libraries and libstdc++ (cmake/ThirdParty.cmake).
 config.substitutions.append(("%deps", "static" if config.qspec_static_deps in ("ON", "1", "TRUE") else "shared"))
@@ -35,8 +36,6 @@ config.substitutions.append(("%deps", "static" if config.qspec_static_deps in ("
 for tool in ["qlint", "qtune"]:
     if os.path.exists(os.path.join(config.qspec_tools_dir, tool)):
         config.available_features.add(tool)
-if os.path.isdir(os.path.normpath(os.path.join(config.qspec_src_root, "..", "shared", "conformance"))):
-    config.available_features.add("conformance")
 # Address-space limits (`ulimit -v`) cannot be used with AddressSanitizer, whose shadow memory is
 # reserved up front: tests that need one say `UNSUPPORTED: asan`.
 _qcc = os.path.join(config.qspec_tools_dir, "qcc")

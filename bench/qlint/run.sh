@@ -43,7 +43,7 @@ for k in range(500):
 PY
 
 "$qlint" --no-config "$work/typical.qspec" >/dev/null || true # warm the page cache
-/usr/bin/python3 - "$qlint" "$work" "$root/../shared/conformance" <<'PY'
+/usr/bin/python3 - "$qlint" "$work" "$root/test/Inputs/conformance" <<'PY'
 import os, statistics, subprocess, sys, time
 qlint, work, conf = sys.argv[1:4]
 import resource

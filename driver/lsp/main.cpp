@@ -6,6 +6,7 @@
 // formatting (qcc fmt), document symbols and quick fixes: docs/editors.md.
 #include "driver/lsp/Server.h"
 #include "emitters/Emitter.h"
+#include "ir/Cli.h"
 
 #include <iostream>
 #include <string>
@@ -17,12 +18,24 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::cout << "usage: qspec-lsp [--stdio] [--inventory FILE] [--scores FILE]\n"
-                   "  a language server for .qspec files on standard input and output\n";
+      std::cout
+          << "usage: qspec-lsp [--stdio] [--inventory FILE] [--scores FILE]\n"
+             "\n"
+             "A language server for .qspec files, speaking the Language Server Protocol on\n"
+             "standard input and output: diagnostics from qcc's passes and qlint's rules with\n"
+             "quick fixes, hover with --explain, completion of module names, formatting with\n"
+             "qcc fmt. Editors start it: the VS Code extension, Neovim's built-in client.\n"
+             "\n"
+             "options:\n"
+             "  --stdio           talk over standard input and output (the only transport)\n"
+             "  --inventory FILE  read FILE as every spec's module inventory (as qcc and qlint)\n"
+             "  --scores FILE     read FILE as every spec's sensitivity scores (as qcc and qlint)\n"
+             "  --version         print the version and exit\n"
+             "  -h, --help        print this help and exit\n";
       return 0;
     }
     if (a == "--version") {
-      std::cout << "qspec-lsp (qspec) 0.1.0\n";
+      std::cout << versionLine("qspec-lsp") << "\n";
       return 0;
     }
     if (a == "--stdio")

@@ -108,10 +108,13 @@ std::vector<pid_t> allPids() {
 // Kills every process (but qtune and `spare`) whose environment has an entry starting with
 // `prefix`, reaps those that are qtune's children, and repeats until none is left: a killed
 // process's children re-parent to qtune (the subreaper) and are found by the next scan.
-// Zombie orphans of qtune that are not in `spare` are reaped on the way.
+// Zombie orphans of qtune that are not in `spare` are reaped on the way. Returns how many
+// distinct processes it killed: one that is not qtune's child can still be running its exit when
+// the next scan comes (SIGKILL is delivered when the process is next scheduled), and is found
+// and signalled again without being a second process.
 int sweep(const std::string &prefix, const std::vector<pid_t> &spare) {
   pid_t self = ::getpid();
-  int killed = 0;
+  std::vector<pid_t> killed;
   auto spared = [&](pid_t p) { return std::find(spare.begin(), spare.end(), p) != spare.end(); };
   for (int pass = 0; pass < 200; ++pass) {
     int found = 0;
@@ -127,8 +130,8 @@ int sweep(const std::string &prefix, const std::vector<pid_t> &spare) {
       if (!environHas(pid, prefix))
         continue;
       ++found;
-      if (::kill(pid, SIGKILL) == 0)
-        ++killed;
+      if (::kill(pid, SIGKILL) == 0 && std::find(killed.begin(), killed.end(), pid) == killed.end())
+        killed.push_back(pid);
       if (pi.ppid == self)
         ::waitpid(pid, nullptr, 0);
     }
@@ -136,7 +139,7 @@ int sweep(const std::string &prefix, const std::vector<pid_t> &spare) {
       break;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  return killed;
+  return static_cast<int>(killed.size());
 }
 
 // ---- Logs: a pipe drained into a file, capped, with the last bytes kept past the cap -------

@@ -70,13 +70,9 @@ def fmt(qcc, data):
 
 def main():
     root, qcc, work = os.path.realpath(sys.argv[1]), sys.argv[2], sys.argv[3]
-    # The mirror sits next to a link to ../shared so paths leaving the repository still resolve.
     mroot = os.path.join(work, "repo")
     todo = list(specs(root))
     mirror(root, mroot)
-    shared = os.path.join(os.path.dirname(root), "shared")
-    if os.path.isdir(shared) and not os.path.lexists(os.path.join(work, "shared")):
-        os.symlink(shared, os.path.join(work, "shared"))
     roots = [mroot, root]
     checked = compiled = unparsed = changed = 0
     bad = []

@@ -2,39 +2,45 @@
 # Starts a throw-away single-node Slurm (munged, slurmctld, slurmd) in DIR, runs the command
 # after '--' with SLURM_CONF pointing at it, and stops the daemons on exit (trap).
 #   slurm_cluster.sh DIR -- COMMAND...
-# Exit 77 (with a message) when the Slurm or munge binaries are missing.
+# Exit 1, naming what is missing, when the Slurm or munge binaries are.
 set -u
 dir=$1; shift; [ "$1" = "--" ] && shift
 for b in munged slurmctld slurmd srun sinfo; do
   p=$(command -v $b || ls /usr/sbin/$b 2>/dev/null)
-  if [ -z "$p" ]; then echo "slurm-cluster: '$b' is missing; install slurm-wlm and munge (scripts/setup-deps.sh)"; exit 77; fi
+  if [ -z "$p" ]; then echo "slurm-cluster: '$b' is missing; install slurm-wlm and munge (scripts/setup-deps.sh test)"; exit 1; fi
 done
-mkdir -p "$dir"/{state,spool,log,munge}
-chmod 700 "$dir/munge"
+# Unix sockets (munge's, and the job steps' in slurmd's spool folder) live in a short private
+# folder under /tmp: a socket path is at most 108 bytes, and DIR can be deep in the build tree.
+short=$(mktemp -d /tmp/qsl.XXXXXX) || { echo "slurm-cluster: mktemp failed"; exit 1; }
+mkdir -p "$dir"/{state,log} "$short"/{spool,munge}
+chmod 700 "$short/munge"
 host=$(hostname -s)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
   sleep 0.5
   for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
+  rm -rf "$short"
 }
 trap cleanup EXIT
+trap 'exit 1' INT TERM HUP # a signal ends the script through the EXIT trap too
 # munge: a private key and socket, so nothing system-wide is touched.
-dd if=/dev/urandom bs=1 count=1024 of="$dir/munge/munge.key" 2>/dev/null
-chmod 400 "$dir/munge/munge.key"
+m=$short/munge
+dd if=/dev/urandom bs=1 count=1024 of="$m/munge.key" 2>/dev/null
+chmod 400 "$m/munge.key"
 user=$(id -un)
-[ "$user" = root ] && chown root "$dir/munge" "$dir/munge/munge.key"
-/usr/sbin/munged --key-file="$dir/munge/munge.key" --socket="$dir/munge/munge.socket" \
-  --pid-file="$dir/munge/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$dir/munge/seed" \
+[ "$user" = root ] && chown root "$m" "$m/munge.key"
+/usr/sbin/munged --key-file="$m/munge.key" --socket="$m/munge.socket" \
+  --pid-file="$m/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$m/seed" \
   --force >/dev/null 2>&1 || { echo "slurm-cluster: munged failed"; cat "$dir/log/munged.log"; exit 1; }
-pids+=($(cat "$dir/munge/munged.pid"))
+pids+=($(cat "$m/munged.pid"))
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=qtune
 SlurmctldHost=$host
 SlurmUser=$user
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$dir/munge/munge.socket
+AuthInfo=socket=$m/munge.socket
 CredType=cred/munge
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
@@ -44,7 +50,7 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 SchedulerType=sched/backfill
 StateSaveLocation=$dir/state
-SlurmdSpoolDir=$dir/spool
+SlurmdSpoolDir=$short/spool
 SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log

@@ -11,7 +11,7 @@ schema_path, log_path = sys.argv[1], sys.argv[2]
 try:
     schema = json.load(open(schema_path))
 except FileNotFoundError:
-    sys.exit("missing %s: run scripts/setup-sarif-schema.sh (make deps)" % schema_path)
+    sys.exit("missing %s: run scripts/setup-sarif-schema.sh (make test runs it)" % schema_path)
 log = json.load(open(log_path))
 validator = jsonschema.Draft4Validator(schema)
 errors = sorted(validator.iter_errors(log), key=lambda e: list(e.absolute_path))

@@ -1,6 +1,6 @@
 // AMCT emitter: strict round trip through libprotobuf's TextFormat::Parser (parseAmctConfig)
 // compared with the resolved IR under AMCT's own precedence, hostile names, determinism, the
-// rules API, and the conformance verdicts for every .cfg in ../shared/conformance/amct.
+// rules API, and the conformance verdicts for every .cfg in test/Inputs/conformance/amct.
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctRules.h"
@@ -323,7 +323,7 @@ struct Verdict {
   bool ambiguous = false; // accepted, and also valid as another root message
 };
 
-// Accepted kinds follow ../shared/conformance/amct/VERDICTS.txt (libprotobuf strict parse
+// Accepted kinds follow test/Inputs/conformance/amct/VERDICTS.txt (libprotobuf strict parse
 // against AMCT's PyTorch messages); qspec's own KV-cache message (AMCTQuantCaliConfig) also
 // accepts the KV-cache samples that VERDICTS.txt tried only as PTQ/QAT. Files that use only
 // fields both PTQ and QAT have (VERDICTS.txt tried QAT first) are accepted as ambiguous.
@@ -475,7 +475,7 @@ const Verdict kVerdicts[] = {
 };
 
 fs::path conformanceDir() {
-  return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "amct";
+  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "amct";
 }
 
 std::string readAll(const fs::path &p) {
@@ -487,8 +487,7 @@ std::string readAll(const fs::path &p) {
 
 TEST(AmctConformanceTest, EveryFileHasTheExpectedVerdict) {
   fs::path dir = conformanceDir();
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance folder at " << dir;
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   std::map<std::string, const Verdict *> table;
   for (const Verdict &v : kVerdicts)
     table[v.file] = &v;
@@ -522,8 +521,7 @@ TEST(AmctConformanceTest, EveryFileHasTheExpectedVerdict) {
 
 TEST(AmctConformanceTest, DocumentRulesOnRealFiles) {
   fs::path dir = conformanceDir();
-  if (!fs::is_directory(dir))
-    GTEST_SKIP();
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   auto findings = [&](const char *file) {
     amct::AmctDocument doc;
     std::vector<amct::ParseError> errors;

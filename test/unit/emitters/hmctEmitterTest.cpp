@@ -249,9 +249,8 @@ TEST(HmctRules, ChecksFindVendorErrors) {
 }
 
 TEST(HmctConformance, Verdicts) {
-  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "hmct";
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance corpus";
+  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "hmct";
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   const std::map<std::string, std::string> expected = {
       // `//` comment line, stripped like HMCT; int8 base with node-level input0/input1.
       {"05_ptq_deep_guide_mixed_precision.jsonc",

@@ -336,9 +336,8 @@ TEST(MsModelSlimRules, ReaderFindsDuplicatesAndMergeOverrides) {
 
 // The conformance corpus: every lab_practice file with its verdict and, for refusals, the reason.
 TEST(MsModelSlimConformance, Verdicts) {
-  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "msmodelslim";
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance corpus";
+  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "msmodelslim";
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   const std::map<std::string, std::string> expected = {
       {"lab_practice__deepseek_v3_2__deepseek_w4a8.yaml", "accepted"},
       {"lab_practice__deepseek_v3__deepseekv31_terminus_w4a4c8.yaml", "accepted"},

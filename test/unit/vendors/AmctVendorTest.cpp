@@ -1,5 +1,5 @@
 // The AMCT vendor model: AMCT's precedence over a document (applyDocument), checked by hand and
-// against the per-layer JSON AMCT itself generated for real configs (../shared/conformance/amct/
+// against the per-layer JSON AMCT itself generated for real configs (test/Inputs/conformance/amct/
 // generated-json); the strict reading of every real .cfg of the corpus against its VERDICTS.txt;
 // and the reader plus translation validation on the mistakes a writer can make.
 #include "vendors/Reading.h"
@@ -208,7 +208,7 @@ TEST(AmctReading, GlobalInt16FallsBackOnABiaslessLinearAndAnOverrideIsRefused) {
 fs::path conformanceDir() {
   if (const char *env = std::getenv("QSPEC_CONFORMANCE"))
     return fs::path(env) / "amct";
-  return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "amct";
+  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "amct";
 }
 
 std::string slurp(const fs::path &p) {
@@ -257,8 +257,7 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
 
 TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
   fs::path dir = conformanceDir() / "generated-json";
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance folder at " << dir;
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   int compared = 0;
   for (const auto &entry : fs::directory_iterator(dir)) {
     fs::path cfg = entry.path();
@@ -296,8 +295,7 @@ TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
 
 TEST(AmctConformance, EveryRealConfigReadsAsVerdictsSays) {
   fs::path dir = conformanceDir();
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance folder at " << dir;
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   std::ifstream verdicts(dir / "VERDICTS.txt");
   std::string line;
   int files = 0;

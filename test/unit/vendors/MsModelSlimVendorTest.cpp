@@ -329,14 +329,13 @@ TEST(TranslationValidation, ComparesTheWeightWidthAndCapsTheReport) {
 namespace qspec {
 namespace {
 
-// The vendor model on every real practice of ../shared/conformance/msmodelslim/: each v1 file
+// The vendor model on every real practice of test/Inputs/conformance/msmodelslim/: each v1 file
 // with a linear_quant reads (groups entered, anchors resolved) and quantizes some Linear of a
 // small DeepSeek/Qwen-shaped inventory.
 TEST(MsModelSlimReaderConformance, EveryRealPracticeReads) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance" / "msmodelslim";
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance corpus";
+  fs::path dir = fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "msmodelslim";
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   Mods mods;
   for (const char *b : {"0", "1", "61"}) {
     std::string p = std::string("model.layers.") + b + ".";

@@ -1,6 +1,6 @@
 // The HMCT and Horizon vendor models (vendors/hmct, vendors/horizon): the document models with
 // locations, HMCT's node > op > model reading, the QconfigSetter's template order with prefix
-// keys and march defaults, and the HMCT model against the real files in ../shared/conformance.
+// keys and march defaults, and the HMCT model against the real files in test/Inputs/conformance.
 #include "vendors/Parsed.h"
 #include "vendors/hmct/HmctReader.h"
 #include "vendors/horizon/HorizonReader.h"
@@ -36,11 +36,11 @@ horizon::QconfigSetterDoc setterDoc(const std::string &text) {
   return doc;
 }
 
-// ../shared/conformance next to the source tree (as lit's %conformance), or $QSPEC_CONFORMANCE.
+// test/Inputs/conformance (as lit's %conformance), or $QSPEC_CONFORMANCE.
 fs::path conformanceDir() {
   if (const char *env = std::getenv("QSPEC_CONFORMANCE"); env && *env)
     return env;
-  return fs::path(QSPEC_SOURCE_DIR) / ".." / "shared" / "conformance";
+  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance";
 }
 
 const char *kSetter = R"(# generated
@@ -178,12 +178,11 @@ TEST(HorizonReading, MarchDefaultsBeforeAnyTemplate) {
   EXPECT_EQ(horizon::SetterReading(e).module("norm", "LayerNorm").tier, ir::Tier::Int8);
 }
 
-// Every real quant_config in ../shared/conformance/hmct parses through the vendor model, passes
+// Every real quant_config in test/Inputs/conformance/hmct parses through the vendor model, passes
 // HMCT's load checks, and reads: each node entry decides its node, op entries their op type.
 TEST(HmctConformance, VendorModelReadsEveryRealFile) {
   fs::path dir = conformanceDir() / "hmct";
-  if (!fs::is_directory(dir))
-    GTEST_SKIP() << "no conformance corpus";
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   size_t files = 0;
   for (const auto &entry : fs::directory_iterator(dir)) {
     std::ifstream in(entry.path());
@@ -211,8 +210,7 @@ TEST(HmctConformance, VendorModelReadsEveryRealFile) {
 
 TEST(HmctConformance, KnownReadings) {
   fs::path file = conformanceDir() / "hmct" / "07_rdt_dit_nash_m_quant_config_EXCERPT.json";
-  if (!fs::exists(file))
-    GTEST_SKIP() << "no conformance corpus";
+  ASSERT_TRUE(fs::exists(file)) << "missing conformance corpus: " << file;
   std::ifstream in(file);
   std::string text((std::istreambuf_iterator<char>(in)), {});
   auto doc = hmctDoc(text);

@@ -1,0 +1,55 @@
+# bash_pty.py COMPLETION KEYS...: starts an interactive bash (no rc files) on a pseudo-terminal,
+# sources the COMPLETION script, types each KEYS string (Python escapes: \t is TAB) and prints what
+# the terminal showed for it, escape sequences removed. After each KEYS it types Ctrl-U and an
+# `echo` of a marker, and reads until the marker's output: readline handles keys in order, so
+# everything the completion printed has arrived by then (no sleeping, no timing).
+import fcntl
+import os
+import pty
+import re
+import select
+import struct
+import sys
+import termios
+
+completion, keys = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    env = {"PATH": "/usr/bin:/bin", "TERM": "dumb", "HOME": "/nonexistent", "PS1": "$ ",
+           "INPUTRC": "/dev/null", "LC_ALL": "C.UTF-8"}
+    os.execve("/bin/bash", ["bash", "--norc", "--noprofile", "-i"], env)
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+buf = b""
+
+
+def read_until(marker, limit=120):
+    global buf
+    while marker not in buf:
+        ready, _, _ = select.select([fd], [], [], limit)
+        if not ready:
+            sys.exit("no %r from bash; the terminal showed:\n%s" % (marker, buf.decode(errors="replace")))
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            sys.exit("bash ended; the terminal showed:\n%s" % buf.decode(errors="replace"))
+        buf += chunk
+    head, _, buf = buf.partition(marker)
+    return head
+
+
+def clean(b):
+    text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\x07|\r", "", b.decode(errors="replace"))
+    return "\n".join(l.rstrip() for l in text.split("\n") if l.strip())
+
+
+os.write(fd, b"bind 'set bell-style none'; source '%s'; echo READY-$((40+2))\n" % completion.encode())
+read_until(b"READY-42")
+for n, k in enumerate(keys):
+    os.write(fd, k.encode().decode("unicode_escape").encode() + b"\x15echo DONE-$((%d+1000))\n" % n)
+    shown = read_until(b"DONE-%d" % (n + 1000))
+    print("---- %r" % k)
+    print(clean(shown))
+os.write(fd, b"exit\n")
+os.waitpid(pid, 0)
