@@ -10,7 +10,7 @@ packages=(
   nlohmann-json3-dev libfmt-dev
   llvm-14-tools libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev python3-onnx python3-protobuf python3-yaml python3-numpy
-  python3-jsonschema
+  python3-jsonschema pybind11-dev python3-dev python3-venv
   pre-commit git time vim neovim
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14
   slurm-wlm munge
