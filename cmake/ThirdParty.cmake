@@ -10,7 +10,7 @@
 #   QSPEC_ANTLR4     ANTLR's C++ runtime
 #   QSPEC_YAML_CPP   yaml-cpp
 #   QSPEC_LIBYAML    libyaml (its event API, frontend/readers)
-#   protobuf::libprotobuf (FindProtobuf picks the archive with Protobuf_USE_STATIC_LIBS)
+#   QSPEC_PROTOBUF   protobuf (FindProtobuf picks the archive with Protobuf_USE_STATIC_LIBS)
 #   OpenSSL::Crypto  libcrypto (FindOpenSSL picks the archive with OPENSSL_USE_STATIC_LIBS)
 # and each tool calls qspec_link_runtime(TARGET). The installed CMake package names the shared
 # libraries (find_package(qspec) consumers link whatever their Debian provides).
@@ -48,14 +48,24 @@ find_package(OpenSSL REQUIRED COMPONENTS Crypto) # SHA-256 (support/Sha256.cpp)
 if(QSPEC_STATIC_DEPS)
   find_library(QSPEC_YAML_CPP_ARCHIVE libyaml-cpp.a REQUIRED)
   find_library(QSPEC_LIBYAML_ARCHIVE libyaml.a REQUIRED)
-  set(QSPEC_ANTLR4 antlr4_static)
+  find_library(QSPEC_PROTOBUF_SHARED libprotobuf.so REQUIRED)
+  # Debian's archives hold position-dependent code, which a shared object (the Python module,
+  # driver/python) cannot take: a target whose QSPEC_SHARED_DEPS property is set links the shared
+  # libraries instead ($<TARGET_PROPERTY:...> reads the target being linked).
+  set(_shared "$<BOOL:$<TARGET_PROPERTY:QSPEC_SHARED_DEPS>>")
+  set(QSPEC_ANTLR4 "$<IF:${_shared},antlr4_shared,antlr4_static>")
   # The archive inside this tree; the installed package's consumers link the shared library.
-  set(QSPEC_YAML_CPP "$<BUILD_INTERFACE:${QSPEC_YAML_CPP_ARCHIVE}>;$<INSTALL_INTERFACE:yaml-cpp>")
-  set(QSPEC_LIBYAML "$<BUILD_INTERFACE:${QSPEC_LIBYAML_ARCHIVE}>;$<INSTALL_INTERFACE:yaml>")
+  set(QSPEC_YAML_CPP
+      "$<BUILD_INTERFACE:$<IF:${_shared},yaml-cpp,${QSPEC_YAML_CPP_ARCHIVE}>>;$<INSTALL_INTERFACE:yaml-cpp>")
+  set(QSPEC_LIBYAML
+      "$<BUILD_INTERFACE:$<IF:${_shared},yaml,${QSPEC_LIBYAML_ARCHIVE}>>;$<INSTALL_INTERFACE:yaml>")
+  set(QSPEC_PROTOBUF
+      "$<BUILD_INTERFACE:$<IF:${_shared},${QSPEC_PROTOBUF_SHARED},protobuf::libprotobuf>>;$<INSTALL_INTERFACE:protobuf::libprotobuf>")
 else()
   set(QSPEC_ANTLR4 antlr4_shared)
   set(QSPEC_YAML_CPP yaml-cpp)
   set(QSPEC_LIBYAML yaml)
+  set(QSPEC_PROTOBUF protobuf::libprotobuf)
 endif()
 
 # A tool (qcc, qlint, qtune, qspec-lsp): with QSPEC_STATIC_DEPS its libstdc++ and libgcc are

@@ -24,7 +24,7 @@ run_packages=(
 
 test_packages=(
   llvm-14-tools libgtest-dev libgmock-dev libbenchmark-dev
-  python3-onnx python3-protobuf python3-yaml python3-numpy python3-jsonschema
+  python3-onnx python3-protobuf python3-yaml python3-numpy python3-jsonschema pybind11-dev python3-dev python3-venv
   pre-commit git time vim neovim
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14
   slurm-wlm munge

@@ -43,3 +43,7 @@ if os.path.exists(_qcc):
     with open(_qcc, "rb") as _f:
         if b"__asan_init" in _f.read():
             config.available_features.add("asan")
+# The Python module (driver/python): built when pybind11 was found (QSPEC_PYTHON).
+import glob
+if glob.glob(os.path.join(config.qspec_obj_root, "python", "qspec", "_core*.so")):
+    config.available_features.add("python-module")

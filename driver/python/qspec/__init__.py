@@ -1,0 +1,253 @@
+"""qspec from Python: compile a .qspec spec into vendor configs in the calling process.
+
+    import qspec
+    c = qspec.compile("model.qspec", inventory=qspec.Inventory.from_module(model))
+    for d in c.diagnostics:
+        print(d)
+    c.write("out")
+
+The compile is qcc's own (the same libraries): ``c.files`` holds the bytes
+``qcc --emit=all`` writes, ``c.diagnostics`` what it reports. Errors in the spec are
+diagnostics, not exceptions; misuse of the API raises TypeError, ValueError or
+FileNotFoundError. See docs/python.md.
+"""
+
+import json as _json
+import os as _os
+
+from . import _core
+
+__all__ = ["compile", "explain", "format", "Compilation", "Diagnostic", "File", "Inventory",
+           "__version__"]
+
+Diagnostic = _core.Diagnostic
+# "qspec (qspec) 0.1.0 (git REV)", the tools' --version line
+__version__ = _core.version.split()[2]
+
+
+class File:
+    """One vendor file of a compilation: the target it is for, its file name and its bytes."""
+
+    __slots__ = ("target", "name", "data")
+
+    def __init__(self, target, name, data):
+        self.target = target
+        self.name = name
+        self.data = data
+
+    def __repr__(self):
+        return "<File %s (%s, %d bytes)>" % (self.name, self.target, len(self.data))
+
+
+class Inventory:
+    """The modules of a model: name and type of each, in order."""
+
+    def __init__(self, core):
+        self._core = core
+
+    @classmethod
+    def load(cls, path):
+        """Reads an inventory file as ``qcc --inventory`` does (.safetensors, .index.json,
+        .onnx or a manifest). FileNotFoundError if it does not exist, ValueError (with qcc's
+        diagnostics) if it is not an inventory."""
+        path = _path_arg(path, "path")
+        if not _os.path.isfile(path):
+            raise FileNotFoundError("no inventory file '%s'" % path)
+        return cls(_core._load_inventory(path))
+
+    @classmethod
+    def from_modules(cls, modules, name="<python>"):
+        """An inventory of ``(name, type)`` pairs, in order."""
+        pairs = []
+        for item in modules:
+            if not (isinstance(item, tuple) and len(item) == 2
+                    and all(isinstance(x, str) for x in item)):
+                raise TypeError("an inventory module is a (name, type) pair of str, not %r"
+                                % (item,))
+            pairs.append(item)
+        return cls(_core._inventory_from_pairs(pairs, name))
+
+    @classmethod
+    def from_module(cls, module):
+        """The leaf modules of ``module`` (any object with ``named_modules()``, such as a
+        ``torch.nn.Module``): each module without children of its own, by its dotted name,
+        with its class name as its type (``Linear``, ``Conv2d``, ``LayerNorm``...)."""
+        named = getattr(module, "named_modules", None)
+        if not callable(named):
+            raise TypeError("Inventory.from_module needs an object with named_modules() "
+                            "(a torch.nn.Module), not %s" % type(module).__name__)
+        items = [(n, type(m).__name__) for n, m in named() if n]
+        for n, _ in items:
+            if not isinstance(n, str):
+                raise TypeError("named_modules() gave a name that is not a str: %r" % (n,))
+        parents = set()
+        for n, _ in items:
+            parts = n.split(".")
+            for k in range(1, len(parts)):
+                parents.add(".".join(parts[:k]))
+        leaves = [(n, t) for n, t in items if n not in parents]
+        return cls(_core._inventory_from_pairs(leaves, "<%s>" % type(module).__name__))
+
+    @property
+    def path(self):
+        return self._core.path
+
+    @property
+    def format(self):
+        return self._core.format
+
+    @property
+    def modules(self):
+        """``[(name, type), ...]`` in inventory order."""
+        return self._core.modules()
+
+    def __len__(self):
+        return len(self._core)
+
+    def __repr__(self):
+        return "<Inventory %s: %d modules>" % (self.path, len(self))
+
+
+class Compilation:
+    """The result of ``qspec.compile``: diagnostics, vendor files and the resolution."""
+
+    def __init__(self, core):
+        self._core = core
+        self._resolution = None
+
+    @property
+    def ok(self):
+        """True when there is no error (warnings may remain)."""
+        return not self._core.has_errors
+
+    @property
+    def diagnostics(self):
+        """Every diagnostic, in the order qcc reports them (``Diagnostic`` objects)."""
+        return self._core.diagnostics
+
+    @property
+    def diagnostics_text(self):
+        """The diagnostics as qcc prints them on standard error."""
+        return self._core.diagnostics_text
+
+    @property
+    def files(self):
+        """The vendor files (``File``: target, name, data), the bytes ``qcc --emit=all``
+        writes; empty when there is an error."""
+        return [File(t, n, d) for t, n, d in self._core.files]
+
+    @property
+    def resolution(self):
+        """Per module (by name): its tier, weight and activation recipe and, for each setting,
+        the rule that decided it: the ``modules`` of ``qcc --emit=ir``. None after an error."""
+        if not self._core.resolved:
+            return None
+        if self._resolution is None:
+            doc = _json.loads(self._core.ir_json())
+            self._resolution = {m["name"]: m for m in doc["modules"]}
+        return self._resolution
+
+    def ir(self):
+        """The whole ``qcc --emit=ir`` document, parsed. ValueError after an error."""
+        return _json.loads(self._core.ir_json())
+
+    def explain(self, name):
+        """What ``qcc --explain NAME`` prints: every setting of module ``name`` and the rule
+        that decided it. KeyError for a module the inventory lacks."""
+        if not isinstance(name, str):
+            raise TypeError("a module name is a str, not %s" % type(name).__name__)
+        return self._core.explain(name)
+
+    def write(self, directory):
+        """Writes every vendor file into ``directory`` (created if missing), each atomically;
+        returns their paths. ValueError when the compilation has errors (nothing is written)."""
+        directory = _path_arg(directory, "directory")
+        if not self.ok:
+            raise ValueError("the compilation has errors; nothing to write")
+        _os.makedirs(directory, exist_ok=True)
+        paths = []
+        for f in self.files:
+            path = _os.path.join(directory, f.name)
+            tmp = path + ".tmp"
+            with open(tmp, "wb") as out:
+                out.write(f.data)
+            _os.replace(tmp, path)
+            paths.append(path)
+        return paths
+
+    def __repr__(self):
+        errors = sum(1 for d in self.diagnostics if d.severity in ("error", "fatal error"))
+        return "<Compilation: %d files, %d errors>" % (len(self._core.files), errors)
+
+
+def _path_arg(value, what):
+    if isinstance(value, _os.PathLike):
+        value = _os.fspath(value)
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str or os.PathLike, not %s" % (what, type(value).__name__))
+    return value
+
+
+def _looks_like_text(spec):
+    return "\n" in spec or "{" in spec or ";" in spec
+
+
+def compile(spec, *, inventory=None, targets=None, scores=None, filename=None):
+    """Compiles a spec as ``qcc SPEC --emit=all`` does, without writing anything.
+
+    spec: a path (str or os.PathLike) or the text of a spec (a str with a newline, ``{`` or
+    ``;``), read as if it were the file ``filename`` (default ``spec.qspec``) in the current
+    directory: diagnostics point into it, its relative paths are taken from the current
+    directory, and its files are named after it as qcc names them.
+    inventory: an ``Inventory`` or an inventory file's path (overrides the spec's, as
+    ``--inventory``). targets: names of targets to build (``amct`` or ``amct-cfg``...); None
+    builds every target of the spec. scores: a scores file (as ``--scores``).
+    """
+    if isinstance(spec, _os.PathLike):
+        spec = _os.fspath(spec)
+    if isinstance(spec, bytes):
+        raise TypeError("spec must be a str (a path or the spec's text), not bytes")
+    if not isinstance(spec, str):
+        raise TypeError("spec must be a path or the text of a spec, not %s"
+                        % type(spec).__name__)
+    is_text = _looks_like_text(spec)
+    if not is_text and not _os.path.isfile(spec):
+        raise FileNotFoundError("no spec file '%s'" % spec)
+    if filename is not None and not is_text:
+        raise ValueError("filename names a spec given as text; this spec is the file '%s'" % spec)
+    text_name = "spec.qspec" if filename is None else _path_arg(filename, "filename")
+    inventory_path, held = "", None
+    if isinstance(inventory, Inventory):
+        held = inventory._core
+    elif inventory is not None:
+        inventory_path = _path_arg(inventory, "inventory")
+        if not _os.path.isfile(inventory_path):
+            raise FileNotFoundError("no inventory file '%s'" % inventory_path)
+    scores_path = ""
+    if scores is not None:
+        scores_path = _path_arg(scores, "scores")
+        if not _os.path.isfile(scores_path):
+            raise FileNotFoundError("no scores file '%s'" % scores_path)
+    if targets is not None:
+        if isinstance(targets, str):
+            targets = [targets]
+        targets = list(targets)
+        for t in targets:
+            if not isinstance(t, str):
+                raise TypeError("a target name is a str, not %s" % type(t).__name__)
+    return Compilation(_core._compile(spec, is_text, text_name, inventory_path, held, scores_path,
+                                      targets))
+
+
+def explain(compilation, name):
+    """``compilation.explain(name)``: what ``qcc --explain NAME`` prints."""
+    if not isinstance(compilation, Compilation):
+        raise TypeError("explain needs a Compilation, not %s" % type(compilation).__name__)
+    return compilation.explain(name)
+
+
+def format(text):
+    """The spec ``text`` in ``qcc fmt``'s canonical layout. ValueError if it does not parse."""
+    if not isinstance(text, str):
+        raise TypeError("format needs the text of a spec (str), not %s" % type(text).__name__)
+    return _core._format(text)
