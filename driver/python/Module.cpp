@@ -1,10 +1,10 @@
 // qspec._core: the extension behind the Python package `qspec` (driver/python/qspec/__init__.py is
 // the typed front; docs/python.md the user's guide). It calls what qcc calls: the frontend's
 // loadSpec (parseText + buildSpec for a spec given as text), passes::runPipeline, and the target
-// stage driver::buildTargets, which names each file as `qcc --emit=all` does. Every compile owns
+// stage emit::buildTargets, which names each file as `qcc --emit=all` does. Every compile owns
 // its own source manager, diagnostic engine and spec, so calls share nothing and may run on
 // several threads at once; the GIL is released while one runs.
-#include "driver/Compile.h"
+#include "emitters/TargetStage.h"
 #include "emitters/Emitter.h"
 #include "frontend/Format.h"
 #include "frontend/Frontend.h"
@@ -94,7 +94,7 @@ struct CompileState {
   DiagnosticEngine diags{sm};
   ir::Spec spec;
   bool resolved = false;
-  std::vector<driver::TargetFile> files;
+  std::vector<emit::TargetFile> files;
 };
 
 // The targets asked for, in the spec's order for all of them; false (reported) for one the spec
@@ -143,7 +143,7 @@ std::shared_ptr<CompileState> compileSpec(const CompileRequest &req) {
   if (!st->resolved || !chooseTargets(*st, req, targets))
     return st;
   std::string stem = fs::path(req.specPath).stem().string();
-  st->files = driver::buildTargets(st->spec, targets, st->diags, stem, ".");
+  st->files = emit::buildTargets(st->spec, targets, st->diags, stem, ".");
   if (st->diags.hasErrors())
     st->files.clear();
   return st;
@@ -274,7 +274,7 @@ void bindCompilation(py::module_ &m) {
       .def_property_readonly("files",
                              [](const CompileState &s) {
                                py::list out;
-                               for (const driver::TargetFile &f : s.files)
+                               for (const emit::TargetFile &f : s.files)
                                  out.append(
                                      py::make_tuple(f.target->kind, f.name, py::bytes(f.bytes)));
                                return out;
