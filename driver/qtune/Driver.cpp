@@ -373,8 +373,7 @@ int TuneRun::makeStrategy() {
   compressor_ = std::make_unique<msmodelslim::SelectionCompressor>(resolved_.inventory, &selector);
   std::vector<std::pair<std::string, std::string>> inputs = keyInputs(o_, base_);
   inputs_ = {inputs.begin(), inputs.end()};
-  ctx_.emplace(
-      ProbeContext{o_, base_, resolved_, space_, inputsKeyText(inputs), *compressor_});
+  ctx_.emplace(ProbeContext{o_, base_, resolved_, space_, inputsKeyText(inputs), *compressor_});
   return 0;
 }
 
