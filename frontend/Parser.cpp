@@ -5,6 +5,7 @@
 #include "QSpecLexer.h"
 #include "QSpecParser.h"
 #include "antlr4-runtime.h"
+#include "ir/BoundedInput.h"
 #include "ir/EditDistance.h"
 
 #include <algorithm>
@@ -41,29 +42,9 @@ private:
   std::vector<uint32_t> offsets_;
 };
 
-// Returns the byte index of the first invalid UTF-8 sequence, or npos.
-size_t firstInvalidUtf8(const std::string &s) {
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size())
-      return i;
-    for (size_t k = 1; k < len; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80)
-        return i;
-    if (len == 2 && c < 0xC2)
-      return i;
-    // Strict UTF-8 (what ANTLR's decoder accepts; it throws on anything else): no overlong
-    // 3/4-byte forms, no surrogates, nothing above U+10FFFF.
-    unsigned char c1 = len > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
-    if ((len == 3 && c == 0xE0 && c1 < 0xA0) || (len == 3 && c == 0xED && c1 >= 0xA0) ||
-        (len == 4 && c == 0xF0 && c1 < 0x90) ||
-        (len == 4 && (c > 0xF4 || (c == 0xF4 && c1 >= 0x90))))
-      return i;
-    i += len;
-  }
-  return std::string::npos;
-}
+// The byte index of the first invalid (strict) UTF-8 sequence, or npos: what ANTLR's decoder
+// accepts; it throws on anything else.
+size_t firstInvalidUtf8(const std::string &s) { return bounded::firstInvalidUtf8(s); }
 
 // ---- Syntax errors in words ------------------------------------------------------------
 // ANTLR's "mismatched input 'x' expecting {...}" lists token names, and every keyword again where
