@@ -80,10 +80,10 @@ void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord
   for (const char *junk : {"stdout.txt", "tune.qspec", "started"})
     fs::remove(tmp / junk, ec);
   std::string err;
-  emit::writeFileAtomically((tmp / "tune.qspec").string(),
-                            "// qtune: best configuration (metric " + formatNumber(rec.metric) +
-                                "), for the spec's tune block\n" + p.tuneText,
-                            err);
+  writeWorkFile(workdir, "best.tmp/tune.qspec",
+                "// qtune: best configuration (metric " + formatNumber(rec.metric) +
+                    "), for the spec's tune block\n" + p.tuneText,
+                err);
   fs::remove_all(best, ec);
   fs::rename(tmp, best, ec);
 }
@@ -196,13 +196,14 @@ int TuneRun::load() {
 }
 
 int TuneRun::openWorkdir() {
-  std::error_code ec;
-  fs::create_directories(fs::path(o_.workdir) / "evals", ec);
-  if (ec) {
-    diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, ec.message()});
+  std::string holder, err;
+  int evals = -1;
+  if (!checkWorkDir(o_.workdir, err) ||
+      (evals = openWorkSubdir(o_.workdir, "evals", true, err)) < 0) {
+    diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, err});
     return 2;
   }
-  std::string holder, err;
+  ::close(evals);
   if (!takeLock((fs::path(o_.workdir) / "lock").string(), holder, err)) {
     if (err == "locked")
       diags_.report(DiagID::err_tune_workdir_locked, SourceRange{},
@@ -546,7 +547,7 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     }
   }
   std::string e;
-  if (!emit::writeFileAtomically((fs::path(o_.workdir) / "state.json").string(), text, e))
+  if (!writeWorkFile(o_.workdir, "state.json", text, e))
     std::cerr << "qtune: warning: cannot write state.json: " << e << "\n";
 }
 
