@@ -38,6 +38,7 @@ struct ProjectConfig {
   std::string amctFramework;
   std::vector<std::pair<std::string, Section>> perPath;
   std::vector<std::string> exclude; // globs relative to `dir`: not linted in directory walks
+  bool confine = false;             // `confine: true`: specs below read only files below `dir`
   std::string error;
 };
 
@@ -153,6 +154,11 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         return false;
       }
       cfg.amctFramework = amct::frameworkName(*fw);
+    } else if (top && key == "confine") {
+      if (!v.IsScalar() || !YAML::convert<bool>::decode(v, cfg.confine)) {
+        err = where(v) + ": 'confine' must be true or false";
+        return false;
+      }
     } else if (top && key == "exclude") {
       if (!readGlobs(v, cfg.exclude, err))
         return false;
@@ -176,7 +182,7 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
     } else if (key != "path" || top) {
       err = where(kv.first) + ": unknown key '" + key +
             "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, per-path, "
-            "exclude)";
+            "exclude, confine)";
       return false;
     }
   }
@@ -310,6 +316,7 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
   out.promote.assign(rules.size(), false);
   out.amctHardware = opts.amctHardware;
   out.amctFramework = opts.amctFramework;
+  out.root = opts.root;
   bool werror = opts.werror;
 
   std::shared_ptr<ProjectConfig> cfg;
@@ -335,6 +342,8 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
       out.amctHardware = cfg->amctHardware;
     if (out.amctFramework.empty())
       out.amctFramework = cfg->amctFramework;
+    if (out.root.empty() && cfg->confine)
+      out.root = cfg->dir;
   }
   // Command line last.
   if (!opts.select.empty())

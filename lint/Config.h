@@ -32,6 +32,7 @@ struct EffectiveRules {
   std::string amctHardware;
   std::string amctFramework; // normalized (amct::frameworkName), "" if not said
   std::string configPath;    // "" if none
+  std::string root;          // --root, else the config's folder when it says `confine: true`
 };
 
 // Computes the rules for `path`. Returns false (with `error`) when a config file is invalid.

@@ -47,6 +47,8 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
   --amct-framework=NAME  the framework AMCT configs are for: pytorch, tensorflow, onnx, caffe
   --inventory=FILE       module inventory for .qspec files (overrides the spec's)
   --scores=FILE          sensitivity scores for .qspec files (overrides the spec's)
+  --root=DIR             a .qspec's includes, inventory, scores and ONNX files must be inside
+                         DIR (for untrusted checkouts; .qlint.yaml: confine: true)
   --no-config            do not read .qlint.yaml files
   --stdin-filename=NAME  lint standard input ('-') as file NAME: its kind, .qlint.yaml and name
   -j N                   lint N files at a time (default: up to 4)
@@ -240,7 +242,8 @@ std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
     } else if (value("--against", o.against) || value("--anchor", o.anchor) ||
                value("--amct-hardware", o.amctHardware) ||
                value("--amct-framework", o.amctFramework) || value("--inventory", o.inventory) ||
-               value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename)) {
+               value("--scores", o.scores) || value("--stdin-filename", o.stdinFilename) ||
+               value("--root", o.root)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
     } else if (value("-j", v)) {
