@@ -45,6 +45,7 @@ const lint::FileResult &Workspace::check(Document &doc) {
   lint::Options lo;
   lo.inventory = opts_.inventory;
   lo.scores = opts_.scores;
+  lo.root = opts_.root;
   lo.jobs = 1;
   lo.checkTargets = false; // checkTargets runs them on open and save only
   lo.overlay = overlay();
@@ -64,6 +65,7 @@ const Model &Workspace::model(Document &doc) {
   fo.inventoryOverride = opts_.inventory;
   fo.scoresOverride = opts_.scores;
   fo.inputReader = inputs_;
+  fo.root = opts_.root;
   m->ast = frontend::parseFile(doc.path, diags, fo);
   m->file = m->sm.find(doc.path);
   if (m->ast && !diags.hasErrors())

@@ -1,6 +1,6 @@
 // qspec-lsp: the Language Server Protocol server for .qspec files, over standard input/output.
 //
-//   qspec-lsp [--stdio] [--inventory FILE] [--scores FILE]
+//   qspec-lsp [--stdio] [--inventory FILE] [--scores FILE] [--debounce-ms=N] [--root=DIR]
 //
 // Diagnostics are qlint's (parse, every pass, every rule); hover, definition, completion,
 // formatting (qcc fmt), document symbols and quick fixes: docs/editors.md.
@@ -17,7 +17,8 @@ int main(int argc, char **argv) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::cout << "usage: qspec-lsp [--stdio] [--inventory FILE] [--scores FILE]\n"
+      std::cout << "usage: qspec-lsp [--stdio] [--inventory FILE] [--scores FILE] "
+                   "[--debounce-ms=N] [--root=DIR]\n"
                    "  a language server for .qspec files on standard input and output\n";
       return 0;
     }
@@ -27,6 +28,21 @@ int main(int argc, char **argv) {
     }
     if (a == "--stdio")
       continue;
+    if (a.rfind("--debounce-ms=", 0) == 0) {
+      // How long edits must pause before they are checked (docs/editors.md); tests set it.
+      std::string v = a.substr(14);
+      if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos) {
+        std::cerr << "qspec-lsp: error: --debounce-ms wants milliseconds, not '"
+                  << sanitizeForTerminal(v) << "'\n";
+        return 2;
+      }
+      opts.debounceMs = std::stoi(v);
+      continue;
+    }
+    if (a.rfind("--root=", 0) == 0) {
+      opts.root = a.substr(7);
+      continue;
+    }
     if ((a == "--inventory" || a == "--scores") && i + 1 < argc) {
       (a == "--inventory" ? opts.inventory : opts.scores) = argv[++i];
       continue;
@@ -36,5 +52,6 @@ int main(int argc, char **argv) {
   }
   emit::registerAllEmitters();
   std::ios::sync_with_stdio(false);
+  opts.inputFd = 0;
   return lsp::serve(std::cin, std::cout, opts);
 }
