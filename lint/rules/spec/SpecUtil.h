@@ -2,6 +2,7 @@
 // edits that delete one item of a list or a whole statement.
 #pragma once
 
+#include "ir/BoundedInput.h"
 #include "lint/Context.h"
 
 #include <set>
@@ -22,11 +23,15 @@ inline std::vector<uint32_t> selectedBy(const ir::Spec &spec,
   return {all.begin(), all.end()};
 }
 
-// A qspec string literal for `text` (quotes, backslashes and control bytes escaped).
+// A qspec string literal for `text`: quotes, backslashes and control bytes escaped, and so are
+// the characters that change how a line displays without showing themselves (C1 controls, bidi
+// overrides and isolates, direction marks, line separators: `\u202e`), so a name written into a
+// spec reads as what it is.
 inline std::string qspecString(const std::string &text) {
   std::string out = "\"";
   static const char *hex = "0123456789abcdef";
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);
@@ -34,6 +39,16 @@ inline std::string qspecString(const std::string &text) {
       out += "\\x";
       out += hex[c >> 4];
       out += hex[c & 15];
+    } else if (size_t n = bounded::invisibleControlAt(text, i)) {
+      // Decode the 2- or 3-byte sequence into its code point.
+      uint32_t cp = n == 2 ? ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu)
+                           : ((c & 0x0Fu) << 12) |
+                                 ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                                 (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4)
+        out += hex[(cp >> shift) & 15];
+      i += n - 1;
     } else {
       out += static_cast<char>(c);
     }
