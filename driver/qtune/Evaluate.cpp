@@ -52,7 +52,9 @@ void readResult(const std::string &path, const std::vector<ir::MetricGoal> &goal
   if (!readResultText(path, text, r))
     return;
   // UTF-8, depth and repeated keys are checked before the library builds a tree.
-  if (bounded::Problem p = bounded::checkJsonDocument(text)) {
+  // (Text that is simply not JSON gets the message below, as any other non-object.)
+  bounded::Problem p = bounded::checkJsonDocument(text);
+  if (p && p.kind != bounded::Refusal::Syntax) {
     uint32_t line = 0, col = 0;
     bounded::lineColumn(text, p.offset, line, col);
     r.status = "bad-result";
