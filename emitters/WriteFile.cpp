@@ -223,7 +223,59 @@ bool followDanglingLinks(std::string path, std::string &out, std::string &error)
   return false;
 }
 
+// writeFileAt's temporary file: unnamed (O_TMPFILE) and linked under `tmp` once full, or created
+// under `tmp` with O_EXCL|O_NOFOLLOW where the file system has no O_TMPFILE.
+bool fillTemporaryAt(int dirFd, const std::string &tmp, const Produce &data, std::string &error) {
+#ifdef O_TMPFILE
+  int tfd = ::openat(dirFd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  if (tfd >= 0) {
+    bool ok = fillTemporary(tfd, data, nullptr, error);
+    std::string proc = "/proc/self/fd/" + std::to_string(tfd);
+    ok = ok && ::linkat(AT_FDCWD, proc.c_str(), dirFd, tmp.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    ::close(tfd);
+    if (ok)
+      return true;
+    if (!error.empty())
+      return false;
+  }
+#endif
+  int fd = ::openat(dirFd, tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  bool ok = fillTemporary(fd, data, nullptr, error);
+  if (::close(fd) != 0 && ok) {
+    error = std::strerror(errno);
+    ok = false;
+  }
+  if (!ok)
+    ::unlinkat(dirFd, tmp.c_str(), 0);
+  return ok;
+}
+
 } // namespace
+
+bool writeFileAt(int dirFd, const std::string &name, const std::string &data, std::string &error) {
+  struct stat st;
+  if (::fstatat(dirFd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+    error = S_ISLNK(st.st_mode) ? "is a symbolic link, which is never written through"
+                                : "exists and is not a regular file";
+    return false;
+  }
+  std::string tmp = name + ".tmp." + std::to_string(::getpid());
+  ::unlinkat(dirFd, tmp.c_str(), 0);
+  if (!fillTemporaryAt(
+          dirFd, tmp, [&](const ChunkSink &sink) { return sink(data); }, error))
+    return false;
+  BlockTermination block;
+  if (::renameat(dirFd, tmp.c_str(), dirFd, name.c_str()) != 0) {
+    error = std::strerror(errno);
+    ::unlinkat(dirFd, tmp.c_str(), 0);
+    return false;
+  }
+  return true;
+}
 
 bool writeAll(int fd, std::string_view data, std::string &error) {
   if (!writeBytes(fd, data, error))

@@ -23,4 +23,11 @@ constexpr size_t kWritebackStretch = size_t(8) << 20;
 bool writeFileStreamed(const std::string &path,
                        const std::function<bool(const ChunkSink &)> &produce, std::string &error);
 
+// Writes `data` atomically as `name` (one path component) in the folder open at `dirFd`, never
+// through a link: a symbolic link (or anything but a regular file) at `name` is refused, and the
+// new file replaces the name itself (renameat, which never follows a link), so a link planted
+// between the check and the rename is replaced, not written through. The new file has mode 0644
+// less the umask. Used for files in a folder the tool owns (qtune's work directory).
+bool writeFileAt(int dirFd, const std::string &name, const std::string &data, std::string &error);
+
 } // namespace qspec::emit

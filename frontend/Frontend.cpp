@@ -24,6 +24,26 @@ std::string resolvePath(const std::string &base, const std::string &rel) {
   return (dir / rel).lexically_normal().string();
 }
 
+bool insideRoot(const std::string &root, const std::string &path) {
+  if (root.empty())
+    return true;
+  std::error_code ec;
+  fs::path r = fs::weakly_canonical(fs::absolute(root, ec), ec);
+  if (ec)
+    return false;
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  if (ec)
+    return false;
+  auto ri = r.begin(), pi = p.begin();
+  for (; ri != r.end(); ++ri, ++pi) {
+    if (ri->empty() && std::next(ri) == r.end())
+      break; // a trailing separator
+    if (pi == p.end() || *ri != *pi)
+      return false;
+  }
+  return true;
+}
+
 static const char *const kStrategies[] = {"group-bisect", "standing-high", "hmct-ladder"};
 
 std::string canonicalStrategy(std::string_view name) {
@@ -113,6 +133,11 @@ std::unique_ptr<Node> parseWithIncludes(const std::string &path, SourceRange req
   return root ? spliceIncludes(std::move(root), path, st) : nullptr;
 }
 
+bool endsWithQSpec(const std::string &path) {
+  const std::string ext = ".qspec";
+  return path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0;
+}
+
 // Replaces each `include` item of `root` (parsed from `path`) by the included file's items.
 std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::string &path,
                                      IncludeState &st) {
@@ -125,6 +150,18 @@ std::unique_ptr<Node> spliceIncludes(std::unique_ptr<Node> root, const std::stri
     }
     const Node *target = child->first(Kind::String);
     std::string incPath = resolvePath(path, target->text);
+    // Only specs are spliced in: another file parsed as a spec would have its lines quoted in
+    // the syntax errors (`include "/etc/passwd"`).
+    if (!endsWithQSpec(incPath)) {
+      st.diags.report(DiagID::err_include_not_qspec, target->range, {target->text});
+      ok = false;
+      continue;
+    }
+    if (!insideRoot(st.opts.root, incPath)) {
+      st.diags.report(DiagID::err_path_outside_root, target->range, {target->text, st.opts.root});
+      ok = false;
+      continue;
+    }
     std::string canon = canonical(incPath);
     if (std::find(st.stack.begin(), st.stack.end(), canon) != st.stack.end()) {
       st.diags.report(DiagID::err_include_cycle, target->range, {target->text});
@@ -862,6 +899,31 @@ bool readGraph(ir::Spec &spec, DiagnosticEngine &diags, const FrontendOptions &o
   return readers::readOnnxGraph(spec.inventory, spec.onnx, diags, opts.readerLimits);
 }
 
+// With a project root: every input file the spec names is inside it (before any is opened).
+bool confineInputs(const ir::Spec &spec, const FrontendOptions &opts, DiagnosticEngine &diags) {
+  if (opts.root.empty())
+    return true;
+  std::vector<std::pair<std::string, SourceRange>> named;
+  if (opts.inventoryOverride.empty())
+    named.emplace_back(spec.inventory.path, spec.inventoryRange);
+  named.emplace_back(spec.onnx.path, spec.onnx.range);
+  named.emplace_back(spec.onnx.mapPath, spec.onnx.mapRange);
+  if (opts.scoresOverride.empty()) {
+    named.emplace_back(spec.tune.scoresPath, spec.tune.scoresRange);
+    named.emplace_back(spec.scores.path, spec.scoresRange);
+    for (const ir::GroupDecl &g : spec.groups)
+      if (g.kind == ir::GroupDecl::SameScore)
+        named.emplace_back(g.scoresPath, g.range);
+  }
+  bool ok = true;
+  for (const auto &[path, at] : named)
+    if (!path.empty() && !insideRoot(opts.root, path)) {
+      diags.report(DiagID::err_path_outside_root, at, {path, opts.root});
+      ok = false;
+    }
+  return ok;
+}
+
 } // namespace
 
 bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spec,
@@ -871,6 +933,8 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
     return false;
   if (!opts.loadInputs)
     return true;
+  if (!confineInputs(spec, opts, diags))
+    return false;
 
   // Inventory: the command line wins over the spec.
   if (!opts.inventoryOverride.empty()) {

@@ -38,7 +38,16 @@ struct FrontendOptions {
   ParseLimits parseLimits;
   readers::ReaderLimits readerLimits;
   std::shared_ptr<InputReader> inputReader; // null: read the files each time
+  // The project root (qlint --root, the language server's workspace): when set, every include
+  // and every input file the spec names (inventory, onnx, onnx_map, scores) must resolve, links
+  // followed, to a path inside it (err_path_outside_root). Files named on the command line are
+  // the user's choice and not checked.
+  std::string root;
 };
+
+// Is `path` (links followed, as far as it exists) inside the folder `root`? Always true for an
+// empty `root`.
+bool insideRoot(const std::string &root, const std::string &path);
 
 // Reads and parses `path`, splicing included files in place of `include` items.
 std::unique_ptr<ast::Node> parseFile(const std::string &path, DiagnosticEngine &diags,

@@ -5,13 +5,13 @@
 #include "QSpecLexer.h"
 #include "QSpecParser.h"
 #include "antlr4-runtime.h"
+#include "ir/BoundedInput.h"
 #include "ir/EditDistance.h"
 #include "support/Utf8.h"
 
 #include <algorithm>
 #include <cctype>
-
-#include <cctype>
+#include <cstdint>
 
 namespace qspec::frontend {
 
@@ -532,7 +532,8 @@ private:
 std::string qspecString(const std::string &text) {
   std::string out = "\"";
   static const char *hex = "0123456789abcdef";
-  for (unsigned char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
     if (c == '"' || c == '\\') {
       out += '\\';
       out += static_cast<char>(c);
@@ -540,6 +541,16 @@ std::string qspecString(const std::string &text) {
       out += "\\x";
       out += hex[c >> 4];
       out += hex[c & 15];
+    } else if (size_t n = bounded::invisibleControlAt(text, i)) {
+      // A 2- or 3-byte sequence (invisibleControlAt checked it): its code point as \uHHHH.
+      uint32_t cp = n == 2 ? ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3Fu)
+                           : ((c & 0x0Fu) << 12) |
+                                 ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                                 (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4)
+        out += hex[(cp >> shift) & 15];
+      i += n - 1;
     } else {
       out += static_cast<char>(c);
     }

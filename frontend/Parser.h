@@ -45,8 +45,10 @@ std::vector<Token> tokenize(FileID file, const SourceManager &sm);
 // \U00XXXXXX. On a bad escape returns false and sets `badAt` to its byte index in `body`.
 bool unescapeString(std::string_view body, std::string &out, size_t &badAt);
 
-// A qspec string literal for `text` (quotes, backslashes and control bytes escaped): one that
-// unescapeString reads back as `text`.
+// A qspec string literal for `text`, one that unescapeString reads back as `text`: quotes,
+// backslashes and control bytes escaped, and so are the characters that change how a line
+// displays without showing themselves (C1 controls, bidi overrides and isolates, direction marks,
+// line separators: `\u202e`), so a name written into a spec reads as what it is.
 std::string qspecString(const std::string &text);
 
 } // namespace qspec::frontend

@@ -1,5 +1,6 @@
 #include "ir/Diagnostics.h"
 
+#include "ir/BoundedInput.h"
 #include "ir/Cli.h"
 #include "ir/EditDistance.h"
 #include "support/Utf8.h"
@@ -248,23 +249,6 @@ static size_t utf8Length(std::string_view s, size_t i) {
   return support::utf8::decode(s, i, cp);
 }
 
-// Characters that reorder or break the displayed line without being control bytes: the bidi
-// embeddings and overrides U+202A..U+202E, the isolates U+2066..U+2069, the marks U+200E, U+200F
-// and U+061C, and the line and paragraph separators U+2028, U+2029. A name holding U+202E could
-// otherwise show as another name (the Trojan Source attack, CVE-2021-42574).
-static bool isDisplaySpoofing(std::string_view text, size_t i, size_t len) {
-  if (len == 2)
-    return static_cast<unsigned char>(text[i]) == 0xD8 &&
-           static_cast<unsigned char>(text[i + 1]) == 0x9C;
-  if (len != 3 || static_cast<unsigned char>(text[i]) != 0xE2)
-    return false;
-  unsigned char b1 = static_cast<unsigned char>(text[i + 1]),
-                b2 = static_cast<unsigned char>(text[i + 2]);
-  if (b1 == 0x80)
-    return b2 == 0x8E || b2 == 0x8F || (b2 >= 0xA8 && b2 <= 0xAE);
-  return b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9;
-}
-
 std::string sanitizeForTerminal(std::string_view text) {
   static const char *hex = "0123456789abcdef";
   std::string out;
@@ -273,12 +257,13 @@ std::string sanitizeForTerminal(std::string_view text) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     size_t len = utf8Length(text, i);
     bool control = c < 0x20 || c == 0x7f;
-    // C1 control characters (U+0080..U+009F) are also escape sequences on some terminals.
-    bool c1 = len == 2 && c == 0xC2 && static_cast<unsigned char>(text[i + 1]) < 0xA0;
     if (c == '\t') {
       out += ' ';
       ++i;
-    } else if (len == 0 || control || c1 || isDisplaySpoofing(text, i, len)) {
+    } else if (len == 0 || control || (len > 1 && bounded::invisibleControlAt(text, i) == len)) {
+      // Also C1 controls (escape sequences on some terminals) and the characters that reorder
+      // or break the displayed line (a name holding U+202E could show as another name: Trojan
+      // Source, CVE-2021-42574).
       size_t n = len == 0 ? 1 : len;
       for (size_t k = 0; k < n; ++k) {
         unsigned char b = static_cast<unsigned char>(text[i + k]);

@@ -2,6 +2,7 @@
 #include "lint/Comments.h"
 
 #include "frontend/Parser.h"
+#include "ir/BoundedInput.h"
 
 #include <yaml.h>
 
@@ -102,15 +103,15 @@ uint32_t markOffset(const SourceManager &sm, FileID f, const yaml_mark_t &m) {
   return i;
 }
 
-// The byte ranges of every scalar libyaml's scanner reads, up to a syntax error.
-std::vector<Span> yamlScalars(const SourceManager &sm, FileID f) {
+// The byte ranges of every scalar libyaml's scanner reads in the first `size` bytes of the file,
+// up to a syntax error.
+std::vector<Span> yamlScalars(const SourceManager &sm, FileID f, size_t size) {
   std::vector<Span> out;
   const std::string &t = sm.text(f);
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser))
     return out;
-  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char *>(t.data()),
-                               t.size());
+  yaml_parser_set_input_string(&parser, reinterpret_cast<const unsigned char *>(t.data()), size);
   yaml_token_t tok;
   while (yaml_parser_scan(&parser, &tok)) {
     yaml_token_type_t type = tok.type;
@@ -127,9 +128,13 @@ std::vector<Span> yamlScalars(const SourceManager &sm, FileID f) {
 std::vector<CommentSpan> yamlComments(const SourceManager &sm, FileID f) {
   std::vector<CommentSpan> out;
   const std::string &t = sm.text(f);
-  std::vector<Span> scalars = yamlScalars(sm, f);
+  // libyaml's scanner spends time proportional to the flow nesting on every token (its stack of
+  // possible simple keys), so 200 000 `[` cost minutes. The reader refuses a file nested past the
+  // limit; here only the part before the first bracket past it is scanned for comments.
+  size_t end = std::min(t.size(), bounded::nestingPastLimit(t, bounded::Syntax::Yaml));
+  std::vector<Span> scalars = yamlScalars(sm, f, end);
   size_t s = 0;
-  for (uint32_t i = 0; i < t.size(); ++i) {
+  for (uint32_t i = 0; i < end; ++i) {
     while (s < scalars.size() && scalars[s].second <= i)
       ++s;
     if (s < scalars.size() && scalars[s].first <= i) {

@@ -39,6 +39,7 @@ struct ProjectConfig {
   std::string amctFramework;
   std::vector<std::pair<std::string, Section>> perPath;
   std::vector<std::string> exclude; // globs relative to `dir`: not linted in directory walks
+  bool confine = false;             // `confine: true`: specs below read only files below `dir`
   std::string error;
 };
 
@@ -165,6 +166,11 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
         return false;
       }
       s.inventory = (fs::path(cfg.dir) / v.Scalar()).lexically_normal().string();
+    } else if (top && key == "confine") {
+      if (!v.IsScalar() || !YAML::convert<bool>::decode(v, cfg.confine)) {
+        err = where(v) + ": 'confine' must be true or false";
+        return false;
+      }
     } else if (top && key == "exclude") {
       if (!readGlobs(v, cfg.exclude, err))
         return false;
@@ -188,7 +194,7 @@ bool readSection(const YAML::Node &n, Section &s, bool top, ProjectConfig &cfg, 
     } else if (key != "path" || top) {
       err = where(kv.first) + ": unknown key '" + key +
             "' (known: select, ignore, severity, werror, amct-hardware, amct-framework, inventory, "
-            "per-path, exclude)";
+            "per-path, exclude, confine)";
       return false;
     }
   }
@@ -322,6 +328,7 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
   out.promote.assign(rules.size(), false);
   out.amctHardware = opts.amctHardware;
   out.amctFramework = opts.amctFramework;
+  out.root = opts.root;
   bool werror = opts.werror;
 
   std::shared_ptr<ProjectConfig> cfg;
@@ -354,6 +361,8 @@ bool effectiveRules(const std::string &path, const Options &opts, EffectiveRules
       out.amctHardware = cfg->amctHardware;
     if (out.amctFramework.empty())
       out.amctFramework = cfg->amctFramework;
+    if (out.root.empty() && cfg->confine)
+      out.root = cfg->dir;
   }
   // Command line last.
   if (!opts.select.empty())

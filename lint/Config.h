@@ -37,6 +37,7 @@ struct EffectiveRules {
   // The model vendor files are checked against: --inventory, else --onnx, else the config's
   // `inventory` (a matching per-path entry's, else the top level's); "" if none.
   std::string vendorInventory;
+  std::string root; // --root, else the config's folder when it says `confine: true`
 };
 
 // Computes the rules for `path`. Returns false (with `error`) when a config file is invalid.

@@ -108,6 +108,7 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
   fo.inventoryOverride = opts.inventory;
   fo.scoresOverride = opts.scores;
   fo.inputReader = opts.inputReader;
+  fo.root = opts.root;
   {
     std::lock_guard<std::mutex> lock(gFrontendMutex);
     emit::registerAllEmitters();
@@ -408,6 +409,7 @@ FileResult lintFile(const std::string &given, const Options &opts) {
   Options local = opts;
   local.amctHardware = rules.amctHardware;
   local.amctFramework = rules.amctFramework;
+  local.root = rules.root;
   if (res.kind == FileKind::QSpec) {
     if (!lintQSpec(path, local, rules, fromStdin ? &stdinText : nullptr, res))
       return res;

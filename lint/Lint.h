@@ -67,19 +67,21 @@ struct Options {
   std::string inventory, scores;           // --inventory / --scores for .qspec files; the
                                            // inventory also for vendor files
   std::string onnx;                        // --onnx: the model graph for vendor files
-  bool useConfig = true;                   // read .qlint.yaml
-  std::string stdinFilename;               // --stdin-filename: path `-` (standard input) is linted
-                                           // as this file (kind, .qlint.yaml, shown name)
-  unsigned jobs = 0;                       // 0 = auto
-  std::vector<std::string> named;          // paths as named on the command line ('-' too): one
-                                           // of no known kind is a lint-unknown-file finding,
-                                           // not skipped as in a directory walk
-  bool hook = false;                       // --hook (pre-commit): a named file that is not a
-                                           // .qspec, a vendor config known by its content or a
-                                           // spec's input is skipped without a word
-  bool checkTargets = true;                // .qspec: run every declared target's emitter and
-                                           // translation validation, as qcc --emit=all does
-  SourceManager::Overlay overlay;          // unsaved texts read instead of the disk (qspec-lsp)
+  std::string root; // --root: includes and input files of a .qspec must be inside (see
+                    // frontend::FrontendOptions::root); "" = .qlint.yaml's `confine`, else none
+  bool useConfig = true;          // read .qlint.yaml
+  std::string stdinFilename;      // --stdin-filename: path `-` (standard input) is linted
+                                  // as this file (kind, .qlint.yaml, shown name)
+  unsigned jobs = 0;              // 0 = auto
+  std::vector<std::string> named; // paths as named on the command line ('-' too): one
+                                  // of no known kind is a lint-unknown-file finding,
+                                  // not skipped as in a directory walk
+  bool hook = false;              // --hook (pre-commit): a named file that is not a
+                                  // .qspec, a vendor config known by its content or a
+                                  // spec's input is skipped without a word
+  bool checkTargets = true;       // .qspec: run every declared target's emitter and
+                                  // translation validation, as qcc --emit=all does
+  SourceManager::Overlay overlay; // unsaved texts read instead of the disk (qspec-lsp)
   std::shared_ptr<frontend::InputReader> inputReader; // reads inventory and scores (null: the
                                                       // readers, each time; qspec-lsp: a cache)
 };

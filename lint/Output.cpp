@@ -135,6 +135,12 @@ nlohmann::json artifactLocation(const std::string &path) {
   return j;
 }
 
+// The file a finding is in: an included file's own path, not the including file's (a finding
+// without a place belongs to the file linted).
+std::string findingPath(const FileResult &r, const Diagnostic &d) {
+  return d.range.file && r.sm ? r.sm->path(d.range.file) : r.path;
+}
+
 // SARIF `fixes` for a finding of a fixable rule: one replacement per fix-it, by byte range.
 nlohmann::json sarifFixes(const FileResult &r, const Diagnostic &d) {
   nlohmann::json replacements = nlohmann::json::array();
@@ -143,7 +149,7 @@ nlohmann::json sarifFixes(const FileResult &r, const Diagnostic &d) {
                              {{"byteOffset", f.range.begin.offset},
                               {"byteLength", f.range.end.offset - f.range.begin.offset}}},
                             {"insertedContent", {{"text", f.text}}}});
-  nlohmann::json change = {{"artifactLocation", artifactLocation(r.path)},
+  nlohmann::json change = {{"artifactLocation", artifactLocation(findingPath(r, d))},
                            {"replacements", replacements}};
   return nlohmann::json::array({{{"description", {{"text", "qlint --fix: " + d.message}}},
                                  {"artifactChanges", nlohmann::json::array({change})}}});
@@ -272,7 +278,7 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
           {"message", {{"text", d.message}}},
           {"locations",
            {{{"physicalLocation",
-              {{"artifactLocation", artifactLocation(r.path)}, {"region", region}}}}}},
+              {{"artifactLocation", artifactLocation(findingPath(r, d))}, {"region", region}}}}}},
           {"partialFingerprints", {{"primaryLocationLineHash", prints[k]}}}};
       auto it = ruleIndex.find(d.code);
       if (it != ruleIndex.end())
@@ -317,7 +323,7 @@ void printGithub(std::ostream &os, const std::vector<FileResult> &results) {
       const char *cmd = isError(d.severity)               ? "error"
                         : d.severity == Severity::Warning ? "warning"
                                                           : "notice";
-      os << "::" << cmd << " file=" << ghProp(r.path) << ",line=" << d.range.begin.line
+      os << "::" << cmd << " file=" << ghProp(findingPath(r, d)) << ",line=" << d.range.begin.line
          << ",col=" << d.range.begin.col;
       if (d.range.end.line)
         os << ",endLine=" << d.range.end.line << ",endColumn=" << d.range.end.col;

@@ -50,6 +50,8 @@ Directories are searched recursively. PATH '-' reads standard input: linted as t
                          model vendor files are checked against (layers, patterns, node names)
   --onnx=FILE            the model graph (ONNX) vendor files are checked against
   --scores=FILE          sensitivity scores for .qspec files (overrides the spec's)
+  --root=DIR             a .qspec's includes, inventory, scores and ONNX files must be inside
+                         DIR (for untrusted checkouts; .qlint.yaml: confine: true)
   --no-config            do not read .qlint.yaml files
   --hook                 pre-commit mode: lint a named file only if it is a .qspec, a vendor
                          config recognised by its content or a spec's input; skip the others
@@ -246,7 +248,7 @@ std::optional<int> parseArgs(int argc, char **argv, Cli &c) {
                value("--amct-hardware", o.amctHardware) ||
                value("--amct-framework", o.amctFramework) || value("--inventory", o.inventory) ||
                value("--onnx", o.onnx) || value("--scores", o.scores) ||
-               value("--stdin-filename", o.stdinFilename)) {
+               value("--stdin-filename", o.stdinFilename) || value("--root", o.root)) {
     } else if (a == "--no-config") {
       o.useConfig = false;
     } else if (a == "--hook") {

@@ -5,12 +5,15 @@
 #include "driver/lsp/Features.h"
 #include "driver/lsp/Transport.h"
 #include "frontend/Format.h"
+#include "ir/BoundedInput.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <iostream>
 #include <map>
+#include <vector>
 
 namespace qspec::lsp {
 
@@ -142,13 +145,79 @@ class Server {
 public:
   Server(std::ostream &out, const ServerOptions &opts) : out_(out), ws_(opts) {}
 
-  // Handles one message; false once `exit` arrived.
-  bool handle(const std::string &body) {
+  // Parses one message body (null when it is not a JSON object: answered with an error here).
+  // The depth is checked before the library builds a tree: 4 MiB of `[` would take it seconds
+  // and hundreds of MB.
+  json parse(const std::string &body) {
+    if (bounded::nestingPastLimit(body, bounded::Syntax::Json) != std::string::npos) {
+      respondError(nullptr, -32700,
+                   "parse error: arrays and objects nested deeper than " +
+                       std::to_string(bounded::kMaxNesting) + " levels");
+      return json();
+    }
     json msg = json::parse(body, nullptr, false);
     if (msg.is_discarded() || !msg.is_object()) {
       respondError(nullptr, -32700, "parse error");
-      return true;
+      return json();
     }
+    return msg;
+  }
+
+  // A message over the size limit was skipped unread.
+  void tooLarge(size_t length) {
+    respondError(nullptr, -32600,
+                 "message of " + std::to_string(length) + " bytes is over the limit of " +
+                     std::to_string(kMaxMessageBytes) + " bytes; it was skipped");
+  }
+
+  static std::string methodOf(const json &msg) {
+    return msg.is_object() && msg.contains("method") && msg["method"].is_string()
+               ? msg["method"].get<std::string>()
+               : std::string();
+  }
+
+  // Does `msg` make the result of a check (`checked`, publishDiagnostics params) stale: a newer
+  // version of the same document?
+  static bool supersedes(const json &checked, const json &msg) {
+    if (checked.is_null() || methodOf(msg) != "textDocument/didChange" || !msg.contains("params") ||
+        !msg["params"].is_object())
+      return false;
+    const json &params = msg["params"];
+    if (!params.contains("textDocument") || !params["textDocument"].is_object())
+      return false;
+    const json &uri =
+        params["textDocument"].contains("uri") ? params["textDocument"]["uri"] : json();
+    return uri.is_string() && uri == checked["uri"];
+  }
+
+  bool hasPending() const { return !pending_.empty(); }
+
+  // Checks the oldest document with an edit not yet checked; the diagnostics to publish (a
+  // publishDiagnostics notification's params), or null when the document is gone.
+  json checkPending() {
+    std::string uri = pending_.front();
+    pending_.erase(pending_.begin());
+    Document *d = ws_.find(uri);
+    return d ? diagnosticsParams(*d) : json();
+  }
+  void publishChecked(const json &params) {
+    if (!params.is_null())
+      notify("textDocument/publishDiagnostics", params);
+  }
+  // Checks and publishes every pending edit now (before a request reads the results, at the
+  // end of the input).
+  void flushPending() {
+    while (!pending_.empty())
+      publishChecked(checkPending());
+  }
+
+  // Handles one parsed message (null: already answered); false once `exit` arrived.
+  bool handle(const json &msg) {
+    if (msg.is_null())
+      return true;
+    // A request, a save or a close sees the latest text checked.
+    if (msg.contains("id") || methodOf(msg) != "textDocument/didChange")
+      flushPending();
     json id = msg.contains("id") ? msg["id"] : json();
     // A field of the wrong type makes nlohmann throw; it becomes an error answer, never a crash.
     try {
@@ -214,7 +283,9 @@ private:
         return;
       ws_.change(*d, changes.back().value("text", ""),
                  params["textDocument"].value("version", d->version + 1));
-      publish(*d, false);
+      // Checked once the edits stop coming (serve): a burst gives one check, of its last version.
+      if (std::find(pending_.begin(), pending_.end(), d->uri) == pending_.end())
+        pending_.push_back(d->uri);
     } else if (method == "textDocument/didSave") {
       if (Document *d = docOf(params))
         publish(*d, true);
@@ -222,6 +293,7 @@ private:
       if (Document *d = docOf(params)) {
         notify("textDocument/publishDiagnostics",
                {{"uri", d->uri}, {"diagnostics", json::array()}});
+        pending_.erase(std::remove(pending_.begin(), pending_.end(), d->uri), pending_.end());
         ws_.close(d->uri);
       }
     }
@@ -231,6 +303,19 @@ private:
   // need the resolved model and every emitter), then runs the declared targets' own checks and,
   // when they add something, publishes again with those added.
   void publish(Document &d, bool targets) {
+    json params = diagnosticsParams(d);
+    notify("textDocument/publishDiagnostics", params);
+    if (!targets || ws_.checkTargets(d).empty())
+      return;
+    json &diags = params["diagnostics"];
+    const Model &m = ws_.model(d);
+    for (const Diagnostic &t : m.targetDiags)
+      diags.push_back(diagnosticOf(m.sm, m.file, t));
+    notify("textDocument/publishDiagnostics", params);
+  }
+
+  // Lints the document's current text: the params of its publishDiagnostics.
+  json diagnosticsParams(Document &d) {
     const lint::FileResult &res = ws_.check(d);
     json diags = json::array();
     for (const Diagnostic &f : res.findings)
@@ -240,15 +325,7 @@ private:
                        {"severity", 1},
                        {"source", "qspec"},
                        {"message", res.internalError}});
-    notify("textDocument/publishDiagnostics",
-           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
-    if (!targets || ws_.checkTargets(d).empty())
-      return;
-    const Model &m = ws_.model(d);
-    for (const Diagnostic &t : m.targetDiags)
-      diags.push_back(diagnosticOf(m.sm, m.file, t));
-    notify("textDocument/publishDiagnostics",
-           {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}});
+    return {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}};
   }
 
   void request(const json &id, const std::string &method, const json &params) {
@@ -276,7 +353,18 @@ private:
       respond(id, result);
   }
 
-  json initialize(const json &) {
+  json initialize(const json &params) {
+    // The workspace root confines what an open spec may read (an untrusted repository).
+    bool confine = true;
+    if (params.contains("initializationOptions") && params["initializationOptions"].is_object())
+      confine = params["initializationOptions"].value("confine", true);
+    std::string root;
+    if (params.contains("rootUri") && params["rootUri"].is_string())
+      root = uriToPath(params["rootUri"].get<std::string>());
+    else if (params.contains("rootPath") && params["rootPath"].is_string())
+      root = params["rootPath"].get<std::string>();
+    if (confine && !root.empty())
+      ws_.setDefaultRoot(root);
     json caps = {
         {"textDocumentSync",
          {{"openClose", true}, {"change", 1}, {"save", {{"includeText", false}}}}},
@@ -343,6 +431,8 @@ private:
   Workspace ws_;
   bool shutdown_ = false, exited_ = false;
   std::string failure_; // set by a handler whose request failed
+  // Documents edited since their last check, oldest first.
+  std::vector<std::string> pending_;
 };
 
 int completionKind(CompletionKind k) {
@@ -456,9 +546,45 @@ json Server::onCodeAction(const json &params) {
 int serve(std::istream &in, std::ostream &out, const ServerOptions &opts) {
   Server server(out, opts);
   std::string body;
-  while (readMessage(in, body))
-    if (!server.handle(body))
+  // The next message, parsed; false at the end of the input. An oversized one is answered and
+  // skipped.
+  auto next = [&](json &msg) {
+    size_t length = 0;
+    while (true) {
+      ReadStatus st = readMessage(in, body, length);
+      if (st == ReadStatus::End)
+        return false;
+      if (st == ReadStatus::Message) {
+        msg = server.parse(body);
+        return true;
+      }
+      server.tooLarge(length);
+    }
+  };
+  json msg;
+  while (true) {
+    // Edits are checked once no message has come for the debounce delay. A check whose
+    // document was edited again while it ran is not published: the newer version is checked
+    // next instead.
+    if (server.hasPending() && !inputReady(in, opts.inputFd, opts.debounceMs)) {
+      json checked = server.checkPending();
+      if (!inputReady(in, opts.inputFd, 0)) {
+        server.publishChecked(checked);
+        continue;
+      }
+      if (!next(msg)) {
+        server.publishChecked(checked);
+        break;
+      }
+      if (!Server::supersedes(checked, msg))
+        server.publishChecked(checked);
+    } else if (!next(msg)) {
       break;
+    }
+    if (!server.handle(msg))
+      return server.exitCode();
+  }
+  server.flushPending();
   return server.exitCode();
 }
 

@@ -47,6 +47,7 @@ const lint::FileResult &Workspace::check(Document &doc) {
   lint::Options lo;
   lo.inventory = opts_.inventory;
   lo.scores = opts_.scores;
+  lo.root = opts_.root;
   lo.jobs = 1;
   lo.checkTargets = false; // checkTargets runs them on open and save only
   lo.overlay = overlay();
@@ -65,6 +66,7 @@ std::shared_ptr<Model> Workspace::buildModel(const std::string &path,
   fo.inventoryOverride = opts_.inventory;
   fo.scoresOverride = opts_.scores;
   fo.inputReader = inputs_;
+  fo.root = opts_.root;
   m->ast = frontend::parseFile(path, diags, fo);
   m->file = m->sm.find(path);
   if (m->ast && !diags.hasErrors())

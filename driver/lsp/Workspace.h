@@ -19,6 +19,16 @@ namespace qspec::lsp {
 
 struct ServerOptions {
   std::string inventory, scores; // --inventory / --scores, as for qcc and qlint
+  // Edits are checked once none has come for this long (a burst gives one check, of its last
+  // version). --debounce-ms.
+  int debounceMs = 100;
+  // The descriptor behind the input stream, polled to see whether more messages are coming
+  // (-1: only what the stream has buffered counts).
+  int inputFd = -1;
+  // Includes and input files of an open spec must be inside this folder (frontend::
+  // FrontendOptions::root): --root=DIR, else the workspace root the client names in
+  // `initialize`, unless its initializationOptions say {"confine": false}.
+  std::string root;
 };
 
 // One document version, resolved.
@@ -47,6 +57,12 @@ struct Document {
 class Workspace {
 public:
   explicit Workspace(ServerOptions o) : opts_(std::move(o)) {}
+  // The project root, when --root did not give one (from `initialize`).
+  void setDefaultRoot(const std::string &root) {
+    if (opts_.root.empty())
+      opts_.root = root;
+  }
+  const std::string &root() const { return opts_.root; }
 
   Document &open(const std::string &uri, const std::string &path, std::string text,
                  int64_t version);

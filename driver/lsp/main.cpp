@@ -1,6 +1,6 @@
 // qspec-lsp: the Language Server Protocol server for .qspec files, over standard input/output.
 //
-//   qspec-lsp [--stdio] [--inventory FILE] [--scores FILE]
+//   qspec-lsp [--stdio] [--inventory FILE] [--scores FILE] [--debounce-ms=N] [--root=DIR]
 //
 // Diagnostics are qlint's (parse, every pass, every rule); hover, definition, completion,
 // formatting (qcc fmt), document symbols and quick fixes: docs/editors.md.
@@ -19,7 +19,8 @@ int main(int argc, char **argv) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
       std::cout
-          << "usage: qspec-lsp [--stdio] [--inventory FILE] [--scores FILE]\n"
+          << "usage: qspec-lsp [--stdio] [--inventory FILE] [--scores FILE] [--debounce-ms=N]\n"
+             "                 [--root=DIR]\n"
              "\n"
              "A language server for .qspec files, speaking the Language Server Protocol on\n"
              "standard input and output: diagnostics from qcc's passes and qlint's rules with\n"
@@ -30,6 +31,10 @@ int main(int argc, char **argv) {
              "  --stdio           talk over standard input and output (the only transport)\n"
              "  --inventory FILE  read FILE as every spec's module inventory (as qcc and qlint)\n"
              "  --scores FILE     read FILE as every spec's sensitivity scores (as qcc and qlint)\n"
+             "  --debounce-ms=N   check an edited document once no edit has come for N ms\n"
+             "                    (default 100): a burst of edits gives one check\n"
+             "  --root=DIR        confine includes and input files to DIR (default: the\n"
+             "                    workspace root the client names)\n"
              "  --version         print the version and exit\n"
              "  -h, --help        print this help and exit\n";
       return 0;
@@ -40,6 +45,21 @@ int main(int argc, char **argv) {
     }
     if (a == "--stdio")
       continue;
+    if (a.rfind("--debounce-ms=", 0) == 0) {
+      // How long edits must pause before they are checked (docs/editors.md); tests set it.
+      std::string v = a.substr(14);
+      if (v.empty() || v.size() > 6 || v.find_first_not_of("0123456789") != std::string::npos) {
+        std::cerr << "qspec-lsp: error: --debounce-ms wants milliseconds, not '"
+                  << sanitizeForTerminal(v) << "'\n";
+        return 2;
+      }
+      opts.debounceMs = std::stoi(v);
+      continue;
+    }
+    if (a.rfind("--root=", 0) == 0) {
+      opts.root = a.substr(7);
+      continue;
+    }
     if ((a == "--inventory" || a == "--scores") && i + 1 < argc) {
       (a == "--inventory" ? opts.inventory : opts.scores) = argv[++i];
       continue;
@@ -49,5 +69,6 @@ int main(int argc, char **argv) {
   }
   emit::registerAllEmitters();
   std::ios::sync_with_stdio(false);
+  opts.inputFd = 0;
   return lsp::serve(std::cin, std::cout, opts);
 }

@@ -84,10 +84,10 @@ void publishBest(const std::string &workdir, const Prepared &p, const EvalRecord
   for (const char *junk : {"stdout.txt", "tune.qspec", "started"})
     fs::remove(tmp / junk, ec);
   std::string err;
-  emit::writeFileAtomically((tmp / "tune.qspec").string(),
-                            "// qtune: best configuration (metric " + formatNumber(rec.metric) +
-                                "), for the spec's tune block\n" + p.tuneText,
-                            err);
+  writeWorkFile(workdir, "best.tmp/tune.qspec",
+                "// qtune: best configuration (metric " + formatNumber(rec.metric) +
+                    "), for the spec's tune block\n" + p.tuneText,
+                err);
   fs::remove_all(best, ec);
   fs::rename(tmp, best, ec);
 }
@@ -302,13 +302,15 @@ bool TuneRun::checkChoices() {
 }
 
 int TuneRun::openWorkdir() {
-  std::error_code ec;
-  fs::create_directories(fs::path(o_.workdir) / "evals", ec);
-  if (ec) {
-    diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, ec.message()});
+  std::string holder, err;
+  int evals = -1;
+  if (!checkWorkDir(o_.workdir, err) ||
+      (evals = openWorkSubdir(o_.workdir, "evals", true, err)) < 0) {
+    diags_.report(DiagID::err_tune_workdir, SourceRange{}, {o_.workdir, err});
     return 2;
   }
-  std::string holder, err, lock = (fs::path(o_.workdir) / "lock").string();
+  ::close(evals);
+  std::string lock = (fs::path(o_.workdir) / "lock").string();
   bool locked = takeLock(lock, holder, err);
   // A lock whose writer is gone is held by that run's watchdog while it kills the evaluators
   // the run left behind (after a kill -9): wait for it, at most about 30 s.
@@ -820,7 +822,7 @@ void TuneRun::writeState(const std::string &verdict, const std::string &message)
     }
   }
   std::string e;
-  if (!emit::writeFileAtomically((fs::path(o_.workdir) / "state.json").string(), text, e))
+  if (!writeWorkFile(o_.workdir, "state.json", text, e))
     std::cerr << "qtune: warning: cannot write state.json: " << e << "\n";
 }
 

@@ -1,10 +1,12 @@
 // Running and judging evaluations: the evaluator's job (environment, device, files) and the
 // status of a finished one from its exit and its result file.
 #include "driver/qtune/Run.h"
+#include "ir/BoundedInput.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <sys/inotify.h>
@@ -45,18 +47,45 @@ bool reportedFailure(const json &j, EvalRecord &r) {
   return true;
 }
 
-// Reads the metrics of a result file into `r` (status ok), or says why it cannot.
-void readResult(const std::string &path, const std::vector<ir::MetricGoal> &goals, EvalRecord &r) {
-  bool ok = false;
-  std::string text = readWholeFile(path, ok);
-  json j = ok ? json::parse(text, nullptr, false) : json();
-  if (ok && reportedFailure(j, r))
-    return;
-  if (!ok) {
+// The result file's text, or why it cannot be read (status bad-result or no-result in `r`). It is
+// read within bounds (ir/BoundedInput.h): a FIFO or a link left as the result is refused without
+// waiting for a writer, and a file over kMaxResultBytes from its size, before it is read.
+bool readResultText(const std::string &path, std::string &text, EvalRecord &r) {
+  bounded::ReadOptions opt;
+  opt.maxBytes = kMaxResultBytes;
+  opt.followSymlinks = false;
+  bounded::Problem p = bounded::readBoundedFile(path, text, opt);
+  if (!p)
+    return true;
+  if (p.kind == bounded::Refusal::CannotOpen && p.error == ENOENT) {
     r.status = "no-result";
     r.detail = "the evaluator wrote no result file (QSPEC_RESULT)";
+  } else {
+    r.status = "bad-result";
+    r.detail = "the result file " + p.message;
+  }
+  return false;
+}
+
+// Reads the metrics of a result file into `r` (status ok), or says why it cannot.
+void readResult(const std::string &path, const std::vector<ir::MetricGoal> &goals, EvalRecord &r) {
+  std::string text;
+  if (!readResultText(path, text, r))
+    return;
+  // UTF-8, depth and repeated keys are checked before the library builds a tree.
+  // (Text that is simply not JSON gets the message below, as any other non-object.)
+  bounded::Problem p = bounded::checkJsonDocument(text);
+  if (p && p.kind != bounded::Refusal::Syntax) {
+    uint32_t line = 0, col = 0;
+    bounded::lineColumn(text, p.offset, line, col);
+    r.status = "bad-result";
+    r.detail = "the result file is not valid: " + p.message + " at line " + std::to_string(line) +
+               ", column " + std::to_string(col);
     return;
   }
+  json j = json::parse(text, nullptr, false);
+  if (reportedFailure(j, r))
+    return;
   if (j.is_discarded() || !j.is_object()) {
     r.status = "bad-result";
     r.detail = "the result file is not a JSON object";

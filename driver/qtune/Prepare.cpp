@@ -28,6 +28,7 @@
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace qspec::tune {
 
@@ -189,14 +190,19 @@ bool prepareProbe(const ProbeContext &c, const Probe &p, Prepared &out, Diagnost
 
 void writeEvalDir(Prepared &p) {
   std::error_code ec;
-  fs::remove_all(p.dir, ec);
-  fs::create_directories(fs::path(p.dir) / "config", ec);
+  fs::remove_all(p.dir, ec); // removes a link at p.dir itself, never what it names
+  // p.dir is WORKDIR/evals/KEY: written below the work directory without following links.
+  const fs::path dir(p.dir);
+  const std::string workdir = dir.parent_path().parent_path().string();
+  const fs::path rel = fs::path("evals") / dir.filename();
   std::string err;
+  if (int fd = openWorkSubdir(workdir, (rel / "config").string(), true, err); fd >= 0)
+    ::close(fd);
   for (const auto &[name, bytes] : p.files)
-    emit::writeFileAtomically((fs::path(p.dir) / "config" / name).string(), bytes, err);
+    writeWorkFile(workdir, (rel / "config" / name).string(), bytes, err);
   if (!p.irJson.empty())
-    emit::writeFileAtomically((fs::path(p.dir) / "ir.json").string(), p.irJson, err);
-  emit::writeFileAtomically((fs::path(p.dir) / "tune.qspec").string(), p.tuneText, err);
+    writeWorkFile(workdir, (rel / "ir.json").string(), p.irJson, err);
+  writeWorkFile(workdir, (rel / "tune.qspec").string(), p.tuneText, err);
   p.files.clear();
   p.files.shrink_to_fit();
   p.irJson.clear();

@@ -203,7 +203,10 @@ bool openSink(LogSink &s, const std::string &path, size_t limit, int &childEnd) 
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0)
     return false;
-  s.file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // Never through a link in the work directory; O_NONBLOCK: a FIFO without a reader fails (ENXIO)
+  // instead of blocking.
+  s.file = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK,
+                  0644);
   if (s.file < 0) {
     ::close(fds[0]);
     ::close(fds[1]);

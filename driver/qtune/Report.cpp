@@ -618,10 +618,9 @@ bool writeHmctOutputs(const std::string &dir, const json &st, std::string &err) 
         "- `final_quant_config.json`, `report.md`, `report.svg`\n";
   if (finalText.empty())
     fs::remove(fs::path(dir) / "final_quant_config.json", ec);
-  else if (!emit::writeFileAtomically((fs::path(dir) / "final_quant_config.json").string(),
-                                      finalText, err))
+  else if (!writeWorkFile(dir, "final_quant_config.json", finalText, err))
     return false;
-  return emit::writeFileAtomically((fs::path(dir) / "tuning_report.md").string(), md.str(), err);
+  return writeWorkFile(dir, "tuning_report.md", md.str(), err);
 }
 
 } // namespace
@@ -704,8 +703,8 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   svgPanel(svg, st, 390, "metric by fallback size", "modules moved", false);
   svgLegend(svg, st, 288);
   svg << "</svg>\n";
-  return emit::writeFileAtomically((fs::path(dir) / "report.md").string(), md.str(), err) &&
-         emit::writeFileAtomically((fs::path(dir) / "report.svg").string(), svg.str(), err) &&
+  return writeWorkFile(dir, "report.md", md.str(), err) &&
+         writeWorkFile(dir, "report.svg", svg.str(), err) &&
          (st.value("strategy", "") != "hmct-ladder" || writeHmctOutputs(dir, st, err));
 }
 

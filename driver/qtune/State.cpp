@@ -1,6 +1,7 @@
 // Reading a work directory's state.json back (status, report, apply). The run loop writes it
 // (driver/qtune/Driver.cpp, writeState, with stateListsJSON).
 #include "driver/qtune/State.h"
+#include "driver/qtune/Support.h"
 
 #include "ir/IR.h"
 #include "support/Json.h"
@@ -69,12 +70,11 @@ bool stateFromJSON(const json &j, TuningState &st) {
 } // namespace
 
 bool readSavedRun(const std::string &dir, SavedRun &out) {
-  std::ifstream in((fs::path(dir) / "state.json").string(), std::ios::binary);
-  if (!in)
+  bool ok = false;
+  std::string text = readWholeFile((fs::path(dir) / "state.json").string(), ok);
+  if (!ok)
     return false;
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  json st = json::parse(ss.str(), nullptr, false);
+  json st = json::parse(text, nullptr, false);
   if (st.is_discarded() || !st.is_object() || !st.contains("spec") || !st["spec"].is_string())
     return false;
   out.spec = st["spec"].get<std::string>();

@@ -2,6 +2,8 @@
 #include "driver/qtune/Support.h"
 
 #include "emitters/Emitter.h"
+#include "emitters/WriteFile.h"
+#include "ir/BoundedInput.h"
 
 #include <nlohmann/json.hpp>
 
@@ -10,6 +12,7 @@
 #include <cmath>
 #include <cstring>
 #include <fcntl.h>
+#include <filesystem>
 #include <fstream>
 #include <signal.h>
 #include <sstream>
@@ -82,11 +85,10 @@ bool fromJSON(const std::string &line, EvalRecord &r) {
   return true;
 }
 
+// A work file's text ("" when it is missing, a link, not a regular file or too large).
 std::string readAll(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  bool ok = false;
+  return readWholeFile(path, ok);
 }
 
 void parseLines(const std::string &text, std::vector<EvalRecord> &out) {
@@ -110,11 +112,9 @@ History::~History() {
 }
 
 bool History::open(const std::string &path, std::string &error) {
-  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
-    error = std::strerror(errno);
+  fd_ = openWorkFileForWriting(path, O_RDWR | O_APPEND, error);
+  if (fd_ < 0)
     return false;
-  }
   std::string text = readAll(path);
   size_t keep = text.rfind('\n');
   keep = keep == std::string::npos ? 0 : keep + 1;
@@ -192,6 +192,108 @@ bool lockHeld(const std::string &path, std::string &holder) {
   return held;
 }
 
+// ---- Work directory ---------------------------------------------------------------------------
+
+bool checkWorkDir(const std::string &dir, std::string &error) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    error = ec.message();
+    return false;
+  }
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) {
+    error = std::strerror(errno);
+    return false;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    error = "not a directory";
+    return false;
+  }
+  if (st.st_uid != ::geteuid()) {
+    error = "owned by user " + std::to_string(st.st_uid) + ", not by the user running qtune (" +
+            std::to_string(::geteuid()) + ")";
+    return false;
+  }
+  if ((st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+    error = "writable by other users (mode " + [&] {
+      char m[8];
+      snprintf(m, sizeof m, "%04o", st.st_mode & 07777);
+      return std::string(m);
+    }() + "); make it private or sticky";
+    return false;
+  }
+  return true;
+}
+
+int openWorkSubdir(const std::string &workdir, const std::string &rel, bool create,
+                   std::string &error) {
+  int fd = ::open(workdir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return -1;
+  }
+  std::string done;
+  for (const std::filesystem::path &part : std::filesystem::path(rel)) {
+    std::string name = part.string();
+    if (name.empty() || name == ".")
+      continue;
+    done += (done.empty() ? "" : "/") + name;
+    if (create && ::mkdirat(fd, name.c_str(), 0755) != 0 && errno != EEXIST) {
+      error = "DIR/" + done + ": " + std::strerror(errno);
+      ::close(fd);
+      return -1;
+    }
+    int next = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int e = errno;
+    ::close(fd);
+    if (next < 0) {
+      struct stat st;
+      bool link =
+          ::fstatat(AT_FDCWD, (workdir + "/" + done).c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+          S_ISLNK(st.st_mode);
+      error = "DIR/" + done + ": " +
+              (link ? std::string("is a symbolic link, which is never followed")
+                    : std::string(std::strerror(e)));
+      return -1;
+    }
+    fd = next;
+  }
+  return fd;
+}
+
+bool writeWorkFile(const std::string &workdir, const std::string &rel, const std::string &data,
+                   std::string &error) {
+  std::filesystem::path p(rel);
+  int dir = openWorkSubdir(workdir, p.parent_path().string(), true, error);
+  if (dir < 0)
+    return false;
+  std::string e;
+  bool ok = emit::writeFileAt(dir, p.filename().string(), data, e);
+  ::close(dir);
+  if (!ok)
+    error = "DIR/" + rel + ": " + e;
+  return ok;
+}
+
+int openWorkFileForWriting(const std::string &path, int flags, std::string &error) {
+  int fd = ::open(path.c_str(), flags | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    error = path + ": " +
+            (errno == ELOOP ? std::string("is a symbolic link, which is never written through")
+                            : std::string(std::strerror(errno)));
+    return -1;
+  }
+  struct stat st;
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    error = path + ": not a regular file";
+    return -1;
+  }
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
+}
+
 // ---- Processes ------------------------------------------------------------------------------
 
 std::string formatNumber(double v) {
@@ -200,16 +302,25 @@ std::string formatNumber(double v) {
   return buf;
 }
 
-std::string readWholeFile(const std::string &path, bool &ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+std::string readWholeFile(const std::string &path, bool &ok, uint64_t maxBytes,
+                          std::string *error) {
+  bounded::ReadOptions opt;
+  opt.maxBytes = maxBytes;
+  opt.followSymlinks = false;
+  std::string text;
+  bounded::Problem p = bounded::readBoundedFile(path, text, opt);
+  ok = !p;
+  if (p && error)
+    *error = p.message;
+  return text;
 }
 
 std::string fileTail(const std::string &path, size_t maxBytes) {
-  // Reads only the tail: an evaluator may write gigabytes of stderr.
+  // Reads only the tail: an evaluator may write gigabytes of stderr. Never a FIFO (opening one
+  // waits for a writer) nor through a link.
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    return "";
   std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in)
     return "";

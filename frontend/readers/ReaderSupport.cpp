@@ -1,4 +1,5 @@
 #include "frontend/readers/ReaderSupport.h"
+#include "ir/BoundedInput.h"
 
 #include <nlohmann/json.hpp>
 
@@ -168,29 +169,6 @@ public:
   }
 };
 
-// The offset of the first `[` or `{` (outside strings) that opens level `depth` + 1.
-uint32_t openingPastDepth(std::string_view t, size_t depth) {
-  size_t level = 0;
-  bool inString = false;
-  for (size_t i = 0; i < t.size(); ++i) {
-    char c = t[i];
-    if (inString) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        inString = false;
-    } else if (c == '"') {
-      inString = true;
-    } else if (c == '[' || c == '{') {
-      if (++level > depth)
-        return static_cast<uint32_t>(i);
-    } else if (c == ']' || c == '}') {
-      level -= level > 0;
-    }
-  }
-  return 0;
-}
-
 std::string cleanJsonError(const std::string &what) {
   // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while ..."
   size_t p = what.find(": ");
@@ -275,7 +253,8 @@ bool checkJsonWithLibrary(std::string_view text, uint32_t &offset, std::string &
   if (ok)
     return true;
   if (check.tooDeep) {
-    offset = openingPastDepth(text, kMaxJsonDepth);
+    size_t at = bounded::nestingPastLimit(text, bounded::Syntax::Json, kMaxJsonDepth);
+    offset = static_cast<uint32_t>(at == std::string_view::npos ? 0 : at);
     reason = "arrays and objects nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
     return false;
   }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "frontend/readers/Readers.h"
+#include "ir/BoundedInput.h"
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
@@ -54,7 +55,7 @@ bool parseNumber(std::string_view s, double &out);
 
 // Arrays and objects nest at most this deep in any JSON input (index, JSON manifest, safetensors
 // header, HMCT scores): a file of 10 MB of `[` would otherwise cost the library's DOM over a GB.
-constexpr size_t kMaxJsonDepth = 512;
+constexpr size_t kMaxJsonDepth = bounded::kMaxNesting;
 
 // Checks that `text` is one well-formed JSON value with no key repeated inside one object and
 // nothing nested deeper than kMaxJsonDepth.

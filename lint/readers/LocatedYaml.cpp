@@ -2,6 +2,7 @@
 // tree builder. Aliases are resolved to a copy of the anchored node (marked `alias`).
 #include "lint/readers/Located.h"
 #include "frontend/readers/Readers.h"
+#include "ir/BoundedInput.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -130,6 +131,14 @@ private:
 } // namespace
 
 bool parseLocatedYaml(SourceManager &sm, FileID file, LNode &root, ParseError &err) {
+  // Nesting first, in one linear pass (ir/BoundedInput.h): the parsers below cost time
+  // proportional to the depth on every token.
+  if (size_t deep = bounded::nestingPastLimit(sm.text(file), bounded::Syntax::Yaml);
+      deep != std::string::npos) {
+    err.range = sm.range(file, static_cast<uint32_t>(deep), static_cast<uint32_t>(deep + 1));
+    err.message = "YAML nested deeper than " + std::to_string(bounded::kMaxNesting) + " levels";
+    return false;
+  }
   uint32_t line = 0, col = 0;
   if (!readers::checkYamlAliases(sm.text(file), readers::kMaxYamlAliasNodes, line, col)) {
     err.range = sm.lineRange(file, line, col, 1);

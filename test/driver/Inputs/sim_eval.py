@@ -8,7 +8,8 @@ cost is 0.15 * 3.9 = 0.585; a block moved to float removes 0.15 * its score.
 
 Landscapes: monotone (default); noisy (a deterministic +-NOISE from a hash of the tier map);
 nonmono (exactly TRAP float blocks: the metric drops by TRAP_DROP). Failure injection: --fail MODE
-(crash, hang, bad-json, no-metric, no-result, nan) applied when the number of float blocks is
+(crash, hang, bad-json, no-metric, no-result, nan, and results qtune must refuse: fifo, link,
+dup-key, not-utf8, deep, huge) applied when the number of float blocks is
 --fail-at N (default: always). --audit FILE gets one line per evaluation checking that no group
 is split and every protected module is float; --counter FILE gets 'start KEY' and 'done KEY'.
 """
@@ -134,6 +135,25 @@ if failing:
     if args.fail == "nan":
         open(os.environ["QSPEC_RESULT"], "w").write('{"accuracy": NaN}')
         append(args.counter, "done " + key)
+        sys.exit(0)
+    # Results that must be refused without reading them whole (a FIFO would block a reader
+    # forever; a link is not followed) or before a tree is built.
+    bad = {
+        "dup-key": b'{"accuracy": 0.1, "accuracy": 0.95}',
+        "not-utf8": b'{"accuracy": 0.95, "note": "caf\xe9"}',
+        "deep": b'{"accuracy": 0.95, "x": ' + b"[" * 100000 + b"]" * 100000 + b"}",
+        "huge": b'{"accuracy": 0.95, "pad": "' + b"x" * (2 << 20) + b'"}',
+    }
+    if args.fail in bad:
+        open(os.environ["QSPEC_RESULT"], "wb").write(bad[args.fail])
+        sys.exit(0)
+    if args.fail == "fifo":
+        os.mkfifo(os.environ["QSPEC_RESULT"])
+        sys.exit(0)
+    if args.fail == "link":
+        target = os.environ["QSPEC_RESULT"] + ".real"
+        open(target, "w").write('{"accuracy": 0.95}')
+        os.symlink(target, os.environ["QSPEC_RESULT"])
         sys.exit(0)
 with open(os.environ["QSPEC_RESULT"], "w") as f:
     json.dump(result, f)
