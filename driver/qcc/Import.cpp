@@ -357,6 +357,35 @@ std::string inventoryForSpec(const std::string &inventory, const std::string &ou
 
 } // namespace
 
+// Replays `from` (the verification of the spec printed as `specPath`) into `to`, each diagnostic
+// in the spec's text moved to the input file: to where the input says the rule it falls in
+// (ImportedSpec's override origins), else to `fallback`'s first line. The spec is not written
+// after an error, so no diagnostic may point into it.
+void replayInInputs(const DiagnosticEngine &from, const std::string &specPath, const ir::Spec &spec,
+                    const import::ImportedSpec &merged, FileID fallback, DiagnosticEngine &to) {
+  const SourceManager &sm = to.sourceManager();
+  auto inInput = [&](const SourceRange &r) {
+    for (size_t i = 0;
+         i < spec.overrides.size() && spec.overrides.size() == merged.overrides.size(); ++i) {
+      const SourceRange &o = spec.overrides[i].range;
+      if (o.file == r.file && o.begin.line <= r.begin.line && r.begin.line <= o.end.line &&
+          merged.overrides[i].origin.valid())
+        return merged.overrides[i].origin;
+    }
+    return SourceRange::point(fallback, 1, 1);
+  };
+  for (Diagnostic d : from.diagnostics()) {
+    if (d.range.valid() && sm.path(d.range.file) == specPath) {
+      d.range = inInput(d.range);
+      d.fixits.clear(); // they edit the spec's text
+    }
+    for (Diagnostic &n : d.notes)
+      if (n.range.valid() && sm.path(n.range.file) == specPath)
+        n.range = inInput(n.range);
+    to.report(std::move(d));
+  }
+}
+
 int runImport(int argc, char **argv) {
   ImportOptions o;
   if (int rc = parseImportArgs(argc, argv, o); rc >= 0)
@@ -389,19 +418,21 @@ int runImport(int argc, char **argv) {
   if (diags.hasErrors())
     return finish(1);
   ir::Spec spec;
-  if (!compileText(specPath, text, o.inventory, spec, diags)) {
+  DiagnosticEngine verify(sm); // the spec's diagnostics, moved to the input files below
+  verify.copyWarningPolicy(diags);
+  bool compiled = compileText(specPath, text, o.inventory, spec, verify);
+  RoundTrip rt;
+  if (compiled)
+    rt = roundTrip(spec, files.front(), verify); // the first file's rules stand
+  replayInInputs(verify, specPath, spec, merged, files.front().src.file, diags);
+  if (!compiled) {
     diags.report(DiagID::err_internal, SourceRange{}, {"the imported spec does not compile"});
     return finish(1);
   }
-  for (const Imported &im : files) {
-    if (&im != &files.front())
-      continue; // the first file's rules stand; the others' disagreements were reported
-    RoundTrip rt = roundTrip(spec, im, diags);
-    if (o.roundtrip)
-      std::cout << im.src.path << "\t" << im.kind << "\treading "
-                << (rt.readingEqual ? "equal" : "DIFFERS") << "\tbytes "
-                << (rt.bytesEqual ? "identical" : "differ") << "\n";
-  }
+  if (o.roundtrip)
+    std::cout << files.front().src.path << "\t" << files.front().kind << "\treading "
+              << (rt.readingEqual ? "equal" : "DIFFERS") << "\tbytes "
+              << (rt.bytesEqual ? "identical" : "differ") << "\n";
   if (diags.hasErrors())
     return finish(1);
   if (o.roundtrip && o.output.empty())

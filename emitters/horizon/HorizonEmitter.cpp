@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <set>
 #include <string_view>
 
@@ -107,6 +108,9 @@ private:
   Entries entries_;                    // by name (byte order) once sorted
   Entries frozen_;                     // pinned, freeze=True, last
   std::deque<std::string> ownedNames_; // planAsWritten's names, which the entries view
+  // Names that are not dotted Python names, each with where its entry was decided: reported
+  // together once (warn_horizon_name_not_dotted), never one line per name.
+  std::map<std::string_view, SourceRange> notDotted_;
 
   bool planGlobal();
   void planFromInventory();
@@ -116,6 +120,7 @@ private:
   std::optional<ir::Tier> templateTier(const ir::Module &m) const;
   void addEntry(Entries &into, std::string_view name, EntryValue v, SourceRange at);
   std::optional<std::pair<std::string, std::string>> gemmDtypes(ir::Tier t);
+  void reportNotDotted();
   void print(std::string &out);
   void printImports(PyPrinter &p);
   void printEntries(PyPrinter &p, const Entries &m, bool freeze);
@@ -181,8 +186,7 @@ private:
       return std::nullopt;
     }
     if (!horizon::isDottedModuleName(name))
-      diags_.report(DiagID::warn_horizon_name_not_dotted, at.valid() ? at : target_.range,
-                    {std::string(name)});
+      notDotted_.emplace(name, at.valid() ? at : target_.range);
     return lit;
   }
   // A rule's `horizon { fixed_scale S }` block -> threshold for `dtype`.
@@ -470,6 +474,25 @@ void HorizonWriter::planAsWritten() {
   }
 }
 
+// One warning for every name that is not a dotted Python name: the count and the first few by
+// byte order, at the first one's rule; `silence warn_horizon_name_not_dotted` accepts them.
+void HorizonWriter::reportNotDotted() {
+  if (notDotted_.empty() || silenced(target_, DiagID::warn_horizon_name_not_dotted))
+    return;
+  constexpr size_t kShown = 5;
+  std::string names;
+  size_t shown = 0;
+  for (const auto &[name, at] : notDotted_) {
+    if (shown++ == kShown)
+      break;
+    names += (names.empty() ? "'" : ", '") + std::string(name) + "'";
+  }
+  if (notDotted_.size() > kShown)
+    names += ", and " + std::to_string(notDotted_.size() - kShown) + " more";
+  diags_.report(DiagID::warn_horizon_name_not_dotted, notDotted_.begin()->second,
+                {std::to_string(notDotted_.size()), names});
+}
+
 bool HorizonWriter::run(std::string &out) {
   readTarget();
   if (!ok_ || !planGlobal())
@@ -482,6 +505,7 @@ bool HorizonWriter::run(std::string &out) {
     return false;
   sortEntries(entries_);
   sortEntries(frozen_);
+  reportNotDotted();
   if (sensitivity_) {
     use(gemmDtype_.empty() ? "qint8" : gemmDtype_);
     use("qint16");

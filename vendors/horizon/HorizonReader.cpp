@@ -75,7 +75,9 @@ struct Checker {
     if (!doc.marchSet)
       add("no-set-march", doc.setter, "set_march(...) must be called before prepare()");
     else if (!isKnownMarch(doc.march))
-      add("unknown-march", doc.setter, "unknown march '" + doc.march + "'");
+      issues.push_back({"unknown-march", doc.marchLine, doc.marchColumn,
+                        "unknown march '" + doc.march + "'; known: " + knownMarchList() +
+                            ", or the plugin's March.NASH_E, NASH_M, NASH_P, NASH_B"});
     if (const PyValue *m = doc.setter.kwarg("march"))
       add("march-kwarg", *m, "QconfigSetter has no march= argument; call set_march()");
     const PyValue *ref = doc.setter.kwarg("reference_qconfig");

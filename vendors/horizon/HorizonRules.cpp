@@ -21,6 +21,19 @@ bool isKnownMarch(std::string_view march) {
   return false;
 }
 
+std::string marchForConstant(std::string_view name) {
+  static const char *const kConstants[][2] = {
+      {"NASH_E", "nash-e"}, {"NASH_M", "nash-m"}, {"NASH_P", "nash-p"}, {"NASH_B", "nash-b"}};
+  size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot < 5 || name.substr(dot - 5, 5) != "March" ||
+      (dot > 5 && name[dot - 6] != '.'))
+    return "";
+  for (const auto &c : kConstants)
+    if (name.substr(dot + 1) == c[0])
+      return c[1];
+  return "";
+}
+
 std::string knownMarchList() {
   std::string out;
   for (const char *m : kMarches)

@@ -17,6 +17,9 @@ namespace qspec::horizon {
 // Plugin march strings: nash-e, nash-m, nash-p, nash-h, nash-b.
 bool isKnownMarch(std::string_view march);
 std::string knownMarchList();
+// The plugin's own enum constant `March.NASH_E` (also `hpp.march.March.NASH_E`, ...) -> its march
+// string ("nash-e"); "" if `name` is not one of March.NASH_E, NASH_M, NASH_P, NASH_B.
+std::string marchForConstant(std::string_view name);
 // §3.5: nash-p / nash-h run non-GEMM ops in fp16 (global torch.float16, Conv/Matmul qint8);
 // the others default to qint8 everywhere.
 bool marchDefaultsToFloat16(std::string_view march);

@@ -1,5 +1,6 @@
 // A parser of the generated QconfigSetter subset; see QconfigSetterDoc.h.
 #include "vendors/horizon/QconfigSetterDoc.h"
+#include "vendors/horizon/HorizonRules.h"
 
 #include "support/Utf8.h"
 
@@ -259,15 +260,14 @@ public:
   bool run(QconfigSetterDoc &doc) {
     std::string marchVar;
     for (size_t k = 0; k + 2 < t_.size(); ++k) {
-      if (isName(k, "MARCH") && isPunct(k + 1, "=") && t_[k + 2].kind == Token::String &&
-          k + 3 < t_.size() && (k == 0 || t_[k - 1].line != t_[k].line))
-        marchVar = stringAt(k + 2);
+      if (isName(k, "MARCH") && isPunct(k + 1, "=") && k + 3 < t_.size() &&
+          (k == 0 || t_[k - 1].line != t_[k].line))
+        marchVar = marchAt(k + 2);
       if (isName(k, "set_march") && isPunct(k + 1, "(")) {
         doc.marchSet = true;
-        if (isName(k + 2, "MARCH"))
-          doc.march = marchVar;
-        else if (t_[k + 2].kind == Token::String)
-          doc.march = stringAt(k + 2);
+        doc.marchLine = t_[k + 2].line;
+        doc.marchColumn = t_[k + 2].column;
+        doc.march = isName(k + 2, "MARCH") ? marchVar : marchAt(k + 2);
       }
       if (isName(k, "QconfigSetter") && isPunct(k + 1, "(")) {
         i_ = k;
@@ -286,6 +286,21 @@ private:
   // A string token's text, decoded.
   std::string stringAt(size_t k) const {
     return t_[k].escaped ? Lexer::decode(text_, t_[k]) : std::string(textAt(k));
+  }
+  // The march the expression at token k gives: a string's text, a March constant's march string,
+  // else the dotted name as written ("" for anything else).
+  std::string marchAt(size_t k) const {
+    if (t_[k].kind == Token::String)
+      return stringAt(k);
+    std::string name;
+    for (; t_[k].kind == Token::Name; k += 2) {
+      name += textAt(k);
+      if (!isPunct(k + 1, "."))
+        break;
+      name += '.';
+    }
+    std::string march = marchForConstant(name);
+    return march.empty() ? name : march;
   }
   bool isName(size_t k, const char *s) const { return t_[k].kind == Token::Name && textAt(k) == s; }
   // Every punctuation token is one character.

@@ -30,7 +30,11 @@ struct PyValue {
 struct QconfigSetterDoc {
   std::string march;     // the MARCH string passed to set_march; "" if set_march is not called
   bool marchSet = false; // set_march(MARCH) is called
-  PyValue setter;        // the QconfigSetter(...) call
+  // Where set_march's argument is (1-based; 0 if set_march is not called). A string, MARCH
+  // (bound to a string or a March constant) or a March constant such as March.NASH_M gives
+  // `march`; any other argument is kept as written, so the check names it.
+  uint32_t marchLine = 0, marchColumn = 0;
+  PyValue setter; // the QconfigSetter(...) call
   // The templates= list's calls, in order (empty if there is none).
   const std::vector<PyValue> &templates() const;
 };

@@ -288,6 +288,7 @@ void typeOverrides(AmctImport &im, ImportedSpec &out) {
     r.byType = true;
     r.selectors = {o.key};
     r.body = im.body(o.recipe, false, o.key, o.line, o.col);
+    r.origin = SourceRange::point(im.src.file, o.line ? o.line : 1, o.col ? o.col : 1);
     out.overrides.push_back(std::move(r));
   }
 }
@@ -313,6 +314,8 @@ void nameOverrides(AmctImport &im, ImportedSpec &out) {
     if (fresh) {
       order.push_back(key);
       it->second.first.body = b;
+      it->second.first.origin =
+          SourceRange::point(im.src.file, o.line ? o.line : 1, o.col ? o.col : 1);
     }
     for (uint32_t line : {o.line - 1, o.line}) // the entry's `{` line, then its layer_name
       for (const std::string &c : im.comments.take(line))

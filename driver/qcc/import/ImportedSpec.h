@@ -30,6 +30,7 @@ struct Override {
   std::vector<std::string> selectors; // type names, or name patterns (unquoted)
   int priority = 0;
   RuleBody body;
+  SourceRange origin; // where the input file says it (invalid: not known)
 };
 
 struct TargetBlock {
