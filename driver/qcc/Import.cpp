@@ -355,8 +355,6 @@ std::string inventoryForSpec(const std::string &inventory, const std::string &ou
   return ec || rel.empty() ? fs::absolute(inventory, ec).string() : rel.generic_string();
 }
 
-} // namespace
-
 // Replays `from` (the verification of the spec printed as `specPath`) into `to`, each diagnostic
 // in the spec's text moved to the input file: to where the input says the rule it falls in
 // (ImportedSpec's override origins), else to `fallback`'s first line. The spec is not written
@@ -385,6 +383,8 @@ void replayInInputs(const DiagnosticEngine &from, const std::string &specPath, c
     to.report(std::move(d));
   }
 }
+
+} // namespace
 
 int runImport(int argc, char **argv) {
   ImportOptions o;

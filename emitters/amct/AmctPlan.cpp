@@ -453,7 +453,8 @@ void AmctWriter::planFromRules(Plan &plan) {
       LayerFacts facts;
       if (o.level == ir::Override::Type) {
         if (qat() && !plan.skips.empty()) {
-          needNames(s); // it would re-enable skipped layers of this type; only names can tell
+          // It would re-enable skipped layers of this type; only an inventory can tell which.
+          error(DiagID::err_amct_qat_type_reenables, s.range, {s.text});
           continue;
         }
         if (!typeEntryAllowed(s, tier))
