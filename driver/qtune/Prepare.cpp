@@ -34,6 +34,7 @@ namespace qspec::tune {
 
 namespace fs = std::filesystem;
 using support::Sha256;
+using support::sha256Hex;
 
 namespace {
 
