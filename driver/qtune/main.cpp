@@ -313,6 +313,10 @@ std::optional<int> checkRunOptions(const tune::RunOptions &o) {
 
 // status, report and apply: one work directory each.
 int dirCommand(const std::string &cmd, int argc, char **argv) {
+  if (argc == 3 && (std::string(argv[2]) == "--help" || std::string(argv[2]) == "-h")) {
+    std::cout << kUsage;
+    return 0;
+  }
   if (argc != 3)
     return usageError("'qtune " + cmd + "' takes one work directory");
   std::string dir = argv[2];
