@@ -90,4 +90,19 @@ FileKind detectContentKind(std::string_view text) {
   return FileKind::Unknown;
 }
 
+std::string vendorTargetKind(const std::string &path, std::string_view text) {
+  if (path.size() >= 3 && path.compare(path.size() - 3, 3, ".py") == 0)
+    return "horizon"; // a QconfigSetter file: Horizon's reader reads it
+  switch (detectFileKind(path, text)) {
+  case FileKind::MsModelSlim:
+    return "msmodelslim";
+  case FileKind::Amct:
+    return "amct";
+  case FileKind::Hmct:
+    return "hmct";
+  default:
+    return "";
+  }
+}
+
 } // namespace qspec::vendors

@@ -19,4 +19,8 @@ FileKind detectFileKind(const std::string &path, std::string_view text);
 // msModelSlim's apiversion, an AMCT `field:` or `message {`.
 FileKind detectContentKind(std::string_view text);
 
+// The target kind whose reader reads `path` ("msmodelslim", "amct", "hmct", or "horizon" for a
+// .py QconfigSetter file), from detectFileKind; "" for any other file.
+std::string vendorTargetKind(const std::string &path, std::string_view text);
+
 } // namespace qspec::vendors

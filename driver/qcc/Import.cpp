@@ -112,19 +112,7 @@ bool compileText(const std::string &path, const std::string &text, const std::st
 std::string kindOf(const std::string &path, const std::string &text, const ImportOptions &o) {
   if (!o.kind.empty())
     return o.kind;
-  if (fs::path(path).extension() ==
-      ".py") // qlint does not lint Python; the QconfigSetter reader does
-    return "horizon";
-  switch (vendors::detectFileKind(path, text)) {
-  case vendors::FileKind::MsModelSlim:
-    return "msmodelslim";
-  case vendors::FileKind::Amct:
-    return "amct";
-  case vendors::FileKind::Hmct:
-    return "hmct";
-  default:
-    return "";
-  }
+  return vendors::vendorTargetKind(path, text);
 }
 
 struct Imported {

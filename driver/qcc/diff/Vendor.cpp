@@ -12,18 +12,7 @@ namespace fs = std::filesystem;
 bool isSpecPath(const std::string &path) { return fs::path(path).extension() == ".qspec"; }
 
 std::string vendorKind(const std::string &path, const std::string &text) {
-  if (fs::path(path).extension() == ".py") // qlint does not lint Python; Horizon's reader does
-    return "horizon";
-  switch (vendors::detectFileKind(path, text)) {
-  case vendors::FileKind::MsModelSlim:
-    return "msmodelslim";
-  case vendors::FileKind::Amct:
-    return "amct";
-  case vendors::FileKind::Hmct:
-    return "hmct";
-  default:
-    return "";
-  }
+  return vendors::vendorTargetKind(path, text);
 }
 
 std::string minimalSpecText(const std::string &kind) {
