@@ -84,7 +84,6 @@ def main():
                     print("| %s | %s | %s | %.3f s | %.3f s | %.0f MB |" %
                           (name, tool, label, statistics.median(x[0] for x in s),
                            statistics.median(x[1] for x in s), max(x[2] for x in s) / 1024))
-    print("\nload average at the end: %.2f %.2f %.2f" % os.getloadavg())
 
 
 if __name__ == "__main__":
