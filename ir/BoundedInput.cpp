@@ -219,6 +219,8 @@ public:
   }
 };
 
+} // namespace
+
 // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while parsing
 // value - ..." -> "invalid JSON while parsing value - ...".
 std::string cleanJsonError(const std::string &what) {
@@ -229,8 +231,6 @@ std::string cleanJsonError(const std::string &what) {
     s = "invalid JSON while parsing " + s.substr(prefix.size());
   return s;
 }
-
-} // namespace
 
 Problem checkJsonDocument(std::string_view text, size_t maxDepth) {
   if (size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos)

@@ -83,4 +83,9 @@ void lineColumn(std::string_view text, size_t offset, uint32_t &line, uint32_t &
 // value with no key repeated inside one object, in that order (the cheap linear checks first).
 Problem checkJsonDocument(std::string_view text, size_t maxDepth = kMaxNesting);
 
+// nlohmann's parse-error text without its exception prefix and position ("[json.exception...]
+// parse error at line 1, column 5: syntax error while parsing value - ..." -> "invalid JSON while
+// parsing value - ..."): the message a reader shows beside its own location.
+std::string cleanJsonError(const std::string &what);
+
 } // namespace qspec::bounded

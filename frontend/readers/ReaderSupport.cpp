@@ -169,16 +169,6 @@ public:
   }
 };
 
-std::string cleanJsonError(const std::string &what) {
-  // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error while ..."
-  size_t p = what.find(": ");
-  std::string s = p == std::string::npos ? what : what.substr(p + 2);
-  const std::string prefix = "syntax error while parsing ";
-  if (s.rfind(prefix, 0) == 0)
-    s = "invalid JSON while parsing " + s.substr(prefix.size());
-  return s;
-}
-
 // Skips whitespace from `i`.
 size_t skipWs(std::string_view t, size_t i) {
   while (i < t.size() && isSpace(t[i]))
@@ -268,7 +258,7 @@ bool checkJsonWithLibrary(std::string_view text, uint32_t &offset, std::string &
     return false;
   }
   offset = static_cast<uint32_t>(check.errorPos ? std::min(check.errorPos - 1, text.size()) : 0);
-  reason = check.syntaxError ? cleanJsonError(check.errorText) : "invalid JSON";
+  reason = check.syntaxError ? bounded::cleanJsonError(check.errorText) : "invalid JSON";
   return false;
 }
 
