@@ -2,7 +2,9 @@
 # sources the COMPLETION script, types each KEYS string (Python escapes: \t is TAB) and prints what
 # the terminal showed for it, escape sequences removed. After each KEYS it types Ctrl-U and an
 # `echo` of a marker, and reads until the marker's output: readline handles keys in order, so
-# everything the completion printed has arrived by then (no sleeping, no timing).
+# everything the completion printed has arrived by then. Keys are typed only once readline owns the
+# terminal again (its prompt is shown and the line discipline has left canonical mode); typed
+# earlier, the terminal's own line editing would take the TABs and the Ctrl-U.
 import fcntl
 import os
 import pty
@@ -11,6 +13,7 @@ import select
 import struct
 import sys
 import termios
+import time
 
 completion, keys = sys.argv[1], sys.argv[2:]
 pid, fd = pty.fork()
@@ -39,6 +42,15 @@ def read_until(marker, limit=120):
     return head
 
 
+def wait_for_readline():
+    read_until(b"$ ")
+    deadline = time.monotonic() + 120
+    while termios.tcgetattr(fd)[3] & termios.ICANON:
+        if time.monotonic() > deadline:
+            sys.exit("the terminal stayed in canonical mode after the prompt")
+        time.sleep(0.01)
+
+
 def clean(b):
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[=>]|\x07|\r", "", b.decode(errors="replace"))
     return "\n".join(l.rstrip() for l in text.split("\n") if l.strip())
@@ -47,6 +59,7 @@ def clean(b):
 os.write(fd, b"bind 'set bell-style none'; source '%s'; echo READY-$((40+2))\n" % completion.encode())
 read_until(b"READY-42")
 for n, k in enumerate(keys):
+    wait_for_readline()
     os.write(fd, k.encode().decode("unicode_escape").encode() + b"\x15echo DONE-$((%d+1000))\n" % n)
     shown = read_until(b"DONE-%d" % (n + 1000))
     print("---- %r" % k)
