@@ -1,7 +1,7 @@
 // The three renderings of a DiffResult (`qcc diff --format=text|json|markdown`); see docs/cli.md.
 #pragma once
 
-#include "driver/qcc/diff/Compare.h"
+#include "driver/diff/Compare.h"
 
 #include <iosfwd>
 

@@ -1,5 +1,5 @@
 // Text, JSON and Markdown renderings of a DiffResult; see Render.h and docs/cli.md ("qcc diff").
-#include "driver/qcc/diff/Render.h"
+#include "driver/diff/Render.h"
 
 #include "ir/Diagnostics.h"
 
