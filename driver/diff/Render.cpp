@@ -254,4 +254,32 @@ void renderMarkdown(const DiffResult &d, const RenderOptions &o, std::ostream &o
   }
 }
 
+std::string renderMarkdownCell(const DiffResult &d, const RenderOptions &o, size_t maxGroups) {
+  std::string out = summaryLine(d);
+  size_t shown = 0, total = d.changed.size() + d.disappeared.size() + d.appeared.size();
+  auto heading = [&](const std::vector<std::string> &patterns, size_t count) {
+    out += "<br>" + patternList(patterns, o.maxPatterns, code) + " (" +
+           plural(count, "module", "modules") + "): ";
+  };
+  for (const ChangeGroup &g : d.changed) {
+    if (shown++ >= maxGroups)
+      break;
+    heading(g.patterns, g.count);
+    for (size_t k = 0; k < g.fields.size(); ++k)
+      out += (k ? ", " : "") + g.fields[k].field + " " + code(g.fields[k].before) + " → " +
+             code(g.fields[k].after);
+  }
+  for (const auto &[groups, what] :
+       {std::pair{&d.disappeared, "disappear, "}, std::pair{&d.appeared, "appear, "}})
+    for (const PresenceGroup &g : *groups) {
+      if (shown++ >= maxGroups)
+        break;
+      heading(g.patterns, g.count);
+      out += what + g.tier;
+    }
+  if (total > maxGroups)
+    out += "<br>and " + plural(total - maxGroups, "more group", "more groups");
+  return out;
+}
+
 } // namespace qspec::driver::diff
