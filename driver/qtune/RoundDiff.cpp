@@ -88,6 +88,12 @@ std::unique_ptr<CompiledSide> compileWith(const SavedRun &run, const TuneSite &s
   return c;
 }
 
+// A cache key as state.json holds it (hex digits): its first 16 name the evaluation folder, and
+// nothing else from state.json goes into a path.
+bool isKey(const std::string &key) {
+  return key.size() >= 16 && key.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
 std::string cell(const diff::Side &before, const diff::Side &after) {
   return diff::renderMarkdownCell(diff::compareSides(before, after), diff::RenderOptions{},
                                   kMaxGroups);
@@ -113,12 +119,14 @@ std::vector<RowChanges> roundChanges(const std::string &dir, const SavedRun &run
       out[i] = {baseCells[row.key], cell(prev->side, prev->side)};
       continue;
     }
-    bool ok = false;
+    bool ok = isKey(row.key);
     const std::string eval = "evals/" + row.key.substr(0, 16) + "/tune.qspec";
-    std::string text = readWholeFile((fs::path(dir) / eval).string(), ok), why;
+    std::string text = ok ? readWholeFile((fs::path(dir) / eval).string(), ok) : "", why;
     std::string label = "the spec of row " + std::to_string(i + 1);
     std::unique_ptr<CompiledSide> cur;
-    if (!ok)
+    if (!isKey(row.key))
+      why = "row " + std::to_string(i + 1) + " has no cache key in state.json";
+    else if (!ok)
       why = label + " is gone: no " + eval;
     else
       cur = compileWith(run, site, text, !row.antiOutlier.empty(), label, why);
