@@ -2,7 +2,7 @@
 // qcc diff --rev REV SPEC.qspec
 //
 // Compiles both sides with qcc's own frontend, passes and emitters, then prints what differs
-// (driver/qcc/diff/Compare.h): per group of modules, each changed setting with the rule that
+// (driver/diff/Compare.h): per group of modules, each changed setting with the rule that
 // decided it on each side; modules that appear or disappear; per target, whether the emitted file
 // changes. --rev reads the spec (and the files it includes) at a git revision through
 // `git show`, and compares it with the work tree.
@@ -11,16 +11,12 @@
 // input that does not compile, git).
 #include "driver/qcc/Diff.h"
 
-#include "emitters/TargetStage.h"
-#include "ir/Parallel.h"
-#include "support/Heap.h"
-#include "driver/qcc/diff/Compare.h"
-#include "driver/qcc/diff/Render.h"
+#include "driver/diff/CompileSide.h"
+#include "driver/diff/Render.h"
 #include "driver/qcc/diff/Vendor.h"
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
-#include "passes/Pass.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -236,42 +232,19 @@ bool readAtRevision(const std::string &rev, const std::string &path,
   return true;
 }
 
-// One side being compiled: its sources, diagnostics and spec.
-struct Loaded {
-  SourceManager sm;
-  DiagnosticEngine diags{sm};
-  // Like qcc's -disable-free: freed with the process, not module by module.
-  ir::Spec *spec = new ir::Spec;
-  diff::Side side;
-};
+// One side being compiled; kept to the end of the process, like qcc's -disable-free: freed
+// with the process, not module by module.
+using Loaded = diff::CompiledSide;
 
-// Compiles one side as qcc does (frontend, every pass, every target's emitter with its
-// translation validation); false after an error (in `l.diags`).
+// Compiles one side as qcc does (diff::compileSide); false after an error (in `l.diags`).
 bool compileSide(Loaded &l, const std::string &path, const std::string &inventory,
                  const DiffOptions &o, const std::string &stem, const std::string *text = nullptr) {
-  std::string ignored;
-  l.diags.applyWarningOption("-w", ignored); // only errors matter here
-  frontend::FrontendOptions fo;
-  fo.inventoryOverride = inventory;
-  fo.scoresOverride = o.scores;
-  if (text) {
-    auto root = frontend::parseText(path, *text, l.diags, fo);
-    if (!root || !frontend::buildSpec(*root, path, *l.spec, l.diags, fo))
-      return false;
-  } else if (!frontend::loadSpec(path, *l.spec, l.diags, fo)) {
-    return false;
-  }
-  support::prepareThreadHeaps(l.spec->inventory.modules.size(), l.spec->targets.size(),
-                              ir::kParallelMinModules);
-  if (!passes::runPipeline(*l.spec, l.diags))
-    return false;
-  std::vector<const ir::Target *> targets;
-  for (const ir::Target &t : l.spec->targets)
-    targets.push_back(&t);
-  l.side.files = emit::buildTargets(*l.spec, targets, l.diags, stem, "DIR");
-  l.side.spec = l.spec;
-  l.side.sm = &l.sm;
-  return !l.diags.hasErrors();
+  diff::CompileInputs in;
+  in.inventory = inventory;
+  in.scores = o.scores;
+  in.stem = stem;
+  in.text = text;
+  return diff::compileSide(l, path, in);
 }
 
 // Prints `result` in the format asked for; the exit code.

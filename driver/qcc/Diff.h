@@ -1,5 +1,6 @@
 // `qcc diff`: what a change to a spec or an inventory does to the model, module by module, and to
-// each emitted file (driver/qcc/diff/ holds the comparison and its renderings).
+// each emitted file (driver/diff/ holds the comparison and its renderings, shared with qtune;
+// driver/qcc/diff/ the vendor-file sides).
 #pragma once
 
 namespace qspec::driver {

@@ -9,6 +9,7 @@
 // put back.
 #include "driver/qtune/Driver.h"
 
+#include "driver/qtune/RoundDiff.h"
 #include "driver/qtune/Space.h"
 #include "driver/qtune/State.h"
 #include "emitters/Emitter.h"
@@ -118,6 +119,25 @@ std::string statementIndent(const std::string &text, size_t statementBegin) {
   return "  ";
 }
 
+std::string withTuningState(const std::string &text, const ir::Tune &t,
+                            const std::string &statements, bool replaceAntiOutlier) {
+  std::vector<TextSpan> spans;
+  for (const SourceRange &r : t.stateStatements)
+    spans.push_back({r.begin.offset, r.end.offset});
+  if (t.antiOutlierStatement.valid() && replaceAntiOutlier)
+    spans.push_back({t.antiOutlierStatement.begin.offset, t.antiOutlierStatement.end.offset});
+  size_t firstStatement = t.metricRange.valid() ? t.metricRange.begin.offset : t.range.begin.offset;
+  std::string indent = statementIndent(text, firstStatement), indented;
+  // The statements come unindented (stateText with ""): each line takes the block's indent.
+  for (size_t at = 0; at < statements.size();) {
+    size_t nl = statements.find('\n', at);
+    size_t end = nl == std::string::npos ? statements.size() : nl + 1;
+    indented += indent + statements.substr(at, end - at);
+    at = end;
+  }
+  return rewriteTuneStatements(text, spans, t.range.end.offset - 1, indented);
+}
+
 namespace {
 
 int applyError(DiagnosticEngine &diags) {
@@ -154,15 +174,8 @@ int applyCommand(const std::string &dir) {
   const ir::Tune &t = spec.tune;
   std::string file = sm.path(t.range.file);
   const std::string &text = sm.text(t.range.file);
-  std::vector<TextSpan> spans;
-  for (const SourceRange &r : t.stateStatements)
-    spans.push_back({r.begin.offset, r.end.offset});
-  if (t.antiOutlierStatement.valid() && !state.antiOutlier.empty())
-    spans.push_back({t.antiOutlierStatement.begin.offset, t.antiOutlierStatement.end.offset});
-  size_t firstStatement = t.metricRange.valid() ? t.metricRange.begin.offset : t.range.begin.offset;
-  std::string indent = statementIndent(text, firstStatement);
-  std::string updated = rewriteTuneStatements(text, spans, t.range.end.offset - 1,
-                                              stateText(state, indent, spec.inventory));
+  std::string updated =
+      withTuningState(text, t, stateText(state, "", spec.inventory), !state.antiOutlier.empty());
   if (updated == text) {
     std::cout << "qtune: " << file << " already holds the best tuning state\n";
     return 0;

@@ -3,6 +3,7 @@
 // DIR/report.svg (a hand-written deterministic chart).
 #include "driver/qtune/Driver.h"
 
+#include "driver/qtune/RoundDiff.h"
 #include "driver/qtune/Support.h"
 #include "emitters/Emitter.h"
 #include "ir/Diagnostics.h"
@@ -623,6 +624,22 @@ bool writeHmctOutputs(const std::string &dir, const json &st, std::string &err) 
   return writeWorkFile(dir, "tuning_report.md", md.str(), err);
 }
 
+// What every row's spec changes against the base spec and the row above (RoundDiff.h), in the
+// order of the rows.
+std::vector<RowChanges> rowChanges(const std::string &dir, const json &st, std::string &note) {
+  std::vector<ReportRow> rows;
+  for (const json &r : st["rounds"])
+    for (const json &p : r["probes"])
+      rows.push_back({p.value("key", ""), p.value("anti_outlier", "")});
+  SavedRun run;
+  if (!readSavedRun(dir, run)) {
+    note = "state.json names no spec";
+    return std::vector<RowChanges>(rows.size(), RowChanges{"-", "-"});
+  }
+  emit::registerAllEmitters();
+  return roundChanges(dir, run, rows, note);
+}
+
 } // namespace
 
 bool writeReportFiles(const std::string &dir, std::string &err) {
@@ -651,9 +668,13 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
   else
     md << "| best | none |\n";
   md << "\n## Rounds\n\n";
-  md << "| round | change | set | units | modules | anti-outlier | metric | result | cached |\n";
-  md << "|---:|---|---|---:|---:|---|---:|---|---|\n";
+  md << "| round | change | set | units | modules | anti-outlier | metric | result | cached | "
+        "against the base spec | against the previous round |\n";
+  md << "|---:|---|---|---:|---:|---|---:|---|---|---|---|\n";
   std::string bestKey = st["best"].is_object() ? st["best"].value("key", "") : "";
+  std::string changesNote;
+  std::vector<RowChanges> changes = rowChanges(dir, st, changesNote);
+  size_t row = 0;
   for (const json &r : st["rounds"])
     for (const json &p : r["probes"]) {
       std::string status = p.value("status", "");
@@ -666,8 +687,12 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
          << mdCell(setText(p)) << " | " << p.value("units", 0) << " | " << p.value("modules", 0)
          << " | " << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", ""))
          << " | " << metricText(p["metric"]) << " | " << result << " | "
-         << (p.value("cached", false) ? "yes" : "no") << " |\n";
+         << (p.value("cached", false) ? "yes" : "no") << " | " << changes[row].base << " | "
+         << changes[row].previous << " |\n";
+      ++row;
     }
+  if (!changesNote.empty())
+    md << "\nChanges not shown where a cell is `-`: " << mdCell(changesNote) << ".\n";
   if (!st["notes"].empty()) {
     md << "\n## Warnings\n\n";
     for (const json &n : st["notes"])

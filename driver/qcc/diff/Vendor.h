@@ -4,7 +4,7 @@
 // a vendor file, or two vendor files of one kind, are compared module by module.
 #pragma once
 
-#include "driver/qcc/diff/Compare.h"
+#include "driver/diff/Compare.h"
 #include "ir/Diagnostics.h"
 
 #include <string>

@@ -12,7 +12,7 @@
 //     msmodelslim::SelectionCompressor makes for it: exactly its modules, none other, on that
 //     inventory.
 //  4. Targets are matched by kind; the emitted bytes and file names are compared.
-#include "driver/qcc/diff/Compare.h"
+#include "driver/diff/Compare.h"
 
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"

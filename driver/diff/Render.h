@@ -1,7 +1,7 @@
 // The three renderings of a DiffResult (`qcc diff --format=text|json|markdown`); see docs/cli.md.
 #pragma once
 
-#include "driver/qcc/diff/Compare.h"
+#include "driver/diff/Compare.h"
 
 #include <iosfwd>
 
@@ -15,6 +15,12 @@ struct RenderOptions {
 void renderText(const DiffResult &d, const RenderOptions &o, std::ostream &os);
 void renderJSON(const DiffResult &d, std::ostream &os);
 void renderMarkdown(const DiffResult &d, const RenderOptions &o, std::ostream &os);
+
+// The difference in one Markdown table cell (a row of `qtune report`), in renderMarkdown's words:
+// the summary line, then a line per group of at most `maxGroups` groups ("and N more groups"
+// after them), joined by "<br>": "`PATTERNS` (N modules): FIELD `BEFORE` → `AFTER`, ..." for a
+// change, "`PATTERNS` (N modules): appear, TIER" / "disappear, TIER" for presence.
+std::string renderMarkdownCell(const DiffResult &d, const RenderOptions &o, size_t maxGroups);
 
 // "3 modules change (tier 2, act.method 1), 0 appear, 0 disappear; 2 of 4 target files change"
 std::string summaryLine(const DiffResult &d);

@@ -1,5 +1,5 @@
 // Text, JSON and Markdown renderings of a DiffResult; see Render.h and docs/cli.md ("qcc diff").
-#include "driver/qcc/diff/Render.h"
+#include "driver/diff/Render.h"
 
 #include "ir/Diagnostics.h"
 
@@ -252,6 +252,34 @@ void renderMarkdown(const DiffResult &d, const RenderOptions &o, std::ostream &o
     for (const TargetChange &t : d.targets)
       os << "| " << t.target << " | " << code(targetFile(t)) << " | " << targetState(t) << " |\n";
   }
+}
+
+std::string renderMarkdownCell(const DiffResult &d, const RenderOptions &o, size_t maxGroups) {
+  std::string out = summaryLine(d);
+  size_t shown = 0, total = d.changed.size() + d.disappeared.size() + d.appeared.size();
+  auto heading = [&](const std::vector<std::string> &patterns, size_t count) {
+    out += "<br>" + patternList(patterns, o.maxPatterns, code) + " (" +
+           plural(count, "module", "modules") + "): ";
+  };
+  for (const ChangeGroup &g : d.changed) {
+    if (shown++ >= maxGroups)
+      break;
+    heading(g.patterns, g.count);
+    for (size_t k = 0; k < g.fields.size(); ++k)
+      out += (k ? ", " : "") + g.fields[k].field + " " + code(g.fields[k].before) + " → " +
+             code(g.fields[k].after);
+  }
+  for (const auto &[groups, what] :
+       {std::pair{&d.disappeared, "disappear, "}, std::pair{&d.appeared, "appear, "}})
+    for (const PresenceGroup &g : *groups) {
+      if (shown++ >= maxGroups)
+        break;
+      heading(g.patterns, g.count);
+      out += what + g.tier;
+    }
+  if (total > maxGroups)
+    out += "<br>and " + plural(total - maxGroups, "more group", "more groups");
+  return out;
 }
 
 } // namespace qspec::driver::diff

@@ -1,7 +1,7 @@
-// The semantic difference of two compiled specs (`qcc diff`): module by module, which resolved
-// setting changed and which rule decided it on each side, grouped by identical change and named
-// by the msModelSlim emitter's pattern compressor; and per target, whether the emitted file
-// changes. Rendering (text, JSON, Markdown) is in Render.cpp.
+// The semantic difference of two compiled specs (`qcc diff`, `qtune report`'s rows): module by
+// module, which resolved setting changed and which rule decided it on each side, grouped by
+// identical change and named by the msModelSlim emitter's pattern compressor; and per target,
+// whether the emitted file changes. Rendering (text, JSON, Markdown) is in Render.cpp.
 #pragma once
 
 #include "emitters/TargetStage.h"
