@@ -13,9 +13,14 @@
 //    float (a raise below float that selects one is an error); a raise that is not above the
 //    module's tier is an error.
 // 5. The excluded set (tier float) is therefore protected ∪ tuning, by construction.
+// Without an inventory the same steps run over what the rules name (resolveSymbolic,
+// passes/SymbolicResolution.h), so conflicts are reported the same way and the emitters lower
+// the entries instead of combining the rules again.
 #include "passes/Pass.h"
+#include "passes/SymbolicResolution.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <string_view>
@@ -107,8 +112,10 @@ public:
 
   bool run(PassContext &ctx) override {
     ir::Spec &spec = ctx.spec;
-    if (!spec.inventory.present())
-      return true;
+    if (!spec.inventory.present()) {
+      std::vector<SymbolicEntry> entries; // the emitters resolve their own copy
+      return resolveSymbolic(spec, &ctx.diags, entries);
+    }
     Universe u;
     u.selected = &spec.resolution.selected;
     u.names.reserve(spec.inventory.modules.size());
@@ -130,6 +137,7 @@ private:
     bool ok = true;
   };
 
+public:
   // Steps 1-4 over the modules of `u`, into `out`.
   static bool resolve(const ir::Spec &spec, DiagnosticEngine *diags, const Universe &u,
                       std::vector<ir::ResolvedModule> &out) {
@@ -145,6 +153,7 @@ private:
     return st.ok;
   }
 
+private:
   // 1. Defaults: built once, copied to every module, then each module's group.
   static void applyDefaults(State &st) {
     const ir::Spec &spec = st.spec;
@@ -405,6 +414,48 @@ private:
 };
 
 } // namespace
+
+namespace {
+
+// Every selector of a rule, in the order the emitters have always listed them.
+template <typename F> void forEachSelector(const ir::Spec &spec, F &&f) {
+  for (const ir::Protect &p : spec.protects)
+    f(p.selector);
+  for (const ir::Selector &s : spec.tune.excludes)
+    f(s);
+  for (const ir::Override &o : spec.overrides)
+    for (const ir::Selector &s : o.selectors)
+      f(s);
+  for (const ir::TuningRaise &r : spec.tune.raises)
+    for (const ir::Selector &s : r.selectors)
+      f(s);
+}
+
+} // namespace
+
+bool resolveSymbolic(const ir::Spec &spec, DiagnosticEngine *diags,
+                     std::vector<SymbolicEntry> &out) {
+  out.clear();
+  std::map<std::pair<bool, std::string_view>, uint32_t> ids;
+  std::unordered_map<const ir::Selector *, std::vector<uint32_t>> selected;
+  forEachSelector(spec, [&](const ir::Selector &s) {
+    bool isType = s.kind == ir::Selector::Type;
+    auto [it, fresh] = ids.try_emplace({isType, s.text}, static_cast<uint32_t>(out.size()));
+    if (fresh)
+      out.push_back({isType, s.text, {}, {}});
+    out[it->second].selectors.push_back(&s);
+    selected[&s] = {it->second};
+  });
+  Universe u;
+  u.selected = &selected;
+  for (const SymbolicEntry &e : out)
+    u.names.emplace_back(e.text);
+  std::vector<ir::ResolvedModule> modules;
+  bool ok = PrecedencePass::resolve(spec, diags, u, modules);
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i].module = std::move(modules[i]);
+  return ok;
+}
 
 std::unique_ptr<Pass> createPrecedencePass() { return std::make_unique<PrecedencePass>(); }
 
