@@ -13,11 +13,18 @@
 //    float (a raise below float that selects one is an error); a raise that is not above the
 //    module's tier is an error.
 // 5. The excluded set (tier float) is therefore protected ∪ tuning, by construction.
+// Without an inventory the same steps run over what the rules name (resolveSymbolic,
+// passes/SymbolicResolution.h), so conflicts are reported the same way and the emitters lower
+// the entries instead of combining the rules again.
 #include "passes/Pass.h"
+#include "passes/SymbolicResolution.h"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 namespace qspec::passes {
 namespace {
@@ -84,244 +91,371 @@ void assign(ir::ResolvedModule &m, size_t field, const ir::Settings &s, Decision
   }
 }
 
+// The modules the rules are applied to, and which of them each selector selects.
+struct Universe {
+  std::vector<std::string_view> names;
+  std::unordered_map<const ir::Selector *, std::vector<uint32_t>> *selected;
+  const std::vector<uint32_t> &of(const ir::Selector &s) const { return (*selected)[&s]; }
+  size_t size() const { return names.size(); }
+};
+
+// One level's outcome for a list of overrides: per field, the winning override (-1 none), and
+// the override whose target option blocks ride along (-1 none).
+struct Outcome {
+  std::array<int32_t, kNumFields> best;
+  int32_t withOptions = -1;
+};
+
 class PrecedencePass : public Pass {
 public:
   const char *name() const override { return "precedence"; }
 
-  // For one list of same-level overrides selecting a module (`moduleName`, the first such module):
-  // per field, the highest priority among the overrides that set it wins; two of them at that
+  bool run(PassContext &ctx) override {
+    ir::Spec &spec = ctx.spec;
+    if (!spec.inventory.present()) {
+      std::vector<SymbolicEntry> entries; // the emitters resolve their own copy
+      return resolveSymbolic(spec, &ctx.diags, entries);
+    }
+    Universe u;
+    u.selected = &spec.resolution.selected;
+    u.names.reserve(spec.inventory.modules.size());
+    for (const ir::Module &m : spec.inventory.modules)
+      u.names.emplace_back(m.name);
+    bool ok = resolve(spec, &ctx.diags, u, spec.resolution.modules);
+    spec.resolution.done = true;
+    return ok;
+  }
+
+private:
+  struct State {
+    const ir::Spec &spec;
+    DiagnosticEngine *diags; // null: decide without reporting
+    const Universe &u;
+    std::vector<ir::ResolvedModule> &out;
+    std::vector<int32_t> protectedBy;
+    std::vector<std::array<std::string, kNumFields>> text; // per override, "" = unset
+    bool ok = true;
+  };
+
+public:
+  // Steps 1-4 over the modules of `u`, into `out`.
+  static bool resolve(const ir::Spec &spec, DiagnosticEngine *diags, const Universe &u,
+                      std::vector<ir::ResolvedModule> &out) {
+    State st{spec, diags, u, out, {}, {}, true};
+    applyDefaults(st);
+    findProtected(st);
+    overrideTexts(st);
+    for (ir::Override::Level level : {ir::Override::Type, ir::Override::Name})
+      applyLevel(st, level);
+    applyProtect(st);
+    applyTuningExcludes(st);
+    applyTuningRaises(st);
+    return st.ok;
+  }
+
+private:
+  // 1. Defaults: built once, copied to every module, then each module's group.
+  static void applyDefaults(State &st) {
+    const ir::Spec &spec = st.spec;
+    Decision builtIn;
+    Decision dflt{Decision::Default, -1, &spec.defaultsRange};
+    ir::ResolvedModule base;
+    base.tier = {spec.defaultTier(), spec.defaults.tier
+                                         ? Decision{Decision::Default, -1, &spec.defaults.tierRange}
+                                         : builtIn};
+    for (size_t f = 1; f < kNumFields; ++f)
+      if (!kFields[f].get(spec.defaults).empty()) {
+        // Point at the recipe line (`weight ...` / `act ...`) that set the field.
+        Decision at = dflt;
+        const ir::Recipe &r = f < 5 ? spec.defaults.weight : spec.defaults.act;
+        if (r.range.valid())
+          at.at = &r.range;
+        assign(base, f, spec.defaults, at);
+      }
+    // One write of every module (the groups pass leaves the modules alone), then its group.
+    st.out.assign(st.u.size(), base);
+    const auto &groups = spec.resolution.groups;
+    if (&st.out != &spec.resolution.modules)
+      return; // groups are made of inventory modules
+    for (size_t g = 0; g < groups.size(); ++g)
+      for (uint32_t m : groups[g].members)
+        st.out[m].group = static_cast<int32_t>(g);
+  }
+
+  // Per module, the first protect that selects it (-1 none).
+  static void findProtected(State &st) {
+    const auto &protects = st.spec.protects;
+    st.protectedBy.assign(st.u.size(), -1);
+    for (size_t p = 0; p < protects.size(); ++p)
+      for (uint32_t m : st.u.of(protects[p].selector))
+        if (st.protectedBy[m] < 0)
+          st.protectedBy[m] = static_cast<int32_t>(p);
+  }
+
+  // Each override's fields as text, once ("" = unset).
+  static void overrideTexts(State &st) {
+    const auto &ovs = st.spec.overrides;
+    st.text.assign(ovs.size(), {});
+    for (size_t o = 0; o < ovs.size(); ++o)
+      for (size_t f = 0; f < kNumFields; ++f)
+        st.text[o][f] = kFields[f].get(ovs[o].settings);
+  }
+
+  // Per module, the overrides of `level` selecting it, ascending, as an interned list: lists[0]
+  // is empty, and override o selecting a module on list L moves it to the list L+o, created once
+  // per (L, o). Modules on one list resolve the same way, so each list is decided once. The pair
+  // (L, o) is only looked up while override o is applied (a list created then ends in o and is
+  // skipped), so L+o is kept per list L with the override it was made for (`extendedBy`), not in
+  // a map of pairs.
+  struct Lists {
+    std::vector<std::vector<int32_t>> lists{1};
+    std::vector<int32_t> extendedBy{-1};
+    std::vector<uint32_t> extendedTo{0};
+    std::vector<uint32_t> listOf;
+  };
+  static Lists overrideLists(const State &st, ir::Override::Level level) {
+    const auto &ovs = st.spec.overrides;
+    Lists ls;
+    ls.listOf.assign(st.u.size(), 0);
+    for (size_t o = 0; o < ovs.size(); ++o) {
+      if (ovs[o].level != level)
+        continue;
+      const auto oi = static_cast<int32_t>(o);
+      for (const ir::Selector &s : ovs[o].selectors)
+        for (uint32_t m : st.u.of(s))
+          extend(ls, ls.listOf[m], oi);
+    }
+    return ls;
+  }
+  static void extend(Lists &ls, uint32_t &l, int32_t oi) {
+    if (!ls.lists[l].empty() && ls.lists[l].back() == oi)
+      return; // already selected by another selector of this override
+    if (ls.extendedBy[l] != oi) {
+      ls.extendedBy[l] = oi;
+      ls.extendedTo[l] = static_cast<uint32_t>(ls.lists.size());
+      std::vector<int32_t> longer = ls.lists[l];
+      longer.push_back(oi);
+      ls.lists.push_back(std::move(longer));
+      ls.extendedBy.push_back(-1);
+      ls.extendedTo.push_back(0);
+    }
+    l = ls.extendedTo[l];
+  }
+
+  // 2. One level of overrides: each list decided once, at its first module (which also reports
+  // its conflicts, as module by module would, since each pair is reported once).
+  static void applyLevel(State &st, ir::Override::Level level) {
+    Lists ls = overrideLists(st, level);
+    std::vector<std::optional<Outcome>> decided(ls.lists.size());
+    std::set<std::pair<int32_t, int32_t>> reported;
+    for (uint32_t m = 0; m < st.u.size(); ++m) {
+      uint32_t l = ls.listOf[m];
+      if (l == 0)
+        continue;
+      if (st.protectedBy[m] >= 0 && level == ir::Override::Type)
+        continue; // type overrides do not reach protected modules
+      if (!decided[l])
+        decided[l] = decide(st, ls.lists[l], level, m, reported);
+      applyOutcome(st, *decided[l], level, m);
+    }
+  }
+
+  // For one list of same-level overrides selecting module `m` (the first such module): per
+  // field, the highest priority among the overrides that set it wins; two of them at that
   // priority with different values conflict (reported once per pair). Deciding on the maximum
   // first keeps the result independent of source order. Target option blocks ride along with the
   // highest-priority override that has any (the first in source order among equals).
-  static void decide(PassContext &ctx, const std::vector<int32_t> &hits,
-                     const std::vector<std::array<std::string, kNumFields>> &text,
-                     ir::Override::Level level, const std::string &moduleName,
-                     std::set<std::pair<int32_t, int32_t>> &reported, bool &ok,
-                     std::array<int32_t, kNumFields> &bestOf, int32_t &withOptions) {
-    const auto &ovs = ctx.spec.overrides;
+  static Outcome decide(State &st, const std::vector<int32_t> &hits, ir::Override::Level level,
+                        uint32_t m, std::set<std::pair<int32_t, int32_t>> &reported) {
+    const auto &ovs = st.spec.overrides;
+    Outcome out;
     for (size_t f = 0; f < kNumFields; ++f) {
       int32_t best = -1;
       for (int32_t o : hits)
-        if (!text[o][f].empty() && (best < 0 || ovs[o].priority > ovs[best].priority))
+        if (!st.text[o][f].empty() && (best < 0 || ovs[o].priority > ovs[best].priority))
           best = o;
-      for (int32_t o : hits) {
-        if (best < 0 || o == best)
-          continue;
-        if (ovs[o].priority == ovs[best].priority && !text[o][f].empty() &&
-            text[o][f] != text[best][f] &&
-            reported.insert({std::min(best, o), std::max(best, o)}).second) {
-          Diagnostic &d = ctx.diags.report(
-              DiagID::err_override_conflict, ovs[o].subjectRange,
-              {level == ir::Override::Type ? "type" : "name", moduleName,
-               std::string(kFields[f].name) + " '" + text[o][f] + "'", "'" + text[best][f] + "'"});
-          ctx.diags.note(d, DiagID::note_conflicting_override, ovs[best].subjectRange);
-          ok = false;
-        }
-      }
-      bestOf[f] = best;
+      for (int32_t o : hits)
+        if (best >= 0 && o != best && ovs[o].priority == ovs[best].priority &&
+            !st.text[o][f].empty() && st.text[o][f] != st.text[best][f] &&
+            reported.insert({std::min(best, o), std::max(best, o)}).second)
+          reportConflict(st, level, m, f, o, best);
+      out.best[f] = best;
     }
-    withOptions = -1;
     for (int32_t o : hits)
       if (!ovs[o].settings.targetOptions.empty() &&
-          (withOptions < 0 || ovs[o].priority > ovs[withOptions].priority))
-        withOptions = o;
+          (out.withOptions < 0 || ovs[o].priority > ovs[out.withOptions].priority))
+        out.withOptions = o;
+    return out;
   }
 
-  bool run(PassContext &ctx) override {
-    ir::Spec &spec = ctx.spec;
-    if (!spec.inventory.present())
-      return true;
-    const auto &mods = spec.inventory.modules;
-    auto &res = spec.resolution;
+  static void reportConflict(State &st, ir::Override::Level level, uint32_t m, size_t f, int32_t o,
+                             int32_t best) {
+    st.ok = false;
+    if (!st.diags)
+      return;
+    const auto &ovs = st.spec.overrides;
+    Diagnostic &d = st.diags->report(
+        DiagID::err_override_conflict, ovs[o].subjectRange,
+        {level == ir::Override::Type ? "type" : "name", std::string(st.u.names[m]),
+         std::string(kFields[f].name) + " '" + st.text[o][f] + "'", "'" + st.text[best][f] + "'"});
+    st.diags->note(d, DiagID::note_conflicting_override, ovs[best].subjectRange);
+  }
 
-    // 1. Defaults: built once, copied to every module.
-    {
-      Decision builtIn;
-      Decision dflt{Decision::Default, -1, &spec.defaultsRange};
-      ir::ResolvedModule base;
-      base.tier = {spec.defaultTier(),
-                   spec.defaults.tier ? Decision{Decision::Default, -1, &spec.defaults.tierRange}
-                                      : builtIn};
-      for (size_t f = 1; f < kNumFields; ++f)
-        if (!kFields[f].get(spec.defaults).empty()) {
-          // Point at the recipe line (`weight ...` / `act ...`) that set the field.
-          Decision at = dflt;
-          const ir::Recipe &r = f < 5 ? spec.defaults.weight : spec.defaults.act;
-          if (r.range.valid())
-            at.at = &r.range;
-          assign(base, f, spec.defaults, at);
-        }
-      // One write of every module (the groups pass leaves res.modules alone), then its group.
-      res.modules.assign(mods.size(), base);
-      for (size_t g = 0; g < res.groups.size(); ++g)
-        for (uint32_t m : res.groups[g].members)
-          res.modules[m].group = static_cast<int32_t>(g);
-    }
-
-    // Protected set.
-    std::vector<int32_t> protectedBy(mods.size(), -1);
-    for (size_t p = 0; p < spec.protects.size(); ++p)
-      for (uint32_t m : res.selected[&spec.protects[p].selector])
-        if (protectedBy[m] < 0)
-          protectedBy[m] = static_cast<int32_t>(p);
-
-    // Each override's fields as text, once ("" = unset).
-    std::vector<std::array<std::string, kNumFields>> text(spec.overrides.size());
-    for (size_t o = 0; o < spec.overrides.size(); ++o)
-      for (size_t f = 0; f < kNumFields; ++f)
-        text[o][f] = kFields[f].get(spec.overrides[o].settings);
-
-    // 2. Overrides, type level then name level.
-    bool ok = true;
-    for (ir::Override::Level level : {ir::Override::Type, ir::Override::Name}) {
-      // Per module, the overrides of this level selecting it, ascending, as an interned list:
-      // lists[0] is empty, and override o selecting a module on list L moves it to the list L+o,
-      // created once per (L, o). Modules on one list resolve the same way, so each list is decided
-      // once, at its first module (which also reports its conflicts, as module by module would,
-      // since each pair is reported once). The pair (L, o) is only looked up while override o is
-      // applied (a list created then ends in o and is skipped), so L+o is kept per list L with
-      // the override it was made for (`extendedBy`), not in a map of pairs.
-      std::vector<std::vector<int32_t>> lists(1);
-      std::vector<int32_t> extendedBy(1, -1);
-      std::vector<uint32_t> extendedTo(1, 0);
-      std::vector<uint32_t> listOf(mods.size(), 0);
-      for (size_t o = 0; o < spec.overrides.size(); ++o) {
-        const ir::Override &ov = spec.overrides[o];
-        if (ov.level != level)
-          continue;
-        const auto oi = static_cast<int32_t>(o);
-        for (const ir::Selector &s : ov.selectors)
-          for (uint32_t m : res.selected[&s]) {
-            uint32_t &l = listOf[m];
-            if (!lists[l].empty() && lists[l].back() == oi)
-              continue; // already selected by another selector of this override
-            if (extendedBy[l] != oi) {
-              extendedBy[l] = oi;
-              extendedTo[l] = static_cast<uint32_t>(lists.size());
-              std::vector<int32_t> longer = lists[l];
-              longer.push_back(oi);
-              lists.push_back(std::move(longer));
-              extendedBy.push_back(-1);
-              extendedTo.push_back(0);
-            }
-            l = extendedTo[l];
-          }
+  // Writes a decided level into module `m`: each field its winner set, and the option blocks.
+  static void applyOutcome(State &st, const Outcome &out, ir::Override::Level level, uint32_t m) {
+    const auto &ovs = st.spec.overrides;
+    for (size_t f = 0; f < kNumFields; ++f) {
+      int32_t best = out.best[f];
+      if (best < 0)
+        continue;
+      const ir::Override &win = ovs[static_cast<size_t>(best)];
+      if (f == 0 && st.protectedBy[m] >= 0) {
+        checkProtectedLowered(st, win, m);
+        continue;
       }
-      struct Outcome {
-        std::array<int32_t, kNumFields> best;
-        int32_t withOptions;
-      };
-      std::vector<std::optional<Outcome>> decided(lists.size());
-      std::set<std::pair<int32_t, int32_t>> reported;
-      for (uint32_t m = 0; m < mods.size(); ++m) {
-        uint32_t l = listOf[m];
-        if (l == 0)
+      Decision d{level == ir::Override::Type ? Decision::TypeOverride : Decision::NameOverride,
+                 best, f == 0 ? &win.settings.tierRange : &win.subjectRange};
+      assign(st.out[m], f, win.settings, d);
+    }
+    if (out.withOptions >= 0) {
+      st.out[m].targetOptions.clear();
+      for (const ir::Option &o : ovs[static_cast<size_t>(out.withOptions)].settings.targetOptions)
+        st.out[m].targetOptions.push_back(&o);
+    }
+  }
+
+  // 3. Naming a protected module exactly and lowering it is an error; a glob that merely covers
+  // it leaves it at float (qlint's spec-protected-covered says so).
+  static void checkProtectedLowered(State &st, const ir::Override &win, uint32_t m) {
+    std::string_view name = st.u.names[m];
+    bool named = false;
+    for (const ir::Selector &s : win.selectors)
+      named = named || (s.pattern && s.pattern->isLiteral() && s.pattern->literal() == name);
+    if (!named || *win.settings.tier == ir::Tier::Float)
+      return;
+    st.ok = false;
+    if (!st.diags)
+      return;
+    Diagnostic &d = st.diags->report(DiagID::err_protected_lowered, win.settings.tierRange,
+                                     {std::string(name), ir::tierName(*win.settings.tier)});
+    noteProtected(st, d, m);
+  }
+
+  static void noteProtected(State &st, Diagnostic &d, uint32_t m) {
+    const ir::Protect &p = st.spec.protects[static_cast<size_t>(st.protectedBy[m])];
+    st.diags->note(d, DiagID::note_protected_here, p.selector.range, {std::string(st.u.names[m])});
+  }
+
+  // 3. Protected modules are float.
+  static void applyProtect(State &st) {
+    const auto &protects = st.spec.protects;
+    for (uint32_t m = 0; m < st.u.size(); ++m)
+      if (int32_t p = st.protectedBy[m]; p >= 0) {
+        st.out[m].isProtected = true;
+        st.out[m].tier = {ir::Tier::Float,
+                          {Decision::Protect, p, &protects[static_cast<size_t>(p)].selector.range}};
+      }
+  }
+
+  // 4. Tuning excludes raise to float (protected modules already are).
+  static void applyTuningExcludes(State &st) {
+    const auto &excludes = st.spec.tune.excludes;
+    for (size_t e = 0; e < excludes.size(); ++e) {
+      const ir::Selector &s = excludes[e];
+      for (uint32_t m : st.u.of(s)) {
+        if (st.out[m].isProtected)
           continue;
-        if (protectedBy[m] >= 0 && level == ir::Override::Type)
-          continue; // type overrides do not reach protected modules
-        if (!decided[l]) {
-          Outcome out;
-          decide(ctx, lists[l], text, level, mods[m].name, reported, ok, out.best, out.withOptions);
-          decided[l] = out;
-        }
-        const Outcome &out = *decided[l];
-        for (size_t f = 0; f < kNumFields; ++f) {
-          int32_t best = out.best[f];
-          if (best < 0)
-            continue;
-          const ir::Override &win = spec.overrides[static_cast<size_t>(best)];
-          if (f == 0 && protectedBy[m] >= 0) {
-            // Naming a protected module exactly and lowering it is an error; a glob that merely
-            // covers it leaves it at float (qlint's spec-protected-covered says so).
-            bool named = false;
-            for (const ir::Selector &s : win.selectors)
-              named = named ||
-                      (s.pattern && s.pattern->isLiteral() && s.pattern->literal() == mods[m].name);
-            if (named && *win.settings.tier != ir::Tier::Float) {
-              Diagnostic &d =
-                  ctx.diags.report(DiagID::err_protected_lowered, win.settings.tierRange,
-                                   {mods[m].name, ir::tierName(*win.settings.tier)});
-              ctx.diags.note(d, DiagID::note_protected_here,
-                             spec.protects[static_cast<size_t>(protectedBy[m])].selector.range,
-                             {mods[m].name});
-              ok = false;
-            }
-            continue;
-          }
-          Decision d{level == ir::Override::Type ? Decision::TypeOverride : Decision::NameOverride,
-                     best, f == 0 ? &win.settings.tierRange : &win.subjectRange};
-          assign(res.modules[m], f, win.settings, d);
-        }
-        if (out.withOptions >= 0) {
-          res.modules[m].targetOptions.clear();
-          for (const ir::Option &o :
-               spec.overrides[static_cast<size_t>(out.withOptions)].settings.targetOptions)
-            res.modules[m].targetOptions.push_back(&o);
-        }
+        st.out[m].tier = {ir::Tier::Float,
+                          {Decision::TuningExclude, static_cast<int32_t>(e), &s.range}};
+        st.out[m].tuned = true;
       }
     }
+  }
 
-    // 3. Protect.
-    for (uint32_t m = 0; m < mods.size(); ++m)
-      if (protectedBy[m] >= 0) {
-        res.modules[m].isProtected = true;
-        res.modules[m].tier = {
-            ir::Tier::Float,
-            {Decision::Protect, protectedBy[m],
-             &spec.protects[static_cast<size_t>(protectedBy[m])].selector.range}};
-      }
-
-    // 4. Tuning state.
-    for (size_t e = 0; e < spec.tune.excludes.size(); ++e) {
-      const ir::Selector &s = spec.tune.excludes[e];
-      for (uint32_t m : res.selected[&s]) {
-        if (res.modules[m].isProtected)
-          continue;
-        res.modules[m].tier = {ir::Tier::Float,
-                               {Decision::TuningExclude, static_cast<int32_t>(e), &s.range}};
-        res.modules[m].tuned = true;
-      }
-    }
+  // 4. `raise ... to T`: protected modules stay float (a raise below float that selects one is an
+  // error); a raise that is not above the module's tier is an error, once per selector.
+  static void applyTuningRaises(State &st) {
+    const auto &raises = st.spec.tune.raises;
     std::set<const ir::Selector *> reportedBelow;
-    for (size_t r = 0; r < spec.tune.raises.size(); ++r) {
-      const ir::TuningRaise &raise = spec.tune.raises[r];
-      for (const ir::Selector &s : raise.selectors)
-        for (uint32_t m : res.selected[&s]) {
-          ir::ResolvedModule &rm = res.modules[m];
-          if (rm.isProtected) {
-            if (raise.tier != ir::Tier::Float) {
-              Diagnostic &d =
-                  ctx.diags.report(DiagID::err_tuning_protected, s.range, {mods[m].name});
-              ctx.diags.note(d, DiagID::note_protected_here,
-                             spec.protects[static_cast<size_t>(protectedBy[m])].selector.range,
-                             {mods[m].name});
-              ok = false;
-            }
-            continue;
-          }
-          if (raise.tier < rm.tier.value && !rm.tuned) {
-            ok = false;
-            if (!reportedBelow.insert(&s).second)
-              continue; // one error per selector, not one per module it selects
-            Diagnostic &d = ctx.diags.report(
-                DiagID::err_tier_below_default, s.range,
-                {mods[m].name, ir::tierName(raise.tier), ir::tierName(rm.tier.value)});
-            ctx.diags.note(d, DiagID::note_tier_decided_by, rm.tier.from.range(),
-                           {mods[m].name, ir::tierName(rm.tier.value)});
-            continue;
-          }
-          if (raise.tier > rm.tier.value) {
-            rm.tier = {raise.tier, {Decision::TuningRaise, static_cast<int32_t>(r), &s.range}};
-            rm.tuned = true;
-          }
-        }
+    for (size_t r = 0; r < raises.size(); ++r)
+      for (const ir::Selector &s : raises[r].selectors)
+        for (uint32_t m : st.u.of(s))
+          raiseModule(st, raises[r], static_cast<int32_t>(r), s, m, reportedBelow);
+  }
+
+  static void raiseModule(State &st, const ir::TuningRaise &raise, int32_t r, const ir::Selector &s,
+                          uint32_t m, std::set<const ir::Selector *> &reportedBelow) {
+    ir::ResolvedModule &rm = st.out[m];
+    std::string name(st.u.names[m]);
+    if (rm.isProtected) {
+      if (raise.tier == ir::Tier::Float)
+        return;
+      st.ok = false;
+      if (st.diags)
+        noteProtected(st, st.diags->report(DiagID::err_tuning_protected, s.range, {name}), m);
+      return;
     }
-    res.done = true;
-    return ok;
+    if (raise.tier < rm.tier.value && !rm.tuned) {
+      st.ok = false;
+      if (!st.diags || !reportedBelow.insert(&s).second)
+        return; // one error per selector, not one per module it selects
+      Diagnostic &d =
+          st.diags->report(DiagID::err_tier_below_default, s.range,
+                           {name, ir::tierName(raise.tier), ir::tierName(rm.tier.value)});
+      st.diags->note(d, DiagID::note_tier_decided_by, rm.tier.from.range(),
+                     {name, ir::tierName(rm.tier.value)});
+      return;
+    }
+    if (raise.tier > rm.tier.value) {
+      rm.tier = {raise.tier, {Decision::TuningRaise, r, &s.range}};
+      rm.tuned = true;
+    }
   }
 };
 
 } // namespace
+
+namespace {
+
+// Every selector of a rule, in the order the emitters have always listed them.
+template <typename F> void forEachSelector(const ir::Spec &spec, F &&f) {
+  for (const ir::Protect &p : spec.protects)
+    f(p.selector);
+  for (const ir::Selector &s : spec.tune.excludes)
+    f(s);
+  for (const ir::Override &o : spec.overrides)
+    for (const ir::Selector &s : o.selectors)
+      f(s);
+  for (const ir::TuningRaise &r : spec.tune.raises)
+    for (const ir::Selector &s : r.selectors)
+      f(s);
+}
+
+} // namespace
+
+bool resolveSymbolic(const ir::Spec &spec, DiagnosticEngine *diags,
+                     std::vector<SymbolicEntry> &out) {
+  out.clear();
+  std::map<std::pair<bool, std::string_view>, uint32_t> ids;
+  std::unordered_map<const ir::Selector *, std::vector<uint32_t>> selected;
+  forEachSelector(spec, [&](const ir::Selector &s) {
+    bool isType = s.kind == ir::Selector::Type;
+    auto [it, fresh] = ids.try_emplace({isType, s.text}, static_cast<uint32_t>(out.size()));
+    if (fresh)
+      out.push_back({isType, s.text, {}, {}});
+    out[it->second].selectors.push_back(&s);
+    selected[&s] = {it->second};
+  });
+  Universe u;
+  u.selected = &selected;
+  for (const SymbolicEntry &e : out)
+    u.names.emplace_back(e.text);
+  std::vector<ir::ResolvedModule> modules;
+  bool ok = PrecedencePass::resolve(spec, diags, u, modules);
+  for (size_t i = 0; i < out.size(); ++i)
+    out[i].module = std::move(modules[i]);
+  return ok;
+}
 
 std::unique_ptr<Pass> createPrecedencePass() { return std::make_unique<PrecedencePass>(); }
 

@@ -46,7 +46,7 @@ bool AmctWriter::run(std::string &text) {
   if (spec_.resolution.done)
     planFromResolution(plan);
   else
-    planFromRules(plan);
+    planFromSymbolic(plan);
   if (!ok_ || diags_.hasErrors() || !normalize(plan))
     return false;
   std::string file =

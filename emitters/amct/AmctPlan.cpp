@@ -1,5 +1,5 @@
 // Step 2 of the AMCT emitter (AmctEmitter.cpp describes all four): the plan, from the resolution
-// or, without an inventory, from the rules as written.
+// or, without an inventory, from the symbolic resolution (passes::SymbolicEntry).
 #include "emitters/amct/AmctWriter.h"
 #include "ir/GraphNames.h"
 
@@ -413,104 +413,108 @@ bool AmctWriter::typeEntryAllowed(const ir::Selector &s, ir::Tier tier) {
   return false;
 }
 
-void AmctWriter::planFromRules(Plan &plan) {
-  // No inventory: the rules as written; exact names only.
-  ir::Tier defaultTier = spec_.defaultTier();
-  if (defaultTier == ir::Tier::Float)
-    defaultTier = ir::Tier::Int8;
-  auto needNames = [&](const ir::Selector &s) {
-    error(DiagID::err_emit_needs_inventory, s.range, {"AMCT", s.text});
-  };
-  auto addSkip = [&](const ir::Selector &s) {
-    if (s.kind == ir::Selector::Type) {
-      if (typeEntryAllowed(s, ir::Tier::Float))
-        plan.skipTypes.emplace_back(s.text, s.range);
-      return;
+// Where a symbolic entry's recipe is reported: the override that set any of its fields (the last
+// one written), else the first selector written so.
+SourceRange AmctWriter::entryAt(const passes::SymbolicEntry &e) const {
+  const ir::ResolvedModule &rm = e.module;
+  if (rm.tier.from.source == ir::Decision::TuningRaise)
+    return rm.tier.from.range();
+  for (const ir::Decision *d :
+       {&rm.tier.from, &rm.weight.dtype.from, &rm.weight.scope.from, &rm.weight.method.from,
+        &rm.weight.symmetric.from, &rm.act.dtype.from, &rm.act.scope.from, &rm.act.method.from,
+        &rm.act.symmetric.from})
+    if (d->source == ir::Decision::TypeOverride || d->source == ir::Decision::NameOverride)
+      return spec_.overrides[static_cast<size_t>(d->index)].subjectRange;
+  return e.selectors.front()->range;
+}
+
+// A role of a symbolic entry as buildRecipe reads it, located at the recipe line that set it.
+RoleView AmctWriter::roleOf(const ir::ResolvedRecipe &r, bool weight) const {
+  RoleView v = viewOf(r);
+  v.at = (weight ? spec_.defaults.weight : spec_.defaults.act).range;
+  for (const ir::Decision *d : {&r.dtype.from, &r.scope.from, &r.method.from, &r.symmetric.from})
+    if (d->source == ir::Decision::TypeOverride || d->source == ir::Decision::NameOverride) {
+      const ir::Settings &s = spec_.overrides[static_cast<size_t>(d->index)].settings;
+      const ir::Recipe &written = weight ? s.weight : s.act;
+      if (written.range.valid())
+        v.at = written.range;
+      break;
     }
-    auto name = literalName(s);
-    if (!name)
-      return needNames(s);
-    if (checkName(*name, s.range))
-      plan.skips.emplace_back(plan.keep(*name), s.range);
-  };
-  for (const ir::Protect &p : spec_.protects)
-    addSkip(p.selector);
-  for (const ir::Selector &s : spec_.tune.excludes)
-    addSkip(s);
-  std::set<std::string_view> skipped;
-  for (auto &s : plan.skips)
-    skipped.insert(s.first);
-  RoleView gw = viewOf(spec_.defaults.weight, nullptr), ga = viewOf(spec_.defaults.act, nullptr);
-  for (const ir::Override &o : spec_.overrides) {
-    ir::Tier tier = o.settings.tier.value_or(defaultTier);
-    std::vector<const ir::Option *> blocks;
-    for (const ir::Option &b : o.settings.targetOptions)
-      blocks.push_back(&b);
-    int rank = o.level == ir::Override::Type ? 2 : 3;
-    RoleView w = viewOf(spec_.defaults.weight, &o.settings.weight, rank),
-             a = viewOf(spec_.defaults.act, &o.settings.act, rank);
-    for (const ir::Selector &s : o.selectors) {
-      LayerFacts facts;
-      if (o.level == ir::Override::Type) {
-        if (qat() && !plan.skips.empty()) {
-          // It would re-enable skipped layers of this type; only an inventory can tell which.
-          error(DiagID::err_amct_qat_type_reenables, s.range, {s.text});
-          continue;
-        }
-        if (!typeEntryAllowed(s, tier))
-          continue;
-        if (tier == ir::Tier::Float) {
-          plan.skipTypes.emplace_back(s.text, s.range);
-          continue;
-        }
-        facts.type = s.text;
-        LayerRecipe r;
-        if (buildRecipe(tier, o.settings.tier ? rank : 1, w, a, blocks, facts, o.subjectRange, r))
-          plan.typeEntries[s.text] = r;
-        continue;
-      }
-      auto name = literalName(s);
-      if (!name) {
-        needNames(s);
-        continue;
-      }
-      if (skipped.count(*name))
-        continue; // protected: float wins, and (QAT) an override would re-enable it
-      if (tier == ir::Tier::Float) {
-        if (checkName(*name, s.range))
-          plan.skips.emplace_back(plan.keep(*name), s.range);
-        continue;
-      }
-      facts.layer = *name;
-      LayerRecipe r;
-      if (buildRecipe(tier, o.settings.tier ? rank : 1, w, a, blocks, facts, o.subjectRange, r) &&
-          checkName(*name, s.range))
-        plan.nameEntries.push_back(
-            {plan.keep(*name), "", &plan.recipes.emplace_back(r), o.subjectRange});
-    }
+  return v;
+}
+
+void AmctWriter::planFromSymbolic(Plan &plan) {
+  // No inventory: the lowering of the symbolic resolution; exact names only. The pipeline has
+  // reported what makes it fail.
+  std::vector<passes::SymbolicEntry> entries;
+  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
+    ok_ = false;
+    return;
   }
-  for (const ir::TuningRaise &raise : spec_.tune.raises)
-    for (const ir::Selector &s : raise.selectors) {
-      auto name = literalName(s);
-      if (!name) {
-        needNames(s);
-        continue;
-      }
-      if (raise.tier == ir::Tier::Float) {
-        if (checkName(*name, s.range))
-          plan.skips.emplace_back(plan.keep(*name), s.range);
-        continue;
-      }
-      LayerFacts facts;
-      facts.layer = *name;
-      LayerRecipe r;
-      if (buildRecipe(raise.tier, 4, gw, ga, {}, facts, s.range, r) && checkName(*name, s.range)) {
-        plan.nameEntries.erase(std::remove_if(plan.nameEntries.begin(), plan.nameEntries.end(),
-                                              [&](const NameEntry &e) { return e.name == *name; }),
-                               plan.nameEntries.end());
-        plan.nameEntries.push_back({plan.keep(*name), "", &plan.recipes.emplace_back(r), s.range});
-      }
-    }
+  bool nameSkips = std::any_of(entries.begin(), entries.end(), [](const passes::SymbolicEntry &e) {
+    return !e.isType && e.module.tier.value == ir::Tier::Float;
+  });
+  for (const passes::SymbolicEntry &e : entries)
+    if (e.isType)
+      planTypeEntry(plan, e, nameSkips);
+    else
+      planNameEntry(plan, e);
+}
+
+void AmctWriter::planTypeEntry(Plan &plan, const passes::SymbolicEntry &e, bool nameSkips) {
+  const ir::ResolvedModule &rm = e.module;
+  const ir::Selector &s = *e.selectors.front();
+  ir::Decision::Source src = rm.tier.from.source;
+  if (src == ir::Decision::TuningRaise) {
+    for (const ir::Selector *sel : e.selectors)
+      error(DiagID::err_emit_needs_inventory, sel->range, {"AMCT", sel->text});
+    return;
+  }
+  bool overridden = src != ir::Decision::Protect && src != ir::Decision::TuningExclude;
+  if (overridden && qat() && nameSkips) {
+    // It would re-enable skipped layers of this type; only an inventory can tell which.
+    error(DiagID::err_amct_qat_type_reenables, s.range, {s.text});
+    return;
+  }
+  if (!typeEntryAllowed(s, rm.tier.value))
+    return;
+  if (rm.tier.value == ir::Tier::Float) {
+    plan.skipTypes.emplace_back(e.text, s.range);
+    return;
+  }
+  LayerFacts facts;
+  facts.type = e.text;
+  LayerRecipe r;
+  if (buildRecipe(rm.tier.value, decisionRank(src), roleOf(rm.weight, true), roleOf(rm.act, false),
+                  rm.targetOptions, facts, entryAt(e), r))
+    plan.typeEntries[e.text] = r;
+}
+
+void AmctWriter::planNameEntry(Plan &plan, const passes::SymbolicEntry &e) {
+  const ir::ResolvedModule &rm = e.module;
+  auto name = literalName(*e.selectors.front());
+  if (!name) {
+    for (const ir::Selector *sel : e.selectors)
+      error(DiagID::err_emit_needs_inventory, sel->range, {"AMCT", sel->text});
+    return;
+  }
+  ir::Decision::Source src = rm.tier.from.source;
+  bool bySelector = src == ir::Decision::Protect || src == ir::Decision::TuningExclude ||
+                    src == ir::Decision::TuningRaise;
+  SourceRange nameAt = bySelector ? rm.tier.from.range() : e.selectors.front()->range;
+  if (rm.tier.value == ir::Tier::Float) {
+    if (checkName(*name, nameAt))
+      plan.skips.emplace_back(plan.keep(*name), nameAt);
+    return;
+  }
+  LayerFacts facts;
+  facts.layer = *name;
+  LayerRecipe r;
+  SourceRange at = entryAt(e);
+  if (buildRecipe(rm.tier.value, decisionRank(src), roleOf(rm.weight, true), roleOf(rm.act, false),
+                  rm.targetOptions, facts, at, r) &&
+      checkName(*name, nameAt))
+    plan.nameEntries.push_back({plan.keep(*name), "", &plan.recipes.emplace_back(r), at});
 }
 
 bool AmctWriter::normalize(Plan &plan) {

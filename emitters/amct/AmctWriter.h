@@ -5,6 +5,7 @@
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
+#include "passes/SymbolicResolution.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctIntent.h"
 #include "vendors/amct/AmctRules.h"
@@ -208,7 +209,11 @@ private:
   bool planGlobal(Plan &plan);
   void planFromResolution(Plan &plan);
   void chooseEntries(Plan &plan, const Collected &c);
-  void planFromRules(Plan &plan);
+  void planFromSymbolic(Plan &plan);
+  void planTypeEntry(Plan &plan, const passes::SymbolicEntry &e, bool nameSkips);
+  void planNameEntry(Plan &plan, const passes::SymbolicEntry &e);
+  SourceRange entryAt(const passes::SymbolicEntry &e) const;
+  RoleView roleOf(const ir::ResolvedRecipe &r, bool weight) const;
   bool normalize(Plan &plan);
   // Builds the recipe of one layer (type "" = unknown / the global recipe).
   struct LayerFacts {

@@ -26,6 +26,7 @@
 #include "emitters/RecipeCarry.h"
 #include "ir/EditDistance.h"
 #include "ir/GraphNames.h"
+#include "passes/SymbolicResolution.h"
 #include "vendors/Parsed.h"
 #include "vendors/ViewIndex.h"
 #include "vendors/hmct/HmctReader.h"
@@ -72,13 +73,6 @@ private:
   vendors::ViewIndex<size_t> index_;
 };
 
-struct NodeRule {
-  ir::Tier tier;
-  int rank;     // 3 protect, 2 tuning, 1 name override
-  int priority; // name overrides
-  SourceRange at;
-};
-
 class Builder {
 public:
   Builder(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
@@ -92,9 +86,9 @@ private:
   bool ok_ = true;
   unsigned suggestions_ = 0; // did-you-mean searches so far (kMaxSuggestions)
   std::string march_;
-  std::map<std::string, ir::Tier> ops_;   // op type -> tier
-  NodeTable nodes_;                       // node name -> tier
-  std::map<std::string, NodeRule> rules_; // asWritten(): literal node names (nodes_ views them)
+  std::map<std::string, ir::Tier> ops_;     // op type -> tier
+  NodeTable nodes_;                         // node name -> tier
+  std::map<std::string, ir::Tier> written_; // asWritten(): literal node names (nodes_ views them)
 
   void bad(const ir::Option *o, const std::string &why) {
     diags_.report(DiagID::err_hmct_bad_option,
@@ -119,6 +113,8 @@ private:
   void fromGraph();
   bool claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, uint32_t> &owner);
   void asWritten();
+  void typeEntry(const passes::SymbolicEntry &e);
+  void nameEntry(const passes::SymbolicEntry &e);
   void checkLiteralNames();
   std::string entryName(const std::string &name, SourceRange at);
 };
@@ -387,67 +383,48 @@ void Builder::fromGraph() {
   }
 }
 
+// Without an inventory: the lowering of the symbolic resolution (passes/SymbolicResolution.h).
+// A type entry a rule gives a tier (a type override, or `protect type X`: the whole op type stays
+// float) is an op_config entry; a name entry a rule gives a tier is a node_config entry, which
+// needs an exact name.
 void Builder::asWritten() {
-  ir::Tier d = spec_.defaultTier();
-  std::map<std::string, int> opPriority;
-  for (const ir::Override &o : spec_.overrides) {
-    if (o.level != ir::Override::Type || !o.settings.tier)
-      continue;
-    for (const ir::Selector &s : o.selectors) {
-      auto it = opPriority.find(s.text);
-      if (it != opPriority.end() && it->second >= o.priority)
-        continue;
-      opPriority[s.text] = o.priority;
-      ops_[s.text] = *o.settings.tier;
-    }
+  std::vector<passes::SymbolicEntry> entries;
+  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
+    ok_ = false; // the pipeline has reported why
+    return;
   }
-  if (d == ir::Tier::DualInt16)
+  for (const passes::SymbolicEntry &e : entries)
+    if (e.isType)
+      typeEntry(e);
+  if (spec_.defaultTier() == ir::Tier::DualInt16)
     for (const char *t : {"Conv", "ConvTranspose", "Gemm", "MatMul"})
       ops_.emplace(t, ir::Tier::DualInt16);
-  std::map<std::string, NodeRule> &rules = rules_;
-  auto add = [&](const ir::Selector &s, NodeRule r) {
-    if (s.kind == ir::Selector::Type) {
-      if (r.rank == 3) // protect type X: the whole op type stays float
-        ops_[s.text] = ir::Tier::Float;
-      return;
-    }
-    // A name with escaped glob characters ("a\\*") is one literal node name, not a pattern.
-    std::optional<std::string> name = ir::literalName(s);
-    if (!name) {
-      diags_.report(DiagID::err_emit_needs_inventory, s.range, {"hmct", s.text});
-      ok_ = false;
-      return;
-    }
-    auto it = rules.find(*name);
-    if (it == rules.end()) {
-      rules.emplace(std::move(*name), r);
-      return;
-    }
-    NodeRule &old = it->second;
-    if (r.rank > old.rank || (r.rank == old.rank && r.priority > old.priority)) {
-      old = r;
-    } else if (r.rank == old.rank && r.priority == old.priority && r.tier != old.tier &&
-               r.rank == 1) {
-      Diagnostic &dg =
-          diags_.report(DiagID::err_hmct_node_conflict, r.at,
-                        {it->first, hmct::qtypeForTier(old.tier), hmct::qtypeForTier(r.tier)});
-      diags_.note(dg, DiagID::note_hmct_other_rule, old.at);
-      ok_ = false;
-    }
-  };
-  for (const ir::Protect &p : spec_.protects)
-    add(p.selector, {ir::Tier::Float, 3, 0, p.range});
-  for (const ir::Selector &s : spec_.tune.excludes)
-    add(s, {ir::Tier::Float, 2, 0, s.range});
-  for (const ir::TuningRaise &r : spec_.tune.raises)
-    for (const ir::Selector &s : r.selectors)
-      add(s, {r.tier, 2, 0, r.range});
-  for (const ir::Override &o : spec_.overrides)
-    if (o.level == ir::Override::Name && o.settings.tier)
-      for (const ir::Selector &s : o.selectors)
-        add(s, {*o.settings.tier, 1, o.priority, o.range});
-  for (const auto &[name, r] : rules)
-    nodes_.set(name, r.tier);
+  for (const passes::SymbolicEntry &e : entries)
+    if (!e.isType)
+      nameEntry(e);
+  for (const auto &[name, tier] : written_)
+    nodes_.set(name, tier);
+}
+
+void Builder::typeEntry(const passes::SymbolicEntry &e) {
+  ir::Decision::Source src = e.module.tier.from.source;
+  if (src == ir::Decision::TypeOverride || src == ir::Decision::Protect)
+    ops_[e.text] = e.module.tier.value;
+}
+
+void Builder::nameEntry(const passes::SymbolicEntry &e) {
+  ir::Decision::Source src = e.module.tier.from.source;
+  if (src == ir::Decision::BuiltIn || src == ir::Decision::Default)
+    return; // no rule gives the node a tier: the model-wide settings hold
+  // A name with escaped glob characters ("a\\*") is one literal node name, not a pattern.
+  std::optional<std::string> name = ir::literalName(*e.selectors.front());
+  if (!name) {
+    for (const ir::Selector *s : e.selectors)
+      diags_.report(DiagID::err_emit_needs_inventory, s->range, {"hmct", s->text});
+    ok_ = false;
+    return;
+  }
+  written_[std::move(*name)] = e.module.tier.value;
 }
 
 void Builder::readMarch() {

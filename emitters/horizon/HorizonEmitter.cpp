@@ -14,6 +14,7 @@
 //    emitTargets then reads the bytes back through vendors/horizon and compares each module.
 #include "emitters/horizon/HorizonEmitter.h"
 #include "emitters/RecipeCarry.h"
+#include "passes/SymbolicResolution.h"
 #include "vendors/Parsed.h"
 #include "vendors/horizon/HorizonReader.h"
 #include "vendors/horizon/HorizonRules.h"
@@ -115,6 +116,8 @@ private:
   bool planGlobal();
   void planFromInventory();
   void planAsWritten();
+  void planTypeEntry(const passes::SymbolicEntry &e, bool &convSet, bool &matmulSet);
+  void planNameEntry(const passes::SymbolicEntry &e);
   void planEntry(size_t module);
   void restorePrefixed();
   std::optional<ir::Tier> templateTier(const ir::Module &m) const;
@@ -413,65 +416,58 @@ void HorizonWriter::restorePrefixed() {
 }
 
 // No inventory: the rules as written.
+// Without an inventory: the lowering of the symbolic resolution (passes/SymbolicResolution.h).
+// A name protect or tuning decides is frozen at its tier; one a name override decides is an
+// entry; a type override sets the Conv / Matmul template of its family.
 void HorizonWriter::planAsWritten() {
-  auto needNames = [&](const ir::Selector &s) {
-    error(DiagID::err_emit_needs_inventory, s.range, {"the Horizon QconfigSetter", s.text});
-  };
-  auto pin = [&](const ir::Selector &s, ir::Tier tier) {
-    auto name = literalName(s);
-    if (!name)
-      return needNames(s);
-    if (auto d = dtypeExpr(tier, "", *name, s.range))
-      addEntry(frozen_, ownedNames_.emplace_back(std::move(*name)), EntryValue{*d, std::nullopt},
-               s.range);
-  };
-  for (const ir::Protect &p : spec_.protects)
-    pin(p.selector, ir::Tier::Float);
-  for (const ir::Selector &s : spec_.tune.excludes)
-    pin(s, ir::Tier::Float);
-  for (const ir::TuningRaise &r : spec_.tune.raises)
-    for (const ir::Selector &s : r.selectors)
-      pin(s, r.tier);
-  sortEntries(frozen_); // complete: the overrides below look names up in it
-  auto pinned = [&](std::string_view name) {
-    auto it = std::lower_bound(frozen_.begin(), frozen_.end(), name,
-                               [](const Entry &e, std::string_view n) { return e.name < n; });
-    return it != frozen_.end() && it->name == name;
-  };
-  bool convSet = false, matmulSet = false;
-  for (const ir::Override &o : spec_.overrides) {
-    if (!o.settings.tier)
-      continue;
-    std::vector<const ir::Option *> blocks;
-    for (const ir::Option &b : o.settings.targetOptions)
-      blocks.push_back(&b);
-    for (const ir::Selector &s : o.selectors) {
-      if (o.level == ir::Override::Type) {
-        bool conv = horizon::isConvLikeType(s.text), mm = horizon::isMatmulLikeType(s.text);
-        auto g = conv || mm ? gemmDtypes(*o.settings.tier) : std::nullopt;
-        Gemm &family = conv ? conv_ : matmul_;
-        bool &familySet = conv ? convSet : matmulSet;
-        if (!g || (familySet && family.tier != *o.settings.tier)) {
-          error(DiagID::err_horizon_type_needs_inventory, s.range, {s.text});
-          continue;
-        }
-        family = Gemm{g->first, g->second, *o.settings.tier};
-        familySet = true;
-        continue;
-      }
-      auto name = literalName(s);
-      if (!name) {
-        needNames(s);
-        continue;
-      }
-      if (pinned(*name))
-        continue; // protected or tuned: the pin wins
-      if (auto d = dtypeExpr(*o.settings.tier, "", *name, s.range)) {
-        EntryValue v{*d, fixedThreshold(blocks, *d, *name)};
-        addEntry(entries_, ownedNames_.emplace_back(std::move(*name)), std::move(v), s.range);
-      }
-    }
+  std::vector<passes::SymbolicEntry> entries;
+  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
+    ok_ = false; // the pipeline has reported why
+    return;
   }
+  bool convSet = false, matmulSet = false;
+  for (const passes::SymbolicEntry &e : entries) {
+    ir::Decision::Source src = e.module.tier.from.source;
+    if (src == ir::Decision::BuiltIn || src == ir::Decision::Default)
+      continue; // no rule gives it a tier: the templates hold
+    if (e.isType && src == ir::Decision::TypeOverride)
+      planTypeEntry(e, convSet, matmulSet);
+    else
+      planNameEntry(e);
+  }
+}
+
+void HorizonWriter::planTypeEntry(const passes::SymbolicEntry &e, bool &convSet, bool &matmulSet) {
+  ir::Tier tier = e.module.tier.value;
+  SourceRange at = e.selectors.front()->range;
+  bool conv = horizon::isConvLikeType(e.text), mm = horizon::isMatmulLikeType(e.text);
+  auto g = conv || mm ? gemmDtypes(tier) : std::nullopt;
+  Gemm &family = conv ? conv_ : matmul_;
+  bool &familySet = conv ? convSet : matmulSet;
+  if (!g || (familySet && family.tier != tier)) {
+    error(DiagID::err_horizon_type_needs_inventory, at, {e.text});
+    return;
+  }
+  family = Gemm{g->first, g->second, tier};
+  familySet = true;
+}
+
+void HorizonWriter::planNameEntry(const passes::SymbolicEntry &e) {
+  const ir::ResolvedModule &rm = e.module;
+  auto name = e.isType ? std::nullopt : literalName(*e.selectors.front());
+  if (!name) {
+    for (const ir::Selector *s : e.selectors)
+      error(DiagID::err_emit_needs_inventory, s->range, {"the Horizon QconfigSetter", s->text});
+    return;
+  }
+  bool pinned = rm.isProtected || rm.tuned;
+  SourceRange at = pinned ? rm.tier.from.range() : e.selectors.front()->range;
+  auto d = dtypeExpr(rm.tier.value, "", *name, at);
+  if (!d)
+    return;
+  EntryValue v{*d, pinned ? std::nullopt : fixedThreshold(rm.targetOptions, *d, *name)};
+  addEntry(pinned ? frozen_ : entries_, ownedNames_.emplace_back(std::move(*name)), std::move(v),
+           at);
 }
 
 // One warning for every name that is not a dotted Python name: the count and the first few by

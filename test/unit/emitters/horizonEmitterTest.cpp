@@ -170,14 +170,16 @@ TEST(HorizonEmitterTest, NulRefused) {
   EXPECT_NE(std::find(r.ids.begin(), r.ids.end(), "err_horizon_name"), r.ids.end());
 }
 
-// Without an inventory the rules are written as given: a name listed twice keeps the value its
-// last rule gives, once; a pinned name is not also an override entry; each template is sorted.
-TEST(HorizonEmitterTest, AsWrittenEntriesOncePerNameLastRuleSorted) {
+// Without an inventory the file lowers the symbolic resolution: a name listed twice keeps the
+// value precedence gives it (the higher priority), once; a name the tuning state pins is not also
+// an override entry, and an exclude keeps it float under a raise, as with an inventory (an
+// override lowering a protected name is err_protected_lowered); each template is sorted.
+TEST(HorizonEmitterTest, AsWrittenEntriesOncePerNameByPrecedenceSorted) {
   ir::Spec spec;
   HorizonRun r =
       compile("tiers int8 < int16 < dual-int16 < fp16 < float\ndefaults { tier int8 }\n"
-              "protect \"b.x\"\noverride name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
-              "override name \"a.b\" { tier fp16 }\n"
+              "override name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
+              "override name \"a.b\" priority 1 { tier fp16 }\n"
               "tune { metric accuracy >= 0.5; exclude \"b.x\", \"m.n\"; raise \"m.n\" to fp16 }\n"
               "target horizon { }\n",
               {}, spec);
@@ -194,7 +196,7 @@ TEST(HorizonEmitterTest, AsWrittenEntriesOncePerNameLastRuleSorted) {
   ASSERT_NE(frozen, std::string::npos);
   std::string pinned = r.out.substr(r.out.rfind("ModuleNameTemplate(", frozen),
                                     frozen - r.out.rfind("ModuleNameTemplate(", frozen));
-  EXPECT_NE(pinned.find("\"b.x\": torch.float32,\n                    \"m.n\": torch.float16,\n"),
+  EXPECT_NE(pinned.find("\"b.x\": torch.float32,\n                    \"m.n\": torch.float32,\n"),
             std::string::npos)
       << pinned;
   EXPECT_EQ(r.out.find("\"b.x\": qint16"), std::string::npos);
