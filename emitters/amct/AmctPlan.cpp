@@ -209,6 +209,15 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
             {"asymmetric activations", shown,
              "Layer " + layer + " can only set asymmetric be False "});
   }
+  // The target's num_of_bins is the bin count of its HFMG recipes: a recipe of another algorithm
+  // inherits none (only a rule's own block setting it there is an error, in checkRecipe).
+  bool ruleBins = false;
+  for (const ir::Option *b : blocks)
+    if (b->key == "amct")
+      for (const ir::Option &c : b->children)
+        ruleBins = ruleBins || c.key == "num_of_bins";
+  if (r.actAlgo != "hfmg" && !ruleBins)
+    r.numOfBins.reset();
   checkRecipe(r, facts, a, at);
   bool good = ok_;
   ok_ = before && good;
