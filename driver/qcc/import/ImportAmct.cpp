@@ -23,18 +23,6 @@ using frontend::qspecString;
 
 using namespace qspec::amct;
 
-// AMCT's numbers are protobuf floats: the shortest text that reads back as the same float
-// (0.3, not the double 0.30000001192092896 the float widens to).
-std::string floatText(double v) {
-  char buf[40];
-  for (int precision = 1; precision <= 9; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtof(buf, nullptr) == static_cast<float>(v))
-      break;
-  }
-  return buf;
-}
-
 const char *typeWord(DataType t) {
   return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8";
 }
@@ -108,8 +96,10 @@ struct AmctImport {
       b.act.push_back(actAlgo);
     {
       std::vector<std::string> opts = global ? std::vector<std::string>{} : recipeSettings(r);
-      if (global && r.numOfBins) // only hfmg entries take it: the rule's block, not the target's
-        opts.push_back("num_of_bins " + std::to_string(*r.numOfBins));
+      // The global num_of_bins is the target's, which HFMG entries inherit; one without its own
+      // has AMCT's 4096 (an entry replaces the global recipe).
+      if (!global && actAlgo == "hfmg" && !r.numOfBins && doc.global.numOfBins)
+        opts.push_back("num_of_bins 4096");
       std::string block;
       for (const std::string &o : opts)
         block += (block.empty() ? "" : "; ") + o;
@@ -122,7 +112,7 @@ struct AmctImport {
   // The recipe's settings that are `amct` options (a rule's block, or the target for the global).
   std::vector<std::string> recipeSettings(const Recipe &r) const {
     std::vector<std::string> out;
-    if (r.numOfBins && &r != &doc.global)
+    if (r.numOfBins)
       out.push_back("num_of_bins " + std::to_string(*r.numOfBins));
     if (r.hasDmq && r.dmqStrength)
       out.push_back("dmq_balancer " + floatText(*r.dmqStrength));
