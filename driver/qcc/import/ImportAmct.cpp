@@ -23,6 +23,17 @@ using frontend::qspecString;
 
 using namespace qspec::amct;
 
+// IFMR's settings: the amct option, the document's field, AMCT's default.
+struct IfmrKnob {
+  const char *name;
+  std::optional<double> Recipe::*field;
+  double dflt;
+};
+const IfmrKnob kIfmrKnobs[] = {{"search_range_start", &Recipe::searchStart, 0.7},
+                               {"search_range_end", &Recipe::searchEnd, 1.3},
+                               {"search_step", &Recipe::searchStep, 0.01},
+                               {"max_percentile", &Recipe::maxPercentile, 0.999999}};
+
 const char *typeWord(DataType t) {
   return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8";
 }
@@ -100,6 +111,11 @@ struct AmctImport {
       // has AMCT's 4096 (an entry replaces the global recipe).
       if (!global && actAlgo == "hfmg" && !r.numOfBins && doc.global.numOfBins)
         opts.push_back("num_of_bins 4096");
+      // Likewise the global IFMR settings: an IFMR entry has AMCT's defaults for those it lacks.
+      if (!global && actAlgo == "ifmr")
+        for (const IfmrKnob &k : kIfmrKnobs)
+          if (!(r.*k.field) && doc.global.*k.field)
+            opts.push_back(std::string(k.name) + " " + floatText(k.dflt));
       std::string block;
       for (const std::string &o : opts)
         block += (block.empty() ? "" : "; ") + o;
@@ -114,6 +130,9 @@ struct AmctImport {
     std::vector<std::string> out;
     if (r.numOfBins)
       out.push_back("num_of_bins " + std::to_string(*r.numOfBins));
+    for (const IfmrKnob &k : kIfmrKnobs)
+      if (r.*k.field)
+        out.push_back(std::string(k.name) + " " + floatText(*(r.*k.field)));
     if (r.hasDmq && r.dmqStrength)
       out.push_back("dmq_balancer " + floatText(*r.dmqStrength));
     if (r.quantBits && *r.quantBits != 4 && *r.quantBits != 8)
