@@ -323,6 +323,21 @@ AmctDocument AmctWriter::lower(const Plan &plan) const {
     doc.typeOverrides.push_back(Override{type, lowerRecipe(r, type)});
   for (const NameEntry &e : plan.nameEntries)
     doc.nameOverrides.push_back(Override{std::string(e.name), lowerRecipe(*e.recipe, e.type)});
+  // QAT with a prune setting where the spec quantizes nothing (defaults `tier float`, no rule
+  // quantizing): AMCT's prune-only configuration, no retrain block and no skip list (a skipped
+  // layer would not be pruned either).
+  if (qat() && prune.present && spec_.defaultTier() == ir::Tier::Float &&
+      doc.typeOverrides.empty() && doc.nameOverrides.empty()) {
+    Recipe keep = doc.global;
+    doc.global = Recipe{};
+    doc.global.hasPrune = true;
+    doc.global.pruner = keep.pruner;
+    doc.global.pruneRatio = keep.pruneRatio;
+    doc.global.ascendOptimized = keep.ascendOptimized;
+    doc.global.updateFreq = keep.updateFreq;
+    doc.skipLayers.clear();
+    doc.skipLayerTypes.clear();
+  }
   return doc;
 }
 

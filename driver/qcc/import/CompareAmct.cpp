@@ -90,21 +90,6 @@ Effective effective(const AmctDocument &doc, const ir::Module &m) {
   return e;
 }
 
-// A QAT file that prunes and says nothing of quantization: AMCT's prune-only configuration (its
-// layers keep float weights and activations).
-bool pruneOnly(const AmctDocument &d) {
-  if (d.kind != ConfigKind::QAT || d.global.present)
-    return false;
-  bool prunes = d.global.hasPrune;
-  for (const auto *list : {&d.nameOverrides, &d.typeOverrides})
-    for (const amct::Override &o : *list) {
-      if (o.recipe.present)
-        return false;
-      prunes = prunes || o.recipe.hasPrune;
-    }
-  return prunes;
-}
-
 struct AmctComparer {
   const Source &src;
   const Context &ctx;
@@ -139,9 +124,9 @@ struct AmctComparer {
       report(a.skipFusionLayers.empty() ? 1 : a.skipFusionLayers[0].line,
              a.skipFusionLayers.empty() ? 1 : a.skipFusionLayers[0].col, "skip_fusion_layers",
              "other layers");
-    if (pruneOnly(a) != pruneOnly(b))
-      report(at, 1, pruneOnly(a) ? "prune only (no quantization)" : "the quantization",
-             pruneOnly(b) ? "prune only" : "quantization of every layer");
+    if (isPruneOnly(a) != isPruneOnly(b))
+      report(at, 1, isPruneOnly(a) ? "prune only (no quantization)" : "the quantization",
+             isPruneOnly(b) ? "prune only" : "quantization of every layer");
   }
 
   void layers(const std::vector<ir::Module> &modules) {

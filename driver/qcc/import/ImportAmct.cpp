@@ -357,10 +357,14 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   out.defaultsComments = im.comments.take(doc.global.line);
   out.header.insert(out.header.begin(), " Imported by 'qcc import' from " + src.path + " (AMCT " +
                                             (im.qat() ? "QAT" : "PTQ") + "). Review before use.");
-  out.defaults = im.body(doc.global, true, "", doc.global.line, 1);
-  protects(im, out);
-  typeOverrides(im, out);
-  nameOverrides(im, out);
+  if (isPruneOnly(doc)) { // every layer float and pruned: the target's prune setting
+    out.defaults.tier = "float";
+  } else {
+    out.defaults = im.body(doc.global, true, "", doc.global.line, 1);
+    protects(im, out);
+    typeOverrides(im, out);
+    nameOverrides(im, out);
+  }
   out.targets.push_back(im.target());
   if (!doc.global.hasPrune && (!doc.pruneSkipLayers.empty() || !doc.pruneSkipTypes.empty())) {
     const Entry &e =
