@@ -21,11 +21,13 @@
 #include "vendors/FileKind.h"
 #include "vendors/Reading.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 namespace qspec::driver {
 namespace {
@@ -188,7 +190,8 @@ std::string describe(const vendors::ModuleReading &r) {
          role(r.act);
 }
 
-RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags) {
+RoundTrip roundTrip(ir::Spec &spec, const Imported &im, const import::Context &ctx) {
+  DiagnosticEngine &diags = ctx.diags;
   RoundTrip rt;
   const ir::Target *target = spec.target(im.kind);
   vendors::ReadBack read = vendors::findReader(im.kind);
@@ -200,6 +203,11 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags)
   }
   const std::string &bytes = emitted[0].out.buffer();
   rt.bytesEqual = bytes == *im.src.text;
+  // Everything else the vendor reads (settings the module readings do not show).
+  if (im.kind == "msmodelslim")
+    import::compareMsModelSlim(im.src, bytes, ctx);
+  else if (im.kind == "amct")
+    import::compareAmct(im.src, bytes, ctx);
   vendors::VendorReading before, after;
   std::set<std::string> undecided(im.spec.undecided.begin(), im.spec.undecided.end());
   if (!read(spec, *target, *im.src.text, before, diags) ||
@@ -224,6 +232,29 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, DiagnosticEngine &diags)
     rt.readingEqual = false;
   }
   return rt;
+}
+
+// The --roundtrip row: `reading equal` only when every module reads the same and the file has no
+// setting the spec does not carry; otherwise each such setting, located in the file.
+void printRoundTrip(const Imported &im, const RoundTrip &rt,
+                    const std::vector<import::NotCarried> &notCarried, const SourceManager &sm) {
+  std::vector<const import::NotCarried *> mine;
+  for (const import::NotCarried &n : notCarried)
+    if (n.file == im.src.file)
+      mine.push_back(&n);
+  std::stable_sort(mine.begin(), mine.end(), [](const auto *x, const auto *y) {
+    return std::tie(x->line, x->col) < std::tie(y->line, y->col);
+  });
+  bool equal = rt.readingEqual && mine.empty();
+  std::cout << im.src.path << "\t" << im.kind << "\treading " << (equal ? "equal" : "DIFFERS")
+            << "\tbytes " << (rt.bytesEqual ? "identical" : "differ");
+  if (!mine.empty()) {
+    std::cout << "\tnot carried:";
+    for (size_t i = 0; i < mine.size(); ++i)
+      std::cout << (i ? ";" : "") << " " << sm.path(im.src.file) << ":" << mine[i]->line << ":"
+                << mine[i]->col << " " << sanitizeForTerminal(mine[i]->what);
+  }
+  std::cout << "\n";
 }
 
 // The printed, formatted spec; "" after an error.
@@ -389,7 +420,8 @@ int runImport(int argc, char **argv) {
   if (!o.inventory.empty() &&
       !compileText("<import>", "qspec 1\n", o.inventory, inventorySpec, diags))
     return finish(1);
-  import::Context ctx{o.inventory.empty() ? nullptr : &inventorySpec, diags};
+  std::vector<import::NotCarried> notCarried;
+  import::Context ctx{o.inventory.empty() ? nullptr : &inventorySpec, diags, &notCarried};
   std::vector<Imported> files(o.files.size());
   bool ok = true;
   for (size_t i = 0; i < o.files.size(); ++i)
@@ -410,17 +442,15 @@ int runImport(int argc, char **argv) {
   verify.copyWarningPolicy(diags);
   bool compiled = compileText(specPath, text, o.inventory, spec, verify);
   RoundTrip rt;
-  if (compiled)
-    rt = roundTrip(spec, files.front(), verify); // the first file's rules stand
+  if (compiled) // the first file's rules stand
+    rt = roundTrip(spec, files.front(), import::Context{ctx.inventory, verify, &notCarried});
   replayInInputs(verify, specPath, spec, merged, files.front().src.file, diags);
   if (!compiled) {
     diags.report(DiagID::err_internal, SourceRange{}, {"the imported spec does not compile"});
     return finish(1);
   }
   if (o.roundtrip)
-    std::cout << files.front().src.path << "\t" << files.front().kind << "\treading "
-              << (rt.readingEqual ? "equal" : "DIFFERS") << "\tbytes "
-              << (rt.bytesEqual ? "identical" : "differ") << "\n";
+    printRoundTrip(files.front(), rt, notCarried, sm);
   if (diags.hasErrors())
     return finish(1);
   if (o.roundtrip && o.output.empty())

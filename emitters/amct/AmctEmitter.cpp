@@ -233,6 +233,14 @@ void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRe
       uint32_t u;
       if (onlyFor(o, ConfigKind::PTQ) && integer(o, u))
         r.quantBits = u;
+    } else if (k == "search_range_start" || k == "search_range_end" || k == "search_step" ||
+               k == "max_percentile") {
+      double d;
+      if (onlyFor(o, ConfigKind::PTQ) && number(o, d))
+        (k == "search_range_start" ? r.searchStart
+         : k == "search_range_end" ? r.searchEnd
+         : k == "search_step"      ? r.searchStep
+                                   : r.maxPercentile) = d;
     }
   }
 }
@@ -267,8 +275,14 @@ Recipe AmctWriter::lowerRecipe(const LayerRecipe &r, std::string_view type) cons
   if (d.wtsAlgo == "arq" && bits != 8)
     d.quantBits = bits;
   d.actAlgo = r.actAlgo == "hfmg" ? "hfmg" : "ifmr";
-  if (d.actAlgo == "hfmg")
+  if (d.actAlgo == "hfmg") {
     d.numOfBins = r.numOfBins;
+  } else {
+    d.searchStart = r.searchStart;
+    d.searchEnd = r.searchEnd;
+    d.searchStep = r.searchStep;
+    d.maxPercentile = r.maxPercentile;
+  }
   d.asymmetric = r.asymmetric;
   if (r.act == DataType::Int16)
     d.actType = DataType::Int16;
@@ -309,6 +323,21 @@ AmctDocument AmctWriter::lower(const Plan &plan) const {
     doc.typeOverrides.push_back(Override{type, lowerRecipe(r, type)});
   for (const NameEntry &e : plan.nameEntries)
     doc.nameOverrides.push_back(Override{std::string(e.name), lowerRecipe(*e.recipe, e.type)});
+  // QAT with a prune setting where the spec quantizes nothing (defaults `tier float`, no rule
+  // quantizing): AMCT's prune-only configuration, no retrain block and no skip list (a skipped
+  // layer would not be pruned either).
+  if (qat() && prune.present && spec_.defaultTier() == ir::Tier::Float &&
+      doc.typeOverrides.empty() && doc.nameOverrides.empty()) {
+    Recipe keep = doc.global;
+    doc.global = Recipe{};
+    doc.global.hasPrune = true;
+    doc.global.pruner = keep.pruner;
+    doc.global.pruneRatio = keep.pruneRatio;
+    doc.global.ascendOptimized = keep.ascendOptimized;
+    doc.global.updateFreq = keep.updateFreq;
+    doc.skipLayers.clear();
+    doc.skipLayerTypes.clear();
+  }
   return doc;
 }
 

@@ -4,6 +4,8 @@
 #include "ir/GraphNames.h"
 
 #include <algorithm>
+#include <set>
+#include <string_view>
 #include <cmath>
 #include <unordered_map>
 
@@ -209,10 +211,50 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
             {"asymmetric activations", shown,
              "Layer " + layer + " can only set asymmetric be False "});
   }
+  // The target's num_of_bins is the bin count of its HFMG recipes, its IFMR settings those of its
+  // IFMR recipes: a recipe of another algorithm inherits none (only a rule's own block setting
+  // one there is an error, in checkRecipe).
+  std::set<std::string_view> ruleKeys;
+  for (const ir::Option *b : blocks)
+    if (b->key == "amct")
+      for (const ir::Option &c : b->children)
+        ruleKeys.insert(c.key);
+  if (r.actAlgo != "hfmg" && !ruleKeys.count("num_of_bins"))
+    r.numOfBins.reset();
+  if (r.actAlgo != "ifmr") {
+    if (!ruleKeys.count("search_range_start"))
+      r.searchStart.reset();
+    if (!ruleKeys.count("search_range_end"))
+      r.searchEnd.reset();
+    if (!ruleKeys.count("search_step"))
+      r.searchStep.reset();
+    if (!ruleKeys.count("max_percentile"))
+      r.maxPercentile.reset();
+  }
   checkRecipe(r, facts, a, at);
   bool good = ok_;
   ok_ = before && good;
   return good;
+}
+
+// IFMR's search range, step and percentile (AMCT's defaults for the ones not set), on IFMR
+// recipes only.
+void AmctWriter::checkIfmr(const LayerRecipe &r, const std::string &shown, SourceRange at) {
+  bool any = r.searchStart || r.searchEnd || r.searchStep || r.maxPercentile;
+  if (!any)
+    return;
+  if (r.actAlgo != "ifmr") {
+    error(DiagID::err_amct_option_variant, at,
+          {"search_range_start, search_range_end, search_step "
+           "and max_percentile",
+           "act_algo ifmr"});
+    return;
+  }
+  std::string msg;
+  if (!checkIfmrSearch(opts_.kind, r.searchStart.value_or(0.7), r.searchEnd.value_or(1.3),
+                       r.searchStep.value_or(0.01), shown, msg) ||
+      !checkMaxPercentile(r.maxPercentile.value_or(0.999999), shown, msg))
+    error(DiagID::err_amct_value, at, {"IFMR search", shown, msg});
 }
 
 void AmctWriter::checkRecipe(const LayerRecipe &r, const LayerFacts &facts, const RoleView &a,
@@ -252,6 +294,7 @@ void AmctWriter::checkRecipe(const LayerRecipe &r, const LayerFacts &facts, cons
           {"dmq_balancer", shown, "dmq_balancer not support for " + layer + " layer"});
   if (r.actAlgo != "hfmg" && r.numOfBins)
     error(DiagID::err_amct_option_variant, at, {"num_of_bins", "act_algo hfmg"});
+  checkIfmr(r, shown, at);
 }
 
 bool AmctWriter::planGlobal(Plan &plan) {

@@ -38,10 +38,13 @@ struct LayerRecipe {
   std::optional<bool> fixedMin;
   std::optional<uint32_t> numOfBins;
   std::optional<double> dmq;
+  // IFMR (PTQ): search range and step, max percentile; unset = AMCT's 0.7, 1.3, 0.01, 0.999999.
+  std::optional<double> searchStart, searchEnd, searchStep, maxPercentile;
 
   auto tie() const {
     return std::tie(act, weight, quantBits, channelWise, asymmetric, actAlgo, wtsAlgo, clipMax,
-                    clipMin, fixedMin, numOfBins, dmq);
+                    clipMin, fixedMin, numOfBins, dmq, searchStart, searchEnd, searchStep,
+                    maxPercentile);
   }
   bool operator==(const LayerRecipe &o) const { return tie() == o.tie(); }
   bool operator<(const LayerRecipe &o) const { return tie() < o.tie(); }
@@ -228,6 +231,7 @@ private:
                         const std::optional<std::string> &ruleAct,
                         const std::optional<std::string> &ruleWts, const std::string &shown,
                         SourceRange at, LayerRecipe &r);
+  void checkIfmr(const LayerRecipe &r, const std::string &shown, SourceRange at);
   void checkRecipe(const LayerRecipe &r, const LayerFacts &facts, const RoleView &a,
                    SourceRange at);
   // The global recipe as it reaches a layer of `type`.

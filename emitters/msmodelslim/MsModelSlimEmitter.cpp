@@ -878,6 +878,13 @@ void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *m
   for (const ir::Option &c : o.antiOutlier->children) {
     head(c.key);
     for (const ir::Option &p : c.children) {
+      if (isListSetting(c.key, p.key)) {
+        std::vector<std::string> items;
+        for (const ir::Value &v : p.values)
+          items.push_back(v.text);
+        emitStringList(y, p.key.c_str(), items);
+        continue;
+      }
       y << YAML::Key << p.key << YAML::Value;
       emitOptionValue(y, p.values[0]);
     }

@@ -10,6 +10,15 @@
 
 namespace qspec::emit {
 
+const std::vector<std::string> kSubgraphTypes = {"norm-linear", "linear-linear", "ov", "up-down"};
+
+bool isListSetting(const std::string &type, const std::string &key) {
+  if (key != "enable_subgraph_type" && key != "include" && key != "exclude")
+    return false;
+  const std::vector<std::string> *keys = msmodelslim::processorKeys(type);
+  return keys && std::find(keys->begin(), keys->end(), key) != keys->end();
+}
+
 namespace {
 
 class OptionParser {
@@ -168,6 +177,8 @@ private:
   // One `name value` setting of an anti-outlier processor: a key msModelSlim's processor takes
   // (extra=forbid) with one value, in the range the reference gives.
   void processorSetting(const ir::Option &c, const ir::Option &p) {
+    if (isListSetting(c.key, p.key))
+      return listSetting(c, p);
     const ir::Value *v = p.values.size() == 1 ? &p.values[0] : nullptr;
     bool numeric = v && v->kind == ir::Value::Number;
     std::string k = c.key + "." + p.key;
@@ -186,6 +197,25 @@ private:
         badAt(p.range, k,
               "block_size must be -1 or a positive power of 2, got " +
                   (v ? v->text : std::string("nothing")));
+    }
+  }
+
+  // A list setting of an anti-outlier processor (`enable_subgraph_type "norm-linear", "up-down"`,
+  // `include`, `exclude`): one or more strings, each a subgraph kind for enable_subgraph_type.
+  void listSetting(const ir::Option &c, const ir::Option &p) {
+    std::string k = c.key + "." + p.key;
+    if (p.values.empty() || !p.children.empty())
+      return badAt(p.range, k, "'" + p.key + "' takes one or more strings");
+    for (const ir::Value &v : p.values) {
+      if (v.kind != ir::Value::String)
+        badAt(v.range, k, "'" + p.key + "' takes strings, got " + v.text);
+      else if (p.key == "enable_subgraph_type" &&
+               std::find(kSubgraphTypes.begin(), kSubgraphTypes.end(), v.text) ==
+                   kSubgraphTypes.end())
+        badAt(v.range, k,
+              "'" + v.text + "' is not a subgraph kind: norm-linear, linear-linear, ov, up-down");
+      else
+        whitelist(k, v.text, v.range);
     }
   }
 

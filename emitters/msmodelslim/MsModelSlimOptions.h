@@ -31,6 +31,12 @@ struct PracticeOptions {
 bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const std::string &text,
                       SourceRange where);
 
+// The subgraph kinds of `enable_subgraph_type` (msModelSlim's smoothing processors).
+extern const std::vector<std::string> kSubgraphTypes;
+// Whether `key` is a list setting of anti-outlier processor `type` that the target writes as a
+// YAML list (enable_subgraph_type, include, exclude; only keys the processor takes).
+bool isListSetting(const std::string &type, const std::string &key);
+
 // Reads the target's settings into `out`; false after reporting every bad one.
 bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,
                           DiagnosticEngine &diags);

@@ -594,4 +594,17 @@ bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags) {
   return false;
 }
 
+bool isPruneOnly(const AmctDocument &doc) {
+  if (doc.kind != ConfigKind::QAT || doc.global.present)
+    return false;
+  bool prunes = doc.global.hasPrune;
+  for (const auto *list : {&doc.nameOverrides, &doc.typeOverrides})
+    for (const Override &o : *list) {
+      if (o.recipe.present)
+        return false;
+      prunes = prunes || o.recipe.hasPrune;
+    }
+  return prunes;
+}
+
 } // namespace qspec::amct

@@ -79,6 +79,10 @@ struct AmctDocument {
   std::vector<Entry> kvQuantLayers; // KV-cache
 };
 
+// AMCT's prune-only configuration: a QAT file that prunes (a global or entry prune_config) and
+// has no retrain_* block anywhere. Its layers are pruned and keep float weights and activations.
+bool isPruneOnly(const AmctDocument &doc);
+
 struct ParseError {
   uint32_t line = 0, col = 0; // 1-based; 0 = no position (e.g. missing required fields)
   std::string message;        // libprotobuf's message

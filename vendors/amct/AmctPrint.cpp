@@ -53,6 +53,14 @@ void writePtqRecipe(const Recipe &r, P::CalibrationConfig &c) {
                                                     : P::HFMGQuantize::INT8);
   } else if (r.actAlgo == "ifmr") {
     auto *q = c.mutable_ifmr_quantize();
+    if (r.searchStart)
+      q->set_search_range_start(static_cast<float>(*r.searchStart));
+    if (r.searchEnd)
+      q->set_search_range_end(static_cast<float>(*r.searchEnd));
+    if (r.searchStep)
+      q->set_search_step(static_cast<float>(*r.searchStep));
+    if (r.maxPercentile)
+      q->set_max_percentile(static_cast<float>(*r.maxPercentile));
     if (r.asymmetric)
       q->set_asymmetric(*r.asymmetric);
     if (r.actType)

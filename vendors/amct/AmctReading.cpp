@@ -98,6 +98,7 @@ std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir
                                    Version v, std::vector<Finding> &refusals) {
   Index index(doc);
   bool qat = doc.kind == ConfigKind::QAT;
+  bool pruneOnly = isPruneOnly(doc); // every layer keeps float weights and activations
   std::vector<Applied> out(modules.size());
   for (size_t i = 0; i < modules.size(); ++i) {
     const ir::Module &m = modules[i];
@@ -105,6 +106,11 @@ std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir
     a.considered = m.type.empty() || isQuantizableType(m.type, doc.kind, v);
     if (!a.considered)
       continue;
+    if (pruneOnly) {
+      a.line = doc.global.pruneLine ? doc.global.pruneLine : doc.global.line;
+      a.col = a.line ? 1 : 0;
+      continue;
+    }
     const Override *byName = Index::find(index.byName, m.name);
     const Override *byType = m.type.empty() ? nullptr : Index::find(index.byType, m.type);
     const Override *chosen = byName ? byName : byType;

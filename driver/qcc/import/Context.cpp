@@ -13,6 +13,16 @@ void Context::notCarried(const Source &src, uint32_t line, uint32_t col, const s
                          const std::string &why) const {
   diags.report(DiagID::warn_import_not_carried,
                SourceRange::point(src.file, line ? line : 1, col ? col : 1), {what, why});
+  if (record)
+    record->push_back(NotCarried{src.file, line ? line : 1, col ? col : 1, what});
+}
+
+bool Context::recorded(FileID file, uint32_t line) const {
+  if (record)
+    for (const NotCarried &n : *record)
+      if (n.file == file && n.line == line)
+        return true;
+  return false;
 }
 
 std::string numberText(double v) {
@@ -20,6 +30,16 @@ std::string numberText(double v) {
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof buf, "%.*g", precision, v);
     if (std::strtod(buf, nullptr) == v)
+      break;
+  }
+  return buf;
+}
+
+std::string floatText(double v) {
+  char buf[40];
+  for (int precision = 1; precision <= 9; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtof(buf, nullptr) == static_cast<float>(v))
       break;
   }
   return buf;

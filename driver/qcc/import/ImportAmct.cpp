@@ -23,17 +23,16 @@ using frontend::qspecString;
 
 using namespace qspec::amct;
 
-// AMCT's numbers are protobuf floats: the shortest text that reads back as the same float
-// (0.3, not the double 0.30000001192092896 the float widens to).
-std::string floatText(double v) {
-  char buf[40];
-  for (int precision = 1; precision <= 9; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-    if (std::strtof(buf, nullptr) == static_cast<float>(v))
-      break;
-  }
-  return buf;
-}
+// IFMR's settings: the amct option, the document's field, AMCT's default.
+struct IfmrKnob {
+  const char *name;
+  std::optional<double> Recipe::*field;
+  double dflt;
+};
+const IfmrKnob kIfmrKnobs[] = {{"search_range_start", &Recipe::searchStart, 0.7},
+                               {"search_range_end", &Recipe::searchEnd, 1.3},
+                               {"search_step", &Recipe::searchStep, 0.01},
+                               {"max_percentile", &Recipe::maxPercentile, 0.999999}};
 
 const char *typeWord(DataType t) {
   return t == DataType::Int4 ? "int4" : t == DataType::Int16 ? "int16" : "int8";
@@ -108,8 +107,15 @@ struct AmctImport {
       b.act.push_back(actAlgo);
     {
       std::vector<std::string> opts = global ? std::vector<std::string>{} : recipeSettings(r);
-      if (global && r.numOfBins) // only hfmg entries take it: the rule's block, not the target's
-        opts.push_back("num_of_bins " + std::to_string(*r.numOfBins));
+      // The global num_of_bins is the target's, which HFMG entries inherit; one without its own
+      // has AMCT's 4096 (an entry replaces the global recipe).
+      if (!global && actAlgo == "hfmg" && !r.numOfBins && doc.global.numOfBins)
+        opts.push_back("num_of_bins 4096");
+      // Likewise the global IFMR settings: an IFMR entry has AMCT's defaults for those it lacks.
+      if (!global && actAlgo == "ifmr")
+        for (const IfmrKnob &k : kIfmrKnobs)
+          if (!(r.*k.field) && doc.global.*k.field)
+            opts.push_back(std::string(k.name) + " " + floatText(k.dflt));
       std::string block;
       for (const std::string &o : opts)
         block += (block.empty() ? "" : "; ") + o;
@@ -122,8 +128,11 @@ struct AmctImport {
   // The recipe's settings that are `amct` options (a rule's block, or the target for the global).
   std::vector<std::string> recipeSettings(const Recipe &r) const {
     std::vector<std::string> out;
-    if (r.numOfBins && &r != &doc.global)
+    if (r.numOfBins)
       out.push_back("num_of_bins " + std::to_string(*r.numOfBins));
+    for (const IfmrKnob &k : kIfmrKnobs)
+      if (r.*k.field)
+        out.push_back(std::string(k.name) + " " + floatText(*(r.*k.field)));
     if (r.hasDmq && r.dmqStrength)
       out.push_back("dmq_balancer " + floatText(*r.dmqStrength));
     if (r.quantBits && *r.quantBits != 4 && *r.quantBits != 8)
@@ -348,10 +357,14 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   out.defaultsComments = im.comments.take(doc.global.line);
   out.header.insert(out.header.begin(), " Imported by 'qcc import' from " + src.path + " (AMCT " +
                                             (im.qat() ? "QAT" : "PTQ") + "). Review before use.");
-  out.defaults = im.body(doc.global, true, "", doc.global.line, 1);
-  protects(im, out);
-  typeOverrides(im, out);
-  nameOverrides(im, out);
+  if (isPruneOnly(doc)) { // every layer float and pruned: the target's prune setting
+    out.defaults.tier = "float";
+  } else {
+    out.defaults = im.body(doc.global, true, "", doc.global.line, 1);
+    protects(im, out);
+    typeOverrides(im, out);
+    nameOverrides(im, out);
+  }
   out.targets.push_back(im.target());
   if (!doc.global.hasPrune && (!doc.pruneSkipLayers.empty() || !doc.pruneSkipTypes.empty())) {
     const Entry &e =

@@ -9,6 +9,7 @@
 // dataset, runner and metadata become the `target msmodelslim` block.
 #include "driver/qcc/import/Importer.h"
 
+#include "emitters/msmodelslim/MsModelSlimOptions.h"
 #include "frontend/Parser.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 #include "vendors/msmodelslim/MsModelSlimReader.h"
@@ -135,15 +136,35 @@ struct PracticeImport {
           continue;
         if (v.kind == YamlValue::Scalar)
           s += " " + k + " " + value(v) + ";";
+        else if (std::string list = stringList(p->get("type")->text, k, v); !list.empty())
+          s += list.size() > 1 ? " " + k + " " + list + ";" : "";
         else
           notCarried(v, "setting '" + k + "' of " + p->get("type")->text,
-                     "only scalar settings are carried");
+                     "only scalar settings and lists of strings (enable_subgraph_type, include, "
+                     "exclude) are carried");
       }
       if (s.back() == ';')
         s.pop_back();
       s += " }";
     }
     return s + " }";
+  }
+
+  // A list setting the target writes (emit::isListSetting) as `"a", "b"`; "-" when it is the
+  // default (`include: ["*"]`, `exclude: []`: nothing to write); "" when it cannot be said.
+  static std::string stringList(const std::string &type, const std::string &key,
+                                const YamlValue &v) {
+    if (v.kind != YamlValue::Sequence || !emit::isListSetting(type, key))
+      return "";
+    std::string out;
+    for (const YamlValue &e : v.items) {
+      if (e.kind != YamlValue::Scalar)
+        return "";
+      out += (out.empty() ? "" : ", ") + qspecString(e.text);
+    }
+    if ((key == "include" && out == "\"*\"") || (key == "exclude" && out.empty()))
+      return "-";
+    return out.empty() ? "" : out;
   }
 
   void metadata(TargetBlock &t) const {
