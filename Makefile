@@ -108,7 +108,8 @@ sanitize-test: sanitize-build
 sanitize: sanitize-test
 
 # libFuzzer targets (clang-14, -fsanitize=fuzzer,address,undefined): `make fuzz TARGET=qspec
-# SECONDS=600` runs one on its seed corpus; `make fuzz-smoke` runs each for FUZZ_SMOKE_SECONDS.
+# SECONDS=600` runs one on its seed corpus; `make fuzz-smoke` runs each for FUZZ_SMOKE_SECONDS,
+# one per core at a time (FUZZ_JOBS).
 TARGET ?= qspec
 SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 15
