@@ -12,6 +12,11 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 cd "$here"
+# One set-up at a time: two tests start this script at once on a fresh tree, and two `npm ci`
+# into one node_modules, or two builds of cache.new, would undo each other. The lock is this
+# script itself (nothing to create); the second caller then finds everything done.
+exec 9<"$here/setup.sh"
+flock 9
 
 QSPEC_EXTRA_PACKAGES="python3-pil fonts-dejavu-core python3-onnx python3-numpy" bash "$root/scripts/setup-deps.sh"
 command -v node >/dev/null || { echo "setup: node and npm are needed (Node.js 18 or later)" >&2; exit 1; }

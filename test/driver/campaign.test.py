@@ -8,7 +8,7 @@ p = subprocess.Popen([qtune, "run", "--write-ir", tmp + "/tiny.qspec", "--workdi
                       "--scores", tmp + "/tiny-scores.yaml", "--wait-for", release],
                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 out = ""
-end = time.time() + 60
+end = time.time() + 600  # a guard against a hang: the loop ends as soon as both run
 while time.time() < end:
     r = subprocess.run([qtune, "status", tmp + "/live"], capture_output=True, text=True)
     if r.stdout.count("running  ") >= 2:
@@ -17,4 +17,4 @@ while time.time() < end:
     time.sleep(0.05)
 print(out)
 open(release, "w").close()
-print("live run: rc", p.wait(timeout=120))
+print("live run: rc", p.wait(timeout=600))

@@ -22,14 +22,14 @@ def ppid(pid):
     with open("/proc/%d/stat" % pid) as f:
         return int(f.read().rsplit(")", 1)[1].split()[1])
 
-def pid_of(name, timeout=60):
+def pid_of(name, timeout=600):
     path = os.path.join(tmp, name)
     end = time.time() + timeout
     while not os.path.exists(path) and time.time() < end:
         time.sleep(0.02)
     return int(open(path).read())
 
-def wait_dead(pid, timeout=30):
+def wait_dead(pid, timeout=600):
     end = time.time() + timeout
     while alive(pid) and time.time() < end:
         time.sleep(0.02)

@@ -13,7 +13,7 @@ def alive(pid):
     except OSError:
         return False
 
-def pid_of(name, timeout=30):
+def pid_of(name, timeout=600):
     path = os.path.join(tmp, name)
     end = time.time() + timeout
     while not os.path.exists(path) and time.time() < end:
@@ -25,7 +25,7 @@ def clean():
         if os.path.exists(os.path.join(tmp, n)):
             os.remove(os.path.join(tmp, n))
 
-def wait_dead(pid, timeout=30):
+def wait_dead(pid, timeout=600):
     end = time.time() + timeout
     while alive(pid) and time.time() < end:
         time.sleep(0.02)
@@ -43,7 +43,7 @@ for sig in (signal.SIGTERM, signal.SIGINT):
     p = subprocess.Popen(cmd("hang", tmp + "/w-" + sig.name), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     ev_pid, gc_pid = pid_of("evaluator.pid"), pid_of("grandchild.pid")
     p.send_signal(sig)
-    p.wait(timeout=30)
+    p.wait(timeout=600)
     print(sig.name + ": rc", p.returncode, "evaluator gone:", wait_dead(ev_pid), "grandchild gone:", wait_dead(gc_pid))
 
 # 3. kill -9 of qtune: no handler of qtune's runs, but its watchdog sees the pipe close and kills
@@ -53,7 +53,7 @@ p = subprocess.Popen(cmd("hang", tmp + "/w8"), stdout=subprocess.PIPE, stderr=su
 ev_pid, gc_pid = pid_of("evaluator.pid"), pid_of("grandchild.pid")
 p.kill()
 p.wait()
-print("after kill -9: evaluator gone:", wait_dead(ev_pid, 30), "grandchild gone:", wait_dead(gc_pid, 30))
+print("after kill -9: evaluator gone:", wait_dead(ev_pid), "grandchild gone:", wait_dead(gc_pid))
 
 # 4. kill -9 of the watchdog and of qtune: the grandchild survives; the next run on the same
 #    work directory kills it (and only it) before evaluating again.

@@ -39,7 +39,7 @@ msgs = [
     frame({"jsonrpc": "2.0", "id": 9, "method": "textDocument/hover", "params": {}}),
     frame({"jsonrpc": "2.0", "method": "exit"}),
 ]
-p = subprocess.run([server], input=b"".join(msgs), capture_output=True, timeout=60)
+p = subprocess.run([server], input=b"".join(msgs), capture_output=True, timeout=600)
 out = p.stdout
 while out:
     head, _, rest = out.partition(b"\r\n\r\n")

@@ -19,14 +19,14 @@ dofile(vim.fn.fnamemodify(here, ':p:h:h:h') .. '/editors/nvim/qspec-lsp.lua')
 vim.cmd('edit') -- the file was read before the filetype autocommands existed
 say('filetype=' .. vim.bo.filetype)
 
-local ok = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local ok = vim.wait(600000, function() return #vim.diagnostic.get(0) > 0 end, 50)
 if not ok then say('no diagnostics'); return finish(1) end
 for _, d in ipairs(vim.diagnostic.get(0)) do
   say(string.format('diagnostic %d:%d %s %s', d.lnum + 1, d.col + 1, d.user_data and d.user_data.lsp and d.user_data.lsp.code or '?', d.message))
 end
 
 local function request(method, params)
-  local res = vim.lsp.buf_request_sync(0, method, params, 20000)
+  local res = vim.lsp.buf_request_sync(0, method, params, 600000)
   for _, r in pairs(res or {}) do
     if r.result then return r.result end
   end
@@ -38,15 +38,14 @@ local function at(needle, delta)
   end
 end
 local doc = { uri = vim.uri_from_bufnr(0) }
--- The client sends buffer changes after a short debounce; let it.
-local function settle() vim.wait(500, function() return false end, 50) end
+-- The client sends buffer changes after a short debounce, and sends any pending change before
+-- a request (changetracking.flush), so each request below sees the lines just set.
 
 local h = request('textDocument/hover', { textDocument = doc, position = at('"model.layers.*.mlp.down_proj"', 3) })
 if not h then say('no hover'); return finish(1) end
 say('hover: ' .. vim.split(h.contents.value, '\n')[1])
 
 vim.api.nvim_buf_set_lines(0, -1, -1, false, { 'protect "model.layers.1.mlp.g' })
-settle()
 local last = vim.api.nvim_buf_line_count(0)
 local c = request('textDocument/completion', { textDocument = doc, position = { line = last - 1, character = 29 } })
 if not c then say('no completion'); return finish(1) end
@@ -57,7 +56,6 @@ say('completion: ' .. table.concat(labels, ' '))
 vim.api.nvim_buf_set_lines(0, last - 1, last, false, {})
 
 vim.api.nvim_buf_set_lines(0, -1, -1, false, { 'override   type Linear {weight int8}' })
-settle()
 local edits = request('textDocument/formatting', { textDocument = doc, options = { tabSize = 2, insertSpaces = true } })
 if not edits or #edits == 0 then say('no formatting edit'); return finish(1) end
 vim.lsp.util.apply_text_edits(edits, 0, 'utf-16')

@@ -12,6 +12,8 @@ nonmono (exactly TRAP float blocks: the metric drops by TRAP_DROP). Failure inje
 dup-key, not-utf8, deep, huge) applied when the number of float blocks is
 --fail-at N (default: always). --audit FILE gets one line per evaluation checking that no group
 is split and every protected module is float; --counter FILE gets 'start KEY' and 'done KEY'.
+--wait-starts N makes evaluations that qtune runs at once overlap for sure (a barrier on the
+counter file) instead of by a sleep that a loaded machine can outlast.
 """
 import argparse, hashlib, json, os, sys, time
 
@@ -33,6 +35,9 @@ ap.add_argument("--fail-once", default="", help="with --fail: fail only while FI
 ap.add_argument("--clock", default="", help="add --clock-step seconds to the number in FILE (qtune's QSPEC_TUNE_CLOCK_FILE)")
 ap.add_argument("--clock-step", type=float, default=1200)
 ap.add_argument("--wait-for", default="", help="wait until FILE exists before writing the result")
+ap.add_argument("--wait-starts", type=int, default=0,
+                help="with --counter: wait until the counter holds N starts (evaluations that run at "
+                     "once meet here, whatever the machine's load), or 600 s have passed")
 args = ap.parse_args()
 
 key = os.environ.get("QSPEC_KEY", "?")
@@ -92,6 +97,13 @@ if args.sleep:
     time.sleep(args.sleep)
 if args.wait_for:
     while not os.path.exists(args.wait_for):
+        time.sleep(0.02)
+if args.wait_starts:
+    give_up = time.monotonic() + 600  # never hang a test: a missing start then shows in its checks
+    while time.monotonic() < give_up:
+        with open(args.counter) as f:
+            if sum(line.startswith("start ") for line in f) >= args.wait_starts:
+                break
         time.sleep(0.02)
 if args.clock:
     import fcntl

@@ -18,7 +18,12 @@ host=$(hostname -s)
 pids=()
 cleanup() {
   for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-  sleep 0.5
+  for _ in $(seq 1 100); do # up to 10 s for the daemons to stop, then no more waiting
+    alive=0
+    for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && alive=1; done
+    [ $alive = 0 ] && break
+    sleep 0.1
+  done
   for p in "${pids[@]}"; do kill -9 "$p" 2>/dev/null; done
   rm -rf "$short"
 }
@@ -34,6 +39,19 @@ user=$(id -un)
   --pid-file="$m/munged.pid" --log-file="$dir/log/munged.log" --seed-file="$m/seed" \
   --force >/dev/null 2>&1 || { echo "slurm-cluster: munged failed"; cat "$dir/log/munged.log"; exit 1; }
 pids+=($(cat "$m/munged.pid"))
+# Two TCP ports nobody listens on (QTUNE_SLURM_PORT and the next one if set): a fixed pair could
+# be taken by another program, or by a cluster of an earlier run that is still stopping.
+if [ -n "${QTUNE_SLURM_PORT:-}" ]; then
+  ports="$QTUNE_SLURM_PORT $((QTUNE_SLURM_PORT + 1))"
+else
+  ports=$(/usr/bin/python3 -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s:
+    x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])')
+fi
+read -r ctld_port slurmd_port <<<"$ports"
 cat > "$dir/slurm.conf" <<CONF
 ClusterName=qtune
 SlurmctldHost=$host
@@ -55,8 +73,8 @@ SlurmctldPidFile=$dir/slurmctld.pid
 SlurmdPidFile=$dir/slurmd.pid
 SlurmctldLogFile=$dir/log/slurmctld.log
 SlurmdLogFile=$dir/log/slurmd.log
-SlurmctldPort=${QTUNE_SLURM_PORT:-16817}
-SlurmdPort=$(( ${QTUNE_SLURM_PORT:-16817} + 1 ))
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
 ReturnToService=2
 MpiDefault=none
 JobCompType=jobcomp/none
@@ -65,13 +83,13 @@ NodeName=$host CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
 export SLURM_CONF="$dir/slurm.conf"
-/usr/sbin/slurmctld -f "$SLURM_CONF" -i >/dev/null 2>&1 &
-sleep 1
-[ -f "$dir/slurmctld.pid" ] && pids+=($(cat "$dir/slurmctld.pid"))
-/usr/sbin/slurmd -f "$SLURM_CONF" -N "$host" >/dev/null 2>&1 &
-sleep 1
-[ -f "$dir/slurmd.pid" ] && pids+=($(cat "$dir/slurmd.pid"))
-for i in $(seq 1 240); do # up to 2 minutes: slow to register on a loaded machine
+# In the foreground (-D) and in the background of this script: $! is the daemon itself, known at
+# once, so the trap stops it however slowly it starts.
+/usr/sbin/slurmctld -D -f "$SLURM_CONF" -i >/dev/null 2>&1 &
+pids+=($!)
+/usr/sbin/slurmd -D -f "$SLURM_CONF" -N "$host" >/dev/null 2>&1 &
+pids+=($!)
+for i in $(seq 1 600); do # up to 5 minutes: slow to register on a loaded machine
   if sinfo -h -o %T 2>/dev/null | grep -q idle; then break; fi
   sleep 0.5
 done

@@ -6,9 +6,11 @@
 #   - a spec qcc accepts has no qlint finding at error severity (qlint's own checks are warnings).
 # Prints one MISMATCH line per difference, then a summary.
 #   qcc_parity.py QCC QLINT [--qlint-arg=ARG]... PATH...   (PATH: a folder, a .qspec or a .md)
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,6 +19,7 @@ qcc, qlint = sys.argv[1], sys.argv[2]
 extra = [a[len("--qlint-arg="):] for a in sys.argv[3:] if a.startswith("--qlint-arg=")]
 roots = [a for a in sys.argv[3:] if not a.startswith("--qlint-arg=")]
 scratch = tempfile.mkdtemp(prefix="qcc-parity-")
+atexit.register(shutil.rmtree, scratch, True)  # every qcc output of every spec: not left in TMPDIR
 
 
 def specs():

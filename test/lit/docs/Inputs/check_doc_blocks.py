@@ -70,7 +70,7 @@ def scratch_root(src, build):
 def run(cmd, cwd, env, stdin=None):
     try:
         p = subprocess.run(cmd, cwd=cwd, env=env, input=stdin, stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True, timeout=120)
+                           stderr=subprocess.STDOUT, text=True, timeout=600)
         return p.returncode, p.stdout
     except subprocess.TimeoutExpired:
         return -1, "timed out after 120 s"

@@ -25,7 +25,7 @@ fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
 buf = b""
 
 
-def read_until(marker, limit=120):
+def read_until(marker, limit=600):
     global buf
     while marker not in buf:
         ready, _, _ = select.select([fd], [], [], limit)
@@ -44,7 +44,7 @@ def read_until(marker, limit=120):
 
 def wait_for_readline():
     read_until(b"$ ")
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + 600
     while termios.tcgetattr(fd)[3] & termios.ICANON:
         if time.monotonic() > deadline:
             sys.exit("the terminal stayed in canonical mode after the prompt")

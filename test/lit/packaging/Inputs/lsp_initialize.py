@@ -15,7 +15,7 @@ msgs = [{"jsonrpc": "2.0", "id": 1, "method": "initialize",
         {"jsonrpc": "2.0", "id": 2, "method": "shutdown"},
         {"jsonrpc": "2.0", "method": "exit"}]
 out = subprocess.run([sys.argv[1]], input=b"".join(frame(m) for m in msgs), stdout=subprocess.PIPE,
-                     check=True, timeout=60).stdout
+                     check=True, timeout=600).stdout
 replies = []
 while out:
     head, _, rest = out.partition(b"\r\n\r\n")
