@@ -158,18 +158,18 @@ bool parseGroups(const YAML::Node &n, Doc &doc, Fail &fail) {
 }
 
 // The modifier of a recipe that carries a quantization scheme, searched depth first.
-YAML::Node findModifier(const YAML::Node &n, int depth) {
+bool findModifier(const YAML::Node &n, int depth, YAML::Node &out) {
   if (!n.IsMap() || depth > 8)
-    return YAML::Node();
+    return false;
   for (const char *key : {"QuantizationModifier", "GPTQModifier"})
-    if (n[key] && n[key].IsMap())
-      return n[key];
-  for (const auto &kv : n) {
-    YAML::Node found = findModifier(kv.second, depth + 1);
-    if (found)
-      return found;
-  }
-  return YAML::Node();
+    if (const YAML::Node m = n[key]; m && m.IsMap()) {
+      out = m;
+      return true;
+    }
+  for (const auto &kv : n)
+    if (findModifier(kv.second, depth + 1, out))
+      return true;
+  return false;
 }
 
 bool parseBlock(const YAML::Node &block, Doc &doc, Fail &fail) {
@@ -230,15 +230,15 @@ bool parseDoc(std::string_view text, Doc &doc, std::string &error, Loc &at) {
       error = "the file is not a mapping";
       return false;
     }
+    const YAML::Node &top = root;
     YAML::Node block;
-    if (root["quantization_config"] && root["quantization_config"].IsMap())
-      block = root["quantization_config"];
-    else if (root["config_groups"] || root["quant_method"])
+    if (top["quantization_config"] && top["quantization_config"].IsMap())
+      block = top["quantization_config"];
+    else if (top["config_groups"] || top["quant_method"])
       block = root;
     else {
-      block = findModifier(root, 0);
       doc.recipe = true;
-      if (!block) {
+      if (!findModifier(top, 0, block)) {
         error = "no QuantizationModifier and no quantization_config";
         return false;
       }
