@@ -9,7 +9,7 @@ void registerLlmCompressorEmitter() {
   info.kind = "llm-compressor";
   info.emitKind = "llm-compressor-yaml";
   info.otherEmitKinds = {"compressed-tensors-config"};
-  info.fileExtension = ".yaml";
+  info.fileExtension = ".recipe.yaml"; // beside msModelSlim's SPEC.yaml in --emit=all
   info.optionKeys = {"ignore", "kv_cache", "silence"};
   info.canExpress = [](const ir::Target &, ir::Tier tier, const std::string &type,
                        std::string &why) {
