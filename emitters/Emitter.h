@@ -26,6 +26,9 @@ struct EmitIndexes {
   // The msModelSlim emitter's include/exclude compressor (qtune compresses its tuning state with
   // the same one, so the name trie is built once per search).
   const msmodelslim::SelectionCompressor *msmodelslimCompressor = nullptr;
+  // The --emit kind asked for when it is one of a target's otherEmitKinds (TargetInfo); "" = the
+  // target's own file.
+  std::string emitKind;
 };
 
 class OutputContext {

@@ -30,7 +30,8 @@ const TargetInfo *findTarget(std::string_view kind) {
 
 const TargetInfo *findTargetByEmitKind(std::string_view emitKind) {
   for (auto &t : registry())
-    if (t->emitKind == emitKind)
+    if (t->emitKind == emitKind || std::find(t->otherEmitKinds.begin(), t->otherEmitKinds.end(),
+                                             emitKind) != t->otherEmitKinds.end())
       return t.get();
   return nullptr;
 }

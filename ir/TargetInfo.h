@@ -11,8 +11,11 @@
 namespace qspec::ir {
 
 struct TargetInfo {
-  std::string kind;                  // name used in `target KIND`
-  std::string emitKind;              // --emit value, e.g. amct-cfg
+  std::string kind;     // name used in `target KIND`
+  std::string emitKind; // --emit value, e.g. amct-cfg
+  // Other --emit values of the same target: files of another kind the backend writes from the
+  // same resolution (llm-compressor: compressed-tensors-config). Not written by --emit=all.
+  std::vector<std::string> otherEmitKinds;
   std::string fileExtension;         // e.g. ".cfg"
   std::vector<std::string> variants; // allowed second words (`target amct qat`); empty = none
   std::string defaultVariant;

@@ -43,7 +43,8 @@ const char *kUsage = R"(usage: qcc SPEC [options]
        qcc diff BEFORE AFTER | --rev REV SPEC   (what a change does, module by module; see 'qcc diff --help')
 
   SPEC                     the .qspec file; - reads standard input
-  --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py | all
+  --emit=KIND              ast | ir | msmodelslim-yaml | amct-cfg | hmct-json | horizon-py |
+                           llm-compressor-yaml | compressed-tensors-config | all
   -o PATH                  output file (a directory for --emit=all); - or none: standard output
   --inventory FILE         module inventory (overrides the spec's): .safetensors, .index.json,
                            .onnx or a manifest
@@ -147,7 +148,8 @@ int checkOptions(Options &o) {
   if (!o.emit.empty() && o.emit != "ast" && o.emit != "ir" && o.emit != "all" &&
       !ir::findTargetByEmitKind(o.emit))
     return usageError("unknown --emit kind '" + sanitizeForTerminal(o.emit) +
-                      "'; use ast, ir, msmodelslim-yaml, amct-cfg, hmct-json, horizon-py or all");
+                      "'; use ast, ir, msmodelslim-yaml, amct-cfg, hmct-json, horizon-py, "
+                      "llm-compressor-yaml, compressed-tensors-config or all");
   if (o.emit == "all" && o.output.empty())
     return usageError("--emit=all needs -o DIRECTORY (one file per target; not standard output)");
   if (!o.stopAfter.empty() && ((!o.emit.empty() && o.emit != "ir") || !o.explain.empty()))
@@ -438,8 +440,11 @@ int emitVendorFiles(Session &s, const ir::Spec &spec) {
   std::vector<std::pair<std::string, std::string>> files; // path, bytes
   std::string stem = s.o.spec == "-" ? "stdin" : fs::path(s.o.spec).stem().string();
   bool all = s.o.emit == "all";
+  emit::EmitIndexes asked; // a backend's other file kind (--emit=compressed-tensors-config)
+  if (!all && ir::findTargetByEmitKind(s.o.emit)->emitKind != s.o.emit)
+    asked.emitKind = s.o.emit;
   std::vector<emit::TargetFile> built =
-      emit::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "");
+      emit::buildTargets(spec, targets, s.diags, stem, all ? s.o.output : "", asked);
   s.times.phase(targets.size() == 1 ? "emit " + targets[0]->kind
                                     : "emit " + std::to_string(targets.size()) + " targets");
   for (emit::TargetFile &f : built)
