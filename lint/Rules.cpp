@@ -21,6 +21,12 @@ std::vector<std::string> splitWords(const char *s) {
     }
   }
 }
+
+// The table's entry for a rule of kind K: the framework runs a rule only on a file of its kind,
+// whose input is InputFor<K>::type (lint/Lint.cpp), so the handler gets that type.
+template <FileKind K, void (*Check)(typename InputFor<K>::type &)> void runAs(LintContext &ctx) {
+  Check(static_cast<typename InputFor<K>::type &>(ctx));
+}
 } // namespace
 
 const char *fileKindName(FileKind k) {
@@ -44,7 +50,8 @@ const char *fileKindName(FileKind k) {
 const std::vector<RuleInfo> &allRules() {
   static const std::vector<RuleInfo> rules = {
 #define RULE(ENUM, ID, CAT, KIND, SEV, FIX, SUMMARY)                                               \
-  {RuleID::ENUM, ID, CAT, FileKind::KIND, Severity::SEV, FIX, SUMMARY, &check##ENUM},
+  {RuleID::ENUM,  ID,  CAT,     FileKind::KIND,                                                    \
+   Severity::SEV, FIX, SUMMARY, &runAs<FileKind::KIND, &check##ENUM>},
 #include "lint/Rules.def"
 #undef RULE
   };

@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkAmctBatchNum(LintContext &ctx) {
+void checkAmctBatchNum(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctBatchNum, {"amct-batch-num"});
 }
 

@@ -13,7 +13,7 @@
 
 namespace qspec::lint {
 
-void checkAmctParseError(LintContext &ctx) {
+void checkAmctParseError(AmctInput &ctx) {
   if (!ctx.amctParsed) {
     for (const auto &e : ctx.amctErrors) {
       const std::string &msg = e.message;

@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkAmctPruneRatio(LintContext &ctx) {
+void checkAmctPruneRatio(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctPruneRatio, {"amct-prune-ratio"});
 }
 

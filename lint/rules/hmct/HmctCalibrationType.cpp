@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkHmctCalibrationType(LintContext &ctx) {
+void checkHmctCalibrationType(QuantConfigInput &ctx) {
   quantconfig::reportIssues(ctx, RuleID::HmctCalibrationType, "calibration-type");
 }
 

@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkHmctClampedValue(LintContext &ctx) {
+void checkHmctClampedValue(QuantConfigInput &ctx) {
   quantconfig::reportIssues(ctx, RuleID::HmctClampedValue, "clamped-value");
 }
 

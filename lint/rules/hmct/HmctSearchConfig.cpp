@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkHmctSearchConfig(LintContext &ctx) {
+void checkHmctSearchConfig(QuantConfigInput &ctx) {
   quantconfig::reportIssues(ctx, RuleID::HmctSearchConfig, "search-config");
 }
 

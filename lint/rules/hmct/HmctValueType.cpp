@@ -25,7 +25,7 @@ bool reportedElsewhere(const hmct::Issue &i) {
 
 } // namespace
 
-void checkHmctValueType(LintContext &ctx) {
+void checkHmctValueType(QuantConfigInput &ctx) {
   quantconfig::reportIssues(ctx, RuleID::HmctValueType, "value-type", reportedElsewhere);
 }
 

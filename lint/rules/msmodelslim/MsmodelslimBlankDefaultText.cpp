@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimBlankDefaultText(LintContext &ctx) {
+void checkMsmodelslimBlankDefaultText(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimBlankDefaultText, {"default-text"});
 }
 

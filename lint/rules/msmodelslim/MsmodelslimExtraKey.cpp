@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimExtraKey(LintContext &ctx) {
+void checkMsmodelslimExtraKey(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimExtraKey, {"extra-key"});
 }
 

@@ -10,7 +10,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimMissingField(LintContext &ctx) {
+void checkMsmodelslimMissingField(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimMissingField, {"missing-field"});
 }
 

@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimPartFileSize(LintContext &ctx) {
+void checkMsmodelslimPartFileSize(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimPartFileSize, {"part-file-size"});
 }
 

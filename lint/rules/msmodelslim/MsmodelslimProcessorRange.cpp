@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimProcessorRange(LintContext &ctx) {
+void checkMsmodelslimProcessorRange(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimProcessorRange, {"processor-range"});
 }
 

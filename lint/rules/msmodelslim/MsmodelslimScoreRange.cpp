@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimScoreRange(LintContext &ctx) {
+void checkMsmodelslimScoreRange(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimScoreRange, {"score"});
 }
 

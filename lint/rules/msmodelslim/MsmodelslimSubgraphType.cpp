@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimSubgraphType(LintContext &ctx) {
+void checkMsmodelslimSubgraphType(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimSubgraphType, {"subgraph-type"});
 }
 

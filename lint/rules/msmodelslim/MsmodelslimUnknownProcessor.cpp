@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownProcessor(LintContext &ctx) {
+void checkMsmodelslimUnknownProcessor(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownProcessor, {"processor"});
 }
 

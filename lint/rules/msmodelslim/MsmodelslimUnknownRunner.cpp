@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownRunner(LintContext &ctx) {
+void checkMsmodelslimUnknownRunner(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownRunner, {"runner"});
 }
 

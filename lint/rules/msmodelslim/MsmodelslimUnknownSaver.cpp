@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownSaver(LintContext &ctx) {
+void checkMsmodelslimUnknownSaver(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownSaver, {"saver"});
 }
 

@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimVlmSave(LintContext &ctx) {
+void checkMsmodelslimVlmSave(PracticeInput &ctx) {
   practice::reportVendorIssues(ctx, RuleID::MsmodelslimVlmSave, {"vlm-save"});
 }
 

@@ -60,7 +60,7 @@ inline std::optional<bool> yamlBool(const LNode &n) {
 
 // Reports each finding of the vendor model (ctx.practiceIssues) whose check is one of `checks`
 // as a finding of `rule`, at the vendor's line and column.
-inline void reportVendorIssues(LintContext &ctx, RuleID rule,
+inline void reportVendorIssues(PracticeInput &ctx, RuleID rule,
                                std::initializer_list<const char *> checks) {
   if (!ctx.practiceIssues)
     return;
