@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkHmctCalibrationType(QuantConfigInput &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctCalibrationType, "calibration-type");
+  quantconfig::reportIssues(ctx, RuleID::HmctCalibrationType, hmct::Check::CalibrationType);
 }
 
 } // namespace qspec::lint

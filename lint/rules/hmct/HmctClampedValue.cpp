@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkHmctClampedValue(QuantConfigInput &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctClampedValue, "clamped-value");
+  quantconfig::reportIssues(ctx, RuleID::HmctClampedValue, hmct::Check::ClampedValue);
 }
 
 } // namespace qspec::lint

@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkHmctSearchConfig(QuantConfigInput &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctSearchConfig, "search-config");
+  quantconfig::reportIssues(ctx, RuleID::HmctSearchConfig, hmct::Check::SearchConfig);
 }
 
 } // namespace qspec::lint

@@ -26,7 +26,7 @@ bool reportedElsewhere(const hmct::Issue &i) {
 } // namespace
 
 void checkHmctValueType(QuantConfigInput &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctValueType, "value-type", reportedElsewhere);
+  quantconfig::reportIssues(ctx, RuleID::HmctValueType, hmct::Check::ValueType, reportedElsewhere);
 }
 
 } // namespace qspec::lint
