@@ -7,7 +7,8 @@
 namespace qspec::lint {
 
 void checkMsmodelslimBlankDefaultText(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimBlankDefaultText, {"default-text"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimBlankDefaultText,
+                               {msmodelslim::Check::DefaultText});
 }
 
 } // namespace qspec::lint

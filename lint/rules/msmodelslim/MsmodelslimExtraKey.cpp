@@ -10,7 +10,7 @@
 namespace qspec::lint {
 
 void checkMsmodelslimExtraKey(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimExtraKey, {"extra-key"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimExtraKey, {msmodelslim::Check::ExtraKey});
 }
 
 } // namespace qspec::lint

@@ -11,7 +11,8 @@
 namespace qspec::lint {
 
 void checkMsmodelslimMissingField(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimMissingField, {"missing-field"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimMissingField,
+                               {msmodelslim::Check::MissingField});
 }
 
 } // namespace qspec::lint

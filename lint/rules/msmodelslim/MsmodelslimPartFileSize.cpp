@@ -7,7 +7,8 @@
 namespace qspec::lint {
 
 void checkMsmodelslimPartFileSize(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimPartFileSize, {"part-file-size"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimPartFileSize,
+                               {msmodelslim::Check::PartFileSize});
 }
 
 } // namespace qspec::lint

@@ -10,7 +10,8 @@
 namespace qspec::lint {
 
 void checkMsmodelslimProcessorRange(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimProcessorRange, {"processor-range"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimProcessorRange,
+                               {msmodelslim::Check::ProcessorRange});
 }
 
 } // namespace qspec::lint

@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkMsmodelslimScoreRange(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimScoreRange, {"score"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimScoreRange, {msmodelslim::Check::Score});
 }
 
 } // namespace qspec::lint

@@ -8,7 +8,8 @@
 namespace qspec::lint {
 
 void checkMsmodelslimSubgraphType(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimSubgraphType, {"subgraph-type"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimSubgraphType,
+                               {msmodelslim::Check::SubgraphType});
 }
 
 } // namespace qspec::lint

@@ -9,7 +9,8 @@
 namespace qspec::lint {
 
 void checkMsmodelslimUnknownProcessor(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownProcessor, {"processor"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownProcessor,
+                               {msmodelslim::Check::Processor});
 }
 
 } // namespace qspec::lint

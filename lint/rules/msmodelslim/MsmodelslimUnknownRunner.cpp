@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkMsmodelslimUnknownRunner(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownRunner, {"runner"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownRunner, {msmodelslim::Check::Runner});
 }
 
 } // namespace qspec::lint

@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkMsmodelslimUnknownSaver(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownSaver, {"saver"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownSaver, {msmodelslim::Check::Saver});
 }
 
 } // namespace qspec::lint

@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkMsmodelslimVlmSave(PracticeInput &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimVlmSave, {"vlm-save"});
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimVlmSave, {msmodelslim::Check::VlmSave});
 }
 
 } // namespace qspec::lint
