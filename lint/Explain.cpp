@@ -1,5 +1,6 @@
 // `qlint rule ID` / `qlint --explain ID`: the rule's row of lint/Rules.def and its doc page
-// (docs/lint/<category>/<name>.md, embedded at build time by lint/cmake/EmbedRuleDocs.cmake).
+// (docs/lint/<category>/<name>.md, embedded at build time by lint/cmake/EmbedRuleDocs.cmake), or
+// for a deprecated ID what replaced it.
 #include "lint/Lint.h"
 
 #include <cstring>
@@ -27,6 +28,12 @@ const char *ruleDoc(const RuleInfo &r) {
 }
 
 bool explainRule(std::ostream &os, std::string_view id) {
+  if (const DeprecatedRule *d = findDeprecatedRule(id)) {
+    os << d->id << " is deprecated (" << d->why << "). As a selector it selects:\n";
+    for (const std::string &rep : d->replacements)
+      os << "  " << rep << "\n";
+    return true;
+  }
   const RuleInfo *r = findRule(id);
   if (!r)
     return false;

@@ -19,6 +19,7 @@
 #include <new>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 
 namespace qspec::lint {
 namespace fs = std::filesystem;
@@ -71,8 +72,7 @@ SourceRange LintContext::wholeLine(uint32_t line) const {
   return sm.range(file, begin, end);
 }
 
-unsigned takeCompilerDiags(LintContext &ctx, RuleID rule,
-                           std::initializer_list<const char *> codes) {
+unsigned takeCompilerDiags(SpecInput &ctx, RuleID rule, std::initializer_list<const char *> codes) {
   unsigned n = 0;
   auto &cd = ctx.compilerDiags;
   for (auto it = cd.begin(); it != cd.end();) {
@@ -101,7 +101,7 @@ namespace {
 std::mutex gFrontendMutex; // the ANTLR runtime's shared caches are not safe to fill concurrently
 
 // `text`: the spec's text when it came from standard input (else read from ctx.path).
-void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std::string *text) {
+void loadQSpec(SpecInput &ctx, ir::Spec &spec, const Options &opts, const std::string *text) {
   DiagnosticEngine diags(ctx.sm);
   diags.setErrorLimit(0);
   frontend::FrontendOptions fo;
@@ -137,16 +137,28 @@ void loadQSpec(LintContext &ctx, ir::Spec &spec, const Options &opts, const std:
       ctx.compilerDiags.push_back(d);
 }
 
-// msModelSlim practices: the vendor model's own reading and checks (vendors/msmodelslim/); the
-// rules report its findings. A YAML error leaves `ctx.practiceIssues` null (invalid-yaml says why).
-void readPractice(SourceManager &sm, FileID f, std::vector<msmodelslim::Issue> &issues,
-                  LintContext &ctx) {
-  DiagnosticEngine diags(sm);
+// The located tree of a YAML or JSON file (`text`: what to parse, when not the file's own text).
+void readTree(TreeInput &in, bool json, const std::string *text = nullptr) {
+  ParseError pe;
+  bool ok = json ? parseLocatedJson(in.sm, in.file, *text, in.treeStorage, pe)
+                 : parseLocatedYaml(in.sm, in.file, in.treeStorage, pe);
+  if (ok)
+    in.tree = &in.treeStorage;
+  else
+    in.parseError = pe;
+}
+
+// msModelSlim practices: the located tree, then the vendor model's own reading and checks
+// (vendors/msmodelslim/); the rules report its findings. A YAML error leaves `practiceIssues`
+// null (invalid-yaml says why).
+void readPractice(PracticeInput &in) {
+  readTree(in, false);
+  DiagnosticEngine diags(in.sm);
   msmodelslim::PracticeDoc doc;
-  if (!msmodelslim::parsePractice(sm.text(f), f, doc, diags))
+  if (!msmodelslim::parsePractice(in.sm.text(in.file), in.file, doc, diags))
     return;
-  issues = msmodelslim::checkPractice(doc);
-  ctx.practiceIssues = &issues;
+  in.issueStorage = msmodelslim::checkPractice(doc);
+  in.practiceIssues = &in.issueStorage;
 }
 
 // --inventory (or --onnx) for a vendor file: the model's modules, read once per run and shared by
@@ -174,22 +186,28 @@ std::shared_ptr<const ir::Inventory> vendorInventory(const std::string &path, st
   return it->second.first;
 }
 
-// HMCT quant_configs: the vendor model's reading and checks, once for every rule that reports
-// some of them. A JSON error leaves `ctx.hmctIssues` null (hmct-invalid-json says why).
-void readQuantConfig(const std::string &text, std::vector<hmct::Issue> &issues, LintContext &ctx) {
+// HMCT quant_configs: the located tree of the text without comments, then the vendor model's
+// reading and checks, once for every rule that reports some of them. A JSON error leaves
+// `hmctIssues` null (hmct-invalid-json says why).
+void readQuantConfig(QuantConfigInput &in) {
+  const std::string &text = in.sm.text(in.file);
+  std::string stripped = stripJsonComments(text);
+  readTree(in, true, &stripped);
   hmct::QuantConfigDoc doc;
   std::string error;
   uint32_t line = 0, col = 0;
   if (!hmct::parseQuantConfigText(text, doc, error, line, col))
     return;
-  issues = hmct::checkQuantConfig(doc);
-  ctx.hmctIssues = &issues;
+  in.issueStorage = hmct::checkQuantConfig(doc);
+  in.hmctIssues = &in.issueStorage;
 }
 
 // AMCT files: the strict parse, then (when it parsed) the vendor model's value checks, once for
 // every rule that reports some of them.
-void readAmct(const std::string &text, amct::AmctDocument &doc,
-              std::vector<amct::Finding> &findings, LintContext &ctx) {
+void readAmct(AmctInput &ctx) {
+  const std::string &text = ctx.sm.text(ctx.file);
+  ctx.docStorage = std::make_shared<amct::AmctDocument>();
+  amct::AmctDocument &doc = *ctx.docStorage;
   std::vector<amct::ParseError> errors;
   std::vector<std::string> tried;
   amct::KindEvidence ev;
@@ -222,8 +240,8 @@ void readAmct(const std::string &text, amct::AmctDocument &doc,
       opts.layerTypes.emplace_back(m.name, m.type);
     opts.uniqueLayerNames = true;
   }
-  findings = amct::checkDocument(doc, opts);
-  ctx.amctFindings = &findings;
+  ctx.findingStorage = amct::checkDocument(doc, opts);
+  ctx.amctFindings = &ctx.findingStorage;
 }
 
 } // namespace
@@ -273,7 +291,7 @@ bool lintQSpec(const std::string &path, const Options &local, const EffectiveRul
                const std::string *stdinText, FileResult &res) {
   res.sm = std::make_shared<SourceManager>();
   res.sm->setOverlay(local.overlay);
-  LintContext qctx(*res.sm, local);
+  SpecInput qctx(*res.sm, local);
   qctx.path = path;
   qctx.kind = res.kind;
   ir::Spec spec;
@@ -295,50 +313,40 @@ bool lintQSpec(const std::string &path, const Options &local, const EffectiveRul
   return true;
 }
 
-// A vendor file: its parse and the vendor model's reading, then the rules of its kind.
+// A vendor file: its kind's reader fills the kind's input, then the rules of that kind run on it.
+template <typename Input>
+void lintVendorInput(SourceManager &sm, FileID f, const std::string &path, const Options &local,
+                     const EffectiveRules &rules, FileResult &res, void (*read)(Input &)) {
+  Input in(sm, local);
+  in.path = path;
+  in.kind = res.kind;
+  in.file = f;
+  if constexpr (std::is_base_of_v<VendorInput, Input>) {
+    if (!rules.vendorInventory.empty()) {
+      in.inventory = vendorInventory(rules.vendorInventory, res.internalError);
+      if (!in.inventory)
+        return;
+    }
+  }
+  if (read)
+    read(in);
+  runRules(res.kind, rules, in);
+  res.findings = std::move(in.findings);
+  res.file = f;
+}
+
 void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const Options &local,
                     const EffectiveRules &rules, FileResult &res) {
-  LintContext ctx(sm, local);
-  ctx.path = path;
-  ctx.kind = res.kind;
-  ctx.file = f;
-  if (!rules.vendorInventory.empty() && res.kind != FileKind::Unknown) {
-    ctx.inventory = vendorInventory(rules.vendorInventory, res.internalError);
-    if (!ctx.inventory)
-      return;
-  }
-  LNode tree;
-  amct::AmctDocument amctDoc;
-  std::vector<msmodelslim::Issue> practiceIssues;
-  std::vector<amct::Finding> amctFindings;
-  std::vector<hmct::Issue> hmctIssues;
-  std::string stripped;
-  ParseError pe;
   switch (res.kind) {
   case FileKind::MsModelSlim:
-    if (parseLocatedYaml(sm, f, tree, pe))
-      ctx.tree = &tree;
-    else
-      ctx.parseError = pe;
-    readPractice(sm, f, practiceIssues, ctx);
-    break;
+    return lintVendorInput<PracticeInput>(sm, f, path, local, rules, res, &readPractice);
   case FileKind::Hmct:
-    stripped = stripJsonComments(sm.text(f));
-    if (parseLocatedJson(sm, f, stripped, tree, pe))
-      ctx.tree = &tree;
-    else
-      ctx.parseError = pe;
-    readQuantConfig(sm.text(f), hmctIssues, ctx);
-    break;
+    return lintVendorInput<QuantConfigInput>(sm, f, path, local, rules, res, &readQuantConfig);
   case FileKind::Amct:
-    readAmct(sm.text(f), amctDoc, amctFindings, ctx);
-    break;
-  default:
-    break;
+    return lintVendorInput<AmctInput>(sm, f, path, local, rules, res, &readAmct);
+  default: // Unknown: lint-unknown-file on the common input
+    return lintVendorInput<LintContext>(sm, f, path, local, rules, res, nullptr);
   }
-  runRules(res.kind, rules, ctx);
-  res.findings = std::move(ctx.findings);
-  res.file = f;
 }
 
 // Severities from the config and -Werror, suppressions, a location for every finding, and the

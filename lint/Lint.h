@@ -47,7 +47,18 @@ struct RuleInfo {
 const std::vector<RuleInfo> &allRules();
 const RuleInfo &ruleInfo(RuleID r);
 const RuleInfo *findRule(std::string_view id);
-// Does selector `sel` (an ID, a category, an ID prefix or ALL) select `rule`?
+// A rule ID that was split or renamed (lint/DeprecatedRules.def): as a selector it selects
+// exactly its replacements, so old settings and suppression comments keep their meaning.
+struct DeprecatedRule {
+  const char *id;
+  std::vector<std::string> replacements; // current rule IDs, in the table's order
+  const char *why;                       // what became of it
+};
+const std::vector<DeprecatedRule> &deprecatedRules();
+const DeprecatedRule *findDeprecatedRule(std::string_view id);
+// The deprecated IDs whose replacements include `rule` (SARIF deprecatedIds).
+std::vector<std::string> deprecatedIdsOf(const RuleInfo &rule);
+// Does selector `sel` (an ID, a deprecated ID, a category, an ID prefix or ALL) select `rule`?
 bool selectorMatches(std::string_view sel, const RuleInfo &rule);
 bool isValidSelector(std::string_view sel);
 // The rule's doc page (docs/lint/<category>/<name>.md, embedded), or nullptr.

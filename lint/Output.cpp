@@ -260,6 +260,9 @@ void printSarif(std::ostream &os, const std::vector<FileResult> &results) {
                      {"help", {{"text", help}, {"markdown", help}}},
                      {"defaultConfiguration", {{"level", sarifLevel(r.severity)}}},
                      {"properties", {{"tags", {r.category}}, {"precision", "high"}}}});
+    // The IDs this rule was known by (lint/DeprecatedRules.def).
+    if (std::vector<std::string> old = deprecatedIdsOf(r); !old.empty())
+      rules.back()["deprecatedIds"] = old;
   }
   nlohmann::json res = nlohmann::json::array();
   for (const FileResult &r : results) {

@@ -165,6 +165,13 @@ struct Cli {
   std::vector<std::string> inputs;
 };
 
+std::string joinIds(const std::vector<std::string> &ids) {
+  std::string out;
+  for (const std::string &id : ids)
+    out += (out.empty() ? "" : ", ") + id;
+  return out;
+}
+
 // Adds the rule selectors of a comma list to `to`; a usage error names `flag` and the selector
 // that selects no rule.
 std::optional<int> addSelectors(const char *flag, const std::string &list,
@@ -172,6 +179,9 @@ std::optional<int> addSelectors(const char *flag, const std::string &list,
   for (auto &s : splitList(list)) {
     if (!isValidSelector(s))
       return usageError(std::string(flag) + " '" + s + "' selects no rule (see --list-rules)");
+    if (const DeprecatedRule *d = findDeprecatedRule(s))
+      std::cerr << "qlint: warning: " << flag << " '" << s << "': the rule ID is deprecated ("
+                << d->why << "); it selects " << joinIds(d->replacements) << "\n";
     to.push_back(s);
   }
   return std::nullopt;

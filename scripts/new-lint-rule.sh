@@ -35,6 +35,14 @@ case $kind in
   *) ext=test ;;
 esac
 test_file="$root/test/lint/$category/$name.$ext"
+# The handler's input: its kind's typed input (lint/Context.h, InputFor).
+case $kind in
+  QSpec) input=SpecInput what='ctx.spec, ctx.compilerDiags' ;;
+  MsModelSlim) input=PracticeInput what='ctx.tree, ctx.practiceIssues' ;;
+  Amct) input=AmctInput what='ctx.amctDoc, ctx.amctFindings' ;;
+  Hmct) input=QuantConfigInput what='ctx.tree, ctx.hmctIssues' ;;
+  *) input=LintContext what='ctx.sm.text(ctx.file)' ;;
+esac
 
 if grep -q "\"$id\"" "$root/lint/Rules.def"; then
   echo "rule '$id' already exists" >&2; exit 1
@@ -52,8 +60,8 @@ cat > "$src" <<EOT
 
 namespace qspec::lint {
 
-void check$enum(LintContext &ctx) {
-  // ctx.spec / ctx.tree / ctx.amctDoc hold the parsed file; report with
+void check$enum($input &ctx) {
+  // $what hold the parsed file; report with
   // ctx.report(RuleID::$enum, range, "message");
   (void)ctx;
 }

@@ -58,8 +58,9 @@ bool acceptedByHmct(const hmct::QuantConfigDoc &doc, const ir::Target &target,
     march = m->values[0].text;
   for (const hmct::Issue &i : hmct::checkQuantConfig(doc, march))
     if (i.error) {
-      diags.report(DiagID::err_hmct_refused, target.range,
-                   {std::to_string(i.line), std::to_string(i.column), i.message, i.check});
+      diags.report(
+          DiagID::err_hmct_refused, target.range,
+          {std::to_string(i.line), std::to_string(i.column), i.message, hmct::checkName(i.check)});
       return false;
     }
   return true;

@@ -32,11 +32,19 @@ const std::vector<std::string> kActivationKeys = {"calibration_type", "num_bin",
                                                   "max_percentile",   "per_channel", "asymmetric"};
 const std::vector<std::string> kEntryKeys = {"qtype", "input0", "input1"};
 const std::vector<std::string> kCheckIDs = {
-    "top-level-key",   "config-key",        "qtype",
-    "dual-int16-op",   "model-output-type", "calibration-type",
-    "value-type",      "legacy-key",        "clamped-value",
-    "comment-in-name", "lowercase-op-type", "missing-calibration-type",
-    "search-config"};
+#define HMCT_CHECK(ENUM, ID) ID,
+#include "vendors/hmct/HmctChecks.def"
+#undef HMCT_CHECK
+};
+
+const char *checkName(Check c) {
+  static const char *const names[] = {
+#define HMCT_CHECK(ENUM, ID) ID,
+#include "vendors/hmct/HmctChecks.def"
+#undef HMCT_CHECK
+  };
+  return names[static_cast<unsigned>(c)];
+}
 const std::vector<std::string> kLegacyEntryKeys = {"InputType", "OutputType", "InputType0",
                                                    "InputType1", "ON"};
 
@@ -480,17 +488,17 @@ private:
 struct Checker {
   std::string_view march;
   std::vector<Issue> issues;
-  void add(const char *check, bool error, const JsonValue &at, std::string msg) {
+  void add(Check check, bool error, const JsonValue &at, std::string msg) {
     issues.push_back({check, error, at.line, at.column, std::move(msg)});
   }
 
   void qtype(const JsonValue &v, const Where &where, std::string_view opType) {
     if (v.kind != JsonValue::String) {
-      add("value-type", true, v, where + ": a qtype is a string");
+      add(Check::ValueType, true, v, where + ": a qtype is a string");
       return;
     }
     if (!isQtype(v.text)) {
-      add("qtype", true, v,
+      add(Check::Qtype, true, v,
           where + ": '" + v.text +
               "' is not an HMCT qtype (int8, int16, float16, float32, "
               "dual-int16, int16-ec)");
@@ -498,17 +506,18 @@ struct Checker {
     }
     if ((v.text == "dual-int16" || v.text == "int16-ec") && !opType.empty() &&
         !isDualInt16OpType(opType))
-      add("dual-int16-op", true, v,
+      add(Check::DualInt16Op, true, v,
           where + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
     if (!march.empty() && !qtypeAllowedOnMarch(march, v.text))
-      add("qtype", true, v,
+      add(Check::Qtype, true, v,
           where + ": qtype '" + v.text + "' is not available on march '" + std::string(march) +
               "'");
   }
 
   void entry(const JsonValue &e, const Where &where, std::string_view opType, bool node) {
     if (e.kind != JsonValue::Object) {
-      add("value-type", true, e, where + ": an entry is an object such as {\"qtype\": \"int16\"}");
+      add(Check::ValueType, true, e,
+          where + ": an entry is an object such as {\"qtype\": \"int16\"}");
       return;
     }
     bool hasNew = false, hasLegacy = false;
@@ -520,28 +529,30 @@ struct Checker {
       } else if (k == "input0" || k == "input1") {
         hasNew = true;
         if (!node)
-          add("config-key", true, v, w + ": input0/input1 are node-level keys");
+          add(Check::ConfigKey, true, v, w + ": input0/input1 are node-level keys");
         qtype(v, w, "");
       } else if (std::find(kLegacyEntryKeys.begin(), kLegacyEntryKeys.end(), k) !=
                  kLegacyEntryKeys.end()) {
         hasLegacy = true;
         if (k == "ON") {
           if (v.kind != JsonValue::String || (v.text != "BPU" && v.text != "CPU"))
-            add("value-type", true, v, w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
+            add(Check::ValueType, true, v,
+                w + ": ON is a placement (\"BPU\" or \"CPU\"), not a dtype");
           else
-            add("legacy-key", false, v, w + ": legacy placement key; use \"qtype\"");
+            add(Check::LegacyKey, false, v, w + ": legacy placement key; use \"qtype\"");
         } else {
-          add("legacy-key", false, v, w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
+          add(Check::LegacyKey, false, v,
+              w + ": legacy key; use \"qtype\" or \"input0\"/\"input1\"");
           qtype(v, w, "");
         }
       } else {
-        add("config-key", true, v,
+        add(Check::ConfigKey, true, v,
             "Unsupported config key in " + std::string(node ? "node_config" : "op_config") + ": " +
                 k);
       }
     }
     if (hasNew && hasLegacy)
-      add("legacy-key", false, e, where + ": legacy keys mixed with qtype/input0/input1");
+      add(Check::LegacyKey, false, e, where + ": legacy keys mixed with qtype/input0/input1");
   }
 
   // horizon_nn checks a list's Python type as a whole: a list holds one type only (1.3). A mixed
@@ -551,7 +562,7 @@ struct Checker {
       return false;
     for (const JsonValue &x : v.items)
       if (x.kind != v.items.front().kind) {
-        add("value-type", true, x,
+        add(Check::ValueType, true, x,
             w + ": a list holds values of one type only ('" + v.items.front().text + "' and '" +
                 x.text + "')");
         return true;
@@ -562,22 +573,22 @@ struct Checker {
   // modelwise_search {metric, similarity} / layerwise_search {metric, topk, qtype} (1.2).
   void searchConfig(const JsonValue &v, const std::string &w, bool layerwise) {
     if (v.kind != JsonValue::Object) {
-      add("value-type", true, v, w + ": expects an object");
+      add(Check::ValueType, true, v, w + ": expects an object");
       return;
     }
     if (const JsonValue *m = v.get("metric");
         m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
-      add("search-config", true, *m,
+      add(Check::SearchConfig, true, *m,
           w + ".metric: '" + m->text +
               "' is not a metric (cosine-similarity, mse, mae, mre, sqnr, chebyshev)");
     if (!layerwise)
       return;
     if (const JsonValue *q = v.get("qtype");
         q && (q->kind != JsonValue::String || (q->text != "int8" && q->text != "int16")))
-      add("search-config", true, *q, w + ".qtype: '" + q->text + "' is not int8 or int16");
+      add(Check::SearchConfig, true, *q, w + ".qtype: '" + q->text + "' is not int8 or int16");
     if (const JsonValue *t = v.get("topk");
         t && (t->kind != JsonValue::Integer || t->text.front() == '-' || t->text == "0"))
-      add("value-type", true, *t, w + ".topk: expects an integer >= 1");
+      add(Check::ValueType, true, *t, w + ".topk: expects an integer >= 1");
   }
 
   void numberList(const JsonValue &v, const std::string &w, bool wantFloat, double minClamp,
@@ -587,15 +598,15 @@ struct Checker {
     auto one = [&](const JsonValue &x) {
       bool ok = wantFloat ? x.kind == JsonValue::Float : x.kind == JsonValue::Integer;
       if (!ok) {
-        add("value-type", true, x,
+        add(Check::ValueType, true, x,
             w + ": expects " + (wantFloat ? "a float (with '.')" : "an integer"));
         return;
       }
       double d = std::stod(x.text);
       if (d < minClamp)
-        add("clamped-value", false, x, w + " = " + x.text + " is raised by HMCT to " + clampTo);
+        add(Check::ClampedValue, false, x, w + " = " + x.text + " is raised by HMCT to " + clampTo);
       if (wantFloat && d > 1.0)
-        add("value-type", true, x, w + " = " + x.text + " is above 1.0");
+        add(Check::ValueType, true, x, w + " = " + x.text + " is above 1.0");
     };
     if (v.kind == JsonValue::Array)
       for (const auto &x : v.items)
@@ -609,7 +620,7 @@ struct Checker {
       return;
     auto one = [&](const JsonValue &x) {
       if (x.kind != JsonValue::Bool)
-        add("value-type", true, x, w + ": expects true or false");
+        add(Check::ValueType, true, x, w + ": expects true or false");
     };
     if (v.kind == JsonValue::Array)
       for (const auto &x : v.items)
@@ -620,39 +631,40 @@ struct Checker {
 
   void modelConfig(const JsonValue &mc) {
     if (mc.kind != JsonValue::Object) {
-      add("value-type", true, mc, "model_config: expects an object");
+      add(Check::ValueType, true, mc, "model_config: expects an object");
       return;
     }
     for (const auto &[k, v] : mc.members) {
       std::string w = "model_config." + k;
       if (std::find(kModelConfigKeys.begin(), kModelConfigKeys.end(), k) ==
           kModelConfigKeys.end()) {
-        add("config-key", true, v, "Unsupported config key in model_config: " + k);
+        add(Check::ConfigKey, true, v, "Unsupported config key in model_config: " + k);
       } else if (k == "all_node_type") {
         qtype(v, w, "");
         if (v.text == "dual-int16" || v.text == "int16-ec")
-          add("dual-int16-op", true, v,
+          add(Check::DualInt16Op, true, v,
               w + ": '" + v.text + "' exists only on Conv, MatMul, Gemm and ConvTranspose");
       } else if (k == "model_output_type") {
         if (v.kind != JsonValue::String || !isModelOutputType(v.text))
-          add("model-output-type", true, v,
+          add(Check::ModelOutputType, true, v,
               "Unsupported datatype settings for model_output_type: " + v.text);
       } else if (k == "activation") {
         if (v.kind != JsonValue::Object) {
-          add("value-type", true, v, w + ": expects an object");
+          add(Check::ValueType, true, v, w + ": expects an object");
           continue;
         }
         for (const auto &[ak, av] : v.members) {
           std::string aw = w + "." + ak;
           if (std::find(kActivationKeys.begin(), kActivationKeys.end(), ak) ==
               kActivationKeys.end())
-            add("config-key", true, av, "Unsupported config key in model_config.activation: " + ak);
+            add(Check::ConfigKey, true, av,
+                "Unsupported config key in model_config.activation: " + ak);
           else if (ak == "calibration_type") {
             if (mixedList(av, aw))
               continue;
             auto one = [&](const JsonValue &x) {
               if (x.kind != JsonValue::String || !isCalibrationType(x.text))
-                add("calibration-type", true, x,
+                add(Check::CalibrationType, true, x,
                     aw + ": '" + x.text + "' is not a calibration type");
             };
             if (av.kind == JsonValue::Array)
@@ -673,20 +685,20 @@ struct Checker {
         const JsonValue *bc = v.get("bias_correction");
         for (const auto &[wk, wv] : v.members)
           if (wk != "bias_correction")
-            add("config-key", true, wv, "Unsupported config key in model_config.weight: " + wk);
+            add(Check::ConfigKey, true, wv, "Unsupported config key in model_config.weight: " + wk);
         if (bc) {
           if (const JsonValue *m = bc->get("metric");
               m && (m->kind != JsonValue::String || !isBiasMetric(m->text)))
-            add("value-type", true, *m,
+            add(Check::ValueType, true, *m,
                 w + ".bias_correction.metric: '" + m->text + "' is not a metric");
           if (const JsonValue *n = bc->get("num_sample");
               n && (n->kind != JsonValue::Integer || std::stol(n->text) < 1))
-            add("value-type", true, *n, w + ".bias_correction.num_sample: an integer >= 1");
+            add(Check::ValueType, true, *n, w + ".bias_correction.num_sample: an integer >= 1");
         }
       } else if (k == "modelwise_search" || k == "layerwise_search") {
         searchConfig(v, w, k == "layerwise_search");
       } else if (k == "search") {
-        add("config-key", false, v,
+        add(Check::ConfigKey, false, v,
             "model_config.search exists only in hmct 2.8.3; gate it on the version");
       }
     }
@@ -696,37 +708,37 @@ struct Checker {
     if (const JsonValue *mc = doc.root.get("model_config"); mc && mc->kind == JsonValue::Object) {
       const JsonValue *act = mc->get("activation");
       if ((!act || !act->get("calibration_type")) && !mc->get("layerwise_search"))
-        add("missing-calibration-type", false, act ? *act : *mc,
+        add(Check::MissingCalibrationType, false, act ? *act : *mc,
             "model_config has no activation.calibration_type: HMCT runs its slow default search");
     }
     const JsonValue &root = doc.root;
     if (root.kind != JsonValue::Object) {
-      add("value-type", true, root, "quant_config must be a JSON object");
+      add(Check::ValueType, true, root, "quant_config must be a JSON object");
       return;
     }
     for (const auto &[k, v] : root.members) {
       if (std::find(kTopLevelKeys.begin(), kTopLevelKeys.end(), k) == kTopLevelKeys.end()) {
-        add("top-level-key", true, v, "Unsupported first-level title in quant_config: " + k);
+        add(Check::TopLevelKey, true, v, "Unsupported first-level title in quant_config: " + k);
         continue;
       }
       if (k == "model_config")
         modelConfig(v);
       else if (k == "op_config" || k == "node_config") {
         if (v.kind != JsonValue::Object) {
-          add("value-type", true, v, k + ": expects an object");
+          add(Check::ValueType, true, v, k + ": expects an object");
           continue;
         }
         for (const auto &[name, e] : v.members) {
           if (k == "op_config") {
             if (!name.empty() && std::islower(static_cast<unsigned char>(name[0])))
-              add("lowercase-op-type", false, e,
+              add(Check::LowercaseOpType, false, e,
                   "op_config." + name + ": ONNX op types are case-sensitive ('" +
                       std::string(1, static_cast<char>(std::toupper(name[0]))) + name.substr(1) +
                       "'?)");
             entry(e, Where("op_config.", name), name, false);
           } else {
             if (hasCommentMarker(name) && doc.hadComments)
-              add("comment-in-name", false, e,
+              add(Check::CommentInName, false, e,
                   "node_config." + name +
                       ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
             entry(e, Where("node_config.", name), "", true);
@@ -748,11 +760,11 @@ std::vector<Issue> checkQuantConfig(const QuantConfigDoc &doc, std::string_view 
 std::string classifyQuantConfig(const std::vector<Issue> &issues) {
   for (const Issue &i : issues)
     if (i.error)
-      return "refused: " + i.check;
+      return std::string("refused: ") + checkName(i.check);
   std::vector<std::string> warns;
   for (const Issue &i : issues)
-    if (std::find(warns.begin(), warns.end(), i.check) == warns.end())
-      warns.push_back(i.check);
+    if (std::find(warns.begin(), warns.end(), checkName(i.check)) == warns.end())
+      warns.push_back(checkName(i.check));
   if (warns.empty())
     return "accepted";
   std::string out = "accepted with warnings:";

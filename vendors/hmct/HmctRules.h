@@ -89,16 +89,22 @@ bool parseQuantConfig(const std::string &text, FileID file, QuantConfigDoc &doc,
 bool parseQuantConfigText(std::string_view text, QuantConfigDoc &doc, std::string &error,
                           uint32_t &line, uint32_t &column);
 
+// One of the checks of checkQuantConfig (HmctChecks.def).
+enum class Check : unsigned {
+#define HMCT_CHECK(ENUM, ID) ENUM,
+#include "vendors/hmct/HmctChecks.def"
+#undef HMCT_CHECK
+};
+// The check's stable ID ("top-level-key", ...).
+const char *checkName(Check c);
+
 struct Issue {
-  // The check's stable ID (kCheckIDs); qlint maps each to a rule, the reader to a diagnostic.
-  std::string check; // top-level-key, config-key, qtype, dual-int16-op, model-output-type,
-                     // calibration-type, value-type, legacy-key, clamped-value, comment-in-name,
-                     // lowercase-op-type, missing-calibration-type, search-config
+  Check check; // qlint maps each to a rule, the reader to a diagnostic (by checkName)
   bool error = true;
   uint32_t line = 0, column = 0;
   std::string message;
 };
-// Every check ID checkQuantConfig can give, in one list (HMCT's own load-time refusals first).
+// Every check ID checkQuantConfig can give, in the table's order.
 extern const std::vector<std::string> kCheckIDs;
 // HMCT's load rules (strict keys, vocabularies, value types) plus qspec's warnings (legacy keys,
 // clamped values, `//` in names, missing calibration_type). `march` = "" skips the march check.

@@ -518,7 +518,7 @@ struct Checker {
   const PracticeDoc &doc;
   std::vector<Issue> issues;
 
-  void add(const char *check, bool error, const YamlValue *at, std::string msg) {
+  void add(Check check, bool error, const YamlValue *at, std::string msg) {
     issues.push_back({check, error, at ? at->line : 0, at ? at->col : 0, std::move(msg)});
   }
 
@@ -535,7 +535,7 @@ struct Checker {
                         describeByte(static_cast<unsigned char>(s[bad])) + ")";
       if (!vendorChecked)
         msg += "; msModelSlim does not check list items, qspec does";
-      add("whitelist", vendorChecked, &at, msg);
+      add(Check::Whitelist, vendorChecked, &at, msg);
     };
     if (v.kind == YamlValue::Scalar && v.isString())
       check(v.text, v, false);
@@ -555,7 +555,7 @@ struct Checker {
                  const std::string &path) {
     for (const auto &kv : m.map)
       if (std::find(allowed.begin(), allowed.end(), kv.first) == allowed.end())
-        issues.push_back({"extra-key", true, kv.second.keyLine, kv.second.keyCol,
+        issues.push_back({Check::ExtraKey, true, kv.second.keyLine, kv.second.keyCol,
                           path + "." + kv.first + ": Extra inputs are not permitted" +
                               didYouMean(kv.first, allowed)});
   }
@@ -564,14 +564,14 @@ struct Checker {
   const YamlValue *required(const YamlValue &m, const char *field, const std::string &path) {
     const YamlValue *v = m.get(field);
     if (!v || v->kind == YamlValue::Null)
-      add("missing-field", true, &m, path + "." + field + ": Field required");
+      add(Check::MissingField, true, &m, path + "." + field + ": Field required");
     return v && v->kind != YamlValue::Null ? v : nullptr;
   }
 
   // One qconfig (3): dtype, scope, method and symmetric required, ext optional. Fills `q`.
   bool role(const YamlValue &r, const std::string &path, QConfig &q) {
     if (r.kind != YamlValue::Mapping) {
-      add("qconfig", true, &r, path + ": Input should be a valid dictionary");
+      add(Check::Qconfig, true, &r, path + ": Input should be a valid dictionary");
       return false;
     }
     static const std::vector<std::string> keys = {"dtype", "scope", "symmetric", "method", "ext"};
@@ -581,14 +581,14 @@ struct Checker {
       const YamlValue *fv = required(r, f, path);
       if (!fv || fv->kind != YamlValue::Scalar) {
         if (fv)
-          add("qconfig", true, fv, path + "." + f + ": Input should be a valid string");
+          add(Check::Qconfig, true, fv, path + "." + f + ": Input should be a valid string");
         complete = false;
         continue;
       }
       std::string name = f;
       if (name == "symmetric") {
         if (fv->scalarType() != "bool") {
-          add("qconfig", true, fv, path + ".symmetric: Input should be a valid boolean");
+          add(Check::Qconfig, true, fv, path + ".symmetric: Input should be a valid boolean");
           complete = false;
         }
         q.symmetric = fv->text[0] == 't' || fv->text[0] == 'T' || fv->text[0] == 'y' ||
@@ -609,7 +609,7 @@ struct Checker {
     if (!qc)
       return;
     if (qc->kind != YamlValue::Mapping) {
-      add("qconfig", true, qc, path + ".qconfig: Input should be a valid dictionary");
+      add(Check::Qconfig, true, qc, path + ".qconfig: Input should be a valid dictionary");
       return;
     }
     static const std::vector<std::string> keys = {"act", "weight"};
@@ -623,7 +623,7 @@ struct Checker {
         continue;
       std::string why;
       if (!checkQConfig(r, q, why))
-        add("qconfig", true, rv, path + ".qconfig." + name + ": " + why);
+        add(Check::Qconfig, true, rv, path + ".qconfig." + name + ": " + why);
     }
   }
 
@@ -640,10 +640,10 @@ struct Checker {
           continue;
         std::string at = where + "." + list + "." + std::to_string(i);
         if (e.text.size() > kMaxPatternChars)
-          add("pattern-length", true, &e, at + ": String should have at most 200 characters");
+          add(Check::PatternLength, true, &e, at + ": String should have at most 200 characters");
         uint64_t n = braceExpansions(e.text);
         if (n > kPatternLimit)
-          add("pattern-limit", true, &e,
+          add(Check::PatternLimit, true, &e,
               at + ": PatternLimitException: pattern '" + e.text + "' expands to " +
                   (n == UINT64_MAX ? std::string("more than 2^64") : std::to_string(n)) +
                   " patterns, more than wcmatch's limit of 1000");
@@ -653,7 +653,7 @@ struct Checker {
 
   // A number for a range check (pydantic lax float: "1e-5" and "95" count); nullopt, with a
   // type error, for anything else; nullopt silently for null.
-  std::optional<double> number(const YamlValue &v, const std::string &path, const char *check) {
+  std::optional<double> number(const YamlValue &v, const std::string &path, Check check) {
     if (v.kind == YamlValue::Null || (v.kind == YamlValue::Scalar && v.scalarType() == "null"))
       return std::nullopt;
     if (v.kind == YamlValue::Scalar && v.scalarType() != "bool") {
@@ -675,9 +675,10 @@ struct Checker {
       const YamlValue *v = p.get(key);
       if (!v)
         return;
-      std::optional<double> x = number(*v, where + "." + key, "processor-range");
+      std::optional<double> x = number(*v, where + "." + key, Check::ProcessorRange);
       if (x && !ok(*x))
-        add("processor-range", true, v, where + "." + key + ": " + key + rule + ", got " + v->text);
+        add(Check::ProcessorRange, true, v,
+            where + "." + key + ": " + key + rule + ", got " + v->text);
     };
     auto openUnit = [](double x) { return x > 0 && x < 1; };
     auto closedUnit = [](double x) { return x >= 0 && x <= 1; };
@@ -725,12 +726,12 @@ struct Checker {
     if (!v || v->kind == YamlValue::Null)
       return;
     if (v->kind != YamlValue::Sequence)
-      return add("subgraph-type", true, v,
+      return add(Check::SubgraphType, true, v,
                  where + ".enable_subgraph_type: Input should be a valid list, got " + v->text);
     for (const YamlValue &e : v->items)
       if (e.kind != YamlValue::Scalar ||
           !isOneOf(e.text, {"norm-linear", "linear-linear", "ov", "up-down"}))
-        add("subgraph-type", true, &e,
+        add(Check::SubgraphType, true, &e,
             where +
                 ".enable_subgraph_type: Elements in enable_subgraph_type must be in "
                 "['norm-linear', 'linear-linear', 'ov', 'up-down'], current element: " +
@@ -747,7 +748,7 @@ struct Checker {
       if (p.get("qconfig"))
         qconfig(p, where, false);
       else
-        add("missing-field", true, &p,
+        add(Check::MissingField, true, &p,
             "qconfig is a required parameter for flex_awq_ssz processor");
     } else if (type == "dynamic_cache") {
       if (const YamlValue *qc = required(p, "qconfig", where))
@@ -769,7 +770,7 @@ struct Checker {
     } else if (type == "group") {
       const YamlValue *cfgs = required(p, "configs", where);
       if (cfgs && cfgs->kind != YamlValue::Sequence)
-        add("processor", true, cfgs, where + ".configs: Input should be a valid list");
+        add(Check::Processor, true, cfgs, where + ".configs: Input should be a valid list");
       else if (cfgs)
         for (size_t i = 0; i < cfgs->items.size(); ++i)
           processor(cfgs->items[i], where + ".configs." + std::to_string(i), api);
@@ -783,7 +784,7 @@ struct Checker {
   void strategies(const YamlValue &p, const std::string &where) {
     const YamlValue *s = p.get("strategies");
     if (!s || s->kind != YamlValue::Sequence || s->items.empty()) {
-      add("missing-field", true, s ? s : &p, where + ".strategies: must not be empty");
+      add(Check::MissingField, true, s ? s : &p, where + ".strategies: must not be empty");
       return;
     }
     static const std::vector<std::string> keys = {"qconfig", "include", "exclude"};
@@ -798,11 +799,11 @@ struct Checker {
   void processor(const YamlValue &p, const std::string &path, const std::string &api) {
     const YamlValue *t = p.kind == YamlValue::Mapping ? p.get("type") : nullptr;
     if (!t || t->kind != YamlValue::Scalar) {
-      add("processor", true, &p, path + ": Unable to extract tag using discriminator 'type'");
+      add(Check::Processor, true, &p, path + ": Unable to extract tag using discriminator 'type'");
       return;
     }
     if (!isKnownProcessor(t->text)) {
-      add("processor", true, t,
+      add(Check::Processor, true, t,
           path + ".type: Input tag '" + t->text +
               "' found using 'type' does not match any of the expected tags" +
               didYouMean(t->text, processorTypes()));
@@ -816,13 +817,13 @@ struct Checker {
     ranges(p, t->text, where);
     if (t->text == "ascendv1_saver" || t->text == "mindie_format_saver" ||
         t->text == "ascendv1_saver_distributed")
-      add("saver", true, t, path + ".type: a saver belongs in spec.save, not spec.process");
+      add(Check::Saver, true, t, path + ".type: a saver belongs in spec.save, not spec.process");
   }
 
   // metadata (1.2): unknown keys refused; score a number >= 0; label a mapping.
   void metadata(const YamlValue &md) {
     if (md.kind != YamlValue::Mapping) {
-      add("metadata", true, &md, "metadata: Input should be a valid dictionary");
+      add(Check::Metadata, true, &md, "metadata: Input should be a valid dictionary");
       return;
     }
     extraKeys(md, kMetadataKeys, "metadata");
@@ -830,25 +831,27 @@ struct Checker {
       const YamlValue &v = kv.second;
       if (kv.first == "config_id") {
         if (v.kind != YamlValue::Scalar || v.text.size() > 200)
-          add("metadata", true, &v, "metadata.config_id: a string of at most 200 characters");
+          add(Check::Metadata, true, &v, "metadata.config_id: a string of at most 200 characters");
       } else if (kv.first == "score") {
-        std::optional<double> x = v.scalarType() == "bool" ? std::optional<double>(1)
-                                                           : number(v, "metadata.score", "score");
+        std::optional<double> x = v.scalarType() == "bool"
+                                      ? std::optional<double>(1)
+                                      : number(v, "metadata.score", Check::Score);
         if (x && *x < 0)
-          add("score", true, &v,
+          add(Check::Score, true, &v,
               "metadata.score: Value error, Code: 203, Message: score must be greater than or "
               "equal to 0, got " +
                   v.text);
       } else if (kv.first == "label") {
         if (v.kind != YamlValue::Mapping)
-          add("metadata", true, &v, "metadata.label: Input should be a valid dictionary");
+          add(Check::Metadata, true, &v, "metadata.label: Input should be a valid dictionary");
       } else if (kv.first == "verified_model_types") {
         if (v.kind != YamlValue::Sequence)
-          add("metadata", true, &v, "metadata.verified_model_types: Input should be a valid list");
+          add(Check::Metadata, true, &v,
+              "metadata.verified_model_types: Input should be a valid list");
         else
           for (const auto &item : v.items)
             if (item.kind != YamlValue::Scalar || item.text.size() > 200)
-              add("metadata", true, &item,
+              add(Check::Metadata, true, &item,
                   "metadata.verified_model_types: items are strings of at most 200 characters");
       }
     }
@@ -861,7 +864,8 @@ struct Checker {
       if (!p || p->kind == YamlValue::Null)
         continue;
       if (p->kind != YamlValue::Sequence) {
-        add("processor", true, p, std::string("spec.") + list + ": Input should be a valid list");
+        add(Check::Processor, true, p,
+            std::string("spec.") + list + ": Input should be a valid list");
         continue;
       }
       bool prior = std::string(list) == "prior";
@@ -885,12 +889,12 @@ struct Checker {
   void save(const YamlValue &spec, const std::string &api) {
     const YamlValue *save = spec.get("save");
     if (save && save->kind != YamlValue::Sequence && save->kind != YamlValue::Null)
-      add("saver", true, save, "spec.save: Input should be a valid list");
+      add(Check::Saver, true, save, "spec.save: Input should be a valid list");
     if (!save || save->kind != YamlValue::Sequence)
       return;
     bool vlmOrSd = api != "modelslim_v1";
     if (vlmOrSd && save->items.empty())
-      add("vlm-save", true, save,
+      add(Check::VlmSave, true, save,
           "spec.save: the last item must be a saver (IndexError on an empty list)");
     for (size_t i = 0; i < save->items.size(); ++i) {
       const YamlValue &item = save->items[i];
@@ -903,18 +907,18 @@ struct Checker {
       } else if (vlmOrSd && !last && isKnownProcessor(tt)) {
         processor(item, path, api);
       } else if (vlmOrSd && last && isKnownProcessor(tt)) {
-        add("vlm-save", true, t,
+        add(Check::VlmSave, true, t,
             "TypeError: The save config you provide is not a saver config (" + path + ".type is '" +
                 tt + "', the last save item must be a saver)");
       } else {
-        add("saver", true, t ? t : &item,
+        add(Check::Saver, true, t ? t : &item,
             path + ".type: Input tag '" + tt +
                 "' found using 'type' does not match any of the expected tags for " + api);
       }
       if (const YamlValue *pfs = item.get("part_file_size")) {
         bool neg = pfs->kind == YamlValue::Scalar && !pfs->text.empty() && pfs->text[0] == '-';
         if (pfs->scalarType() != "int" || neg)
-          add("part-file-size", true, pfs,
+          add(Check::PartFileSize, true, pfs,
               "part_file_size must be greater than or equal to 0, got " + pfs->text);
       }
     }
@@ -923,7 +927,7 @@ struct Checker {
   // The spec block under `api` (2).
   void spec(const YamlValue &spec, const std::string &api) {
     if (spec.kind != YamlValue::Mapping) {
-      add("spec-key", true, &spec, "task spec must be dict");
+      add(Check::SpecKey, true, &spec, "task spec must be dict");
       return;
     }
     std::vector<std::string> keys = specKeys(api);
@@ -932,7 +936,7 @@ struct Checker {
                                                      "dp_layer_wise"};
     if (const YamlValue *r = spec.get("runner");
         r && (r->kind != YamlValue::Scalar || !isKnownRunner(r->text)))
-      add("runner", true, r,
+      add(Check::Runner, true, r,
           "spec.runner: Input should be 'auto', 'model_wise', 'layer_wise' or 'dp_layer_wise'" +
               didYouMean(r->text, runners));
     processLists(spec, api);
@@ -941,31 +945,31 @@ struct Checker {
       bool blank =
           dt->kind != YamlValue::Scalar || dt->text.find_first_not_of(" \t") == std::string::npos;
       if (blank)
-        add("default-text", true, dt, "spec.default_text: must not be blank");
+        add(Check::DefaultText, true, dt, "spec.default_text: must not be blank");
     }
   }
 
   void run() {
     for (const auto &[key, line] : doc.duplicateKeys)
       issues.push_back(
-          {"duplicate-key", true, line, 1,
+          {Check::DuplicateKey, true, line, 1,
            "Duplicate key '" + key + "' found in YAML at line " + std::to_string(line) + "."});
     const YamlValue &root = doc.root;
     if (root.kind != YamlValue::Mapping) {
-      add("apiversion", true, &root, "dict must be dict, not list.");
+      add(Check::Apiversion, true, &root, "dict must be dict, not list.");
       return;
     }
     whitelist(root, "", true);
     const YamlValue *api = root.get("apiversion");
     std::string apiText = api && api->kind == YamlValue::Scalar ? api->text : "Unknown";
     if (!isKnownApiVersion(apiText)) {
-      add("apiversion", true, api ? api : &root,
+      add(Check::Apiversion, true, api ? api : &root,
           "No plugin found for type '" + apiText +
               "' in group 'msmodelslim.quant_service.plugins'.");
       return;
     }
     if (apiText == "modelslim_v0" || apiText == "modelslim_convert") {
-      add("not-a-target", false, api,
+      add(Check::NotATarget, false, api,
           "apiversion '" + apiText + "' is not a qspec target; only its v1 forms are checked");
       return;
     }
@@ -978,6 +982,15 @@ struct Checker {
 
 } // namespace
 
+const char *checkName(Check c) {
+  static const char *const names[] = {
+#define PRACTICE_CHECK(ENUM, ID) ID,
+#include "vendors/msmodelslim/PracticeChecks.def"
+#undef PRACTICE_CHECK
+  };
+  return names[static_cast<unsigned>(c)];
+}
+
 std::vector<Issue> checkPractice(const PracticeDoc &doc) {
   Checker c{doc, {}};
   c.run();
@@ -986,11 +999,11 @@ std::vector<Issue> checkPractice(const PracticeDoc &doc) {
 
 std::string classifyPractice(const PracticeDoc &doc, const std::vector<Issue> &issues) {
   for (const Issue &i : issues)
-    if (i.check == "not-a-target")
+    if (i.check == Check::NotATarget)
       return "not-a-target";
   for (const Issue &i : issues)
     if (i.error)
-      return "refused: " + i.check;
+      return std::string("refused: ") + checkName(i.check);
   (void)doc;
   return "accepted";
 }

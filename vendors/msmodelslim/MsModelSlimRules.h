@@ -165,13 +165,18 @@ struct PracticeDoc {
 // returns false. `file` is the SourceManager id of `text` (for locations).
 bool parsePractice(const std::string &text, FileID file, PracticeDoc &doc, DiagnosticEngine &diags);
 
-// One finding of checkPractice. `check` is a stable short name (qlint maps it to a rule ID).
+// One of the checks of checkPractice (PracticeChecks.def).
+enum class Check : unsigned {
+#define PRACTICE_CHECK(ENUM, ID) ENUM,
+#include "vendors/msmodelslim/PracticeChecks.def"
+#undef PRACTICE_CHECK
+};
+// The check's stable ID ("whitelist", "extra-key", ...).
+const char *checkName(Check c);
+
+// One finding of checkPractice. qlint maps its check to a rule ID.
 struct Issue {
-  std::string check; // whitelist, apiversion, not-a-target, metadata, spec-key, processor,
-                     // qconfig, saver, runner, duplicate-key, config-id, default-text,
-                     // pattern-length, pattern-limit, extra-key (an unknown key at any schema
-                     // level, at the key), missing-field, score, processor-range,
-                     // part-file-size, vlm-save, subgraph-type
+  Check check; // extra-key: an unknown key at any schema level, at the key
   bool error = true;
   uint32_t line = 0, col = 0;
   std::string message;

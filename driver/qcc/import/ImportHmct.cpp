@@ -283,7 +283,7 @@ bool importHmct(const Source &src, const Context &ctx, ImportedSpec &out) {
     if (i.error) {
       ctx.diags.report(DiagID::err_import_refused,
                        SourceRange::point(src.file, i.line ? i.line : 1, i.column ? i.column : 1),
-                       {"HMCT", i.message + " (" + i.check + ")"});
+                       {"HMCT", i.message + " (" + hmct::checkName(i.check) + ")"});
       bad = true;
     }
   if (bad)

@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkAmctAdaParam(LintContext &ctx) {
+void checkAmctAdaParam(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctAdaParam, {"amct-ada"});
 }
 

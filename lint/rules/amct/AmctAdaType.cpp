@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctAdaType(LintContext &ctx) {
+void checkAmctAdaType(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctAdaType, {"amct-ada-type"});
 }
 

@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctChannelWiseRejected(LintContext &ctx) {
+void checkAmctChannelWiseRejected(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctChannelWiseRejected, {"amct-channel-wise"});
 }
 

@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkAmctClipPair(LintContext &ctx) {
+void checkAmctClipPair(AmctInput &ctx) {
   if (!ctx.amctParsed) {
     for (const auto &e : ctx.amctErrors)
       if (amctlint::isClipPairError(e.message)) {

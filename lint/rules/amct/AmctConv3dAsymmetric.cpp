@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkAmctConv3dAsymmetric(LintContext &ctx) {
+void checkAmctConv3dAsymmetric(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctConv3dAsymmetric, {"amct-conv3d-asymmetric"});
 }
 

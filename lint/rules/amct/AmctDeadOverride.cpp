@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkAmctDeadOverride(LintContext &ctx) {
+void checkAmctDeadOverride(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctDeadOverride, {"amct-dead-override"});
 }
 

@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkAmctDmqStrength(LintContext &ctx) {
+void checkAmctDmqStrength(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctDmqStrength, {"amct-dmq"});
 }
 

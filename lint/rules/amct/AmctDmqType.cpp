@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctDmqType(LintContext &ctx) {
+void checkAmctDmqType(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctDmqType, {"amct-dmq-type"});
 }
 

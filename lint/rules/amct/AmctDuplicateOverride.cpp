@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkAmctDuplicateOverride(LintContext &ctx) {
+void checkAmctDuplicateOverride(AmctInput &ctx) {
   if (!ctx.amctParsed)
     return;
   const amct::AmctDocument &doc = *ctx.amctDoc;

@@ -10,7 +10,7 @@
 
 namespace qspec::lint {
 
-void checkAmctDuplicateSkip(LintContext &ctx) {
+void checkAmctDuplicateSkip(AmctInput &ctx) {
   if (!ctx.amctParsed)
     return;
   const amct::AmctDocument &doc = *ctx.amctDoc;

@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkAmctInt16Type(LintContext &ctx) {
+void checkAmctInt16Type(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctInt16Type, {"amct-int16-type"});
 }
 

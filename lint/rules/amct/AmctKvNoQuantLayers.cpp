@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkAmctKvNoQuantLayers(LintContext &ctx) {
+void checkAmctKvNoQuantLayers(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctKvNoQuantLayers, {"amct-kv-no-quant-layers"});
 }
 

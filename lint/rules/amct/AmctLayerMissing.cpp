@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkAmctLayerMissing(LintContext &ctx) {
+void checkAmctLayerMissing(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctLayerMissing, {"amct-layer-missing"});
 }
 

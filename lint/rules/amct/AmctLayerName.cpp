@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkAmctLayerName(LintContext &ctx) {
+void checkAmctLayerName(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctLayerName, {"amct-layer-name"});
 }
 

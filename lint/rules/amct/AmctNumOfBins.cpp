@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkAmctNumOfBins(LintContext &ctx) {
+void checkAmctNumOfBins(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctNumOfBins, {"amct-num-of-bins"});
 }
 

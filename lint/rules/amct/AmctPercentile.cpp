@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctPercentile(LintContext &ctx) {
+void checkAmctPercentile(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctPercentile, {"amct-percentile"});
 }
 

@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkAmctPruneAlgo(LintContext &ctx) {
+void checkAmctPruneAlgo(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctPruneAlgo, {"amct-prune-algo"});
 }
 

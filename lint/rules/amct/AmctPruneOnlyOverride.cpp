@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkAmctPruneOnlyOverride(LintContext &ctx) {
+void checkAmctPruneOnlyOverride(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctPruneOnlyOverride, {"amct-prune-only-override"});
 }
 

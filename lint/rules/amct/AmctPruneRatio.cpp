@@ -3,12 +3,12 @@
 // values outside (0, 1) with `prune ration should be greater than 0 and less than 1 for layer
 // <name>` (AMCT's typo; reference amct.md §4.5). For the global `prune_config` the message names
 // the layers it stands for. A missing `prune_ratio` fails the strict parse (`required`), which is
-// `amct-invalid-cfg`. The check is `amct::checkPruneRatio`.
+// `amct-parse-error`. The check is `amct::checkPruneRatio`.
 #include "lint/rules/amct/AmctUtil.h"
 
 namespace qspec::lint {
 
-void checkAmctPruneRatio(LintContext &ctx) {
+void checkAmctPruneRatio(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctPruneRatio, {"amct-prune-ratio"});
 }
 

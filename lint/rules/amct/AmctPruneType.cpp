@@ -12,7 +12,7 @@
 
 namespace qspec::lint {
 
-void checkAmctPruneType(LintContext &ctx) {
+void checkAmctPruneType(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctPruneType, {"amct-prune-type"});
 }
 

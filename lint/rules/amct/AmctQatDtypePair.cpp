@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctQatDtypePair(LintContext &ctx) {
+void checkAmctQatDtypePair(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctQatDtypePair, {"amct-qat-pair"});
 }
 

@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkAmctQatSkipIneffective(LintContext &ctx) {
+void checkAmctQatSkipIneffective(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctQatSkipIneffective, {"amct-qat-skip-ineffective"});
 }
 

@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkAmctQuantBits(LintContext &ctx) {
+void checkAmctQuantBits(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctQuantBits, {"amct-quant-bits"});
 }
 

@@ -9,7 +9,7 @@
 
 namespace qspec::lint {
 
-void checkAmctSearchRange(LintContext &ctx) {
+void checkAmctSearchRange(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctSearchRange, {"amct-search-range"});
 }
 

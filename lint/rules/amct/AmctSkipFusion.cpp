@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctSkipFusion(LintContext &ctx) {
+void checkAmctSkipFusion(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctSkipFusion, {"amct-skip-fusion"});
 }
 

@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkAmctSparsityUnsupportedSoc(LintContext &ctx) {
+void checkAmctSparsityUnsupportedSoc(AmctInput &ctx) {
   if (ctx.opts.amctHardware.empty())
     return;
   amctlint::reportFindings(ctx, RuleID::AmctSparsityUnsupportedSoc, {"amct-hardware-sparsity"});

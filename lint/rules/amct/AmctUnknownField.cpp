@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkAmctUnknownField(LintContext &ctx) {
+void checkAmctUnknownField(AmctInput &ctx) {
   if (ctx.amctParsed) {
     amctlint::reportFindings(ctx, RuleID::AmctUnknownField, {"amct-framework-field"});
     return;

@@ -13,7 +13,7 @@
 
 namespace qspec::lint {
 
-void checkAmctUnsupportedType(LintContext &ctx) {
+void checkAmctUnsupportedType(AmctInput &ctx) {
   amctlint::reportFindings(ctx, RuleID::AmctUnsupportedType, {"amct-unsupported-type"});
 }
 

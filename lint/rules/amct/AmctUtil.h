@@ -1,5 +1,5 @@
 // Helpers shared by the AMCT rules: take the findings of some check names from the document
-// checks the driver ran once per file (LintContext::amctFindings).
+// checks the driver ran once per file (AmctInput::amctFindings).
 #pragma once
 
 #include "vendors/amct/AmctConfig.h"
@@ -11,8 +11,7 @@
 namespace qspec::lint::amctlint {
 
 // Reports the emitter-check findings whose `rule` is one of `checks` under `rule`.
-inline void reportFindings(LintContext &ctx, RuleID rule,
-                           std::initializer_list<const char *> checks,
+inline void reportFindings(AmctInput &ctx, RuleID rule, std::initializer_list<const char *> checks,
                            const std::string &prefix = "") {
   if (!ctx.amctFindings)
     return;
@@ -32,7 +31,7 @@ inline void reportFindings(LintContext &ctx, RuleID rule,
 // name is on the reported line (libprotobuf reports the token after it), else at the position.
 // libprotobuf reports an unknown enum value or field at the token after it, which may be on a
 // later line: the two lines before are searched too.
-inline SourceRange errorRange(const LintContext &ctx, const LintContext::AmctError &e) {
+inline SourceRange errorRange(const AmctInput &ctx, const AmctInput::AmctError &e) {
   if (e.line == 0)
     return ctx.at(1, 1);
   size_t q2 = e.message.rfind('"');
@@ -67,7 +66,7 @@ inline bool isClipPairError(const std::string &msg) {
 
 // The notes of a parse error: the top-level field that decided which root message the file was
 // read as (at that field), and what each root message said.
-inline void addParseNotes(LintContext &ctx, Diagnostic &d) {
+inline void addParseNotes(AmctInput &ctx, Diagnostic &d) {
   if (!ctx.amctKindNote.empty())
     ctx.note(d, ctx.at(ctx.amctKindLine, ctx.amctKindCol), ctx.amctKindNote);
   if (!ctx.amctTried.empty())

@@ -6,8 +6,8 @@
 
 namespace qspec::lint {
 
-void checkHmctCalibrationType(LintContext &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctCalibrationType, "calibration-type");
+void checkHmctCalibrationType(QuantConfigInput &ctx) {
+  quantconfig::reportIssues(ctx, RuleID::HmctCalibrationType, hmct::Check::CalibrationType);
 }
 
 } // namespace qspec::lint

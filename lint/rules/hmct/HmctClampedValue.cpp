@@ -6,8 +6,8 @@
 
 namespace qspec::lint {
 
-void checkHmctClampedValue(LintContext &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctClampedValue, "clamped-value");
+void checkHmctClampedValue(QuantConfigInput &ctx) {
+  quantconfig::reportIssues(ctx, RuleID::HmctClampedValue, hmct::Check::ClampedValue);
 }
 
 } // namespace qspec::lint

@@ -29,7 +29,7 @@ bool isDual(const LNode &v) {
 
 } // namespace
 
-void checkHmctDualInt16Op(LintContext &ctx) {
+void checkHmctDualInt16Op(QuantConfigInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   if (const LNode *mc = ctx.tree->get("model_config"); mc && mc->isMap())

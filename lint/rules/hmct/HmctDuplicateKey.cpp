@@ -28,7 +28,7 @@ void walk(LintContext &ctx, const LNode &n, const std::string &path) {
 
 } // namespace
 
-void checkHmctDuplicateKey(LintContext &ctx) {
+void checkHmctDuplicateKey(QuantConfigInput &ctx) {
   if (ctx.tree)
     walk(ctx, *ctx.tree, "quant_config");
 }

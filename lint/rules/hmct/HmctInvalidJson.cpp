@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkHmctInvalidJson(LintContext &ctx) {
+void checkHmctInvalidJson(QuantConfigInput &ctx) {
   if (ctx.parseError) {
     ctx.report(RuleID::HmctInvalidJson, ctx.parseError->range,
                "invalid JSON (after stripping // and /* */ comments as HMCT does): " +

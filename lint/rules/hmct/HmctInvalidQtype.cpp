@@ -21,7 +21,7 @@ void checkValue(LintContext &ctx, const LNode &v, const std::string &where, bool
 
 } // namespace
 
-void checkHmctInvalidQtype(LintContext &ctx) {
+void checkHmctInvalidQtype(QuantConfigInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   if (const LNode *mc = ctx.tree->get("model_config"); mc && mc->isMap()) {

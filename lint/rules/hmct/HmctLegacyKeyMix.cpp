@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkHmctLegacyKeyMix(LintContext &ctx) {
+void checkHmctLegacyKeyMix(QuantConfigInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   const LNode *firstNew = nullptr;

@@ -4,7 +4,7 @@
 
 namespace qspec::lint {
 
-void checkHmctLowercaseOpType(LintContext &ctx) {
+void checkHmctLowercaseOpType(QuantConfigInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   const LNode *ops = ctx.tree->get("op_config");

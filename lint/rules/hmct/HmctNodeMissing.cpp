@@ -11,7 +11,7 @@
 
 namespace qspec::lint {
 
-void checkHmctNodeMissing(LintContext &ctx) {
+void checkHmctNodeMissing(QuantConfigInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap() || !ctx.inventory)
     return;
   const ir::Inventory &inv = *ctx.inventory;

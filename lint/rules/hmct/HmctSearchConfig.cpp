@@ -6,8 +6,8 @@
 
 namespace qspec::lint {
 
-void checkHmctSearchConfig(LintContext &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctSearchConfig, "search-config");
+void checkHmctSearchConfig(QuantConfigInput &ctx) {
+  quantconfig::reportIssues(ctx, RuleID::HmctSearchConfig, hmct::Check::SearchConfig);
 }
 
 } // namespace qspec::lint

@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkHmctUnknownKey(LintContext &ctx) {
+void checkHmctUnknownKey(QuantConfigInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   using quantconfig::contains;

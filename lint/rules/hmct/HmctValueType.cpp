@@ -25,8 +25,8 @@ bool reportedElsewhere(const hmct::Issue &i) {
 
 } // namespace
 
-void checkHmctValueType(LintContext &ctx) {
-  quantconfig::reportIssues(ctx, RuleID::HmctValueType, "value-type", reportedElsewhere);
+void checkHmctValueType(QuantConfigInput &ctx) {
+  quantconfig::reportIssues(ctx, RuleID::HmctValueType, hmct::Check::ValueType, reportedElsewhere);
 }
 
 } // namespace qspec::lint

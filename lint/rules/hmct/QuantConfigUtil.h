@@ -30,10 +30,10 @@ forEachEntry(const LNode &root,
   }
 }
 
-// Reports the vendor model's issues (LintContext::hmctIssues) whose check is `check` under
+// Reports the vendor model's issues (QuantConfigInput::hmctIssues) whose check is `check` under
 // `rule`, at the value they are about; a warning-level issue stays a warning. `skip`: issues
 // another rule reports.
-inline void reportIssues(LintContext &ctx, RuleID rule, const char *check,
+inline void reportIssues(QuantConfigInput &ctx, RuleID rule, hmct::Check check,
                          bool (*skip)(const hmct::Issue &) = nullptr) {
   if (!ctx.hmctIssues)
     return;

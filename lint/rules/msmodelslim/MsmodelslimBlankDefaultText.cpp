@@ -6,8 +6,9 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimBlankDefaultText(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimBlankDefaultText, {"default-text"});
+void checkMsmodelslimBlankDefaultText(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimBlankDefaultText,
+                               {msmodelslim::Check::DefaultText});
 }
 
 } // namespace qspec::lint

@@ -56,7 +56,7 @@ bool entryLines(const LintContext &ctx, const LNode &key, SourceRange &out) {
 
 } // namespace
 
-void checkMsmodelslimDuplicateKey(LintContext &ctx) {
+void checkMsmodelslimDuplicateKey(PracticeInput &ctx) {
   if (!ctx.tree)
     return;
   std::function<void(const LNode &)> walk = [&](const LNode &n) {

@@ -9,8 +9,8 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimExtraKey(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimExtraKey, {"extra-key"});
+void checkMsmodelslimExtraKey(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimExtraKey, {msmodelslim::Check::ExtraKey});
 }
 
 } // namespace qspec::lint

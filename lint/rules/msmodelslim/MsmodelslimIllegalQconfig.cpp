@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimIllegalQconfig(LintContext &ctx) {
+void checkMsmodelslimIllegalQconfig(PracticeInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   practice::forEachProcessor(*ctx.tree, [&](const LNode &item, const std::string &path) {

@@ -38,7 +38,7 @@ void checkText(LintContext &ctx, const LNode &n, bool isKey) {
 
 } // namespace
 
-void checkMsmodelslimInvalidCharacter(LintContext &ctx) {
+void checkMsmodelslimInvalidCharacter(PracticeInput &ctx) {
   // Standard input without --stdin-filename has no path for msModelSlim to refuse.
   std::string_view path = ctx.path == kStdinName ? "" : std::string_view(ctx.path);
   for (unsigned char c : path)

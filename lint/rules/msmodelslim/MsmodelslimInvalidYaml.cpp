@@ -4,7 +4,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimInvalidYaml(LintContext &ctx) {
+void checkMsmodelslimInvalidYaml(PracticeInput &ctx) {
   if (ctx.parseError) {
     ctx.report(RuleID::MsmodelslimInvalidYaml, ctx.parseError->range,
                "invalid YAML: " + ctx.parseError->message);

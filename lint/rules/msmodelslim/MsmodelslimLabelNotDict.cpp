@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimLabelNotDict(LintContext &ctx) {
+void checkMsmodelslimLabelNotDict(PracticeInput &ctx) {
   if (!ctx.tree)
     return;
   const LNode *meta = ctx.tree->get("metadata");

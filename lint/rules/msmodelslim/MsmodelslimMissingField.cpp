@@ -10,8 +10,9 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimMissingField(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimMissingField, {"missing-field"});
+void checkMsmodelslimMissingField(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimMissingField,
+                               {msmodelslim::Check::MissingField});
 }
 
 } // namespace qspec::lint

@@ -6,8 +6,9 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimPartFileSize(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimPartFileSize, {"part-file-size"});
+void checkMsmodelslimPartFileSize(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimPartFileSize,
+                               {msmodelslim::Check::PartFileSize});
 }
 
 } // namespace qspec::lint

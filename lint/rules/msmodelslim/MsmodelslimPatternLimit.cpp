@@ -29,7 +29,7 @@ void checkEntry(LintContext &ctx, const LNode &e, const std::string &path) {
 
 } // namespace
 
-void checkMsmodelslimPatternLimit(LintContext &ctx) {
+void checkMsmodelslimPatternLimit(PracticeInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   practice::forEachProcessor(*ctx.tree, [&](const LNode &item, const std::string &path) {

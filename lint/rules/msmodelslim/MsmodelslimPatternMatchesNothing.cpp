@@ -58,7 +58,7 @@ std::string hint(const std::string &text, const ir::Inventory &inv) {
 
 } // namespace
 
-void checkMsmodelslimPatternMatchesNothing(LintContext &ctx) {
+void checkMsmodelslimPatternMatchesNothing(PracticeInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap() || !ctx.inventory)
     return;
   const ir::Inventory &inv = *ctx.inventory;

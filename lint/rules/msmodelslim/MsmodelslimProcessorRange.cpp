@@ -9,8 +9,9 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimProcessorRange(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimProcessorRange, {"processor-range"});
+void checkMsmodelslimProcessorRange(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimProcessorRange,
+                               {msmodelslim::Check::ProcessorRange});
 }
 
 } // namespace qspec::lint

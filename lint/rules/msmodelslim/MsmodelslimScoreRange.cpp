@@ -7,8 +7,8 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimScoreRange(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimScoreRange, {"score"});
+void checkMsmodelslimScoreRange(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimScoreRange, {msmodelslim::Check::Score});
 }
 
 } // namespace qspec::lint

@@ -7,8 +7,9 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimSubgraphType(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimSubgraphType, {"subgraph-type"});
+void checkMsmodelslimSubgraphType(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimSubgraphType,
+                               {msmodelslim::Check::SubgraphType});
 }
 
 } // namespace qspec::lint

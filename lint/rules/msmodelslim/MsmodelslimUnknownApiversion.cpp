@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownApiversion(LintContext &ctx) {
+void checkMsmodelslimUnknownApiversion(PracticeInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   const LNode *v = ctx.tree->get("apiversion");

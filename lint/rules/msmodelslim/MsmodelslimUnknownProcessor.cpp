@@ -8,8 +8,9 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownProcessor(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownProcessor, {"processor"});
+void checkMsmodelslimUnknownProcessor(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownProcessor,
+                               {msmodelslim::Check::Processor});
 }
 
 } // namespace qspec::lint

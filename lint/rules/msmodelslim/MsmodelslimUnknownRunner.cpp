@@ -6,8 +6,8 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownRunner(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownRunner, {"runner"});
+void checkMsmodelslimUnknownRunner(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownRunner, {msmodelslim::Check::Runner});
 }
 
 } // namespace qspec::lint

@@ -7,8 +7,8 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimUnknownSaver(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownSaver, {"saver"});
+void checkMsmodelslimUnknownSaver(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimUnknownSaver, {msmodelslim::Check::Saver});
 }
 
 } // namespace qspec::lint

@@ -7,8 +7,8 @@
 
 namespace qspec::lint {
 
-void checkMsmodelslimVlmSave(LintContext &ctx) {
-  practice::reportVendorIssues(ctx, RuleID::MsmodelslimVlmSave, {"vlm-save"});
+void checkMsmodelslimVlmSave(PracticeInput &ctx) {
+  practice::reportVendorIssues(ctx, RuleID::MsmodelslimVlmSave, {msmodelslim::Check::VlmSave});
 }
 
 } // namespace qspec::lint

@@ -60,12 +60,12 @@ inline std::optional<bool> yamlBool(const LNode &n) {
 
 // Reports each finding of the vendor model (ctx.practiceIssues) whose check is one of `checks`
 // as a finding of `rule`, at the vendor's line and column.
-inline void reportVendorIssues(LintContext &ctx, RuleID rule,
-                               std::initializer_list<const char *> checks) {
+inline void reportVendorIssues(PracticeInput &ctx, RuleID rule,
+                               std::initializer_list<msmodelslim::Check> checks) {
   if (!ctx.practiceIssues)
     return;
   for (const msmodelslim::Issue &i : *ctx.practiceIssues)
-    for (const char *c : checks)
+    for (msmodelslim::Check c : checks)
       if (i.check == c)
         ctx.report(rule, ctx.at(i.line ? i.line : 1, i.col ? i.col : 1), i.message);
 }

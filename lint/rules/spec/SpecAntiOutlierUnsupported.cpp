@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkSpecAntiOutlierUnsupported(LintContext &ctx) {
+void checkSpecAntiOutlierUnsupported(SpecInput &ctx) {
   takeCompilerDiags(ctx, RuleID::SpecAntiOutlierUnsupported, {"err_msmodelslim_unknown_processor"});
 }
 

@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkSpecCompilerWarning(LintContext &ctx) {
+void checkSpecCompilerWarning(SpecInput &ctx) {
   takeUnmapped(ctx, RuleID::SpecCompilerWarning, [](Severity s) { return s == Severity::Warning; });
 }
 

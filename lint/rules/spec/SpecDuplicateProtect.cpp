@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkSpecDuplicateProtect(LintContext &ctx) {
+void checkSpecDuplicateProtect(SpecInput &ctx) {
   if (!ctx.specBuilt)
     return;
   const ir::Spec &spec = *ctx.spec;

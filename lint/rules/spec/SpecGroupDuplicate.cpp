@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkSpecGroupDuplicate(LintContext &ctx) {
+void checkSpecGroupDuplicate(SpecInput &ctx) {
   if (!ctx.specBuilt)
     return;
   const ir::Spec &spec = *ctx.spec;

@@ -8,7 +8,7 @@
 
 namespace qspec::lint {
 
-void checkSpecGroupSplit(LintContext &ctx) {
+void checkSpecGroupSplit(SpecInput &ctx) {
   size_t before = ctx.findings.size();
   if (!takeCompilerDiags(ctx, RuleID::SpecGroupSplit, {"err_group_split"}) || !ctx.specResolved)
     return;

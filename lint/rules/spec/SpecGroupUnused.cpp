@@ -4,7 +4,7 @@
 
 namespace qspec::lint {
 
-void checkSpecGroupUnused(LintContext &ctx) {
+void checkSpecGroupUnused(SpecInput &ctx) {
   takeCompilerDiags(ctx, RuleID::SpecGroupUnused, {"warn_group_empty"});
 }
 

@@ -26,7 +26,7 @@ bool hasOwnRule(const std::string &code) {
   return false;
 }
 
-void takeUnmapped(LintContext &ctx, RuleID rule, bool (*wanted)(Severity)) {
+void takeUnmapped(SpecInput &ctx, RuleID rule, bool (*wanted)(Severity)) {
   auto &cd = ctx.compilerDiags;
   for (auto it = cd.begin(); it != cd.end();) {
     if (hasOwnRule(it->code) || !wanted(it->severity)) {
@@ -40,7 +40,7 @@ void takeUnmapped(LintContext &ctx, RuleID rule, bool (*wanted)(Severity)) {
   }
 }
 
-void checkSpecInvalid(LintContext &ctx) {
+void checkSpecInvalid(SpecInput &ctx) {
   takeUnmapped(ctx, RuleID::SpecInvalid,
                [](Severity s) { return s == Severity::Error || s == Severity::Fatal; });
 }

@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkSpecOverrideConflict(LintContext &ctx) {
+void checkSpecOverrideConflict(SpecInput &ctx) {
   takeCompilerDiags(ctx, RuleID::SpecOverrideConflict, {"err_override_conflict"});
 }
 

@@ -35,7 +35,7 @@ std::vector<FieldRef> fields(const ir::Settings &s, const ir::ResolvedModule &m)
 
 } // namespace
 
-void checkSpecOverrideShadowed(LintContext &ctx) {
+void checkSpecOverrideShadowed(SpecInput &ctx) {
   if (!ctx.specResolved)
     return;
   const ir::Spec &spec = *ctx.spec;

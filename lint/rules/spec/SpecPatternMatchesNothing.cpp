@@ -6,7 +6,7 @@
 
 namespace qspec::lint {
 
-void checkSpecPatternMatchesNothing(LintContext &ctx) {
+void checkSpecPatternMatchesNothing(SpecInput &ctx) {
   takeCompilerDiags(ctx, RuleID::SpecPatternMatchesNothing,
                     {"warn_pattern_matches_nothing", "warn_type_matches_nothing"});
 }

@@ -7,7 +7,7 @@
 
 namespace qspec::lint {
 
-void checkSpecProtectedCovered(LintContext &ctx) {
+void checkSpecProtectedCovered(SpecInput &ctx) {
   if (!ctx.specResolved)
     return;
   const ir::Spec &spec = *ctx.spec;

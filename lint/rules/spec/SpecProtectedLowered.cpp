@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkSpecProtectedLowered(LintContext &ctx) {
+void checkSpecProtectedLowered(SpecInput &ctx) {
   takeCompilerDiags(ctx, RuleID::SpecProtectedLowered,
                     {"err_protected_lowered", "err_tuning_protected"});
 }

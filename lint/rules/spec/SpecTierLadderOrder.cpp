@@ -64,7 +64,7 @@ bool ladderFix(const LintContext &ctx, uint32_t offset, FixIt &fix) {
 
 } // namespace
 
-void checkSpecTierLadderOrder(LintContext &ctx) {
+void checkSpecTierLadderOrder(SpecInput &ctx) {
   size_t before = ctx.findings.size();
   takeCompilerDiags(ctx, RuleID::SpecTierLadderOrder, {"err_ladder_order", "err_ladder_duplicate"});
   bool fixed = false;

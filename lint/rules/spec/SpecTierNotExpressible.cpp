@@ -5,7 +5,7 @@
 
 namespace qspec::lint {
 
-void checkSpecTierNotExpressible(LintContext &ctx) {
+void checkSpecTierNotExpressible(SpecInput &ctx) {
   takeCompilerDiags(ctx, RuleID::SpecTierNotExpressible,
                     {"err_tier_not_expressible", "err_tier_not_expressible_pattern"});
 }

@@ -50,7 +50,7 @@ TuneState stateOf(const ir::Spec &spec) {
 
 } // namespace
 
-void checkSpecTuningTooManyChanges(LintContext &ctx) {
+void checkSpecTuningTooManyChanges(SpecInput &ctx) {
   if (!ctx.specBuilt || (ctx.opts.anchor.empty() && ctx.opts.against.empty()))
     return;
   const ir::Spec &spec = *ctx.spec;

@@ -72,7 +72,7 @@ void expectRoundTrip(const std::string &text, const ir::Spec &spec) {
   ASSERT_TRUE(hmct::parseQuantConfig(text, sm.addFile("<out>", text), doc, diags));
   for (const auto &i : hmct::checkQuantConfig(doc))
     if (i.error)
-      ADD_FAILURE() << i.check << ": " << i.message;
+      ADD_FAILURE() << hmct::checkName(i.check) << ": " << i.message;
 }
 
 Mods vit() {
@@ -236,7 +236,7 @@ TEST(HmctRules, ChecksFindVendorErrors) {
   ASSERT_TRUE(hmct::parseQuantConfig(text, sm.addFile("q.json", text), doc, diags));
   std::map<std::string, int> checks;
   for (const auto &i : hmct::checkQuantConfig(doc))
-    ++checks[i.check];
+    ++checks[hmct::checkName(i.check)];
   EXPECT_TRUE(checks.count("qtype"));         // int32
   EXPECT_TRUE(checks.count("clamped-value")); // num_bin 64
   EXPECT_TRUE(checks.count("value-type"));    // max_percentile 1 (an int)
@@ -273,7 +273,8 @@ TEST(HmctConformance, Verdicts) {
       auto issues = hmct::checkQuantConfig(doc, "nash-m");
       verdict = hmct::classifyQuantConfig(issues);
       for (const auto &i : issues)
-        detail += "\n  " + std::to_string(i.line) + ": " + i.check + ": " + i.message;
+        detail +=
+            "\n  " + std::to_string(i.line) + ": " + hmct::checkName(i.check) + ": " + i.message;
     }
     auto it = expected.find(name);
     ASSERT_NE(it, expected.end()) << "new file without a verdict: " << name;

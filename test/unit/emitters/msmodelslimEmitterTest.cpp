@@ -85,7 +85,7 @@ void expectRoundTrip(const std::string &yaml, const ir::Spec &spec) {
   ms::PracticeDoc pd;
   ASSERT_TRUE(ms::parsePractice(yaml, sm.addFile("<out>", yaml), pd, diags));
   for (const auto &i : ms::checkPractice(pd))
-    ADD_FAILURE() << i.check << ": " << i.message;
+    ADD_FAILURE() << ms::checkName(i.check) << ": " << i.message;
 }
 
 Mods llm(int layers) {
@@ -328,7 +328,7 @@ TEST(MsModelSlimRules, ReaderFindsDuplicatesAndMergeOverrides) {
   ASSERT_TRUE(ms::parsePractice(text, sm.addFile("x.yaml", text), doc, diags));
   auto issues = ms::checkPractice(doc);
   ASSERT_FALSE(issues.empty());
-  EXPECT_EQ(issues[0].check, "duplicate-key");
+  EXPECT_EQ(issues[0].check, ms::Check::DuplicateKey);
   EXPECT_EQ(issues[0].message, "Duplicate key 'config_id' found in YAML at line 3.");
   EXPECT_FALSE(ms::parsePractice("a: [1,\n", sm.addFile("y.yaml", "a: [1,\n"), doc, diags));
   EXPECT_TRUE(diags.hasErrors());
@@ -377,7 +377,8 @@ TEST(MsModelSlimConformance, Verdicts) {
       auto issues = ms::checkPractice(doc);
       verdict = ms::classifyPractice(doc, issues);
       for (const auto &i : issues)
-        detail += "\n  " + std::to_string(i.line) + ": " + i.check + ": " + i.message;
+        detail +=
+            "\n  " + std::to_string(i.line) + ": " + ms::checkName(i.check) + ": " + i.message;
     }
     auto it = expected.find(name);
     ASSERT_NE(it, expected.end()) << "new file without a verdict: " << name;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -42,6 +43,31 @@ TEST(LintRules, Selectors) {
   EXPECT_FALSE(selectorMatches("amct", split));
   EXPECT_TRUE(isValidSelector("hmct"));
   EXPECT_FALSE(isValidSelector("nosuch"));
+}
+
+// A deprecated ID names current rules only, is no current rule itself, and selects exactly its
+// replacements: no prefix match, no other rule.
+TEST(LintRules, DeprecatedIdsSelectTheirReplacements) {
+  ASSERT_FALSE(deprecatedRules().empty());
+  for (const DeprecatedRule &d : deprecatedRules()) {
+    EXPECT_EQ(findRule(d.id), nullptr) << d.id << " is both deprecated and a rule";
+    EXPECT_EQ(findDeprecatedRule(d.id), &d);
+    EXPECT_TRUE(isValidSelector(d.id));
+    ASSERT_FALSE(d.replacements.empty()) << d.id;
+    for (const std::string &rep : d.replacements)
+      EXPECT_NE(findRule(rep), nullptr) << d.id << " -> unknown rule " << rep;
+    for (const RuleInfo &r : allRules()) {
+      bool replaced =
+          std::find(d.replacements.begin(), d.replacements.end(), r.id) != d.replacements.end();
+      EXPECT_EQ(selectorMatches(d.id, r), replaced) << d.id << " / " << r.id;
+      std::vector<std::string> old = deprecatedIdsOf(r);
+      EXPECT_EQ(std::find(old.begin(), old.end(), d.id) != old.end(), replaced) << r.id;
+    }
+  }
+  const RuleInfo &batch = *findRule("amct-batch-num");
+  EXPECT_TRUE(selectorMatches("amct-invalid-cfg", batch));
+  EXPECT_FALSE(selectorMatches("amct-invalid-cfg", *findRule("amct-clip-pair")));
+  EXPECT_FALSE(selectorMatches("amct-invalid", batch)); // a deprecated ID is no prefix
 }
 
 static Diagnostic withFix(uint32_t b, uint32_t e, std::string text,

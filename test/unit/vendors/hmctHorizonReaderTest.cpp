@@ -190,7 +190,7 @@ TEST(HmctConformance, VendorModelReadsEveryRealFile) {
     SCOPED_TRACE(entry.path().filename().string());
     hmct::QuantConfigDoc doc = hmctDoc(text);
     for (const hmct::Issue &i : hmct::checkQuantConfig(doc, "nash-m"))
-      EXPECT_FALSE(i.error) << i.check << ": " << i.message;
+      EXPECT_FALSE(i.error) << hmct::checkName(i.check) << ": " << i.message;
     ++files;
     const hmct::JsonValue *nodes = doc.root.get("node_config");
     const hmct::JsonValue *ops = doc.root.get("op_config");
@@ -358,7 +358,7 @@ TEST(HmctDocumentModel, FindingsNameTheirPath) {
               " \"node_config\": {\"a\": {\"qtype\": \"int8\"}, \"b.c\": {\"input0\": 7}}}\n");
   std::string messages;
   for (const hmct::Issue &i : hmct::checkQuantConfig(doc))
-    messages += i.check + " " + i.message + "\n";
+    messages += std::string(hmct::checkName(i.check)) + " " + i.message + "\n";
   EXPECT_NE(messages.find("qtype op_config.Conv.qtype: 'int3' is not an HMCT qtype"),
             std::string::npos)
       << messages;
@@ -684,7 +684,7 @@ TEST(HmctDocumentModel, SearchConfigAndMixedLists) {
       " \"activation\": {\"calibration_type\": \"max\", \"per_channel\": [true, \"false\"]}}}\n");
   std::string messages;
   for (const hmct::Issue &i : hmct::checkQuantConfig(doc))
-    messages += i.check + " " + i.message + "\n";
+    messages += std::string(hmct::checkName(i.check)) + " " + i.message + "\n";
   EXPECT_NE(messages.find("search-config model_config.layerwise_search.metric: 'l2'"),
             std::string::npos)
       << messages;
