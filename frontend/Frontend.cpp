@@ -904,20 +904,6 @@ bool readGraph(ir::Spec &spec, DiagnosticEngine &diags, const FrontendOptions &o
   return readers::readOnnxGraph(spec.inventory, spec.onnx, diags, opts.readerLimits);
 }
 
-// The model's config.json: the one the model block names, else the one beside a safetensors
-// inventory (docs/inputs.md); then the module types it and the name rules give.
-bool readConfig(ir::Spec &spec, DiagnosticEngine &diags, const FrontendOptions &opts) {
-  ir::ModelConfig &config = spec.modelConfig;
-  std::string path =
-      config.path.empty() ? readers::configBesideInventory(spec.inventory) : config.path;
-  if (!path.empty() &&
-      !readers::readModelConfig(path, config, diags, spec.inventoryRange, opts.readerLimits))
-    return false;
-  if (spec.inventory.present())
-    readers::typeModules(spec.inventory, config, diags, spec.inventoryRange);
-  return true;
-}
-
 // With a project root: every input file the spec names is inside it (before any is opened).
 bool confineInputs(const ir::Spec &spec, const FrontendOptions &opts, DiagnosticEngine &diags) {
   if (opts.root.empty())
@@ -972,7 +958,8 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
     if (spec.blockPattern)
       readers::assignBlocks(spec.inventory, *spec.blockPattern);
   }
-  if (!readConfig(spec, diags, opts))
+  if (!readers::readConfigAndTypes(spec.inventory, spec.modelConfig, diags, spec.inventoryRange,
+                                   opts.readerLimits))
     return false;
   if (!readGraph(spec, diags, opts))
     return false;

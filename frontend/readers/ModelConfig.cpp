@@ -147,4 +147,14 @@ std::string configBesideInventory(const ir::Inventory &inv) {
   return std::filesystem::is_regular_file(p, ec) ? p.string() : "";
 }
 
+bool readConfigAndTypes(ir::Inventory &inv, ir::ModelConfig &config, DiagnosticEngine &diags,
+                        SourceRange inventoryAt, const ReaderLimits &limits) {
+  std::string path = config.path.empty() ? configBesideInventory(inv) : config.path;
+  if (!path.empty() && !readModelConfig(path, config, diags, inventoryAt, limits))
+    return false;
+  if (inv.present())
+    typeModules(inv, config, diags, inventoryAt);
+  return true;
+}
+
 } // namespace qspec::readers

@@ -43,6 +43,12 @@ bool readModelConfig(const std::string &path, ir::ModelConfig &out, DiagnosticEn
 // "" otherwise (and for every other inventory format).
 std::string configBesideInventory(const ir::Inventory &inv);
 
+// The model's config.json (the one `config` names, else configBesideInventory), then
+// typeModules: what the frontend does after reading the inventory. `inventoryAt` is where the
+// spec names the inventory. False (with a diagnostic) when the config cannot be read.
+bool readConfigAndTypes(ir::Inventory &inv, ir::ModelConfig &config, DiagnosticEngine &diags,
+                        SourceRange inventoryAt, const ReaderLimits &limits = {});
+
 // Types the modules the config implies a type for (GPT-2's Conv1D projections, LayerNorm or
 // RMSNorm per part), then reports the modules still without a type as one
 // warn_inventory_type_unknown at `at` (docs/inputs.md, "Module types").
