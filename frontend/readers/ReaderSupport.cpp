@@ -112,7 +112,8 @@ bool isLinearName(std::string_view base) {
                                                "shared_expert_gate"};
   if (base == "c_proj")
     return false;
-  if (endsWith(base, "_proj") || base == "proj" || startsWith(base, "linear_"))
+  // `*_proj` and DeepSeek's `kv_a_proj_with_mqa`
+  if (base.find("_proj") != std::string_view::npos || base == "proj" || startsWith(base, "linear_"))
     return true;
   for (std::string_view n : names)
     if (base == n)
