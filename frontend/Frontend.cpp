@@ -483,10 +483,15 @@ private:
         }
       } else if (o.key == "onnx" || o.key == "onnx_map") {
         lowerGraphFile(o);
+      } else if (o.key == "config") {
+        if (auto *v = single(o, ir::Value::String, "a file name in quotes")) {
+          spec_.modelConfig.path = resolvePath(path_, v->text);
+          spec_.modelConfig.range = v->range;
+        }
       } else {
         diags_.report(
             DiagID::err_unknown_setting, o.keyRange.valid() ? o.keyRange : o.range,
-            {o.key, "the model block (known: inventory, onnx, onnx_map, blocks, scores)"});
+            {o.key, "the model block (known: inventory, config, onnx, onnx_map, blocks, scores)"});
       }
     }
   }
@@ -908,6 +913,7 @@ bool confineInputs(const ir::Spec &spec, const FrontendOptions &opts, Diagnostic
     named.emplace_back(spec.inventory.path, spec.inventoryRange);
   named.emplace_back(spec.onnx.path, spec.onnx.range);
   named.emplace_back(spec.onnx.mapPath, spec.onnx.mapRange);
+  named.emplace_back(spec.modelConfig.path, spec.modelConfig.range);
   if (opts.scoresOverride.empty()) {
     named.emplace_back(spec.tune.scoresPath, spec.tune.scoresRange);
     named.emplace_back(spec.scores.path, spec.scoresRange);
@@ -952,6 +958,9 @@ bool buildSpec(const ast::Node &root, const std::string &specPath, ir::Spec &spe
     if (spec.blockPattern)
       readers::assignBlocks(spec.inventory, *spec.blockPattern);
   }
+  if (!readers::readConfigAndTypes(spec.inventory, spec.modelConfig, diags, spec.inventoryRange,
+                                   opts.readerLimits))
+    return false;
   if (!readGraph(spec, diags, opts))
     return false;
   std::string scoresPath;

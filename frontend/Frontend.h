@@ -39,9 +39,9 @@ struct FrontendOptions {
   readers::ReaderLimits readerLimits;
   std::shared_ptr<InputReader> inputReader; // null: read the files each time
   // The project root (qlint --root, the language server's workspace): when set, every include
-  // and every input file the spec names (inventory, onnx, onnx_map, scores) must resolve, links
-  // followed, to a path inside it (err_path_outside_root). Files named on the command line are
-  // the user's choice and not checked.
+  // and every input file the spec names (inventory, config, onnx, onnx_map, scores) must resolve,
+  // links followed, to a path inside it (err_path_outside_root). Files named on the command line
+  // are the user's choice and not checked.
   std::string root;
 };
 

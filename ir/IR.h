@@ -240,6 +240,26 @@ struct Inventory {
   const Module *find(std::string_view name) const;
 };
 
+// What the model's own `config.json` says (docs/inputs.md, "The model's config.json"): read
+// beside a safetensors index or header, or from `config "path"` in the model block.
+struct ModelConfig {
+  // One part of the model: the top level (key ""), or a nested `text_config`, `vision_config`,
+  // `audio_config`, ... of a composite model.
+  struct Part {
+    std::string key;       // "" = top level
+    std::string modelType; // its "model_type", "" if absent
+    std::string norm;      // "RMSNorm" (rms_norm_eps), "LayerNorm" (layer_norm_eps/_epsilon), ""
+  };
+  std::string path;  // as read; "" = none
+  SourceRange range; // where the model block names it (invalid when found beside the index)
+  std::vector<std::string> architectures; // "architectures", e.g. "GPT2LMHeadModel"
+  std::vector<Part> parts;                // the top level first, then nested configs in file order
+  // "tie_word_embeddings" at the top level, else in `text_config`; nullopt when neither says
+  // (transformers' default is true).
+  std::optional<bool> tieWordEmbeddings;
+  bool present() const { return !path.empty(); }
+};
+
 struct ScoreEntry {
   std::string name; // a module, or a block such as "model.layers.3" (covers "model.layers.3.*")
   double score = 0;
@@ -472,6 +492,7 @@ struct Spec {
 
   Inventory inventory;
   SourceRange inventoryRange; // where the spec names it (invalid if from the command line)
+  ModelConfig modelConfig;    // the model's config.json, when one was read
   OnnxGraph onnx; // the exported ONNX, when the model block names one next to the inventory
   Scores scores;
   SourceRange scoresRange; // where the model block names its scores file

@@ -4,6 +4,8 @@
 
 #include "ir/IR.h"
 
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace qspec::ir {
@@ -14,9 +16,27 @@ namespace qspec::ir {
 // (ties: the first in inventory order). nullptr when nothing is close.
 const Module *suggestModule(const Inventory &inv, std::string_view text);
 
+// The model's output head, decided here once for every layout (docs/inputs.md, "Output head"):
+// the input embedding is the first module named `embed_tokens`, `wte`, `word_embeddings`,
+// `tok_embeddings` or `embed_in`; the head is `lm_head` beside the base model that holds it (the
+// nearest ancestor of the embedding named `model` or `transformer`, else the embedding's
+// grandparent): `model.embed_tokens` -> `lm_head`, `language_model.model.embed_tokens` ->
+// `language_model.lm_head`, `model.text_model.embed_tokens` -> `lm_head`,
+// `model.text_model.model.embed_tokens` -> `model.text_model.lm_head`. A module of that name,
+// else the first module named `lm_head` or `embed_out`, is the head in the inventory; without
+// one the head is tied to the embedding (it reuses the embedding's weight, so the index does not
+// list it), unless the model's config says `tie_word_embeddings: false`.
+struct OutputHead {
+  std::string name;                  // the head's module name
+  const Module *embedding = nullptr; // the embedding it was found from (nullptr: none listed)
+  const Module *module = nullptr;    // the head in the inventory; nullptr when tied
+  bool tied() const { return module == nullptr; }
+};
+std::optional<OutputHead> outputHead(const Inventory &inv, const ModelConfig &config);
+
 // For `text` naming an output head (`lm_head`, `*.lm_head`, optionally with `.weight`) that the
-// inventory lacks: the `*embed_tokens` module the head is tied to (Llama-3.2, small Qwen,
-// Gemma: no `lm_head.weight` in the index, the head reuses the embedding's weight), else nullptr.
-const Module *tiedEmbedding(const Inventory &inv, std::string_view text);
+// inventory lacks: the tied head (outputHead), else nullopt.
+std::optional<OutputHead> tiedHead(const Inventory &inv, const ModelConfig &config,
+                                   std::string_view text);
 
 } // namespace qspec::ir

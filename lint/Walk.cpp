@@ -117,8 +117,8 @@ std::vector<std::string> specInputs(const std::string &spec) {
   std::vector<std::string> out;
   for (FileID id = 1; !sm.path(id).empty(); ++id)
     out.push_back(sm.path(id));
-  for (const std::string *p :
-       {&s.inventory.path, &s.scores.path, &s.tune.scoresPath, &s.onnx.path, &s.onnx.mapPath})
+  for (const std::string *p : {&s.inventory.path, &s.modelConfig.path, &s.scores.path,
+                               &s.tune.scoresPath, &s.onnx.path, &s.onnx.mapPath})
     if (!p->empty())
       out.push_back(*p);
   for (const ir::GroupDecl &g : s.groups)

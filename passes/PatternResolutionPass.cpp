@@ -26,8 +26,9 @@ public:
     Diagnostic &d = ctx.diags.report(DiagID::err_protect_selects_nothing, s.range, {s.text});
     if (s.kind != ir::Selector::Name)
       return;
-    if (const ir::Module *e = ir::tiedEmbedding(inv, s.text))
-      ctx.diags.note(d, DiagID::note_protect_tied_head, s.range, {e->name, s.text});
+    if (auto head = ir::tiedHead(inv, ctx.spec.modelConfig, s.text); head && head->embedding)
+      ctx.diags.note(d, DiagID::note_protect_tied_head, s.range,
+                     {head->embedding->name, head->name});
     else if (const ir::Module *m = ir::suggestModule(inv, s.text))
       ctx.diags.note(d, DiagID::note_did_you_mean, s.range, {m->name});
   }

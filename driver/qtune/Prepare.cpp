@@ -126,6 +126,7 @@ std::vector<std::pair<std::string, std::string>> keyInputs(const RunOptions &o,
     out.emplace_back("salt", sha256Hex(o.cacheSalt));
   for (const auto &[name, path] :
        {std::pair<const char *, const std::string *>{"inventory", &spec.inventory.path},
+        {"config", &spec.modelConfig.path},
         {"onnx", &spec.onnx.path},
         {"onnx-map", &spec.onnx.mapPath},
         {"scores", &spec.scores.path}})

@@ -68,6 +68,61 @@ std::string stripLayerScope(std::string_view name) {
   return std::string(name);
 }
 
+namespace {
+
+// `s` without trailing digits (`norm1` -> `norm`, `w3` -> `w`, `fc0` -> `fc`).
+std::string_view withoutDigits(std::string_view s) {
+  while (!s.empty() && s.back() >= '0' && s.back() <= '9')
+    s.remove_suffix(1);
+  return s;
+}
+
+bool isNormName(std::string_view base) {
+  return endsWith(base, "norm") || base == "ln_f" || base == "ln_" || base == "ln";
+}
+
+// Names transformers gives nn.Linear layers (after withoutDigits). GPT-2's `c_attn`, `c_proj`,
+// `c_fc` are not here: they are Conv1D in GPT-2 and nn.Linear in GPT-BigCode, which only the
+// model's config tells apart.
+bool isLinearName(std::string_view base) {
+  static constexpr std::string_view names[] = {"lm_head",
+                                               "gate",
+                                               "router",
+                                               "w",
+                                               "wq",
+                                               "wk",
+                                               "wv",
+                                               "wo",
+                                               "wqkv",
+                                               "qkv",
+                                               "dense",
+                                               "query",
+                                               "key",
+                                               "value",
+                                               "fc",
+                                               "linear_fc",
+                                               "output",
+                                               "score",
+                                               "linear",
+                                               "embed_out",
+                                               "classifier",
+                                               "query_key_value",
+                                               "dense_h_to_4h",
+                                               "dense_4h_to_h",
+                                               "shared_expert_gate"};
+  if (base == "c_proj")
+    return false;
+  // `*_proj` and DeepSeek's `kv_a_proj_with_mqa`
+  if (base.find("_proj") != std::string_view::npos || base == "proj" || startsWith(base, "linear_"))
+    return true;
+  for (std::string_view n : names)
+    if (base == n)
+      return true;
+  return false;
+}
+
+} // namespace
+
 std::string typeFromName(std::string_view name) {
   std::string_view last = name;
   if (size_t dot = name.rfind('.'); dot != std::string_view::npos)
@@ -77,16 +132,28 @@ std::string typeFromName(std::string_view name) {
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   // string_views: comparing a std::string with a const char * costs a strlen and a memcmp
   // even when the lengths differ, and this runs once per tensor of an index.
-  static constexpr std::string_view embeddings[] = {
-      "embed_tokens",   "wte",     "wpe", "embed", "embeddings", "word_embeddings",
-      "tok_embeddings", "embed_in"};
+  static constexpr std::string_view embeddings[] = {"embed_tokens",
+                                                    "wte",
+                                                    "wpe",
+                                                    "embed",
+                                                    "embeddings",
+                                                    "word_embeddings",
+                                                    "tok_embeddings",
+                                                    "embed_in",
+                                                    "token_embedding",
+                                                    "position_embedding",
+                                                    "position_embeddings",
+                                                    "embed_positions",
+                                                    "pos_embed"};
   for (std::string_view e : embeddings)
     if (std::string_view(lower) == e)
       return "Embedding";
-  if (endsWith(lower, "norm") || std::string_view(lower) == "ln_f" ||
-      (startsWith(lower, "ln_") && lower.size() <= 5))
+  std::string_view base = withoutDigits(lower);
+  if (isNormName(base))
     return "RMSNorm";
-  return "Linear";
+  if (isLinearName(base))
+    return "Linear";
+  return "";
 }
 
 // ---- JSON ----------------------------------------------------------------------------------

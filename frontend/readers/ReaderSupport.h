@@ -97,9 +97,14 @@ struct JsonMember {
 // members, which made a 45k-tensor index take seconds.
 std::vector<JsonMember> jsonObjectMembers(std::string_view text, uint32_t containerOffset);
 
-// A module type inferred from a tensor-free name (see docs/inputs.md):
-// Embedding, RMSNorm or Linear.
+// A module type inferred from a tensor-free name (docs/inputs.md, "Module types"): Embedding,
+// RMSNorm, Linear, or "" when the name rules do not tell.
 std::string typeFromName(std::string_view moduleName);
+
+// The type of a weight of [experts, out, in] (Llama-4 style fused experts, GraniteMoE).
+constexpr const char kFusedExperts[] = "FusedExperts";
+// Whether a component of `moduleName` names experts (`experts`, `block_sparse_moe`, ...).
+bool namesExperts(std::string_view moduleName);
 
 // Strips a trailing ".*" (msModelSlim layer scope) so the name names a block.
 std::string stripLayerScope(std::string_view name);

@@ -19,7 +19,8 @@ struct ReaderLimits {
   size_t maxModules = 5'000'000;
   size_t maxSafetensorsHeader = 100u << 20; // the JSON header of a .safetensors file
   size_t maxOnnxBytes = 2048u << 20;
-  size_t maxScores = 5'000'000; // entries in one scores file
+  size_t maxConfigBytes = 16u << 20; // a model's config.json
+  size_t maxScores = 5'000'000;      // entries in one scores file
   bool streamAnalysisYaml =
       true; // analysis_result.yaml from libyaml's events (false: yaml-cpp only)
 };
@@ -30,6 +31,29 @@ struct ReaderLimits {
 // Modules keep the file's order.
 bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine &diags,
                    SourceRange requestedAt = {}, const ReaderLimits &limits = {});
+
+// The model's own `config.json` (docs/inputs.md, "The model's config.json"): read within bounds
+// (ReaderLimits::maxConfigBytes, ir/BoundedInput.h) into `out`: architectures, each part's
+// model_type and norm, tie_word_embeddings. A file that is not one JSON object, or a known key
+// of the wrong kind, is err_model_config_malformed at its location.
+bool readModelConfig(const std::string &path, ir::ModelConfig &out, DiagnosticEngine &diags,
+                     SourceRange requestedAt = {}, const ReaderLimits &limits = {});
+
+// `config.json` in the directory of a safetensors index or header, when that is a regular file;
+// "" otherwise (and for every other inventory format).
+std::string configBesideInventory(const ir::Inventory &inv);
+
+// The model's config.json (the one `config` names, else configBesideInventory), then
+// typeModules: what the frontend does after reading the inventory. `inventoryAt` is where the
+// spec names the inventory. False (with a diagnostic) when the config cannot be read.
+bool readConfigAndTypes(ir::Inventory &inv, ir::ModelConfig &config, DiagnosticEngine &diags,
+                        SourceRange inventoryAt, const ReaderLimits &limits = {});
+
+// Types the modules the config implies a type for (GPT-2's Conv1D projections, LayerNorm or
+// RMSNorm per part), then reports the modules still without a type as one
+// warn_inventory_type_unknown at `at` (docs/inputs.md, "Module types").
+void typeModules(ir::Inventory &inv, const ir::ModelConfig &config, DiagnosticEngine &diags,
+                 SourceRange at);
 
 // Two graphs: reads the exported ONNX (`graph.path`) and the optional mapping file
 // (`graph.mapPath`), and derives each inventory module's nodes (docs/inputs.md, "Two graphs":

@@ -98,7 +98,7 @@ static std::string typeFromShape(const std::string &name, size_t rank) {
   case 2:
     return typeFromName(name) == "Embedding" ? "Embedding" : "Linear";
   case 3:
-    return "Conv1d";
+    return namesExperts(name) ? kFusedExperts : "Conv1d";
   case 4:
     return "Conv2d";
   case 5:

@@ -5,9 +5,13 @@
 // model (6: "unmatched patterns (warn)"), and an exclude that matches nothing quantizes the layers
 // it was meant to keep float. The finding says why when it can tell: a regular expression written
 // as a glob (`.*down_proj.*`), a bare name that only the end of module names matches (`down_proj`:
-// names match whole), or a module name within two edits (a typo).
+// names match whole), or a module name within two edits (a typo). A tied output head is a module
+// at run time that the index does not list (ir::outputHead): an entry selecting it matches, and an
+// entry naming a head elsewhere (`lm_head` on MedGemma, whose head is `language_model.lm_head`)
+// is told where the head is.
 #include "ir/EditDistance.h"
 #include "ir/Pattern.h"
+#include "ir/Suggest.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
 namespace qspec::lint {
@@ -21,9 +25,12 @@ size_t countMatches(const Pattern &p, const std::string &text, const ir::Invento
   return n;
 }
 
-// Why `text` matched nothing, as " (...)", or "".
-std::string hint(const std::string &text, const ir::Inventory &inv) {
+// Why `text` matched nothing, as " (...)", or "". `tiedHead`: the tied output head's name, or "".
+std::string hint(const std::string &text, const ir::Inventory &inv, const std::string &tiedHead) {
   std::string err;
+  if (!tiedHead.empty() && ir::tiedHead(inv, ir::ModelConfig{}, text))
+    return " (the output head is tied to the embedding and is named '" + tiedHead +
+           "' at run time: did you mean '" + tiedHead + "'?)";
   // A regular expression: `.*` is a literal '.' and then anything, `\.` an escaped dot.
   if (text.find(".*") != std::string::npos || text.find("\\.") != std::string::npos) {
     std::string glob;
@@ -62,6 +69,8 @@ void checkMsmodelslimPatternMatchesNothing(PracticeInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap() || !ctx.inventory)
     return;
   const ir::Inventory &inv = *ctx.inventory;
+  std::optional<ir::OutputHead> head = ir::outputHead(inv, ir::ModelConfig{});
+  const std::string tied = head && head->tied() ? head->name : "";
   practice::forEachProcessor(*ctx.tree, [&](const LNode &item, const std::string &path) {
     for (const char *list : {"include", "exclude"}) {
       const LNode *l = item.get(list);
@@ -72,9 +81,11 @@ void checkMsmodelslimPatternMatchesNothing(PracticeInput &ctx) {
         auto p = e.isScalar() ? Pattern::compile(e.value, err) : std::nullopt;
         if (!p || countMatches(*p, e.value, inv))
           continue; // not a pattern: msmodelslim-pattern-limit and the schema rules say why
+        if (!tied.empty() && (e.value == tied || p->matches(tied)))
+          continue; // the tied head: a module at run time
         ctx.report(RuleID::MsmodelslimPatternMatchesNothing, e.range,
                    std::string(list) + " entry '" + e.value + "' of " + path +
-                       " matches no module of the inventory" + hint(e.value, inv));
+                       " matches no module of the inventory" + hint(e.value, inv, tied));
       }
     }
   });

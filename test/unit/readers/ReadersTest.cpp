@@ -354,6 +354,88 @@ TEST_F(ReadersTest, TypeFromName) {
   EXPECT_EQ(readers::moduleTypeFromName("model.layers.1.mlp.gate"), "Linear");
   EXPECT_EQ(readers::moduleTypeFromName("lm_head"), "Linear");
   EXPECT_EQ(readers::moduleTypeFromName("model.normalizer_proj"), "Linear");
+  // Digits are dropped for the norm and Linear rules; what no rule names has no type.
+  EXPECT_EQ(readers::moduleTypeFromName("encoder.layers.0.layer_norm1"), "RMSNorm");
+  EXPECT_EQ(readers::moduleTypeFromName("h.0.ln_2"), "RMSNorm");
+  EXPECT_EQ(readers::moduleTypeFromName("layers.0.feed_forward.w3"), "Linear");
+  EXPECT_EQ(readers::moduleTypeFromName("visual.merger.linear_fc1"), "Linear");
+  EXPECT_EQ(readers::moduleTypeFromName("embeddings.position_embedding"), "Embedding");
+  EXPECT_EQ(readers::moduleTypeFromName("embeddings.patch_embedding"), "");
+  EXPECT_EQ(readers::moduleTypeFromName("h.0.attn.c_attn"), "");
+  EXPECT_EQ(readers::moduleTypeFromName("h.0.mlp.c_proj"), "");
+}
+
+TEST_F(ReadersTest, ModelConfigParts) {
+  ir::ModelConfig c;
+  ASSERT_TRUE(readers::readModelConfig(
+      write("config.json", R"({"architectures": ["Gemma3ForConditionalGeneration"],
+        "model_type": "gemma3",
+        "text_config": {"model_type": "gemma3_text", "rms_norm_eps": 1e-6,
+                        "tie_word_embeddings": false},
+        "vision_config": {"model_type": "siglip_vision_model", "layer_norm_eps": 1e-6},
+        "quantization_config": {"bits": 4}})"),
+      c, diags_));
+  EXPECT_TRUE(c.present());
+  ASSERT_EQ(c.architectures.size(), 1u);
+  EXPECT_EQ(c.architectures[0], "Gemma3ForConditionalGeneration");
+  ASSERT_EQ(c.parts.size(), 3u); // the top level, text, vision; no model type or norm: left out
+  EXPECT_EQ(c.parts[0].modelType, "gemma3");
+  EXPECT_EQ(c.parts[0].norm, "");
+  EXPECT_EQ(c.parts[1].key, "text_config");
+  EXPECT_EQ(c.parts[1].norm, "RMSNorm");
+  EXPECT_EQ(c.parts[2].norm, "LayerNorm");
+  EXPECT_EQ(c.tieWordEmbeddings, std::optional<bool>(false)); // from text_config
+  // The top level's answer wins over text_config's; absent in both: not stated.
+  ASSERT_TRUE(readers::readModelConfig(
+      write("c2.json", R"({"tie_word_embeddings": true, "text_config": {"tie_word_embeddings":
+      false}})"),
+      c, diags_));
+  EXPECT_EQ(c.tieWordEmbeddings, std::optional<bool>(true));
+  ASSERT_TRUE(readers::readModelConfig(write("c3.json", "{}"), c, diags_));
+  EXPECT_FALSE(c.tieWordEmbeddings);
+}
+
+TEST_F(ReadersTest, ModelConfigMalformed) {
+  ir::ModelConfig c;
+  unsigned errors = 0;
+  for (const char *bad : {"[1, 2]", "{\"architectures\": \"GPT2\"}", "{\"architectures\": [1]}",
+                          "{\"model_type\": 3}", "{\"tie_word_embeddings\": \"yes\"}",
+                          "{\"a\": 1, \"a\": 2}", "{\"a\": }", "\xff"}) {
+    EXPECT_FALSE(readers::readModelConfig(write("bad.json", bad), c, diags_)) << bad;
+    EXPECT_EQ(count("err_model_config_malformed"), ++errors) << bad;
+    EXPECT_FALSE(c.present());
+  }
+  EXPECT_FALSE(readers::readModelConfig((dir_ / "absent.json").string(), c, diags_));
+  EXPECT_EQ(count("err_cannot_open_file"), 1u);
+  readers::ReaderLimits small;
+  small.maxConfigBytes = 8;
+  EXPECT_FALSE(readers::readModelConfig(write("big.json", "{\"model_type\": \"llama\"}"), c, diags_,
+                                        {}, small));
+  EXPECT_EQ(count("err_cannot_open_file"), 2u);
+}
+
+TEST_F(ReadersTest, TypesFromConfig) {
+  ASSERT_TRUE(inventory(write("model.safetensors.index.json", R"({"weight_map": {
+    "h.0.attn.c_attn.weight": "s", "h.0.ln_1.weight": "s", "vision_model.post_layernorm.weight": "s",
+    "model.layers.0.block_sparse_moe.input_linear.weight": "s", "conv.weight": "s"}})")));
+  EXPECT_EQ(readers::configBesideInventory(inv_), "");
+  ir::ModelConfig c;
+  ASSERT_TRUE(readers::readModelConfig(
+      write("config.json", R"({"model_type": "gpt2", "layer_norm_epsilon": 1e-5,
+        "vision_config": {"layer_norm_eps": 1e-6, "model_type": "granitemoe"}})"),
+      c, diags_));
+  EXPECT_EQ(readers::configBesideInventory(inv_), (dir_ / "config.json").string());
+  readers::typeModules(inv_, c, diags_, {});
+  EXPECT_EQ(inv_.modules[0].type, "Conv1D");
+  EXPECT_EQ(inv_.modules[1].type, "LayerNorm");
+  EXPECT_EQ(inv_.modules[2].type, "LayerNorm");
+  EXPECT_EQ(inv_.modules[3].type, ""); // granitemoe is the vision part's type, not this module's
+  EXPECT_EQ(inv_.modules[4].type, "");
+  EXPECT_EQ(count("warn_inventory_type_unknown"), 1u);
+  // A manifest says the type or leaves it out on purpose: no warning.
+  ASSERT_TRUE(inventory(write("m.txt", "conv\n")));
+  readers::typeModules(inv_, c, diags_, {});
+  EXPECT_EQ(count("warn_inventory_type_unknown"), 1u);
 }
 
 // ---- .safetensors header -------------------------------------------------------------------
