@@ -93,7 +93,8 @@ struct Issue {
   // The check's stable ID (kCheckIDs); qlint maps each to a rule, the reader to a diagnostic.
   std::string check; // top-level-key, config-key, qtype, dual-int16-op, model-output-type,
                      // calibration-type, value-type, legacy-key, clamped-value, comment-in-name,
-                     // lowercase-op-type, missing-calibration-type, search-config
+                     // lowercase-op-type, missing-calibration-type, search-config,
+                     // op-type-unknown, node-is-op-type
   bool error = true;
   uint32_t line = 0, column = 0;
   std::string message;
