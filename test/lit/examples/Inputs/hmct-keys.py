@@ -37,7 +37,9 @@ def main():
         out = os.path.join(scratch, name)
         os.makedirs(out, exist_ok=True)
         ir_path = os.path.join(out, "ir.json")
-        subprocess.run([qcc, spec, "--emit=ir", "-o", ir_path], check=True)
+        if subprocess.run([qcc, spec, "--emit=ir", "-o", ir_path]).returncode != 0:
+            sys.exit(f"{name}: qcc refused the example (above); if an input is missing, run the "
+                     f"example's setup (examples/{name}/setup.sh, or its gen_inputs.py)")
         with open(ir_path) as f:
             ir = json.load(f)
         if not any(t["kind"] == "hmct" for t in ir["targets"]):
