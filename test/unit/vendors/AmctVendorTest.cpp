@@ -346,11 +346,10 @@ struct Validated {
 };
 
 Validated validate(const std::string &specText, const Mods &mods, const std::string &cfg,
-                   const std::function<void(ir::Spec &)> &graph = {}) {
+                   const std::function<void(ir::Spec &)> &tweak = {}) {
   static ir::Spec spec; // the diagnostics' ranges point into it
   spec = ir::Spec{};
-  // The ONNX graph (two graphs) is there before the passes, as the frontend reads it.
-  testsupport::compileAndEmit("amct", specText, mods, spec, {}, "manifest", graph);
+  testsupport::compileAndEmit("amct", specText, mods, spec, tweak);
   SourceManager sm;
   DiagnosticEngine diags(sm);
   Validated v;
