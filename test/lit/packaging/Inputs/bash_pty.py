@@ -21,7 +21,8 @@ if pid == 0:
     env = {"PATH": "/usr/bin:/bin", "TERM": "dumb", "HOME": "/nonexistent", "PS1": "$ ",
            "INPUTRC": "/dev/null", "LC_ALL": "C.UTF-8"}
     os.execve("/bin/bash", ["bash", "--norc", "--noprofile", "-i"], env)
-fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
+# 400 columns: every `qcc --emit=` kind lists on one row.
+fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 400, 0, 0))
 buf = b""
 
 
