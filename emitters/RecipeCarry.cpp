@@ -50,6 +50,15 @@ struct Reporter {
 
 } // namespace
 
+const ir::Settings *decidingSettings(const ir::Spec &spec, const ir::Decision &d) {
+  if (d.source == ir::Decision::Default)
+    return &spec.defaults;
+  if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
+      d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
+    return &spec.overrides[d.index].settings;
+  return nullptr;
+}
+
 bool silenced(const ir::Target &target, DiagID id) {
   if (const ir::Option *o = target.option("silence"))
     for (const ir::Value &v : o->values)

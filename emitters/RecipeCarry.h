@@ -19,6 +19,10 @@ struct CarriedRecipes {
   vendors::RoleReading weight, act;
 };
 
+// The settings of the rule behind decision `d`: `defaults`, or the type or name override that
+// decided; null for any other source (protect, group, tuning).
+const ir::Settings *decidingSettings(const ir::Spec &spec, const ir::Decision &d);
+
 // True if `target`'s `silence` setting names `id`.
 bool silenced(const ir::Target &target, DiagID id);
 

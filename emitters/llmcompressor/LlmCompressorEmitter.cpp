@@ -42,12 +42,7 @@ struct Scheme {
 // The key=value setting `key` of the rule behind decision `d` for one role, or null.
 const ir::Value *extSetting(const ir::Spec &spec, const ir::Decision &d, bool weight,
                             const char *key) {
-  const ir::Settings *s = nullptr;
-  if (d.source == ir::Decision::Default)
-    s = &spec.defaults;
-  else if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
-           d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
-    s = &spec.overrides[d.index].settings;
+  const ir::Settings *s = decidingSettings(spec, d);
   if (!s)
     return nullptr;
   const auto &ext = (weight ? s->weight : s->act).ext;

@@ -25,6 +25,7 @@
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
 #include "emitters/msmodelslim/MsModelSlimOptions.h"
+#include "emitters/RecipeCarry.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
 #include "ir/Suggest.h"
@@ -153,12 +154,7 @@ private:
 // The key=value settings of one role (`weight` or not) of the rule behind decision `d`.
 const std::map<std::string, ir::Value> *extOf(const ir::Spec &spec, const ir::Decision &d,
                                               bool weight) {
-  const ir::Settings *s = nullptr;
-  if (d.source == ir::Decision::Default)
-    s = &spec.defaults;
-  else if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
-           d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
-    s = &spec.overrides[d.index].settings;
+  const ir::Settings *s = decidingSettings(spec, d);
   return s ? &(weight ? s->weight : s->act).ext : nullptr;
 }
 
