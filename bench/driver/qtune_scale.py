@@ -6,7 +6,8 @@
 Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules; into DIR, by default
 this checkout's build/bench-data) and a spec: the
 whole-process benchmark spec bench/specs/deepseek-v3.qspec (100 patterns, all four targets) plus
-`tune { metric accuracy >= 0.5 }` with the default levels (one per unit). Runs `qtune run` with
+`tune { metric accuracy >= 0.5; scores "scores.yaml" }` with the default levels (one per unit,
+ordered by a made-up score per module). Runs `qtune run` with
 one slot for ROUNDS rounds against a trivial evaluator (it fails round 1, passes the others, so
 group-bisect keeps splitting), and `qcc --emit=all` on the same inputs. `--rounds 0` runs the
 search until it stops by itself (16 rounds here: bisecting 44,855 levels). Reports the run's
@@ -75,7 +76,14 @@ def main():
         text = open(os.path.join(ROOT, "bench", "specs", "deepseek-v3.qspec")).read()
         drop = [t for t in args.without.split(",") if t]
         text = "".join(l for l in text.splitlines(True) if not any(l.startswith("target " + t + " ") for t in drop))
-        open(spec, "w").write(text + "\ntune { metric accuracy >= 0.5 }\n")
+        # Default levels are ordered by sensitivity: every module gets a distinct made-up score.
+        scores = os.path.join(work, "scores.yaml")
+        with open(scores, "w") as f:
+            f.write("layer_scores:\n")
+            names = [l.split()[0] for l in open(manifest) if l.strip() and not l.startswith("#")]
+            for i, name in enumerate(names):
+                f.write("  - name: %s\n    score: %d.0\n" % (name, len(names) - i))
+        open(spec, "w").write(text + '\ntune { metric accuracy >= 0.5; scores "scores.yaml" }\n')
         ev = os.path.join(work, "eval.py")
         open(ev, "w").write(EVALUATOR)
         qcc = os.path.join(args.build, "bin", "qcc")
