@@ -196,7 +196,10 @@ struct Comparer {
   // The keys of mapping `key` (or of the root) other than `skip`, value by value.
   void mapping(const YamlValue &a, const YamlValue &b, const std::string &prefix,
                const char *skip) const {
-    for (const auto &[k, v] : a.map) {
+    for (const auto &entry : a.map) {
+      // Named, not a structured binding: C++17 lambdas cannot capture those.
+      const auto &k = entry.first;
+      const auto &v = entry.second;
       if (k == skip)
         continue;
       const YamlValue *w = b.get(k);
