@@ -489,7 +489,7 @@ RoleView AmctWriter::roleOf(const ir::ResolvedRecipe &r, bool weight) const {
 void AmctWriter::planFromSymbolic(Plan &plan) {
   // No inventory: the lowering of the symbolic resolution; exact names only. The pipeline has
   // reported what makes it fail.
-  std::vector<passes::SymbolicEntry> entries;
+  std::vector<passes::SymbolicEntry> &entries = plan.symbolic;
   if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
     ok_ = false;
     return;
