@@ -1,5 +1,6 @@
-// amct::checkDocument: the whole-document checks of AmctRules.h on a parsed AMCT config. The
-// per-value checks and AMCT's wording they call are AmctRules.cpp's.
+// amct::checkDocument: the whole-document checks of AmctRules.h on a parsed AMCT config, each
+// finding tagged with its check (AmctChecks.def). The per-value checks and AMCT's wording they
+// call are AmctRules.cpp's.
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctRules.h"
 
@@ -15,6 +16,15 @@
 
 namespace qspec::amct {
 
+const char *checkName(Check c) {
+  static const char *const names[] = {
+#define AMCT_CHECK(ENUM, ID) ID,
+#include "vendors/amct/AmctChecks.def"
+#undef AMCT_CHECK
+  };
+  return names[static_cast<unsigned>(c)];
+}
+
 namespace {
 
 struct Checker {
@@ -25,8 +35,8 @@ struct Checker {
   // MoE model), and the emitter runs these checks on every config it writes.
   std::unordered_map<std::string_view, std::string_view> typeOf;
 
-  void add(Finding::Level level, const char *rule, uint32_t line, uint32_t col, std::string msg) {
-    out.push_back(Finding{level, rule, line, col, std::move(msg)});
+  void add(Finding::Level level, Check check, uint32_t line, uint32_t col, std::string msg) {
+    out.push_back(Finding{level, check, line, col, std::move(msg)});
   }
 
   // Reports the entries that occur more than once (findDuplicates' order), at the first repeat.
@@ -53,7 +63,7 @@ struct Checker {
     }
     if (dups.empty())
       return;
-    add(warnOnly ? Finding::Warning : Finding::Error, "amct-duplicate", first->line, first->col,
+    add(warnOnly ? Finding::Warning : Finding::Error, Check::Duplicate, first->line, first->col,
         repeatedItemsMessage(warnOnly ? ConfigKind::PTQ : doc.kind, field, dups));
   }
   void duplicates(const std::vector<Entry> &entries, std::string_view field, bool warnOnly) {
@@ -71,10 +81,10 @@ struct Checker {
     std::string msg;
     if (!checkIfmrSearch(doc.kind, r.searchStart.value_or(0.7), r.searchEnd.value_or(1.3),
                          r.searchStep.value_or(0.01), layer, msg))
-      add(Finding::Error, "amct-search-range", line, 0, msg);
+      add(Finding::Error, Check::SearchRange, line, 0, msg);
     if (doc.kind == ConfigKind::PTQ && r.maxPercentile &&
         !checkMaxPercentile(*r.maxPercentile, layer, msg))
-      add(Finding::Error, "amct-percentile", line, 0, msg);
+      add(Finding::Error, Check::Percentile, line, 0, msg);
   }
 
   // The recipe a layer of `type` named `name` gets, for checks that need the resolved value.
@@ -83,15 +93,15 @@ struct Checker {
   void typeFeatures(const Recipe &r, std::string_view type, std::string_view name, uint32_t line) {
     std::string t(type), n(name);
     if (r.asymmetric == true && isSymmetricOnlyType(type))
-      add(Finding::Error, "amct-conv3d-asymmetric", line, 0,
+      add(Finding::Error, Check::Conv3dAsymmetric, line, 0,
           n.empty() ? "Layer type " + t + " can only set asymmetric be False "
                     : "Layer " + n + " can only set asymmetric be False ");
     if (r.hasDmq && !isDmqType(type))
-      add(Finding::Error, "amct-dmq-type", line, 0,
+      add(Finding::Error, Check::DmqType, line, 0,
           n.empty() ? "dmq_balancer not support for " + t + " type"
                     : "dmq_balancer not support for " + n + " layer");
     if (r.wtsAlgo == "ada" && !isAdaType(type))
-      add(Finding::Error, "amct-ada-type", line, 0,
+      add(Finding::Error, Check::AdaType, line, 0,
           "ada_quantizable not support for " + (n.empty() ? t : n) + " layer");
   }
 
@@ -109,49 +119,49 @@ struct Checker {
                            : "(every " + std::string(type) + " layer)";
     if (doc.kind == ConfigKind::QAT) {
       if (r.hasClip && !checkClip(r.clipMax, r.clipMin, layer, msg))
-        add(Finding::Error, "amct-clip", line, 0, msg);
+        add(Finding::Error, Check::Clip, line, 0, msg);
       if (r.present) {
         DataType a = r.actType.value_or(DataType::Int8), w = r.weightType.value_or(DataType::Int8);
         if (!checkQatPair(a, w, opts.version, msg))
-          add(Finding::Error, "amct-qat-pair", line, 0, msg);
+          add(Finding::Error, Check::QatPair, line, 0, msg);
       }
       uint32_t pruneLine = r.pruneLine ? r.pruneLine : line;
       if (r.hasPrune && !r.pruner.empty() && !r.prunerAlgoPresent)
-        add(Finding::Error, "amct-prune-algo", pruneLine, 0,
+        add(Finding::Error, Check::PruneAlgo, pruneLine, 0,
             r.pruner == "filter"
                 ? "only balanced_l2_norm_filter_prune is support,  but "
                   "balanced_l2_norm_filter_prune is not found."
                 : "only l1_selective_prune is support,  but l1_selective_prune is not found.");
       if (r.pruneRatio && !checkPruneRatio(*r.pruneRatio, layer, msg))
-        add(Finding::Error, "amct-prune-ratio", pruneLine, 0, msg);
+        add(Finding::Error, Check::PruneRatio, pruneLine, 0, msg);
       if (r.pruner == "n_out_of_m" && !opts.hardware.empty() &&
           !checkNOutOfMHardware(opts.hardware, msg))
-        add(Finding::Error, "amct-hardware-sparsity", pruneLine, 0, msg);
+        add(Finding::Error, Check::HardwareSparsity, pruneLine, 0, msg);
     }
     if (doc.kind != ConfigKind::QAT && r.actAlgo == "ifmr")
       ifmr(r, layer, line);
     if (doc.kind == ConfigKind::PTQ && r.wtsAlgo == "ada" &&
         !checkAda(r.adaBetaStart.value_or(20), r.adaBetaEnd.value_or(2),
                   r.adaWarmStart.value_or(0.2), r.adaRegParam.value_or(0.01), layer, msg))
-      add(Finding::Error, "amct-ada", line, 0, msg);
+      add(Finding::Error, Check::Ada, line, 0, msg);
     if (doc.kind == ConfigKind::PTQ && isOverride && !type.empty())
       typeFeatures(r, type, name, line);
     if (doc.kind == ConfigKind::PTQ) {
       if (r.quantBits && !checkQuantBits(*r.quantBits, type, name, msg))
-        add(Finding::Error, "amct-quant-bits", line, 0,
+        add(Finding::Error, Check::QuantBits, line, 0,
             msg.size() > 9 && msg.compare(msg.size() - 9, 9, "in layer ") == 0 ? msg + layer : msg);
       if (r.numOfBins && !checkNumOfBins(*r.numOfBins, layer, msg))
-        add(Finding::Error, "amct-num-of-bins", line, 0, msg);
+        add(Finding::Error, Check::NumOfBins, line, 0, msg);
       if (r.dmqStrength && !checkDmqStrength(*r.dmqStrength, layer, msg))
-        add(Finding::Error, "amct-dmq", line, 0, msg);
+        add(Finding::Error, Check::Dmq, line, 0, msg);
       if (r.actType == DataType::Int16 && !checkPtqInt16(opts.version, msg))
-        add(Finding::Error, "amct-version", line, 0, msg);
+        add(Finding::Error, Check::Version, line, 0, msg);
     }
     if (r.channelWise == true && !type.empty() && !checkChannelWise(doc.kind, type, name, msg))
-      add(Finding::Error, "amct-channel-wise", line, 0, msg);
+      add(Finding::Error, Check::ChannelWise, line, 0, msg);
     if (doc.kind == ConfigKind::PTQ && r.actType == DataType::Int16 && !type.empty() &&
         !checkInt16Type(type, name, opts.version, msg))
-      add(Finding::Error, "amct-int16-type", line, 0, msg);
+      add(Finding::Error, Check::Int16Type, line, 0, msg);
   }
 
   // Without layer types, a type named in a skip list stands for layers the model has:
@@ -174,7 +184,7 @@ struct Checker {
           !isQuantizableType(e->text, doc.kind, opts.version) ||
           checkChannelWise(doc.kind, e->text, "", msg))
         continue;
-      add(Finding::Warning, "amct-channel-wise", doc.global.line, 0,
+      add(Finding::Warning, Check::ChannelWise, doc.global.line, 0,
           msg + " (skipping the type does not exempt its layers from the global channel_wise: "
                 "true; AMCT refuses "
                 "the config if the model has one)");
@@ -198,7 +208,7 @@ struct Checker {
       std::string amctMsg = byName ? "some override_layer not in valid_layers for " + what
                                    : std::string("some override_types not supported for ") +
                                          (filter ? "filter" : "selective") + " prune";
-      add(Finding::Error, "amct-prune-type", o.line, o.col,
+      add(Finding::Error, Check::PruneType, o.line, o.col,
           amctMsg + " (" + std::string(type) + " cannot be " +
               (filter ? "filter-pruned: only Conv2d and Linear can"
                       : "4:2-pruned: only Conv2d, Linear and ConvTranspose2d can") +
@@ -264,7 +274,7 @@ struct Checker {
               : "Layer " + e->text + " does not exist in the graph.";
       if (doc.kind == ConfigKind::QAT)
         amctMsg += " (\"" + e->text + "\" is not a layer of the graph)";
-      add(Finding::Error, "amct-layer-missing", e->line, e->col, amctMsg);
+      add(Finding::Error, Check::LayerMissing, e->line, e->col, amctMsg);
     }
   }
 
@@ -288,11 +298,11 @@ struct Checker {
       if (!types.count(o.key))
         continue;
       if (qat)
-        add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+        add(Finding::Warning, Check::QatSkipIneffective, o.line, o.col,
             "layer type '" + o.key + "' is skipped, but its type override sets retrain_enable " +
                 "back to true for every " + o.key + " layer");
       else
-        add(Finding::Warning, "amct-dead-override", o.line, o.col,
+        add(Finding::Warning, Check::DeadOverride, o.line, o.col,
             "the " + o.key + " type override has no effect: skip_layer_types skips every " + o.key +
                 " layer, and in PTQ the skip wins");
     }
@@ -304,11 +314,11 @@ struct Checker {
     for (const Override &o : doc.nameOverrides) {
       auto it = typeOf.find(o.key);
       if (names.count(o.key))
-        add(Finding::Warning, "amct-dead-override", o.line, o.col,
+        add(Finding::Warning, Check::DeadOverride, o.line, o.col,
             "the override of layer '" + o.key +
                 "' has no effect: skip_layers skips it, and in PTQ the skip wins");
       else if (it != typeOf.end() && types.count(it->second))
-        add(Finding::Warning, "amct-dead-override", o.line, o.col,
+        add(Finding::Warning, Check::DeadOverride, o.line, o.col,
             "the override of layer '" + o.key + "' has no effect: it is a " +
                 std::string(it->second) +
                 ", which skip_layer_types skips, and in PTQ the skip wins");
@@ -325,7 +335,7 @@ struct Checker {
     for (const auto *list : {&doc.typeOverrides, &doc.nameOverrides})
       for (const Override &o : *list)
         if (o.recipe.hasPrune && !o.recipe.present)
-          add(Finding::Warning, "amct-prune-only-override", o.line, o.col,
+          add(Finding::Warning, Check::PruneOnlyOverride, o.line, o.col,
               "the override of '" + o.key +
                   "' has only prune_config, but AMCT still counts it as a quant override: its "
                   "quantization is "
@@ -383,7 +393,7 @@ struct Checker {
     bool qat = doc.kind == ConfigKind::QAT;
     std::string msg;
     if (doc.batchNum && !checkBatchNum(doc.kind, *doc.batchNum, msg))
-      add(Finding::Error, "amct-batch-num", doc.batchNumLine, doc.batchNumCol, msg);
+      add(Finding::Error, Check::BatchNum, doc.batchNumLine, doc.batchNumCol, msg);
     duplicates(doc.skipLayers, "skip_layers", qat);
     duplicates(doc.skipLayerTypes, "skip_layer_types", qat);
     duplicates(doc.skipFusionLayers, "skip_fusion_layers", false);
@@ -398,7 +408,7 @@ struct Checker {
 
     if (opts.framework == Framework::Caffe && doc.kind == ConfigKind::QAT)
       for (const Entry &e : doc.skipLayerTypes)
-        add(Finding::Error, "amct-framework-field", e.line, e.col,
+        add(Finding::Error, Check::FrameworkField, e.line, e.col,
             "AMCT for Caffe's retrain config has no skip_layer_types (skip the layers by name in "
             "skip_layers)");
     if (opts.pytorchTypes && doc.kind != ConfigKind::KVCache) {
@@ -407,7 +417,7 @@ struct Checker {
         // Conv) is no type of its, and it refuses it like any other.
         bool onnxName = opts.framework == Framework::PyTorch && pytorchEquivalent(type) != type;
         if (onnxName || !isQuantizableType(type, doc.kind, opts.version))
-          add(Finding::Error, "amct-unsupported-type", line, col,
+          add(Finding::Error, Check::UnsupportedType, line, col,
               "Layer type " + std::string(type) + " does not support quantize.");
       };
       for (const Entry &e : doc.skipLayerTypes)
@@ -418,14 +428,14 @@ struct Checker {
     for (const Entry &e : doc.skipFusionLayers) {
       auto it = typeOf.find(e.text);
       if (it != typeOf.end() && !isFuseType(it->second))
-        add(Finding::Error, "amct-skip-fusion", e.line, e.col,
+        add(Finding::Error, Check::SkipFusion, e.line, e.col,
             "Skip fusion layer \"" + e.text +
                 "\"'s type not in supported list ['Conv2d', 'Conv3d', 'Conv1d']");
     }
     if (doc.kind == ConfigKind::PTQ)
       for (const Override &o : doc.nameOverrides)
         if (isGlobalParameterName(o.key))
-          add(Finding::Error, "amct-layer-name", o.line, o.col,
+          add(Finding::Error, Check::LayerName, o.line, o.col,
               o.key + " is a global parameter, can not be a layer name");
   }
 
@@ -505,7 +515,7 @@ struct Checker {
       std::unordered_set<std::string_view> isSkipped(skipped.begin(), skipped.end());
       for (const Override &o : doc.nameOverrides)
         if (isSkipped.count(o.key))
-          add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+          add(Finding::Warning, Check::QatSkipIneffective, o.line, o.col,
               "layer '" + o.key +
                   "' is skipped, but its override sets retrain_enable back to true");
     }
@@ -519,7 +529,7 @@ struct Checker {
       for (const Override &o : doc.typeOverrides)
         for (auto &[s, t] : skippedTypes)
           if (t == o.key)
-            add(Finding::Warning, "amct-qat-skip-ineffective", o.line, o.col,
+            add(Finding::Warning, Check::QatSkipIneffective, o.line, o.col,
                 "layer '" + std::string(s) + "' is skipped, but the " + o.key +
                     " type override sets retrain_enable back to true");
     }
@@ -537,7 +547,7 @@ struct Checker {
     missingLayers();
     skippedOverrides(qat);
     if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty())
-      add(Finding::Error, "amct-kv-no-quant-layers",
+      add(Finding::Error, Check::KvNoQuantLayers,
           doc.global.line || doc.nameOverrides.empty() ? doc.global.line
                                                        : doc.nameOverrides[0].line,
           0, "No quant enable layer in quant config file, please check the quant config file.");
