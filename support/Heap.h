@@ -12,7 +12,7 @@ namespace qspec::support {
 // takes one page fault per 2 MiB it touches instead of one per 4 KiB. Each thread keeps an arena
 // of its own (prepareThreadHeaps puts those on huge pages too), so threads that allocate side by
 // side (qcc's emitters, qtune's probes, qlint's files) do not wait on one lock.
-// docs/performance.md ("Process support") says what this buys.
+// docs/performance.md ("Process set-up") says what this buys.
 void configureHeap();
 
 // After configureHeap, for a compile of `modules` modules that emits `targets` targets: when

@@ -372,9 +372,9 @@ bool AmctWriter::verify(const std::string &file) {
   }
   for (const Finding &f : checkDocument(doc, co)) {
     if (f.level == Finding::Error)
-      error(DiagID::err_amct_check, target_.range, {f.rule, f.message});
+      error(DiagID::err_amct_check, target_.range, {amct::checkName(f.check), f.message});
     else
-      diags_.report(DiagID::warn_amct_check, target_.range, {f.rule, f.message});
+      diags_.report(DiagID::warn_amct_check, target_.range, {amct::checkName(f.check), f.message});
   }
   if (ok_)
     rememberParsed(file, opts_.kind, std::move(doc));

@@ -575,7 +575,7 @@ bool AmctWriter::normalize(Plan &plan) {
   for (size_t i = 1; i < names.size(); ++i)
     if (names[i].name == names[i - 1].name && !(*names[i].recipe == *names[i - 1].recipe)) {
       error(DiagID::err_amct_check, names[i].at,
-            {"amct-duplicate",
+            {amct::checkName(amct::Check::Duplicate),
              repeatedItemsMessage(opts_.kind,
                                   qat() ? "retrain_override_layers" : "override_layer_configs",
                                   {std::string(names[i].name)})});

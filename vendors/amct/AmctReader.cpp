@@ -181,7 +181,7 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
     std::vector<ir::Module> nodes; // outlives co.layerTypes' views
     out.modules = readGraph(spec, target, doc, namer, out.fields, co, refusals, nodes);
     for (const Finding &f : refusals)
-      diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
+      diags.report(DiagID::err_amct_check, target.range, {checkName(f.check), f.message});
     return refusals.empty();
   }
   if (withInventory) {
@@ -197,7 +197,7 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   if (withInventory)
     applied = applyDocument(doc, mods, co.version, refusals);
   for (const Finding &f : refusals)
-    diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
+    diags.report(DiagID::err_amct_check, target.range, {checkName(f.check), f.message});
   if (!refusals.empty())
     return false;
   // Each module named against what the target asks of it (its expected reading).

@@ -66,7 +66,7 @@ void applyPtq(const AmctDocument &doc, const Recipe &r, bool fromGlobal, const i
   if (a.act == DataType::Int16 && known &&
       (!checkInt16Type(type, m.name, v, msg) || !checkInt16Bias(type, !noBias, m.name, msg))) {
     if (!fromGlobal)
-      refusals.push_back(Finding{Finding::Error, "amct-int16-type", a.line, a.col, msg});
+      refusals.push_back(Finding{Finding::Error, Check::Int16Type, a.line, a.col, msg});
     a.act = DataType::Int8; // the global recipe: 'does not support int16_quantizable, set int8'
   }
   a.weightBits = r.quantBits.value_or(8);

@@ -118,9 +118,18 @@ std::vector<std::string> findDuplicates(const std::vector<std::string> &items);
 // ---- Whole-document checks (used by qlint on a parsed file, and by the emitter) ------------
 struct AmctDocument; // AmctConfig.h
 
+// One of the checks of checkDocument (AmctChecks.def).
+enum class Check : unsigned {
+#define AMCT_CHECK(ENUM, ID) ENUM,
+#include "vendors/amct/AmctChecks.def"
+#undef AMCT_CHECK
+};
+// The check's stable ID ("amct-duplicate", "amct-qat-pair", ...).
+const char *checkName(Check c);
+
 struct Finding {
   enum Level { Error, Warning } level = Error;
-  std::string rule;           // short id, e.g. "amct-duplicate", "amct-qat-pair"
+  Check check;                // qlint maps each to a rule, qcc quotes its checkName
   uint32_t line = 0, col = 0; // 1-based position in the file, 0 = unknown
   std::string message;        // AMCT's wording where it has one
 };

@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkAmctAdaParam(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctAdaParam, {"amct-ada"});
+  amctlint::reportFindings(ctx, RuleID::AmctAdaParam, amct::Check::Ada);
 }
 
 } // namespace qspec::lint

@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkAmctAdaType(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctAdaType, {"amct-ada-type"});
+  amctlint::reportFindings(ctx, RuleID::AmctAdaType, amct::Check::AdaType);
 }
 
 } // namespace qspec::lint

@@ -9,7 +9,7 @@
 namespace qspec::lint {
 
 void checkAmctBatchNum(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctBatchNum, {"amct-batch-num"});
+  amctlint::reportFindings(ctx, RuleID::AmctBatchNum, amct::Check::BatchNum);
 }
 
 } // namespace qspec::lint

@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkAmctChannelWiseRejected(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctChannelWiseRejected, {"amct-channel-wise"});
+  amctlint::reportFindings(ctx, RuleID::AmctChannelWiseRejected, amct::Check::ChannelWise);
 }
 
 } // namespace qspec::lint

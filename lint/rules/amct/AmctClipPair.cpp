@@ -17,7 +17,7 @@ void checkAmctClipPair(AmctInput &ctx) {
       }
     return;
   }
-  amctlint::reportFindings(ctx, RuleID::AmctClipPair, {"amct-clip"});
+  amctlint::reportFindings(ctx, RuleID::AmctClipPair, amct::Check::Clip);
 }
 
 } // namespace qspec::lint

@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkAmctConv3dAsymmetric(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctConv3dAsymmetric, {"amct-conv3d-asymmetric"});
+  amctlint::reportFindings(ctx, RuleID::AmctConv3dAsymmetric, amct::Check::Conv3dAsymmetric);
 }
 
 } // namespace qspec::lint

@@ -10,7 +10,7 @@
 namespace qspec::lint {
 
 void checkAmctDeadOverride(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctDeadOverride, {"amct-dead-override"});
+  amctlint::reportFindings(ctx, RuleID::AmctDeadOverride, amct::Check::DeadOverride);
 }
 
 } // namespace qspec::lint

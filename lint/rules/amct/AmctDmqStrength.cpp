@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkAmctDmqStrength(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctDmqStrength, {"amct-dmq"});
+  amctlint::reportFindings(ctx, RuleID::AmctDmqStrength, amct::Check::Dmq);
 }
 
 } // namespace qspec::lint

@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkAmctDmqType(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctDmqType, {"amct-dmq-type"});
+  amctlint::reportFindings(ctx, RuleID::AmctDmqType, amct::Check::DmqType);
 }
 
 } // namespace qspec::lint

@@ -9,7 +9,7 @@
 namespace qspec::lint {
 
 void checkAmctInt16Type(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctInt16Type, {"amct-int16-type"});
+  amctlint::reportFindings(ctx, RuleID::AmctInt16Type, amct::Check::Int16Type);
 }
 
 } // namespace qspec::lint

@@ -8,7 +8,7 @@
 namespace qspec::lint {
 
 void checkAmctKvNoQuantLayers(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctKvNoQuantLayers, {"amct-kv-no-quant-layers"});
+  amctlint::reportFindings(ctx, RuleID::AmctKvNoQuantLayers, amct::Check::KvNoQuantLayers);
 }
 
 } // namespace qspec::lint

@@ -10,7 +10,7 @@
 namespace qspec::lint {
 
 void checkAmctLayerMissing(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctLayerMissing, {"amct-layer-missing"});
+  amctlint::reportFindings(ctx, RuleID::AmctLayerMissing, amct::Check::LayerMissing);
 }
 
 } // namespace qspec::lint

@@ -9,7 +9,7 @@
 namespace qspec::lint {
 
 void checkAmctLayerName(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctLayerName, {"amct-layer-name"});
+  amctlint::reportFindings(ctx, RuleID::AmctLayerName, amct::Check::LayerName);
 }
 
 } // namespace qspec::lint

@@ -6,7 +6,7 @@
 namespace qspec::lint {
 
 void checkAmctNumOfBins(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctNumOfBins, {"amct-num-of-bins"});
+  amctlint::reportFindings(ctx, RuleID::AmctNumOfBins, amct::Check::NumOfBins);
 }
 
 } // namespace qspec::lint

@@ -26,7 +26,7 @@ void checkAmctParseError(AmctInput &ctx) {
     }
     return;
   }
-  amctlint::reportFindings(ctx, RuleID::AmctParseError, {"amct-version"});
+  amctlint::reportFindings(ctx, RuleID::AmctParseError, amct::Check::Version);
 }
 
 } // namespace qspec::lint

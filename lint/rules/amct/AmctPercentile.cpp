@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkAmctPercentile(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctPercentile, {"amct-percentile"});
+  amctlint::reportFindings(ctx, RuleID::AmctPercentile, amct::Check::Percentile);
 }
 
 } // namespace qspec::lint

@@ -9,7 +9,7 @@
 namespace qspec::lint {
 
 void checkAmctPruneAlgo(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctPruneAlgo, {"amct-prune-algo"});
+  amctlint::reportFindings(ctx, RuleID::AmctPruneAlgo, amct::Check::PruneAlgo);
 }
 
 } // namespace qspec::lint

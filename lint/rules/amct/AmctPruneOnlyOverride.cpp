@@ -10,7 +10,7 @@
 namespace qspec::lint {
 
 void checkAmctPruneOnlyOverride(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctPruneOnlyOverride, {"amct-prune-only-override"});
+  amctlint::reportFindings(ctx, RuleID::AmctPruneOnlyOverride, amct::Check::PruneOnlyOverride);
 }
 
 } // namespace qspec::lint

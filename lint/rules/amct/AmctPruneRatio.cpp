@@ -9,7 +9,7 @@
 namespace qspec::lint {
 
 void checkAmctPruneRatio(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctPruneRatio, {"amct-prune-ratio"});
+  amctlint::reportFindings(ctx, RuleID::AmctPruneRatio, amct::Check::PruneRatio);
 }
 
 } // namespace qspec::lint

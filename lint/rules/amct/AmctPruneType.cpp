@@ -13,7 +13,7 @@
 namespace qspec::lint {
 
 void checkAmctPruneType(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctPruneType, {"amct-prune-type"});
+  amctlint::reportFindings(ctx, RuleID::AmctPruneType, amct::Check::PruneType);
 }
 
 } // namespace qspec::lint

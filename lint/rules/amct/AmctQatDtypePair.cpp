@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkAmctQatDtypePair(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctQatDtypePair, {"amct-qat-pair"});
+  amctlint::reportFindings(ctx, RuleID::AmctQatDtypePair, amct::Check::QatPair);
 }
 
 } // namespace qspec::lint

@@ -10,7 +10,7 @@
 namespace qspec::lint {
 
 void checkAmctQatSkipIneffective(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctQatSkipIneffective, {"amct-qat-skip-ineffective"});
+  amctlint::reportFindings(ctx, RuleID::AmctQatSkipIneffective, amct::Check::QatSkipIneffective);
 }
 
 } // namespace qspec::lint

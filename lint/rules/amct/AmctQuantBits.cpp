@@ -9,7 +9,7 @@
 namespace qspec::lint {
 
 void checkAmctQuantBits(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctQuantBits, {"amct-quant-bits"});
+  amctlint::reportFindings(ctx, RuleID::AmctQuantBits, amct::Check::QuantBits);
 }
 
 } // namespace qspec::lint

@@ -10,7 +10,7 @@
 namespace qspec::lint {
 
 void checkAmctSearchRange(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctSearchRange, {"amct-search-range"});
+  amctlint::reportFindings(ctx, RuleID::AmctSearchRange, amct::Check::SearchRange);
 }
 
 } // namespace qspec::lint

@@ -7,7 +7,7 @@
 namespace qspec::lint {
 
 void checkAmctSkipFusion(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctSkipFusion, {"amct-skip-fusion"});
+  amctlint::reportFindings(ctx, RuleID::AmctSkipFusion, amct::Check::SkipFusion);
 }
 
 } // namespace qspec::lint

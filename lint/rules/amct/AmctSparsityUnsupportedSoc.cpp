@@ -9,7 +9,7 @@ namespace qspec::lint {
 void checkAmctSparsityUnsupportedSoc(AmctInput &ctx) {
   if (ctx.opts.amctHardware.empty())
     return;
-  amctlint::reportFindings(ctx, RuleID::AmctSparsityUnsupportedSoc, {"amct-hardware-sparsity"});
+  amctlint::reportFindings(ctx, RuleID::AmctSparsityUnsupportedSoc, amct::Check::HardwareSparsity);
 }
 
 } // namespace qspec::lint

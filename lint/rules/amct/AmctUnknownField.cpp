@@ -9,7 +9,7 @@ namespace qspec::lint {
 
 void checkAmctUnknownField(AmctInput &ctx) {
   if (ctx.amctParsed) {
-    amctlint::reportFindings(ctx, RuleID::AmctUnknownField, {"amct-framework-field"});
+    amctlint::reportFindings(ctx, RuleID::AmctUnknownField, amct::Check::FrameworkField);
     return;
   }
   for (const auto &e : ctx.amctErrors) {

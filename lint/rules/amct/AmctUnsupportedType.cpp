@@ -14,7 +14,7 @@
 namespace qspec::lint {
 
 void checkAmctUnsupportedType(AmctInput &ctx) {
-  amctlint::reportFindings(ctx, RuleID::AmctUnsupportedType, {"amct-unsupported-type"});
+  amctlint::reportFindings(ctx, RuleID::AmctUnsupportedType, amct::Check::UnsupportedType);
 }
 
 } // namespace qspec::lint

@@ -1,27 +1,23 @@
-// Helpers shared by the AMCT rules: take the findings of some check names from the document
-// checks the driver ran once per file (AmctInput::amctFindings).
+// Helpers shared by the AMCT rules: take the findings of one check from the document checks the
+// driver ran once per file (AmctInput::amctFindings).
 #pragma once
 
 #include "vendors/amct/AmctConfig.h"
 #include "lint/Context.h"
 
-#include <initializer_list>
 #include <string>
 
 namespace qspec::lint::amctlint {
 
-// Reports the emitter-check findings whose `rule` is one of `checks` under `rule`.
-inline void reportFindings(AmctInput &ctx, RuleID rule, std::initializer_list<const char *> checks,
-                           const std::string &prefix = "") {
+// Reports the vendor model's findings of `check` (AmctChecks.def) under `rule`, at the place
+// they name; a warning-level finding stays a warning.
+inline void reportFindings(AmctInput &ctx, RuleID rule, amct::Check check) {
   if (!ctx.amctFindings)
     return;
   for (const amct::Finding &f : *ctx.amctFindings) {
-    bool match = false;
-    for (const char *c : checks)
-      match = match || f.rule == c;
-    if (!match)
+    if (f.check != check)
       continue;
-    Diagnostic &d = ctx.report(rule, ctx.at(f.line, f.col ? f.col : 1), prefix + f.message);
+    Diagnostic &d = ctx.report(rule, ctx.at(f.line, f.col ? f.col : 1), f.message);
     if (f.level == amct::Finding::Warning)
       d.severity = Severity::Warning;
   }

@@ -250,11 +250,11 @@ TEST(AmctRulesTest, DocumentChecksOnParsedText) {
   auto findings = amct::checkDocument(doc, co);
   std::set<std::string> rules;
   for (const auto &f : findings)
-    rules.insert(f.rule);
+    rules.insert(amct::checkName(f.check));
   EXPECT_TRUE(rules.count("amct-duplicate"));
   EXPECT_TRUE(rules.count("amct-channel-wise"));
   for (const auto &f : findings) {
-    if (f.rule == "amct-duplicate") {
+    if (f.check == amct::Check::Duplicate) {
       EXPECT_EQ(f.line, 2u);
     }
   }
@@ -283,8 +283,8 @@ TEST(AmctRulesTest, DocumentChecksSameWithUniqueLayerNames) {
     co.uniqueLayerNames = unique;
     std::vector<std::string> out;
     for (const auto &f : amct::checkDocument(doc, co))
-      out.push_back(f.rule + " " + std::to_string(f.line) + ":" + std::to_string(f.col) + " " +
-                    f.message);
+      out.push_back(std::string(amct::checkName(f.check)) + " " + std::to_string(f.line) + ":" +
+                    std::to_string(f.col) + " " + f.message);
     return out;
   };
   std::vector<std::string> mapped = run(false), walked = run(true);
@@ -528,7 +528,7 @@ TEST(AmctConformanceTest, DocumentRulesOnRealFiles) {
     EXPECT_TRUE(amct::parseAmctConfig(readAll(dir / file), doc, errors)) << file;
     std::set<std::string> rules;
     for (const auto &f : amct::checkDocument(doc, amct::CheckOptions{}))
-      rules.insert(f.rule);
+      rules.insert(amct::checkName(f.check));
     return rules;
   };
   // AMCT's QAT doc sample skips "Opname" and overrides it: the override re-enables it.
@@ -551,7 +551,7 @@ TEST(AmctDocumentChecks, EmitterOptionsSeeTheValueChecks) {
     co.layerTypes = std::move(types);
     std::map<std::string, amct::Finding::Level> out;
     for (const auto &f : amct::checkDocument(doc, co))
-      out[f.rule] = f.level;
+      out[amct::checkName(f.check)] = f.level;
     return out;
   };
   // A pruner on a type it cannot prune: an error.

@@ -15,7 +15,10 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
+#include <string>
+#include <utility>
 
 namespace qspec {
 namespace {
@@ -60,6 +63,27 @@ const Mods kNet = {
 
 // The emitter's parsed document handed to the read-back: taken once, only for the same bytes
 // and kind (the marker shows the remembered document came back, not a second parse).
+// Each row of AmctChecks.def: its enum names its own ID, IDs are distinct and AMCT-prefixed, and
+// a finding carries the enum of the check that made it.
+TEST(AmctChecks, EachCheckNamesItsOwnStableId) {
+  const std::pair<amct::Check, std::string> rows[] = {
+#define AMCT_CHECK(ENUM, ID) {amct::Check::ENUM, ID},
+#include "vendors/amct/AmctChecks.def"
+#undef AMCT_CHECK
+  };
+  std::set<std::string> seen;
+  for (const auto &[check, id] : rows) {
+    EXPECT_EQ(amct::checkName(check), id);
+    EXPECT_EQ(id.rfind("amct-", 0), 0u) << id;
+    EXPECT_TRUE(seen.insert(id).second) << id;
+  }
+  EXPECT_STREQ(amct::checkName(amct::Check::QuantBits), "amct-quant-bits");
+  amct::AmctDocument doc = parse("batch_num: 0\n", ConfigKind::PTQ);
+  std::vector<amct::Finding> findings = amct::checkDocument(doc, amct::CheckOptions{});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].check, amct::Check::BatchNum);
+}
+
 TEST(AmctConfig, RememberedDocumentIsTakenOnceForTheSameBytesAndKind) {
   const std::string text = "batch_num: 2\nskip_layers: \"fc\"\n";
   amct::AmctDocument doc = parse(text, ConfigKind::PTQ);
