@@ -7,7 +7,7 @@
 #   setup-deps.sh test    the run set, plus what only the tests need (`make test`): FileCheck and
 #                         lit, GoogleTest and Google Benchmark, clang-14 for the sanitizer and
 #                         fuzz tree, clang-format, Python's onnx/protobuf/yaml/numpy/jsonschema,
-#                         Slurm and munge, Vim and Neovim, pre-commit, git, GNU time, Node.js.
+#                         Slurm and munge, Vim and Neovim, zsh, pre-commit, git, GNU time, Node.js.
 #
 # QSPEC_EXTRA_PACKAGES adds more. `dpkg -s` decides what is missing; `apt-get update` runs once,
 # before the first install. docs/contributing.md lists both sets.
@@ -25,7 +25,7 @@ run_packages=(
 test_packages=(
   llvm-14-tools libgtest-dev libgmock-dev libbenchmark-dev
   python3-onnx python3-protobuf python3-yaml python3-numpy python3-jsonschema pybind11-dev python3-dev python3-venv
-  pre-commit git time vim neovim
+  pre-commit git time vim neovim zsh
   clang-14 libclang-rt-14-dev llvm-14 clang-format-14
   slurm-wlm munge
 )

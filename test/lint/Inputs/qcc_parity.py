@@ -4,7 +4,9 @@
 #   - every error and warning qcc reports is a qlint finding carrying qcc's ID ("[err_x]") at the
 #     same line and column;
 #   - a spec qcc accepts has no qlint finding at error severity (qlint's own checks are warnings).
-# Prints one MISMATCH line per difference, then a summary.
+# Prints one MISMATCH line per difference, then a summary. qlint lints the specs in batches, one
+# process for many files (its JSON names each file); a batch qlint cannot finish is linted again
+# one file at a time, so a failure is reported against its spec.
 #   qcc_parity.py QCC QLINT [--qlint-arg=ARG]... PATH...   (PATH: a folder, a .qspec or a .md)
 import atexit
 import json
@@ -51,12 +53,32 @@ def qcc_diags(path):
     return [d for d in json.loads(err[start:])["diagnostics"] if d["severity"] in ("error", "fatal", "warning")]
 
 
-def qlint_findings(path):
-    r = subprocess.run([qlint, "--no-config", "--format=json"] + extra + [path],
+def qlint_run(paths):
+    """{path: findings} for PATHS linted by one qlint process, or None when qlint failed; with
+    the failure's message when PATHS is one file."""
+    r = subprocess.run([qlint, "--no-config", "--format=json"] + extra + paths,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     if r.returncode not in (0, 1):
         return None, r.stderr.strip()
-    return json.loads(r.stdout)["files"][0]["findings"], ""
+    by_path = {os.path.normpath(f["path"]): f["findings"] for f in json.loads(r.stdout)["files"]}
+    if any(os.path.normpath(p) not in by_path for p in paths):
+        return None, "qlint's report does not name every file"
+    return by_path, ""
+
+
+def qlint_findings(paths, batch=64):
+    """[(findings or None, why)] for each of PATHS, in order."""
+    results = []
+    for k in range(0, len(paths), batch):
+        chunk = paths[k:k + batch]
+        by_path, _ = qlint_run(chunk)
+        for p in chunk:
+            if by_path is None:
+                one, why = qlint_run([p])
+                results.append((one[os.path.normpath(p)], "") if one else (None, why))
+            else:
+                results.append((by_path[os.path.normpath(p)], ""))
+    return results
 
 
 def where(loc):
@@ -64,10 +86,11 @@ def where(loc):
 
 
 count = mismatches = 0
-for path, name in specs():
+todo = list(specs())
+linted = qlint_findings([path for path, _ in todo])
+for (path, name), (l, why) in zip(todo, linted):
     count += 1
     q = qcc_diags(path)
-    l, why = qlint_findings(path)
     if l is None:
         print("MISMATCH %s: qlint could not lint it: %s" % (name, why))
         mismatches += 1
