@@ -9,16 +9,17 @@
 The compile is qcc's own (the same libraries): ``c.files`` holds the bytes
 ``qcc --emit=all`` writes, ``c.diagnostics`` what it reports. Errors in the spec are
 diagnostics, not exceptions; misuse of the API raises TypeError, ValueError or
-FileNotFoundError. See docs/python.md.
+FileNotFoundError. ``qspec.tune`` is qtune's evaluator kit. See docs/python.md.
 """
 
 import json as _json
 import os as _os
 
 from . import _core
+from . import tune
 
 __all__ = ["compile", "explain", "format", "Compilation", "Diagnostic", "File", "Inventory",
-           "__version__"]
+           "tune", "__version__"]
 
 Diagnostic = _core.Diagnostic
 # "qspec (qspec) 0.1.0 (git REV)", the tools' --version line

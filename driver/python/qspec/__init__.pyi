@@ -2,6 +2,8 @@
 import os
 from typing import Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
+from . import tune as tune
+
 _Path = Union[str, "os.PathLike[str]"]
 
 __version__: str

@@ -1,9 +1,9 @@
-"""qspec_eval: the evaluator side of `qtune run` (docs/driver.md, "Evaluator kit").
+"""qspec.tune: the evaluator side of `qtune run` (docs/driver.md, "Evaluator kit").
 
 qtune starts the evaluator once per probe, without a shell, with the probe's files in its
 environment. This module reads them and writes the answer back:
 
-    import qspec_eval
+    from qspec import tune as qspec_eval      # or, by its first name: import qspec_eval
 
     with qspec_eval.guard():                  # MemoryError -> transient, anything else -> failed
         ev = qspec_eval.current()
@@ -22,7 +22,8 @@ can follow it without this module:
   * a failure: {"qspec_status": "transient" | "fatal", "message": TEXT} in QSPEC_RESULT, and
     exit code 75 (transient) or 78 (fatal); any other non-zero exit is an ordinary failure
     (retried --retries times, then the probe's level is unknown).
-Standard library only; Python 3.6 or newer.
+Standard library only; Python 3.6 or newer. The same file is installed on its own as
+PREFIX/share/qspec/python/qspec_eval.py, for evaluators run by a Python without the package.
 """
 import contextlib
 import json
