@@ -124,6 +124,12 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, co
 void lintSpecsReading(std::vector<FileResult> &results, const std::vector<std::string> &inputs,
                       const Options &opts);
 
+// What qlint lints for the command line's `inputs`: expandInputs, then lintFiles (a file named in
+// `inputs` fails closed: one of no known kind is a lint-unknown-file finding; Options::named is
+// set to `inputs`), then lintSpecsReading. Results with an internalError could not be linted.
+// qlint and the Python module's qspec.lint both run this.
+std::vector<FileResult> lintInputs(const std::vector<std::string> &inputs, Options &opts);
+
 // Lints one file; `-` is standard input (Options::stdinFilename). Thread-safe with respect to
 // other calls.
 FileResult lintFile(const std::string &path, const Options &opts);

@@ -244,4 +244,11 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, co
   return paths;
 }
 
+std::vector<FileResult> lintInputs(const std::vector<std::string> &inputs, Options &opts) {
+  opts.named = inputs;
+  std::vector<FileResult> results = lintFiles(expandInputs(inputs, opts), opts);
+  lintSpecsReading(results, inputs, opts);
+  return results;
+}
+
 } // namespace qspec::lint

@@ -334,14 +334,8 @@ int exitCode(const std::vector<FileResult> &shown) {
 int run(Cli &c) {
   Options &o = c.o;
   // Directories expanded (sorted; hidden, git-ignored and `exclude`d entries skipped); explicit
-  // files are always linted.
-  std::vector<std::string> paths = expandInputs(c.inputs, o);
-
-  // A file named on the command line (not found by a directory walk) fails closed: one of no
-  // known kind is a lint-unknown-file finding.
-  o.named = c.inputs;
-  std::vector<FileResult> results = lintFiles(paths, o);
-  lintSpecsReading(results, c.inputs, o);
+  // files are always linted, and fail closed.
+  std::vector<FileResult> results = lintInputs(c.inputs, o);
   int rc = 0;
   for (const FileResult &r : results) {
     if (!r.internalError.empty()) {

@@ -9,6 +9,7 @@ wheel is for the system it was built on: its platform tag is the interpreter's o
 (linux_x86_64), not a manylinux one. `make wheel` runs this (target qspec_wheel).
 
 usage: build-wheel.py --version V --package DIR --out DIR --tool PATH [--tool PATH...]
+                      [--module FILE...]   (top-level modules besides the package)
 """
 import argparse
 import base64
@@ -38,6 +39,8 @@ def main():
     ap.add_argument("--version", required=True)
     ap.add_argument("--package", required=True, help="the built qspec/ package folder")
     ap.add_argument("--tool", action="append", default=[], help="a tool to install as a script")
+    ap.add_argument("--module", action="append", default=[],
+                    help="a top-level module (qspec_eval.py, the evaluator kit's first name)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args()
 
@@ -53,6 +56,9 @@ def main():
                 entries.append(("qspec/" + f, fh.read(), False))
     if not any(e[0].startswith("qspec/_core") for e in entries):
         sys.exit("build-wheel: no extension qspec/_core*.so in %s" % args.package)
+    for module in args.module:
+        with open(module, "rb") as fh:
+            entries.append((os.path.basename(module), fh.read(), False))
     for tool in args.tool:
         with open(tool, "rb") as fh:
             entries.append(("%s/scripts/%s" % (data_dir, os.path.basename(tool)), fh.read(), True))

@@ -47,3 +47,9 @@ if os.path.exists(_qcc):
 import glob
 if glob.glob(os.path.join(config.qspec_obj_root, "python", "qspec", "_core*.so")):
     config.available_features.add("python-module")
+# Debian's python3-torch (`make test` installs it): docs/python.md's example builds its inventory
+# from a real torch.nn.Module. Found without importing it (an import takes seconds).
+import subprocess
+if subprocess.run(["/usr/bin/python3", "-c", "import importlib.util, sys; "
+                   "sys.exit(importlib.util.find_spec('torch') is None)"]).returncode == 0:
+    config.available_features.add("torch")

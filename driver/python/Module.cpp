@@ -4,8 +4,9 @@
 // stage emit::buildTargets, which names each file as `qcc --emit=all` does. Every compile owns
 // its own source manager, diagnostic engine and spec, so calls share nothing and may run on
 // several threads at once; the GIL is released while one runs.
-#include "emitters/TargetStage.h"
+#include "driver/python/Bindings.h"
 #include "emitters/Emitter.h"
+#include "emitters/TargetStage.h"
 #include "frontend/Format.h"
 #include "frontend/Frontend.h"
 #include "ir/Cli.h"
@@ -24,35 +25,47 @@
 namespace py = pybind11;
 namespace fs = std::filesystem;
 using namespace qspec;
+using python::PyDiagnostic;
 
-namespace {
+namespace qspec::python {
 
-// One diagnostic as Python sees it: where, which ID, how severe, what, and its notes.
-struct PyDiagnostic {
-  std::string file;
-  uint32_t line = 0, column = 0;
-  std::string id, severity, message;
-  std::vector<PyDiagnostic> notes;
-  std::string text; // as qcc prints it (without colour)
-};
-
-PyDiagnostic convert(const Diagnostic &d, const SourceManager &sm) {
+PyDiagnostic convertDiagnostic(const Diagnostic &d, const SourceManager &sm) {
   PyDiagnostic p;
   if (d.range.valid()) {
     p.file = sm.path(d.range.file);
     p.line = d.range.begin.line;
     p.column = d.range.begin.col;
+    p.endLine = d.range.end.line;
+    p.endColumn = d.range.end.col;
   }
   p.id = d.code;
   p.severity = severityName(d.severity);
   p.message = d.message;
   for (const Diagnostic &n : d.notes)
-    p.notes.push_back(convert(n, sm));
+    p.notes.push_back(convertDiagnostic(n, sm));
   std::ostringstream os;
   renderDiagnosticText(os, sm, d);
   p.text = os.str();
   return p;
 }
+
+std::vector<PyDiagnostic> convertDiagnostics(const DiagnosticEngine &diags,
+                                             const SourceManager &sm) {
+  std::vector<PyDiagnostic> out;
+  for (const Diagnostic &d : diags.diagnostics())
+    out.push_back(convertDiagnostic(d, sm));
+  return out;
+}
+
+std::string diagnosticsText(const DiagnosticEngine &diags) {
+  std::ostringstream os;
+  diags.printText(os);
+  return os.str();
+}
+
+} // namespace qspec::python
+
+namespace {
 
 // A module inventory held in memory (read from a file once, or built from Python).
 using HeldInventory = std::shared_ptr<const ir::Inventory>;
@@ -258,19 +271,11 @@ void bindCompilation(py::module_ &m) {
       .def_property_readonly("resolved", [](const CompileState &s) { return s.resolved; })
       .def_property_readonly("has_errors",
                              [](const CompileState &s) { return s.diags.hasErrors(); })
-      .def_property_readonly("diagnostics",
-                             [](const CompileState &s) {
-                               std::vector<PyDiagnostic> out;
-                               for (const Diagnostic &d : s.diags.diagnostics())
-                                 out.push_back(convert(d, s.sm));
-                               return out;
-                             })
+      .def_property_readonly(
+          "diagnostics",
+          [](const CompileState &s) { return python::convertDiagnostics(s.diags, s.sm); })
       .def_property_readonly("diagnostics_text",
-                             [](const CompileState &s) {
-                               std::ostringstream os;
-                               s.diags.printText(os);
-                               return os.str();
-                             })
+                             [](const CompileState &s) { return python::diagnosticsText(s.diags); })
       .def_property_readonly("files",
                              [](const CompileState &s) {
                                py::list out;
@@ -298,6 +303,9 @@ void bindDiagnostic(py::module_ &m) {
       .def_readonly("file", &PyDiagnostic::file, "the file it points into ('' for none)")
       .def_readonly("line", &PyDiagnostic::line, "1-based line (0 for none)")
       .def_readonly("column", &PyDiagnostic::column, "1-based column (0 for none)")
+      .def_readonly("end_line", &PyDiagnostic::endLine, "the line its range ends on (0 for none)")
+      .def_readonly("end_column", &PyDiagnostic::endColumn,
+                    "the column its range ends before (0 for none)")
       .def_readonly("id", &PyDiagnostic::id, "the stable ID, e.g. err_pattern_matches_nothing")
       .def_readonly("severity", &PyDiagnostic::severity, "error, warning, note or remark")
       .def_readonly("message", &PyDiagnostic::message)
@@ -340,6 +348,8 @@ PYBIND11_MODULE(_core, m) {
   bindDiagnostic(m);
   bindCompilation(m);
   bindInventory(m);
+  python::bindLint(m);
+  python::bindImport(m);
   m.def(
       "_compile",
       [](const std::string &spec, bool isText, const std::string &textName,

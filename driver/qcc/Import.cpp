@@ -27,6 +27,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <sstream>
 #include <tuple>
 
 namespace qspec::driver {
@@ -48,12 +49,6 @@ const char *kImportUsage =
   --roundtrip     print, per FILE, whether the vendor reading of the re-emitted file equals
                   FILE's and whether the bytes are identical (needs --inventory)
 )";
-
-struct ImportOptions {
-  std::vector<std::string> files;
-  std::string inventory, kind, output;
-  bool roundtrip = false;
-};
 
 int importUsageError(const std::string &msg) {
   std::cerr << "qcc import: error: " << msg << "\n" << kImportUsage;
@@ -236,7 +231,7 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, const import::Context &c
 
 // The --roundtrip row: `reading equal` only when every module reads the same and the file has no
 // setting the spec does not carry; otherwise each such setting, located in the file.
-void printRoundTrip(const Imported &im, const RoundTrip &rt,
+void printRoundTrip(std::ostream &out, const Imported &im, const RoundTrip &rt,
                     const std::vector<import::NotCarried> &notCarried, const SourceManager &sm) {
   std::vector<const import::NotCarried *> mine;
   for (const import::NotCarried &n : notCarried)
@@ -246,15 +241,15 @@ void printRoundTrip(const Imported &im, const RoundTrip &rt,
     return std::tie(x->line, x->col) < std::tie(y->line, y->col);
   });
   bool equal = rt.readingEqual && mine.empty();
-  std::cout << im.src.path << "\t" << im.kind << "\treading " << (equal ? "equal" : "DIFFERS")
-            << "\tbytes " << (rt.bytesEqual ? "identical" : "differ");
+  out << im.src.path << "\t" << im.kind << "\treading " << (equal ? "equal" : "DIFFERS")
+      << "\tbytes " << (rt.bytesEqual ? "identical" : "differ");
   if (!mine.empty()) {
-    std::cout << "\tnot carried:";
+    out << "\tnot carried:";
     for (size_t i = 0; i < mine.size(); ++i)
-      std::cout << (i ? ";" : "") << " " << sm.path(im.src.file) << ":" << mine[i]->line << ":"
-                << mine[i]->col << " " << sanitizeForTerminal(mine[i]->what);
+      out << (i ? ";" : "") << " " << sm.path(im.src.file) << ":" << mine[i]->line << ":"
+          << mine[i]->col << " " << sanitizeForTerminal(mine[i]->what);
   }
-  std::cout << "\n";
+  out << "\n";
 }
 
 // The printed, formatted spec; "" after an error.
@@ -405,21 +400,12 @@ void replayInInputs(const DiagnosticEngine &from, const std::string &specPath, c
 
 } // namespace
 
-int runImport(int argc, char **argv) {
-  ImportOptions o;
-  if (int rc = parseImportArgs(argc, argv, o); rc >= 0)
-    return rc;
-  emit::registerAllEmitters();
-  SourceManager sm;
-  DiagnosticEngine diags(sm);
-  auto finish = [&](int rc) {
-    diags.printText(std::cerr, false);
-    return diags.hasErrors() ? 1 : rc;
-  };
+std::string importSpec(const ImportOptions &o, DiagnosticEngine &diags, std::string &rows) {
+  SourceManager &sm = diags.sourceManager();
   ir::Spec inventorySpec;
   if (!o.inventory.empty() &&
       !compileText("<import>", "qspec 1\n", o.inventory, inventorySpec, diags))
-    return finish(1);
+    return "";
   std::vector<import::NotCarried> notCarried;
   import::Context ctx{o.inventory.empty() ? nullptr : &inventorySpec, diags, &notCarried};
   std::vector<Imported> files(o.files.size());
@@ -427,16 +413,16 @@ int runImport(int argc, char **argv) {
   for (size_t i = 0; i < o.files.size(); ++i)
     ok = importOne(o.files[i], o, ctx, files[i]) && ok;
   if (!ok)
-    return finish(1);
+    return "";
   import::ImportedSpec merged;
   if (!mergeImports(files, ctx, o.inventory, merged))
-    return finish(1);
+    return "";
   std::string specPath = o.output.empty() ? "imported.qspec" : o.output;
   if (!o.inventory.empty())
     merged.inventory = inventoryForSpec(o.inventory, o.output);
   std::string text = specText(merged, diags, specPath);
   if (diags.hasErrors())
-    return finish(1);
+    return "";
   ir::Spec spec;
   DiagnosticEngine verify(sm); // the spec's diagnostics, moved to the input files below
   verify.copyWarningPolicy(diags);
@@ -447,22 +433,33 @@ int runImport(int argc, char **argv) {
   replayInInputs(verify, specPath, spec, merged, files.front().src.file, diags);
   if (!compiled) {
     diags.report(DiagID::err_internal, SourceRange{}, {"the imported spec does not compile"});
-    return finish(1);
+    return "";
   }
-  if (o.roundtrip)
-    printRoundTrip(files.front(), rt, notCarried, sm);
-  if (diags.hasErrors())
-    return finish(1);
-  if (o.roundtrip && o.output.empty())
-    return finish(0);
-  if (o.output.empty()) {
+  if (o.roundtrip) {
+    std::ostringstream os;
+    printRoundTrip(os, files.front(), rt, notCarried, sm);
+    rows += os.str();
+  }
+  return diags.hasErrors() ? "" : text;
+}
+
+int runImport(int argc, char **argv) {
+  ImportOptions o;
+  if (int rc = parseImportArgs(argc, argv, o); rc >= 0)
+    return rc;
+  emit::registerAllEmitters();
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  std::string rows;
+  std::string text = importSpec(o, diags, rows);
+  std::cout << rows;
+  if (!diags.hasErrors() && o.output.empty() && !o.roundtrip)
     std::cout << text;
-    return finish(0);
-  }
   std::string err;
-  if (!emit::writeFileAtomically(o.output, text, err))
+  if (!diags.hasErrors() && !o.output.empty() && !emit::writeFileAtomically(o.output, text, err))
     diags.report(DiagID::err_cannot_write_output, SourceRange{}, {o.output, err});
-  return finish(0);
+  diags.printText(std::cerr, false);
+  return diags.hasErrors() ? 1 : 0;
 }
 
 } // namespace qspec::driver

@@ -69,7 +69,7 @@ run options:
 
 The evaluator runs without a shell and gets QSPEC_ROUND, QSPEC_CONFIG_DIR, QSPEC_DEVICE,
 QSPEC_RESULT (and QSPEC_IR only with --write-ir); see docs/driver.md and the Python kit
-share/qspec/python/qspec_eval.py. Exit codes: 0 target met,
+share/qspec/python/qspec_eval.py (qspec.tune in the Python package). Exit codes: 0 target met,
 1 unreachable / not reached / errors in the spec, 2 usage or internal errors, 3 no verdict
 (the deciding evaluations failed).
 )";

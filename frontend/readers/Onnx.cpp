@@ -2,13 +2,16 @@
 // exported ONNX graph of a two-graph model block (nodes with inputs and exporter scopes).
 #include "frontend/readers/ReaderSupport.h"
 
-#include "onnx/onnx.pb.h" // generated from libonnx-dev's onnx.proto (frontend/CMakeLists.txt)
+#include "qspec_onnx/onnx.pb.h" // generated from libonnx-dev's onnx.proto (frontend/CMakeLists.txt)
 #include <google/protobuf/unknown_field_set.h>
 
 #include <cerrno>
 #include <climits>
 #include <filesystem>
 #include <fstream>
+
+// ONNX's messages, generated as the package qspec_onnx (frontend/CMakeLists.txt says why).
+namespace onnx = ::qspec_onnx;
 
 namespace qspec::readers::detail {
 

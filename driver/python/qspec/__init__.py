@@ -7,20 +7,25 @@
     c.write("out")
 
 The compile is qcc's own (the same libraries): ``c.files`` holds the bytes
-``qcc --emit=all`` writes, ``c.diagnostics`` what it reports. Errors in the spec are
-diagnostics, not exceptions; misuse of the API raises TypeError, ValueError or
-FileNotFoundError. See docs/python.md.
+``qcc --emit=all`` writes, ``c.diagnostics`` what it reports, ``c.readings`` what each target's
+vendor will apply. ``qspec.lint`` gives qlint's findings, ``qspec.import_file`` the spec
+``qcc import`` writes, ``qspec.format`` ``qcc fmt``'s layout; ``qspec.tune`` is qtune's evaluator
+kit. Errors in the inputs are diagnostics or findings, not exceptions; misuse of the API raises
+TypeError, ValueError or FileNotFoundError. See docs/python.md.
 """
 
 import json as _json
 import os as _os
 
 from . import _core
+from . import tune
 
-__all__ = ["compile", "explain", "format", "Compilation", "Diagnostic", "File", "Inventory",
-           "__version__"]
+__all__ = ["compile", "explain", "format", "lint", "import_file", "Compilation", "Diagnostic",
+           "File", "Finding", "Fix", "Import", "Inventory", "tune", "__version__"]
 
 Diagnostic = _core.Diagnostic
+Finding = _core.Finding
+Fix = _core.Fix
 # "qspec (qspec) 0.1.0 (git REV)", the tools' --version line
 __version__ = _core.version.split()[2]
 
@@ -114,6 +119,7 @@ class Compilation:
     def __init__(self, core):
         self._core = core
         self._resolution = None
+        self._readings = None
 
     @property
     def ok(self):
@@ -151,6 +157,22 @@ class Compilation:
         """The whole ``qcc --emit=ir`` document, parsed. ValueError after an error."""
         return _json.loads(self._core.ir_json())
 
+    @property
+    def readings(self):
+        """Per target (by kind: ``amct``, ``horizon``...), its expected reading: per module (by
+        name), what that vendor will apply, in the words of ``resolution``: the general
+        resolution with the target's own changes (its scope, the deciding rule's vendor block,
+        the types it never quantizes), each with the setting that decided it. This is the
+        ``target-readings`` pass, the ``expected`` of each target in ``qcc --emit=ir``, applied
+        to every module. None after an error."""
+        if not self._core.resolved:
+            return None
+        if self._readings is None:
+            doc = _json.loads(self._core.ir_json())
+            self._readings = {t["kind"]: _reading(doc["modules"], t["expected"])
+                              for t in doc["targets"]}
+        return self._readings
+
     def explain(self, name):
         """What ``qcc --explain NAME`` prints: every setting of module ``name`` and the rule
         that decided it. KeyError for a module the inventory lacks."""
@@ -178,6 +200,25 @@ class Compilation:
     def __repr__(self):
         errors = sum(1 for d in self.diagnostics if d.severity in ("error", "fatal error"))
         return "<Compilation: %d files, %d errors>" % (len(self._core.files), errors)
+
+
+def _reading(modules, expected):
+    """The modules of ``--emit=ir`` with one target's ``expected`` changes applied."""
+    out = {m["name"]: _json.loads(_json.dumps(m)) for m in modules}
+    for change in expected:
+        for name in change["modules"]:
+            m = out[name]
+            if "tier" in change:
+                m["tier"] = change["tier"]["value"]
+                m["tier_from"] = change["tier"]["from"]
+            for role in ("weight", "act"):
+                for field in ("dtype", "scope", "symmetric", "method"):
+                    key = "%s_%s" % (role, field)
+                    if key in change:
+                        if m.get(role) is None:
+                            m[role] = {}
+                        m[role][field] = change[key]
+    return out
 
 
 def _path_arg(value, what):
@@ -251,3 +292,184 @@ def format(text):
     if not isinstance(text, str):
         raise TypeError("format needs the text of a spec (str), not %s" % type(text).__name__)
     return _core._format(text)
+
+
+def _selectors(value, what):
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    try:
+        items = list(value)
+    except TypeError:
+        raise TypeError("%s takes a rule selector (str) or a list of them, not %s"
+                        % (what, type(value).__name__)) from None
+    for item in items:
+        if not isinstance(item, str):
+            raise TypeError("a %s selector is a str, not %s" % (what, type(item).__name__))
+    return items
+
+
+def _paths_arg(paths, what):
+    if isinstance(paths, (str, _os.PathLike)):
+        paths = [paths]
+    elif isinstance(paths, bytes) or not hasattr(paths, "__iter__"):
+        raise TypeError("%s takes a path (str or os.PathLike) or a list of them, not %s"
+                        % (what, type(paths).__name__))
+    out = [_path_arg(p, "a path") for p in paths]
+    if not out:
+        raise ValueError("%s needs at least one path" % what)
+    return out
+
+
+def _existing(path, what, folder=False):
+    if path is None:
+        return ""
+    path = _path_arg(path, what)
+    if not (_os.path.isfile(path) or (folder and _os.path.isdir(path))):
+        raise FileNotFoundError("no %s '%s'" % (what.replace("_", " "), path))
+    return path
+
+
+def lint(paths, *, select=None, ignore=None, werror=False, inventory=None, scores=None,
+         onnx=None, amct_hardware=None, amct_framework=None, root=None, config=True,
+         against=None, anchor=None, baseline=None, jobs=None):
+    """Lints files and folders as ``qlint PATHS...`` does; returns the findings (``Finding``:
+    ``file``, ``line``, ``column``, ``rule``, ``severity``, ``message``, ``notes``, ``fixes``,
+    ``path`` and ``kind`` of the linted file), in qlint's order: the ones
+    ``qlint --format=json`` prints.
+
+    paths: a path or a list of them (folders are searched as qlint searches them). select,
+    ignore: rule selectors (IDs, categories, prefixes, ALL), as ``--select`` / ``--ignore``.
+    werror: True turns every warning into an error (``-Werror``), selectors only theirs
+    (``-Werror=SEL``). inventory, scores, onnx, amct_hardware, amct_framework, root, against,
+    anchor, baseline: as qlint's options of those names; config=False is ``--no-config``;
+    jobs: files linted at a time (``-j``). Findings are never exceptions; a path that does not
+    exist is FileNotFoundError, a bad option value or a file qlint cannot lint (an invalid
+    .qlint.yaml) ValueError.
+    """
+    paths = _paths_arg(paths, "lint")
+    for p in paths:
+        _existing(p, "file or folder", folder=True)
+    select = _selectors(select, "select")
+    ignore = _selectors(ignore, "ignore")
+    werror_rules = []
+    if not isinstance(werror, bool):
+        werror_rules, werror = _selectors(werror, "werror"), False
+    if not isinstance(config, bool):
+        raise TypeError("config is a bool, not %s" % type(config).__name__)
+    if jobs is None:
+        jobs = 0
+    elif isinstance(jobs, bool) or not isinstance(jobs, int):
+        raise TypeError("jobs is an int, not %s" % type(jobs).__name__)
+    elif not 1 <= jobs <= 64:
+        raise ValueError("jobs takes a number from 1 to 64, not %d" % jobs)
+    values = {"inventory": _existing(inventory, "inventory file"),
+              "scores": _existing(scores, "scores file"),
+              "onnx": _existing(onnx, "onnx file"),
+              "anchor": _existing(anchor, "anchor file"),
+              "baseline": _existing(baseline, "baseline file")}
+    for key, value in (("amct_hardware", amct_hardware), ("amct_framework", amct_framework),
+                       ("against", against)):
+        if value is not None:
+            if not isinstance(value, str):
+                raise TypeError("%s is a str, not %s" % (key, type(value).__name__))
+            values[key] = value
+    if root is not None:
+        values["root"] = _existing(root, "root folder", folder=True)
+        if not _os.path.isdir(values["root"]):
+            raise NotADirectoryError("root is not a folder: '%s'" % values["root"])
+    values = {k: v for k, v in values.items() if v}
+    return _core._lint(paths, select, ignore, werror, werror_rules, config, values, jobs)
+
+
+class Import:
+    """The result of ``qspec.import_file``: the spec ``qcc import`` writes, and its
+    diagnostics."""
+
+    def __init__(self, core, output):
+        self._core = core
+        self._output = output
+
+    @property
+    def ok(self):
+        """True when there is no error (warnings may remain)."""
+        return not self._core.has_errors
+
+    @property
+    def data(self):
+        """The spec's bytes, as ``qcc import`` prints or writes them; b"" after an error."""
+        return self._core.text
+
+    @property
+    def text(self):
+        """The spec's text (``data`` decoded as UTF-8); "" after an error."""
+        return self._core.text.decode("utf-8", "replace")
+
+    @property
+    def roundtrip(self):
+        """The ``--roundtrip`` rows (with roundtrip=True): per file, whether the vendor's
+        reading of the re-emitted file equals its reading of the file."""
+        return self._core.roundtrip
+
+    @property
+    def diagnostics(self):
+        """Every diagnostic, in the order qcc reports them (``Diagnostic`` objects)."""
+        return self._core.diagnostics
+
+    @property
+    def diagnostics_text(self):
+        """The diagnostics as ``qcc import`` prints them on standard error."""
+        return self._core.diagnostics_text
+
+    def write(self, path=None):
+        """Writes the spec to ``path`` (default: the ``output`` it was imported for),
+        atomically; returns the path. ValueError when the import has errors."""
+        if path is None:
+            path = self._output
+        if path is None:
+            raise ValueError("write needs a path (the import was made without output=)")
+        path = _path_arg(path, "path")
+        if not self.ok:
+            raise ValueError("the import has errors; nothing to write")
+        tmp = path + ".tmp"
+        with open(tmp, "wb") as out:
+            out.write(self.data)
+        _os.replace(tmp, path)
+        return path
+
+    def __repr__(self):
+        errors = sum(1 for d in self.diagnostics if d.severity in ("error", "fatal error"))
+        return "<Import: %d bytes, %d errors>" % (len(self.data), errors)
+
+
+_IMPORT_KINDS = ("msmodelslim", "amct", "hmct", "horizon")
+
+
+def import_file(path, *, inventory=None, kind=None, output=None, roundtrip=False):
+    """Imports vendor files into one spec as ``qcc import PATH... [-o OUTPUT]`` does, without
+    printing or writing: returns an ``Import`` (``data``/``text``: the spec ``qcc import``
+    writes, ``diagnostics``, ``write()``).
+
+    path: an msModelSlim practice (.yaml), an AMCT config (.cfg), an HMCT quant_config (.json)
+    or a Horizon QconfigSetter module (.py), or a list of them (one model's files, merged; the
+    first file's rules stand). inventory: the model's inventory file, as ``--inventory``
+    (verifies the import on every module). kind: msmodelslim, amct, hmct or horizon (default:
+    detected per file). output: where the spec will be written, as ``-o`` (its inventory path
+    is made relative to it); ``Import.write()`` writes there. roundtrip: the ``--roundtrip``
+    rows (needs inventory). Errors in the files are diagnostics in the result; a missing file
+    is FileNotFoundError, a bad kind or roundtrip without inventory ValueError.
+    """
+    files = _paths_arg(path, "import_file")
+    for f in files:
+        _existing(f, "vendor file")
+    inventory = _existing(inventory, "inventory file")
+    if kind is not None and kind not in _IMPORT_KINDS:
+        raise ValueError("kind must be msmodelslim, amct, hmct or horizon, not %r" % (kind,))
+    if not isinstance(roundtrip, bool):
+        raise TypeError("roundtrip is a bool, not %s" % type(roundtrip).__name__)
+    if roundtrip and not inventory:
+        raise ValueError("roundtrip needs an inventory")
+    out = "" if output is None else _path_arg(output, "output")
+    return Import(_core._import(files, inventory, kind or "", out, roundtrip),
+                  None if output is None else out)

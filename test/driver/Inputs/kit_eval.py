@@ -5,13 +5,13 @@ The metric is sim_eval.py's (tiny.qspec: accuracy = 1 - 0.05 * sum of block scor
 penalty), from the module tiers of QSPEC_IR. Failure injection at N float blocks (--at N):
 --transient FLAG (a transient failure while FLAG does not exist, then it is created), --fatal
 (a fatal failure), --traceback (an exception after some output). --log FILE gets one line per
-run: the probe's key, its device and whether QSPEC_IR is in the environment.
+run: the probe's key, its device and whether QSPEC_IR is in the environment. --kit MODULE
+imports the kit by another name (qspec.tune, the package's module).
 """
-import argparse, os, sys
-
-import qspec_eval
+import argparse, importlib, os, sys
 
 ap = argparse.ArgumentParser()
+ap.add_argument("--kit", default="qspec_eval")
 ap.add_argument("--scores", required=True)
 ap.add_argument("--at", type=int, default=-1)
 ap.add_argument("--transient", default="")
@@ -19,6 +19,7 @@ ap.add_argument("--fatal", action="store_true")
 ap.add_argument("--traceback", action="store_true")
 ap.add_argument("--log", default="")
 args = ap.parse_args()
+qspec_eval = importlib.import_module(args.kit)
 
 ev = qspec_eval.current()
 if args.log:

@@ -112,3 +112,59 @@ misuse("from_module", lambda: qspec.Inventory.from_module(object()))
 misuse("load missing", lambda: qspec.Inventory.load("missing.txt"))
 misuse("format bad", lambda: qspec.format("qspec 1\nmodel {"))
 misuse("write bad", lambda: qspec.compile(bad, inventory=inv).write(scratch))
+
+# Per target, its expected reading: msModelSlim quantizes only Linear modules, so an Embedding
+# reads float there (a vendor skip), while Horizon applies the general resolution.
+inv3 = qspec.Inventory.from_modules([("layers.0.proj", "Linear"), ("layers.0.emb", "Embedding"),
+                                     ("layers.0.norm", "LayerNorm"),
+                                     ("head", "Linear")])
+c = qspec.compile(SPEC, inventory=inv3)
+rd = c.readings
+print("readings", sorted(rd))
+for target in ("msmodelslim", "horizon"):
+    m = rd[target]["layers.0.emb"]
+    print("reading", target, m["tier"], m["tier_from"]["rule"])
+changed = {n for t in c.ir()["targets"] for e in t["expected"] for n in e["modules"]}
+print("changed", sorted(changed), "same elsewhere",
+      all(rd[t][n] == c.resolution[n] for t in rd for n in c.resolution if n not in changed))
+print("readings after an error", qspec.compile(bad, inventory=inv).readings)
+
+# Lint: findings as objects, in qlint's order.
+lint_dir = os.path.join(scratch, "lint")
+os.makedirs(lint_dir)
+with open(os.path.join(lint_dir, "a.qspec"), "w") as f:
+    f.write(SPEC.replace('protect type LayerNorm\n', 'protect type LayerNorm\nprotect type LayerNorm\n'))
+for d in qspec.lint(lint_dir, inventory=None, select="ALL"):
+    print("finding", type(d).__name__, d.rule, d.severity, os.path.basename(d.file), d.line,
+          d.column, d.kind, len(d.fixes))
+print("selected", [d.rule for d in qspec.lint(lint_dir, select=["spec-duplicate-protect"])])
+
+# Import: the spec qcc import writes, and errors as diagnostics.
+cfg = os.path.join(os.path.dirname(__file__), "..", "..", "qcc", "import", "Inputs", "ptq.cfg")
+im = qspec.import_file(cfg)
+print("import", im.ok, im.text.splitlines()[0], im.data == im.text.encode(), repr(im)[:14])
+unknown = os.path.join(os.path.dirname(__file__), "..", "..", "qcc", "import", "Inputs", "unknown.txt")
+im = qspec.import_file(unknown)
+print("import bad", im.ok, im.data, [d.id for d in im.diagnostics])
+
+bad_config = os.path.join(scratch, "badconfig")
+os.makedirs(bad_config)
+with open(os.path.join(bad_config, ".qlint.yaml"), "w") as f:
+    f.write("select: [nonsense-rule]\n")
+with open(os.path.join(bad_config, "a.qspec"), "w") as f:
+    f.write(SPEC)
+
+misuse("lint type", lambda: qspec.lint(42))
+misuse("lint missing", lambda: qspec.lint(os.path.join(scratch, "missing")))
+misuse("lint empty", lambda: qspec.lint([]))
+misuse("lint select", lambda: qspec.lint(lint_dir, select="nonsense-rule"))
+misuse("lint select type", lambda: qspec.lint(lint_dir, select=[3]))
+misuse("lint jobs", lambda: qspec.lint(lint_dir, jobs=0))
+misuse("lint framework", lambda: qspec.lint(lint_dir, amct_framework="keras"))
+misuse("lint inventory", lambda: qspec.lint(lint_dir, inventory="missing.txt"))
+misuse("lint config", lambda: qspec.lint(bad_config))
+misuse("import missing", lambda: qspec.import_file("missing.cfg"))
+misuse("import kind", lambda: qspec.import_file(cfg, kind="tensorrt"))
+misuse("import roundtrip", lambda: qspec.import_file(cfg, roundtrip=True))
+misuse("import write bad", lambda: qspec.import_file(unknown).write(os.path.join(scratch, "x")))
+misuse("import write nowhere", lambda: qspec.import_file(cfg).write())
