@@ -163,6 +163,11 @@ std::vector<CommentSpan> commentSpans(FileKind kind, const SourceManager &sm, Fi
     return jsonComments(sm.text(file));
   case FileKind::Amct:
     return cfgComments(sm.text(file));
+  case FileKind::CompressedTensors: { // a YAML recipe, or JSON
+    const std::string &t = sm.text(file);
+    size_t i = t.find_first_not_of(" \t\r\n");
+    return i != std::string::npos && t[i] == '{' ? jsonComments(t) : yamlComments(sm, file);
+  }
   default:
     return {};
   }

@@ -22,6 +22,9 @@ struct Issue;
 namespace qspec::hmct {
 struct Issue;
 }
+namespace qspec::vendors::ct {
+struct Issue;
+}
 
 namespace qspec::lint {
 
@@ -114,12 +117,21 @@ struct AmctInput : VendorInput {
   std::vector<amct::Finding> findingStorage;
 };
 
+// llm-compressor recipes and compressed-tensors quantization_configs: the vendor model's checks
+// (vendors::ct::checkDocument, against --inventory when given), run once per file; rules pick
+// theirs by check (lint/rules/llmc/LlmcUtil.h).
+struct RecipeInput : VendorInput {
+  using VendorInput::VendorInput;
+  std::vector<vendors::ct::Issue> ctIssues;
+};
+
 // The input type of the rules of each file kind (Any and Unknown: the common part only).
 template <FileKind K> struct InputFor { using type = LintContext; };
 template <> struct InputFor<FileKind::QSpec> { using type = SpecInput; };
 template <> struct InputFor<FileKind::MsModelSlim> { using type = PracticeInput; };
 template <> struct InputFor<FileKind::Hmct> { using type = QuantConfigInput; };
 template <> struct InputFor<FileKind::Amct> { using type = AmctInput; };
+template <> struct InputFor<FileKind::CompressedTensors> { using type = RecipeInput; };
 
 // Takes compiler diagnostics with one of `codes` out of ctx.compilerDiags and reports them as
 // findings of `rule` (message with the compiler's ID appended, notes kept). Returns how many

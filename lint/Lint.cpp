@@ -3,6 +3,7 @@
 #include "emitters/TargetStage.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/compressed_tensors/CompressedTensors.h"
 #include "vendors/hmct/HmctRules.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
@@ -244,6 +245,13 @@ void readAmct(AmctInput &ctx) {
   ctx.amctFindings = &ctx.findingStorage;
 }
 
+// llm-compressor recipes and quantization_configs: the vendor model's checks, against the
+// inventory's modules when there is one.
+void readRecipe(RecipeInput &ctx) {
+  ctx.ctIssues = vendors::ct::checkDocument(ctx.sm.text(ctx.file),
+                                            ctx.inventory ? &ctx.inventory->modules : nullptr);
+}
+
 } // namespace
 
 std::mutex &frontendMutex() { return gFrontendMutex; }
@@ -344,6 +352,8 @@ void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const 
     return lintVendorInput<QuantConfigInput>(sm, f, path, local, rules, res, &readQuantConfig);
   case FileKind::Amct:
     return lintVendorInput<AmctInput>(sm, f, path, local, rules, res, &readAmct);
+  case FileKind::CompressedTensors:
+    return lintVendorInput<RecipeInput>(sm, f, path, local, rules, res, &readRecipe);
   default: // Unknown: lint-unknown-file on the common input
     return lintVendorInput<LintContext>(sm, f, path, local, rules, res, nullptr);
   }

@@ -39,6 +39,8 @@ const char *fileKindName(FileKind k) {
     return "amct";
   case FileKind::Hmct:
     return "hmct";
+  case FileKind::CompressedTensors:
+    return "compressed-tensors";
   case FileKind::Any:
     return "any";
   case FileKind::Unknown:

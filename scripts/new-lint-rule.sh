@@ -4,9 +4,9 @@
 #
 #   scripts/new-lint-rule.sh CATEGORY NAME KIND SEVERITY "one-line summary"
 #
-#   CATEGORY  spec | msmodelslim | amct | hmct | lint
+#   CATEGORY  spec | msmodelslim | amct | hmct | llmc | lint
 #   NAME      kebab-case without the category, e.g. group-too-large  (ID: CATEGORY-NAME)
-#   KIND      QSpec | MsModelSlim | Amct | Hmct | Any   (which files the rule checks)
+#   KIND      QSpec | MsModelSlim | Amct | Hmct | CompressedTensors | Any   (which files it checks)
 #   SEVERITY  Error | Warning | Note
 set -eu
 
@@ -17,8 +17,8 @@ fi
 category=$1 name=$2 kind=$3 severity=$4 summary=$5
 root=$(cd "$(dirname "$0")/.." && pwd)
 
-case $category in spec|msmodelslim|amct|hmct|lint) ;; *) echo "unknown category '$category'" >&2; exit 2;; esac
-case $kind in QSpec|MsModelSlim|Amct|Hmct|Any) ;; *) echo "unknown kind '$kind'" >&2; exit 2;; esac
+case $category in spec|msmodelslim|amct|hmct|llmc|lint) ;; *) echo "unknown category '$category'" >&2; exit 2;; esac
+case $kind in QSpec|MsModelSlim|Amct|Hmct|CompressedTensors|Any) ;; *) echo "unknown kind '$kind'" >&2; exit 2;; esac
 case $severity in Error|Warning|Note) ;; *) echo "unknown severity '$severity'" >&2; exit 2;; esac
 if ! printf '%s' "$name" | grep -Eq '^[a-z][a-z0-9]*(-[a-z0-9]+)*$'; then
   echo "NAME must be kebab-case (lowercase words joined by '-')" >&2; exit 2
@@ -41,6 +41,7 @@ case $kind in
   MsModelSlim) input=PracticeInput what='ctx.tree, ctx.practiceIssues' ;;
   Amct) input=AmctInput what='ctx.amctDoc, ctx.amctFindings' ;;
   Hmct) input=QuantConfigInput what='ctx.tree, ctx.hmctIssues' ;;
+  CompressedTensors) input=RecipeInput what='ctx.ctIssues' ;;
   *) input=LintContext what='ctx.sm.text(ctx.file)' ;;
 esac
 

@@ -26,6 +26,10 @@ FileKind detectFileKind(const std::string &path, std::string_view text) {
       return FileKind::Unknown; // .qlint.yaml, .pre-commit-*.yaml
     if (text.find("apiversion") != std::string_view::npos)
       return FileKind::MsModelSlim;
+    // An llm-compressor recipe: a modifier that carries a quantization scheme.
+    if (text.find("QuantizationModifier") != std::string_view::npos ||
+        text.find("GPTQModifier") != std::string_view::npos)
+      return FileKind::CompressedTensors;
     return FileKind::Unknown;
   }
   if (endsWith(lower, ".cfg")) {
@@ -49,6 +53,10 @@ FileKind detectFileKind(const std::string &path, std::string_view text) {
          {"\"model_config\"", "\"op_config\"", "\"node_config\"", "\"subgraph_config\""})
       if (text.find(k) != std::string_view::npos)
         return FileKind::Hmct;
+    // A compressed-tensors quantization_config: bare, or in a checkpoint's config.json.
+    if (text.find("\"compressed-tensors\"") != std::string_view::npos ||
+        text.find("\"config_groups\"") != std::string_view::npos)
+      return FileKind::CompressedTensors;
     return FileKind::Unknown;
   }
   return FileKind::Unknown;
@@ -83,7 +91,9 @@ FileKind detectContentKind(std::string_view text) {
                         "override", "target", "tune", "allow"})
     if (word == k && after != ':')
       return FileKind::QSpec;
-  if (text.find("apiversion") != std::string_view::npos)
+  if (text.find("apiversion") != std::string_view::npos ||
+      text.find("QuantizationModifier") != std::string_view::npos ||
+      text.find("GPTQModifier") != std::string_view::npos)
     return detectFileKind("stdin.yaml", text);
   if (!word.empty() && (after == ':' || after == '{'))
     return detectFileKind("stdin.cfg", text);
@@ -100,6 +110,8 @@ std::string vendorTargetKind(const std::string &path, std::string_view text) {
     return "amct";
   case FileKind::Hmct:
     return "hmct";
+  case FileKind::CompressedTensors:
+    return "llm-compressor";
   default:
     return "";
   }

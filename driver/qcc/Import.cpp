@@ -40,11 +40,12 @@ const char *kImportUsage =
     R"(usage: qcc import FILE... [--inventory INV] [--kind K] [-o spec.qspec] [--roundtrip]
 
   FILE            an msModelSlim practice (.yaml), an AMCT config (.cfg), an HMCT
-                  quant_config (.json) or a Horizon QconfigSetter module (.py)
+                  quant_config (.json), a Horizon QconfigSetter module (.py), an
+                  llm-compressor recipe (.yaml) or a compressed-tensors config (.json)
   --inventory INV the model's module inventory: compresses name lists, decides what several
                   linear_quant processors do, and verifies the import on every module
-  --kind K        msmodelslim | amct | hmct | horizon (default: detected as qlint does;
-                  .py is horizon)
+  --kind K        msmodelslim | amct | hmct | horizon | llm-compressor (default: detected
+                  as qlint does; .py is horizon)
   -o PATH         the spec to write (default: standard output)
   --roundtrip     print, per FILE, whether the vendor reading of the re-emitted file equals
                   FILE's and whether the bytes are identical (needs --inventory)
@@ -87,8 +88,8 @@ int parseImportArgs(int argc, char **argv, ImportOptions &o) {
   if (o.files.empty())
     return importUsageError("no input file");
   if (!o.kind.empty() && o.kind != "msmodelslim" && o.kind != "amct" && o.kind != "hmct" &&
-      o.kind != "horizon")
-    return importUsageError("--kind must be msmodelslim, amct, hmct or horizon");
+      o.kind != "horizon" && o.kind != "llm-compressor")
+    return importUsageError("--kind must be msmodelslim, amct, hmct, horizon or llm-compressor");
   if (o.roundtrip && o.inventory.empty())
     return importUsageError("--roundtrip needs --inventory");
   if (o.output == "-")
@@ -139,6 +140,8 @@ bool importOne(const std::string &path, const ImportOptions &o, const import::Co
     return import::importHmct(out.src, ctx, out.spec);
   if (out.kind == "horizon")
     return import::importHorizon(out.src, ctx, out.spec);
+  if (out.kind == "llm-compressor")
+    return import::importCompressedTensors(out.src, ctx, out.spec);
   ctx.diags.report(out.kind.empty() ? DiagID::err_import_unknown_kind
                                     : DiagID::err_import_unsupported,
                    SourceRange::point(f, 1, 1), {path, out.kind});

@@ -138,11 +138,56 @@ ModuleReading readingOf(const ConfigGroup *g);
 bool readCompressedTensors(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
                            VendorReading &out, DiagnosticEngine &diags);
 
+// One target or ignore entry judged against an inventory's modules (by name, or by class for a
+// plain entry): a syntax error, no module, or modules that only Python's reading matches (an
+// unescaped '.' as any character, a prefix match): `extra` of them, the first `firstExtra`, and
+// `fix` the pattern as its writer most likely meant it.
+struct PatternVerdict {
+  enum Kind { Ok, Syntax, NoMatch, OverMatch } kind = Ok;
+  std::string error; // Syntax
+  std::string firstExtra, fix;
+  size_t extra = 0;
+};
+PatternVerdict judgePattern(const std::string &entry, const std::vector<ir::Module> &modules);
+
+// Without an inventory: the digits of a `re:` entry's number that starts a name component and is
+// left open -- followed by the pattern's end or by a quantified unescaped '.' ('layers.1.*',
+// 'layers\.1') -- so that re.match also takes the numbers it begins (10-19); "" when none.
+std::string numberPrefixDigits(const std::string &entry);
+
 // Checks one `re:` entry against the inventory's names: no match (err_llmc_pattern_no_match), a
 // match that only Python's reading makes (an unescaped '.' as any character, a prefix match;
 // err_llmc_pattern_over_match, with the pattern it should be), or syntax
 // (err_llmc_pattern_syntax). Reported at `range`; false when one was.
 bool checkPattern(const std::string &entry, const std::vector<ir::Module> &modules,
                   SourceRange range, DiagnosticEngine &diags);
+
+// ---- Checks of a recipe or quantization_config file (qlint) ----------------------------------
+
+// One of the checks of checkDocument (CtChecks.def).
+enum class Check : unsigned {
+#define CT_CHECK(ENUM, ID) ENUM,
+#include "vendors/compressed_tensors/CtChecks.def"
+#undef CT_CHECK
+};
+const char *checkName(Check c); // "pattern-over-match", ...
+
+struct Issue {
+  Check check;
+  bool error = true; // false: a warning
+  Loc at;
+  std::string message;
+};
+
+// The schemes vLLM (or qspec's reading) does not read: a width or type other than int4, int8 and
+// fp8, a strategy other than tensor, channel, group, token; group without group_size; an
+// activation format whose integer-weight group has no input_activations. In file order.
+std::vector<Issue> schemeIssues(const Doc &doc);
+
+// Every check of a recipe or quantization_config `text`: parse, `re:` syntax, the fused-layer rule
+// (on the inventory's fused layers, else on the usual attention and MLP shard names and the shards
+// the file names), unsupported schemes, and with `modules` (an inventory; null without) entries
+// that match nothing or over-match; without it, `re:` entries whose number is left open.
+std::vector<Issue> checkDocument(std::string_view text, const std::vector<ir::Module> *modules);
 
 } // namespace qspec::vendors::ct

@@ -246,42 +246,91 @@ int Rules::libraryGroup(std::string_view name, std::string_view className) const
   return best ? best->group : -1;
 }
 
-bool checkPattern(const std::string &entry, const std::vector<ir::Module> &modules,
-                  SourceRange range, DiagnosticEngine &diags) {
+PatternVerdict judgePattern(const std::string &entry, const std::vector<ir::Module> &modules) {
+  PatternVerdict v;
   std::unique_ptr<Matcher> m;
-  std::string error;
-  if (!Matcher::compile(entry, m, error)) {
-    diags.report(DiagID::err_llmc_pattern_syntax, range, {entry, error});
-    return false;
+  if (!Matcher::compile(entry, m, v.error)) {
+    v.kind = PatternVerdict::Syntax;
+    return v;
   }
   std::regex literal;
   bool haveLiteral = false;
-  std::string fix;
   if (m->isRegex()) {
-    fix = "re:" + literalReading(entry.substr(3));
-    haveLiteral = compileRegex(fix.substr(3), literal, error);
+    std::string error;
+    v.fix = "re:" + literalReading(entry.substr(3));
+    haveLiteral = compileRegex(v.fix.substr(3), literal, error);
   }
-  size_t matched = 0, extra = 0;
-  const std::string *firstExtra = nullptr;
+  size_t matched = 0;
   for (const ir::Module &mod : modules) {
     bool hit = m->matchesName(mod.name) || m->namesClass(mod.type);
     if (!hit)
       continue;
     ++matched;
     if (haveLiteral && !prefixMatch(literal, mod.name) && !m->namesClass(mod.type)) {
-      if (!firstExtra)
-        firstExtra = &mod.name;
-      ++extra;
+      if (v.extra++ == 0)
+        v.firstExtra = mod.name;
     }
   }
-  if (matched == 0) {
+  if (matched == 0)
+    v.kind = PatternVerdict::NoMatch;
+  else if (v.extra > 0)
+    v.kind = PatternVerdict::OverMatch;
+  return v;
+}
+
+std::string numberPrefixDigits(const std::string &entry) {
+  if (entry.rfind("re:", 0) != 0)
+    return "";
+  const std::string p = entry.substr(3);
+  bool inClass = false;
+  for (size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\') {
+      ++i; // an escaped character (\d, \., \1) is no literal digit
+      continue;
+    }
+    if (inClass) {
+      inClass = c != ']';
+      continue;
+    }
+    if (c == '[') {
+      inClass = true;
+      continue;
+    }
+    if (!std::isdigit(static_cast<unsigned char>(c)))
+      continue;
+    size_t e = i;
+    while (e < p.size() && std::isdigit(static_cast<unsigned char>(p[e])))
+      ++e;
+    // A number that starts a name component: after a dot (escaped or not) or at the start.
+    bool component = i == 0 || p[i - 1] == '.';
+    char next = e < p.size() ? p[e] : '\0';
+    char after = e + 1 < p.size() ? p[e + 1] : '\0';
+    bool open = next == '\0' ||
+                (next == '.' && (after == '*' || after == '+' || after == '?' || after == '{'));
+    if (component && open)
+      return p.substr(i, e - i);
+    i = e - 1;
+  }
+  return "";
+}
+
+bool checkPattern(const std::string &entry, const std::vector<ir::Module> &modules,
+                  SourceRange range, DiagnosticEngine &diags) {
+  PatternVerdict v = judgePattern(entry, modules);
+  switch (v.kind) {
+  case PatternVerdict::Syntax:
+    diags.report(DiagID::err_llmc_pattern_syntax, range, {entry, v.error});
+    return false;
+  case PatternVerdict::NoMatch:
     diags.report(DiagID::err_llmc_pattern_no_match, range, {entry});
     return false;
-  }
-  if (extra > 0) {
+  case PatternVerdict::OverMatch:
     diags.report(DiagID::err_llmc_pattern_over_match, range,
-                 {entry, *firstExtra, std::to_string(extra), fix});
+                 {entry, v.firstExtra, std::to_string(v.extra), v.fix});
     return false;
+  case PatternVerdict::Ok:
+    break;
   }
   return true;
 }

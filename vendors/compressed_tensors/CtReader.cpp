@@ -46,39 +46,6 @@ RoleReading roleOf(const Args &a) {
   return r;
 }
 
-bool activationFormat(const std::string &format) {
-  return format == "int-quantized" || format == "float-quantized" || format == "naive-quantized" ||
-         format == "nvfp4-pack-quantized";
-}
-
-// Problems with the document itself, before any module is read; "" when none.
-std::string checkDoc(const Doc &doc, Loc &at) {
-  for (const ConfigGroup &g : doc.groups) {
-    for (const std::optional<Args> *a : {&g.weights, &g.acts}) {
-      if (!*a)
-        continue;
-      bool known = ((*a)->type == "int" && ((*a)->numBits == 4 || (*a)->numBits == 8)) ||
-                   ((*a)->type == "float" && (*a)->numBits == 8);
-      if (!known || !scopeWord((*a)->strategy)) {
-        at = (*a)->at;
-        return "config group '" + g.name + "' has a scheme qspec does not read (" + (*a)->key() +
-               ")";
-      }
-      if ((*a)->strategy == "group" && !(*a)->groupSize) {
-        at = (*a)->at;
-        return "config group '" + g.name + "' has strategy group but no group_size";
-      }
-    }
-    if (!doc.recipe && activationFormat(doc.format) && !g.acts && g.weights &&
-        g.weights->type == "int") {
-      at = g.at;
-      return "format '" + doc.format + "' needs input_activations in config group '" + g.name +
-             "', whose weights are integers";
-    }
-  }
-  return "";
-}
-
 } // namespace
 
 ModuleReading readingOf(const ConfigGroup *g) {
@@ -114,8 +81,10 @@ bool readCompressedTensors(const ir::Spec &spec, const ir::Target &target, std::
   Rules rules;
   if (!rules.build(doc, error, at))
     return refuse(error);
-  if (std::string why = checkDoc(doc, at); !why.empty())
-    return refuse(why);
+  if (std::vector<Issue> bad = schemeIssues(doc); !bad.empty()) {
+    at = bad[0].at;
+    return refuse(bad[0].message);
+  }
   // Quantized or not, the dtypes (the weight's width tells int4 from int8), scopes and symmetry;
   // the method is not compared (compressed-tensors has observers for few of qspec's methods).
   out.fields = FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric | FieldActDtype |

@@ -16,9 +16,10 @@ std::string vendorKind(const std::string &path, const std::string &text) {
 }
 
 std::string minimalSpecText(const std::string &kind) {
-  std::string block = kind == "msmodelslim" ? "msmodelslim { apiversion modelslim_v1 }"
-                      : kind == "amct"      ? "amct ptq { framework pytorch }"
-                                            : kind + " { march nash-p }";
+  std::string block = kind == "msmodelslim"      ? "msmodelslim { apiversion modelslim_v1 }"
+                      : kind == "amct"           ? "amct ptq { framework pytorch }"
+                      : kind == "llm-compressor" ? "llm-compressor { }"
+                                                 : kind + " { march nash-p }";
   return "qspec 1\ntarget " + block + "\n";
 }
 

@@ -43,6 +43,8 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importHmct(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importHorizon(const Source &src, const Context &ctx, ImportedSpec &out);
+// An llm-compressor recipe or a compressed-tensors quantization_config (needs the inventory).
+bool importCompressedTensors(const Source &src, const Context &ctx, ImportedSpec &out);
 
 // Everything the vendor reads besides the module readings, compared between the original file
 // `src` and the file re-emitted from its spec (`emitted`): each setting that differs and is not

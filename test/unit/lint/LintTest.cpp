@@ -173,6 +173,10 @@ TEST(LintFiles, Kinds) {
   EXPECT_EQ(detectFileKind("setup.cfg", "[metadata]\nname = x"), FileKind::Unknown);
   EXPECT_EQ(detectFileKind("q.json", "{\"node_config\": {}}"), FileKind::Hmct);
   EXPECT_EQ(detectFileKind("q.json", "{\"version\": 1}"), FileKind::Unknown);
+  EXPECT_EQ(detectFileKind("recipe.yaml", "s:\n  QuantizationModifier: {}"),
+            FileKind::CompressedTensors);
+  EXPECT_EQ(detectFileKind("config.json", "{\"quant_method\": \"compressed-tensors\"}"),
+            FileKind::CompressedTensors);
 }
 
 TEST(LintFiles, LintsAFileWithSuppressionAndSeverity) {

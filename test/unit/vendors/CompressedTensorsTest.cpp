@@ -201,3 +201,48 @@ TEST(CompressedTensors, RefusesWhatItCannotRead) {
                         bad, error, at));
   EXPECT_EQ(at.line, 1u);
 }
+
+// Without an inventory, only a `re:` number that starts a component and is left open is flagged.
+TEST(CompressedTensors, NumberLeftOpen) {
+  EXPECT_EQ(numberPrefixDigits("re:model.layers.1.*"), "1");
+  EXPECT_EQ(numberPrefixDigits("re:model\\.layers\\.12"), "12");
+  EXPECT_EQ(numberPrefixDigits("re:model\\.layers\\.1\\..*"), "");
+  EXPECT_EQ(numberPrefixDigits("re:.*layers\\.1$"), "");
+  EXPECT_EQ(numberPrefixDigits("re:.*model\\.layers\\.([1-9][0-9])\\..*"), "");
+  EXPECT_EQ(numberPrefixDigits("re:.*fc1.*"), "");     // 1 ends a word, not a number component
+  EXPECT_EQ(numberPrefixDigits("model.layers.1"), ""); // a plain name is matched exactly
+}
+
+// checkDocument: the issues of each check, at their entries; a warning stays a warning.
+TEST(CompressedTensors, CheckDocument) {
+  const char *recipe = "s:\n"
+                       "  m:\n"
+                       "    QuantizationModifier:\n"
+                       "      ignore: [\"re:model.layers.1.*\"]\n"
+                       "      config_groups:\n"
+                       "        g0: {targets: [Linear], weights: {num_bits: 8, type: int}}\n"
+                       "        g1: {targets: [\"re:.*v_proj$\"], weights: {num_bits: 4, "
+                       "type: int, strategy: group}}\n";
+  std::vector<Issue> issues = checkDocument(recipe, nullptr);
+  std::vector<std::string> seen;
+  for (const Issue &i : issues)
+    seen.push_back(std::string(checkName(i.check)) + "@" + std::to_string(i.at.line) +
+                   (i.error ? "" : " warning"));
+  EXPECT_EQ(seen, (std::vector<std::string>{"pattern-over-match@4 warning", "fused-split@7",
+                                            "unsupported-scheme@7"}));
+  std::vector<ir::Module> mods;
+  for (const char *n : {"model.layers.1.mlp.up_proj", "model.layers.10.mlp.up_proj"})
+    mods.push_back(ir::Module{n, "Linear"});
+  // With the model: the over-match is an error naming the extra module; 're:.*v_proj$' matches
+  // nothing there (a warning).
+  issues = checkDocument(recipe, &mods);
+  ASSERT_GE(issues.size(), 2u);
+  EXPECT_EQ(issues[0].check, Check::PatternNoMatch);
+  EXPECT_FALSE(issues[0].error);
+  EXPECT_EQ(issues[1].check, Check::PatternOverMatch);
+  EXPECT_TRUE(issues[1].error);
+  EXPECT_NE(issues[1].message.find("model.layers.10.mlp.up_proj"), std::string::npos);
+  issues = checkDocument("a: [", nullptr);
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].check, Check::Parse);
+}

@@ -17,6 +17,7 @@ qcc, qlint, src, conf, tmp = sys.argv[1:6]
 os.makedirs(tmp, exist_ok=True)
 INPUTS = os.path.join(src, "test", "lit", "qcc", "import", "Inputs")
 LLM = os.path.join(INPUTS, "llm.txt")
+LLM12 = os.path.join(src, "test", "lit", "emitters", "llm-compressor", "Inputs", "llm12.txt")
 
 
 def write_inventory(rows, out):
@@ -98,8 +99,10 @@ KNOWN = set(l.strip() for l in open(os.path.join(INPUTS, "roundtrip-known-differ
             if l.strip() and not l.startswith("#"))
 rows, ok = [], True
 for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os.path.join(conf, "msmodelslim", "*.yaml")) +
-                   glob.glob(os.path.join(conf, "hmct", "*.json*"))):
-    kind = "amct" if path.endswith(".cfg") else "hmct" if "/hmct/" in path else "msmodelslim"
+                   glob.glob(os.path.join(conf, "hmct", "*.json*")) +
+                   glob.glob(os.path.join(conf, "compressed-tensors", "*.yaml"))):
+    kind = ("amct" if path.endswith(".cfg") else "hmct" if "/hmct/" in path else
+            "llm-compressor" if "/compressed-tensors/" in path else "msmodelslim")
     rc, out, err = run([qlint, path])
     if rc != 0:
         continue  # the vendor refuses it (or qlint finds a problem): not part of the round trip
@@ -107,12 +110,13 @@ for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os
         inv = os.path.join(tmp, os.path.basename(path) + ".txt")
         (amct_inventory if kind == "amct" else hmct_inventory)(path, inv)
     else:
-        inv = LLM
+        inv = LLM12 if kind == "llm-compressor" else LLM
     ok = import_row(os.path.basename(path), path, kind, inv, rows) and ok
 
 # The emitters' golden specs: emit, then import the emitted file.
 EMIT = {"amct": ("amct-cfg", "cfg", "net.txt"), "msmodelslim": ("msmodelslim-yaml", "yaml", None),
-        "hmct": ("hmct-json", "json", "vit.txt"), "horizon": ("horizon-py", "py", "net.txt")}
+        "hmct": ("hmct-json", "json", "vit.txt"), "horizon": ("horizon-py", "py", "net.txt"),
+        "llm-compressor": ("llm-compressor-yaml", "yaml", "llm12.txt")}
 for spec in sorted(sum((glob.glob(os.path.join(src, "test", "lit", "emitters", k, "*.qspec")) for k in sorted(EMIT)), [])):
     kind = spec.split("/")[-2]
     emit, ext, default_inv = EMIT[kind]
