@@ -37,6 +37,9 @@ struct TargetInfo {
   // Whether the vendor quantizes a module of `moduleType` ("" = unknown type) at all; unset =
   // every type.
   std::function<bool(const Target &target, const std::string &moduleType)> quantizesType;
+  // The one module type the vendor quantizes ("" = several, or any): without an inventory, every
+  // name a rule gives it reads as a module of this type (TargetReading::symbolic).
+  std::string onlyType;
   // What one setting of a rule's vendor block (`amct { channel_wise false }`) decides on the
   // modules that rule decides, in the IR's words (pointers to words that live as long as the
   // program); unset or null = nothing the reading compares.

@@ -11,8 +11,12 @@
 // 4. A quantized module of a type the vendor never quantizes (TargetInfo::quantizesType) is a
 //    skip (float), decided by the target; the emitter reports its named warning, never an error.
 // 5. Only modules that differ are stored, as indexes into a table of distinct changes.
-// Without an inventory there are no modules to read, and every reading is empty.
+// Without an inventory there are no modules to read: a target whose vendor quantizes one type
+// only (TargetInfo::onlyType, msModelSlim's nn.Linear) reads every written name as a module of
+// that type, so its reading is the symbolic resolution with the type's overrides under each name
+// (TargetReading::symbolic); every other reading is empty.
 #include "passes/Pass.h"
+#include "passes/SymbolicResolution.h"
 
 #include "ir/TargetInfo.h"
 
@@ -52,6 +56,8 @@ public:
     ir::Spec &spec = ctx.spec;
     ir::Resolution &res = spec.resolution;
     res.targets.assign(spec.targets.size(), {});
+    if (!spec.inventory.present())
+      return readSymbolic(ctx);
     if (!res.done || res.modules.size() != spec.inventory.modules.size())
       return true;
     for (size_t ti = 0; ti < spec.targets.size(); ++ti)
@@ -61,6 +67,27 @@ public:
   }
 
 private:
+  // Without an inventory: each one-type target's symbolic reading, computed once per type. When
+  // the general resolution passed, a failure here is new (a raise below what the type override
+  // gives): reported by resolving again with the diagnostics.
+  static bool readSymbolic(PassContext &ctx) {
+    ir::Spec &spec = ctx.spec;
+    std::map<std::string, std::vector<ir::SymbolicEntry>> byType;
+    for (size_t ti = 0; ti < spec.targets.size(); ++ti) {
+      const ir::TargetInfo *info = ir::findTarget(spec.targets[ti].kind);
+      if (!info || info->onlyType.empty())
+        continue;
+      auto [it, fresh] = byType.try_emplace(info->onlyType);
+      if (fresh && !resolveSymbolic(spec, nullptr, it->second, info->onlyType)) {
+        if (!ctx.diags.hasErrors()) // qlint runs every pass even after errors: report new ones
+          resolveSymbolic(spec, &ctx.diags, it->second, info->onlyType);
+        return false;
+      }
+      spec.resolution.targets[ti].symbolic = it->second;
+    }
+    return true;
+  }
+
   void readTarget(PassContext &ctx, int32_t ti, const ir::TargetInfo &info,
                   ir::TargetReading &out) {
     const ir::Spec &spec = ctx.spec;
@@ -70,8 +97,8 @@ private:
     std::vector<char> inScope = scopeOf(ctx, t, info, scopeOpt);
     // Changes by what they are made of (the deciding ranges and words are the Spec's, so their
     // addresses say which): a spec has a handful.
-    using Key = std::tuple<int, const SourceRange *, const std::string *, const SourceRange *,
-                           const std::string *, const SourceRange *>;
+    using Word = std::pair<const std::string *, const SourceRange *>;
+    using Key = std::tuple<int, const SourceRange *, Word, Word>;
     std::map<Key, uint32_t> ids;
     // Per type: whether the vendor quantizes it; inventories list a block's modules together, so
     // most modules repeat the last type looked up.
@@ -98,20 +125,13 @@ private:
       }
       if (c.empty())
         continue;
-      auto word = [](const std::optional<ir::Decided<ir::Word>> &w)
-          -> std::pair<const std::string *, const SourceRange *> {
+      auto word = [](const std::optional<ir::Decided<ir::Word>> &w) -> Word {
         if (!w)
           return {nullptr, nullptr};
         return {&w->value.str(), w->from.at};
       };
-      auto [dw, da] = word(c.weightDtype);
-      auto [sw, sa] = word(c.weightScope);
-      Key k{c.tier ? static_cast<int>(c.tier->from.source) : -1,
-            c.tier ? c.tier->from.at : nullptr,
-            dw,
-            da,
-            sw,
-            sa};
+      Key k{c.tier ? static_cast<int>(c.tier->from.source) : -1, c.tier ? c.tier->from.at : nullptr,
+            word(c.weightDtype), word(c.weightScope)};
       auto [it, fresh] = ids.try_emplace(k, static_cast<uint32_t>(out.changes.size() + 1));
       if (fresh)
         out.changes.push_back(c);

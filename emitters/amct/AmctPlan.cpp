@@ -487,13 +487,9 @@ RoleView AmctWriter::roleOf(const ir::ResolvedRecipe &r, bool weight) const {
 }
 
 void AmctWriter::planFromSymbolic(Plan &plan) {
-  // No inventory: the lowering of the symbolic resolution; exact names only. The pipeline has
-  // reported what makes it fail.
-  std::vector<passes::SymbolicEntry> &entries = plan.symbolic;
-  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
-    ok_ = false;
-    return;
-  }
+  // No inventory: the lowering of the symbolic resolution the precedence pass stored (the Spec
+  // owns it, so the plan's views of its names live as long as the Spec); exact names only.
+  const std::vector<ir::SymbolicEntry> &entries = spec_.resolution.symbolic;
   bool nameSkips = std::any_of(entries.begin(), entries.end(), [](const passes::SymbolicEntry &e) {
     return !e.isType && e.module.tier.value == ir::Tier::Float;
   });
