@@ -83,7 +83,9 @@ struct Decision {
     // a setting of the deciding rule's vendor block (`amct { channel_wise false }`):
     TargetOption,
     // the vendor never quantizes the module's type (AMCT's ReduceMean, msModelSlim's non-Linear):
-    VendorSkip
+    VendorSkip,
+    // the method the vendor applies for the recipe (AMCT's algorithm for PTQ or QAT):
+    VendorMethod
   };
   Source source = BuiltIn;
   // Into Spec::overrides / protects / tune excludes / raises / targets, by source.
@@ -436,11 +438,16 @@ struct SymbolicEntry {
 
 // What one target's vendor applies to a module where it differs from the general resolution:
 // the fields it changes, each with the rule that decided it (a Decision of source TargetScope,
-// TargetOption or VendorSkip).
+// TargetOption, VendorSkip or VendorMethod).
 struct TargetChange {
   std::optional<Decided<Tier>> tier;
   std::optional<Decided<Word>> weightDtype, weightScope;
-  bool empty() const { return !tier && !weightDtype && !weightScope; }
+  // The vendor's method for each role where its word differs from the spec's (the QAT/PTQ
+  // mapping, TargetInfo::methodOf).
+  std::optional<Decided<Word>> weightMethod, actMethod;
+  bool empty() const {
+    return !tier && !weightDtype && !weightScope && !weightMethod && !actMethod;
+  }
 };
 
 // One target's expected reading (passes/TargetReadingPass.cpp): what that vendor applies to each

@@ -47,6 +47,17 @@ struct TargetInfo {
     const std::string *weightDtype = nullptr, *weightScope = nullptr;
   };
   std::function<RuleOptionEffect(const Target &target, const Option &setting)> ruleOption;
+  // The method the vendor applies to one role (`weight` or not) of a quantized module under this
+  // target: the QAT/PTQ mapping (AMCT: the rule's act_algo / weight_algo, the method's AMCT
+  // word, the target's algorithm), in the IR's words (a word that lives as long as the program),
+  // and the setting that chose it (null: the method itself, or the vendor's default). A null
+  // word = nothing the reading compares (no method named anywhere). Unset = the spec's method.
+  struct MethodMapping {
+    const std::string *word = nullptr;
+    const SourceRange *at = nullptr;
+  };
+  std::function<MethodMapping(const Target &target, const ResolvedModule &module, bool weight)>
+      methodOf;
 };
 
 void registerTarget(TargetInfo info);

@@ -10,7 +10,9 @@
 //    the backend maps to an IR field (TargetInfo::ruleOption) decides that field, at the setting.
 // 4. A quantized module of a type the vendor never quantizes (TargetInfo::quantizesType) is a
 //    skip (float), decided by the target; the emitter reports its named warning, never an error.
-// 5. Only modules that differ are stored, as indexes into a table of distinct changes.
+// 5. The vendor's method for each role (TargetInfo::methodOf: the QAT/PTQ mapping, AMCT's
+//    algorithm), where its word differs from the spec's, decided by the setting that chose it.
+// 6. Only modules that differ are stored, as indexes into a table of distinct changes.
 // Without an inventory there are no modules to read: a target whose vendor quantizes one type
 // only (TargetInfo::onlyType, msModelSlim's nn.Linear) reads every written name as a module of
 // that type, so its reading is the symbolic resolution with the type's overrides under each name
@@ -98,8 +100,9 @@ private:
     // Changes by what they are made of (the deciding ranges and words are the Spec's, so their
     // addresses say which): a spec has a handful.
     using Word = std::pair<const std::string *, const SourceRange *>;
-    using Key = std::tuple<int, const SourceRange *, Word, Word>;
+    using Key = std::tuple<int, const SourceRange *, Word, Word, Word, Word>;
     std::map<Key, uint32_t> ids;
+    Methods methods{info, t, ti};
     // Per type: whether the vendor quantizes it; inventories list a block's modules together, so
     // most modules repeat the last type looked up.
     std::map<std::string_view, bool> quantizes;
@@ -120,8 +123,11 @@ private:
       } else if (info.quantizesType && !vendorQuantizes(mods[m].type)) {
         c.tier =
             ir::Decided<ir::Tier>{ir::Tier::Float, Decision{Decision::VendorSkip, ti, &t.range}};
-      } else if (info.ruleOption) {
-        ruleBlock(info, t, ti, rm, c);
+      } else {
+        if (info.ruleOption)
+          ruleBlock(info, t, ti, rm, c);
+        if (info.methodOf)
+          methods.apply(rm, c);
       }
       if (c.empty())
         continue;
@@ -130,8 +136,12 @@ private:
           return {nullptr, nullptr};
         return {&w->value.str(), w->from.at};
       };
-      Key k{c.tier ? static_cast<int>(c.tier->from.source) : -1, c.tier ? c.tier->from.at : nullptr,
-            word(c.weightDtype), word(c.weightScope)};
+      Key k{c.tier ? static_cast<int>(c.tier->from.source) : -1,
+            c.tier ? c.tier->from.at : nullptr,
+            word(c.weightDtype),
+            word(c.weightScope),
+            word(c.weightMethod),
+            word(c.actMethod)};
       auto [it, fresh] = ids.try_emplace(k, static_cast<uint32_t>(out.changes.size() + 1));
       if (fresh)
         out.changes.push_back(c);
@@ -140,6 +150,39 @@ private:
       out.change[m] = it->second;
     }
   }
+
+  // The vendor's method for each role (TargetInfo::methodOf), where its word differs from the
+  // spec's. Neighbouring modules mostly share their methods and rule blocks: the last answer is
+  // kept.
+  struct Methods {
+    const ir::TargetInfo &info;
+    const ir::Target &t;
+    int32_t ti;
+    struct Last {
+      const std::string *own[2];
+      std::vector<const ir::Option *> blocks;
+      ir::TargetInfo::MethodMapping mapped[2];
+    };
+    std::optional<Last> last;
+
+    void apply(const ir::ResolvedModule &rm, ir::TargetChange &c) {
+      const std::string *own[2] = {&rm.weight.method.value.str(), &rm.act.method.value.str()};
+      if (!last || last->own[0] != own[0] || last->own[1] != own[1] ||
+          last->blocks != rm.targetOptions)
+        last = Last{{own[0], own[1]},
+                    rm.targetOptions,
+                    {info.methodOf(t, rm, true), info.methodOf(t, rm, false)}};
+      for (int weight = 1; weight >= 0; --weight) {
+        const ir::TargetInfo::MethodMapping &mm = last->mapped[weight == 1 ? 0 : 1];
+        const std::string &spec = *own[weight == 1 ? 0 : 1];
+        if (!mm.word || *mm.word == spec)
+          continue;
+        ir::Decided<ir::Word> d{ir::Word(*mm.word),
+                                Decision{Decision::VendorMethod, ti, mm.at ? mm.at : &t.range}};
+        (weight ? c.weightMethod : c.actMethod) = d;
+      }
+    }
+  };
 
   static bool quantizesType(const ir::TargetInfo &info, const ir::Target &t,
                             const std::string &type, std::map<std::string_view, bool> &known) {
