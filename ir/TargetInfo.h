@@ -2,9 +2,11 @@
 // TargetInfo at start-up (registerAllEmitters()); passes and qlint ask it, never an emitter.
 #pragma once
 
+#include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,12 @@ struct TargetInfo {
   // Whether the vendor quantizes a module of `moduleType` ("" = unknown type) at all; unset =
   // every type.
   std::function<bool(const Target &target, const std::string &moduleType)> quantizesType;
+  // A module a rule (not the defaults) gives a quantized tier, of a type the vendor never
+  // quantizes, is a skip: the target-readings pass reports `skipWarning` for it, once per type and
+  // target, with the arguments: module, type, `skipWhat(target)` (the tool and mode, "PTQ 9.2.0"),
+  // tier. Unset = the skip is silent (msModelSlim's linear_quant never tests other types).
+  std::optional<DiagID> skipWarning;
+  std::function<std::string(const Target &target)> skipWhat;
   // The one module type the vendor quantizes ("" = several, or any): without an inventory, every
   // name a rule gives it reads as a module of this type (TargetReading::symbolic).
   std::string onlyType;

@@ -10,6 +10,8 @@
 //    the backend maps to an IR field (TargetInfo::ruleOption) decides that field, at the setting.
 // 4. A quantized module of a type the vendor never quantizes (TargetInfo::quantizesType) is a
 //    skip (float), decided by the target; the emitter reports its named warning, never an error.
+//    A rule (not the defaults) that gives such a module a tier gets the target's skip warning
+//    (TargetInfo::skipWarning), once per type: qcc and qlint report it from here.
 // 5. The vendor's method for each role (TargetInfo::methodOf: the QAT/PTQ mapping, AMCT's
 //    algorithm), where its word differs from the spec's, decided by the setting that chose it.
 // 6. Only modules that differ are stored, as indexes into a table of distinct changes.
@@ -24,6 +26,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace qspec::passes {
@@ -103,6 +106,7 @@ private:
     using Key = std::tuple<int, const SourceRange *, Word, Word, Word, Word>;
     std::map<Key, uint32_t> ids;
     Methods methods{info, t, ti};
+    std::set<std::string_view> warned; // types whose skip was reported
     // Per type: whether the vendor quantizes it; inventories list a block's modules together, so
     // most modules repeat the last type looked up.
     std::map<std::string_view, bool> quantizes;
@@ -123,6 +127,7 @@ private:
       } else if (info.quantizesType && !vendorQuantizes(mods[m].type)) {
         c.tier =
             ir::Decided<ir::Tier>{ir::Tier::Float, Decision{Decision::VendorSkip, ti, &t.range}};
+        reportSkip(ctx, info, t, mods[m], rm, warned);
       } else {
         if (info.ruleOption)
           ruleBlock(info, t, ti, rm, c);
@@ -149,6 +154,21 @@ private:
         out.change.assign(mods.size(), 0);
       out.change[m] = it->second;
     }
+  }
+
+  // A module a rule gives a quantized tier, of a type the vendor never quantizes: the target's
+  // skip warning, once per type (the defaults alone are no rule naming the module).
+  static void reportSkip(PassContext &ctx, const ir::TargetInfo &info, const ir::Target &t,
+                         const ir::Module &mod, const ir::ResolvedModule &rm,
+                         std::set<std::string_view> &warned) {
+    ir::Decision::Source src = rm.tier.from.source;
+    if (!info.skipWarning || src == Decision::BuiltIn || src == Decision::Default ||
+        !warned.insert(mod.type).second)
+      return;
+    SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : t.range;
+    ctx.diags.report(*info.skipWarning, at,
+                     {mod.name, mod.type, info.skipWhat ? info.skipWhat(t) : t.kind,
+                      ir::tierName(rm.tier.value)});
   }
 
   // The vendor's method for each role (TargetInfo::methodOf), where its word differs from the

@@ -347,17 +347,8 @@ void AmctWriter::planFromResolution(Plan &plan) {
     SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
     uint32_t typeId = typeIdOf(m.type);
     TypeInfo &ti = c.types[typeId];
-    if (!m.type.empty() && !ti.quantizable) {
-      bool ruled = rm.tier.from.source != ir::Decision::BuiltIn &&
-                   rm.tier.from.source != ir::Decision::Default;
-      if (ruled && rm.tier.value != ir::Tier::Float && !ti.warnedNotQuantizable) {
-        ti.warnedNotQuantizable = true;
-        diags_.report(
-            DiagID::warn_amct_not_quantizable, at,
-            {m.name, m.type, modeName() + " " + opts_.versionText, ir::tierName(rm.tier.value)});
-      }
-      continue;
-    }
+    if (!m.type.empty() && !ti.quantizable)
+      continue; // a skip: the target-readings pass reports warn_amct_not_quantizable
     if (rm.tier.value == ir::Tier::Float) {
       if (checkName(m.name, at))
         plan.skips.emplace_back(m.name, at);

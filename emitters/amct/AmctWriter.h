@@ -108,7 +108,7 @@ using ir::literalName;
 struct TypeInfo {
   std::string_view name;
   bool quantizable = false, channelWise = false;
-  bool hasSkips = false, warnedNotQuantizable = false, cwWarned = false;
+  bool hasSkips = false, cwWarned = false;
   std::vector<uint32_t> members; // quantized modules, in inventory order
 };
 struct Collected {

@@ -75,6 +75,15 @@ void registerAmctEmitter() {
     amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
     return type.empty() || amct::isQuantizableType(type, kind, targetVersion(target));
   };
+  // Such a module a rule gives a tier is skipped with a warning (qcc and qlint, from the pass).
+  info.skipWarning = DiagID::warn_amct_not_quantizable;
+  info.skipWhat = [](const ir::Target &target) {
+    const ir::Option *v = target.option("version");
+    std::string version = v && v->values.size() == 1 && amct::parseVersion(v->values[0].text)
+                              ? v->values[0].text
+                              : "9.2.0";
+    return std::string(target.variant == "qat" ? "QAT " : "PTQ ") + version;
+  };
   // The QAT/PTQ mapping: the algorithm AMCT applies for each role's method.
   info.methodOf = [](const ir::Target &target, const ir::ResolvedModule &rm, bool weight) {
     amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
