@@ -75,6 +75,8 @@ const char *decisionSourceName(Decision::Source s) {
     return "target option";
   case Decision::VendorSkip:
     return "vendor skip";
+  case Decision::VendorMethod:
+    return "vendor method";
   }
   return "?";
 }
@@ -217,6 +219,10 @@ ResolvedModule TargetReading::expected(const ResolvedModule &general, size_t m) 
       out.weight.dtype = *c->weightDtype;
     if (c->weightScope)
       out.weight.scope = *c->weightScope;
+    if (c->weightMethod)
+      out.weight.method = *c->weightMethod;
+    if (c->actMethod)
+      out.act.method = *c->actMethod;
   }
   return out;
 }

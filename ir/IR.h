@@ -83,7 +83,9 @@ struct Decision {
     // a setting of the deciding rule's vendor block (`amct { channel_wise false }`):
     TargetOption,
     // the vendor never quantizes the module's type (AMCT's ReduceMean, msModelSlim's non-Linear):
-    VendorSkip
+    VendorSkip,
+    // the method the vendor applies for the recipe (AMCT's algorithm for PTQ or QAT):
+    VendorMethod
   };
   Source source = BuiltIn;
   // Into Spec::overrides / protects / tune excludes / raises / targets, by source.
@@ -424,13 +426,28 @@ struct Group {
   SourceRange range;
 };
 
+// Without an inventory there are no modules to resolve, so the rules are resolved over what they
+// name (passes/SymbolicResolution.h): one entry per distinct written selector (a type, or a name
+// pattern), selected by every selector written the same way.
+struct SymbolicEntry {
+  bool isType = false;
+  std::string text;                        // the selector as written
+  std::vector<const Selector *> selectors; // every selector written so, in rule order
+  ResolvedModule module;                   // defaults, overrides, protect and tuning applied
+};
+
 // What one target's vendor applies to a module where it differs from the general resolution:
 // the fields it changes, each with the rule that decided it (a Decision of source TargetScope,
-// TargetOption or VendorSkip).
+// TargetOption, VendorSkip or VendorMethod).
 struct TargetChange {
   std::optional<Decided<Tier>> tier;
   std::optional<Decided<Word>> weightDtype, weightScope;
-  bool empty() const { return !tier && !weightDtype && !weightScope; }
+  // The vendor's method for each role where its word differs from the spec's (the QAT/PTQ
+  // mapping, TargetInfo::methodOf).
+  std::optional<Decided<Word>> weightMethod, actMethod;
+  bool empty() const {
+    return !tier && !weightDtype && !weightScope && !weightMethod && !actMethod;
+  }
 };
 
 // One target's expected reading (passes/TargetReadingPass.cpp): what that vendor applies to each
@@ -442,6 +459,10 @@ struct TargetReading {
   // module changes.
   std::vector<uint32_t> change;
   std::vector<TargetChange> changes; // distinct changes
+  // Without an inventory, for a vendor that quantizes one module type only
+  // (TargetInfo::onlyType): the symbolic resolution with every written name read as a module of
+  // that type, so the type's overrides reach it under the name's. Empty otherwise.
+  std::vector<SymbolicEntry> symbolic;
   const TargetChange *changeOf(size_t m) const {
     return m < change.size() && change[m] != 0 ? &changes[change[m] - 1] : nullptr;
   }
@@ -460,6 +481,10 @@ struct Resolution {
   // Which modules each selector selected, by rule (for lint: unused patterns, shadowing).
   // Key: address of the Selector in the Spec.
   std::unordered_map<const Selector *, std::vector<uint32_t>> selected;
+  // Without an inventory: the symbolic resolution, computed once by the precedence pass, in
+  // first-written order (protects, tuning excludes, overrides, raises). The entries point at the
+  // Spec's selectors and ranges, so they live as long as the Spec they were resolved from.
+  std::vector<SymbolicEntry> symbolic;
   // Per target (parallel to Spec::targets), what its vendor applies: filled with an inventory.
   std::vector<TargetReading> targets;
 };

@@ -370,6 +370,10 @@ json expectedJSON(const Spec &spec, const Target &t, const SourceManager &sm) {
       e["weight_dtype"] = decidedJSON(c.weightDtype->value.str(), c.weightDtype->from, sm);
     if (c.weightScope)
       e["weight_scope"] = decidedJSON(c.weightScope->value.str(), c.weightScope->from, sm);
+    if (c.weightMethod)
+      e["weight_method"] = decidedJSON(c.weightMethod->value.str(), c.weightMethod->from, sm);
+    if (c.actMethod)
+      e["act_method"] = decidedJSON(c.actMethod->value.str(), c.actMethod->from, sm);
     e["modules"] = std::move(names[i]);
     out.push_back(std::move(e));
   }
@@ -554,6 +558,12 @@ void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std
     if (c->weightScope)
       explainLine(os, (label + ": weight.scope").c_str(), c->weightScope->value,
                   c->weightScope->from, sm);
+    if (c->weightMethod)
+      explainLine(os, (label + ": weight.method").c_str(), c->weightMethod->value,
+                  c->weightMethod->from, sm);
+    if (c->actMethod)
+      explainLine(os, (label + ": act.method").c_str(), c->actMethod->value, c->actMethod->from,
+                  sm);
   }
 }
 

@@ -2,9 +2,11 @@
 // TargetInfo at start-up (registerAllEmitters()); passes and qlint ask it, never an emitter.
 #pragma once
 
+#include "ir/Diagnostics.h"
 #include "ir/IR.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,15 @@ struct TargetInfo {
   // Whether the vendor quantizes a module of `moduleType` ("" = unknown type) at all; unset =
   // every type.
   std::function<bool(const Target &target, const std::string &moduleType)> quantizesType;
+  // A module a rule (not the defaults) gives a quantized tier, of a type the vendor never
+  // quantizes, is a skip: the target-readings pass reports `skipWarning` for it, once per type and
+  // target, with the arguments: module, type, `skipWhat(target)` (the tool and mode, "PTQ 9.2.0"),
+  // tier. Unset = the skip is silent (msModelSlim's linear_quant never tests other types).
+  std::optional<DiagID> skipWarning;
+  std::function<std::string(const Target &target)> skipWhat;
+  // The one module type the vendor quantizes ("" = several, or any): without an inventory, every
+  // name a rule gives it reads as a module of this type (TargetReading::symbolic).
+  std::string onlyType;
   // What one setting of a rule's vendor block (`amct { channel_wise false }`) decides on the
   // modules that rule decides, in the IR's words (pointers to words that live as long as the
   // program); unset or null = nothing the reading compares.
@@ -44,6 +55,17 @@ struct TargetInfo {
     const std::string *weightDtype = nullptr, *weightScope = nullptr;
   };
   std::function<RuleOptionEffect(const Target &target, const Option &setting)> ruleOption;
+  // The method the vendor applies to one role (`weight` or not) of a quantized module under this
+  // target: the QAT/PTQ mapping (AMCT: the rule's act_algo / weight_algo, the method's AMCT
+  // word, the target's algorithm), in the IR's words (a word that lives as long as the program),
+  // and the setting that chose it (null: the method itself, or the vendor's default). A null
+  // word = nothing the reading compares (no method named anywhere). Unset = the spec's method.
+  struct MethodMapping {
+    const std::string *word = nullptr;
+    const SourceRange *at = nullptr;
+  };
+  std::function<MethodMapping(const Target &target, const ResolvedModule &module, bool weight)>
+      methodOf;
 };
 
 void registerTarget(TargetInfo info);

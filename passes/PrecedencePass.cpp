@@ -14,8 +14,8 @@
 //    module's tier is an error.
 // 5. The excluded set (tier float) is therefore protected ∪ tuning, by construction.
 // Without an inventory the same steps run over what the rules name (resolveSymbolic,
-// passes/SymbolicResolution.h), so conflicts are reported the same way and the emitters lower
-// the entries instead of combining the rules again.
+// passes/SymbolicResolution.h), so conflicts are reported the same way; the entries are stored
+// once (Resolution::symbolic) and the emitters lower them instead of combining the rules again.
 #include "passes/Pass.h"
 #include "passes/SymbolicResolution.h"
 
@@ -112,10 +112,8 @@ public:
 
   bool run(PassContext &ctx) override {
     ir::Spec &spec = ctx.spec;
-    if (!spec.inventory.present()) {
-      std::vector<SymbolicEntry> entries; // the emitters resolve their own copy
-      return resolveSymbolic(spec, &ctx.diags, entries);
-    }
+    if (!spec.inventory.present()) // stored once, for the emitters and the readings
+      return resolveSymbolic(spec, &ctx.diags, spec.resolution.symbolic);
     Universe u;
     u.selected = &spec.resolution.selected;
     u.names.reserve(spec.inventory.modules.size());
@@ -433,8 +431,8 @@ template <typename F> void forEachSelector(const ir::Spec &spec, F &&f) {
 
 } // namespace
 
-bool resolveSymbolic(const ir::Spec &spec, DiagnosticEngine *diags,
-                     std::vector<SymbolicEntry> &out) {
+bool resolveSymbolic(const ir::Spec &spec, DiagnosticEngine *diags, std::vector<SymbolicEntry> &out,
+                     const std::string &nameType) {
   out.clear();
   std::map<std::pair<bool, std::string_view>, uint32_t> ids;
   std::unordered_map<const ir::Selector *, std::vector<uint32_t>> selected;
@@ -446,6 +444,19 @@ bool resolveSymbolic(const ir::Spec &spec, DiagnosticEngine *diags,
     out[it->second].selectors.push_back(&s);
     selected[&s] = {it->second};
   });
+  if (!nameType.empty()) {
+    // The type's own entry stands for every module no name rule decides: always there.
+    if (ids.find({true, nameType}) == ids.end())
+      out.push_back({true, nameType, {}, {}});
+    std::vector<uint32_t> names;
+    for (uint32_t i = 0; i < out.size(); ++i)
+      if (!out[i].isType)
+        names.push_back(i);
+    for (SymbolicEntry &e : out)
+      if (e.isType && e.text == nameType)
+        for (const ir::Selector *s : e.selectors)
+          selected[s].insert(selected[s].end(), names.begin(), names.end());
+  }
   Universe u;
   u.selected = &selected;
   for (const SymbolicEntry &e : out)

@@ -347,17 +347,8 @@ void AmctWriter::planFromResolution(Plan &plan) {
     SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
     uint32_t typeId = typeIdOf(m.type);
     TypeInfo &ti = c.types[typeId];
-    if (!m.type.empty() && !ti.quantizable) {
-      bool ruled = rm.tier.from.source != ir::Decision::BuiltIn &&
-                   rm.tier.from.source != ir::Decision::Default;
-      if (ruled && rm.tier.value != ir::Tier::Float && !ti.warnedNotQuantizable) {
-        ti.warnedNotQuantizable = true;
-        diags_.report(
-            DiagID::warn_amct_not_quantizable, at,
-            {m.name, m.type, modeName() + " " + opts_.versionText, ir::tierName(rm.tier.value)});
-      }
-      continue;
-    }
+    if (!m.type.empty() && !ti.quantizable)
+      continue; // a skip: the target-readings pass reports warn_amct_not_quantizable
     if (rm.tier.value == ir::Tier::Float) {
       if (checkName(m.name, at))
         plan.skips.emplace_back(m.name, at);
@@ -487,13 +478,9 @@ RoleView AmctWriter::roleOf(const ir::ResolvedRecipe &r, bool weight) const {
 }
 
 void AmctWriter::planFromSymbolic(Plan &plan) {
-  // No inventory: the lowering of the symbolic resolution; exact names only. The pipeline has
-  // reported what makes it fail.
-  std::vector<passes::SymbolicEntry> &entries = plan.symbolic;
-  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
-    ok_ = false;
-    return;
-  }
+  // No inventory: the lowering of the symbolic resolution the precedence pass stored (the Spec
+  // owns it, so the plan's views of its names live as long as the Spec); exact names only.
+  const std::vector<ir::SymbolicEntry> &entries = spec_.resolution.symbolic;
   bool nameSkips = std::any_of(entries.begin(), entries.end(), [](const passes::SymbolicEntry &e) {
     return !e.isType && e.module.tier.value == ir::Tier::Float;
   });

@@ -99,9 +99,6 @@ struct Plan {
   std::vector<NameEntry> nameEntries;
   std::deque<std::string> ownedNames; // names that are not in the spec or inventory (literalName)
   std::deque<LayerRecipe> recipes;    // stable addresses for NameEntry::recipe
-  // Without an inventory: the symbolic resolution the plan lowers; skips and entries view its
-  // names, so it lives as long as the plan.
-  std::vector<passes::SymbolicEntry> symbolic;
   std::string_view keep(std::string s) { return ownedNames.emplace_back(std::move(s)); }
 };
 
@@ -111,7 +108,7 @@ using ir::literalName;
 struct TypeInfo {
   std::string_view name;
   bool quantizable = false, channelWise = false;
-  bool hasSkips = false, warnedNotQuantizable = false, cwWarned = false;
+  bool hasSkips = false, cwWarned = false;
   std::vector<uint32_t> members; // quantized modules, in inventory order
 };
 struct Collected {

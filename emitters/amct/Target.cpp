@@ -2,6 +2,7 @@
 // reader for translation validation. The facts come from vendors/amct (one place for AMCT
 // knowledge).
 #include "emitters/amct/AmctEmitter.h"
+#include "vendors/amct/AmctIntent.h"
 #include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctRules.h"
 
@@ -73,6 +74,21 @@ void registerAmctEmitter() {
   info.quantizesType = [](const ir::Target &target, const std::string &type) {
     amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
     return type.empty() || amct::isQuantizableType(type, kind, targetVersion(target));
+  };
+  // Such a module a rule gives a tier is skipped with a warning (qcc and qlint, from the pass).
+  info.skipWarning = DiagID::warn_amct_not_quantizable;
+  info.skipWhat = [](const ir::Target &target) {
+    const ir::Option *v = target.option("version");
+    std::string version = v && v->values.size() == 1 && amct::parseVersion(v->values[0].text)
+                              ? v->values[0].text
+                              : "9.2.0";
+    return std::string(target.variant == "qat" ? "QAT " : "PTQ ") + version;
+  };
+  // The QAT/PTQ mapping: the algorithm AMCT applies for each role's method.
+  info.methodOf = [](const ir::Target &target, const ir::ResolvedModule &rm, bool weight) {
+    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
+    amct::MethodChoice c = amct::methodChoice(target, rm, weight, kind);
+    return ir::TargetInfo::MethodMapping{c.word, c.by ? &c.by->range : nullptr};
   };
   info.ruleOption = [](const ir::Target &target, const ir::Option &setting) {
     static const std::string kPerChannel = "per_channel", kPerTensor = "per_tensor";

@@ -383,16 +383,13 @@ void Builder::fromGraph() {
   }
 }
 
-// Without an inventory: the lowering of the symbolic resolution (passes/SymbolicResolution.h).
+// Without an inventory: the lowering of the symbolic resolution the precedence pass stored
+// (ir::Resolution::symbolic, passes/SymbolicResolution.h).
 // A type entry a rule gives a tier (a type override, or `protect type X`: the whole op type stays
 // float) is an op_config entry; a name entry a rule gives a tier is a node_config entry, which
 // needs an exact name.
 void Builder::asWritten() {
-  std::vector<passes::SymbolicEntry> entries;
-  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
-    ok_ = false; // the pipeline has reported why
-    return;
-  }
+  const std::vector<ir::SymbolicEntry> &entries = spec_.resolution.symbolic;
   for (const passes::SymbolicEntry &e : entries)
     if (e.isType)
       typeEntry(e);

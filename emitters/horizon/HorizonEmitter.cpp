@@ -415,16 +415,12 @@ void HorizonWriter::restorePrefixed() {
   }
 }
 
-// No inventory: the rules as written.
-// Without an inventory: the lowering of the symbolic resolution (passes/SymbolicResolution.h).
+// Without an inventory: the lowering of the symbolic resolution the precedence pass stored
+// (ir::Resolution::symbolic, passes/SymbolicResolution.h).
 // A name protect or tuning decides is frozen at its tier; one a name override decides is an
 // entry; a type override sets the Conv / Matmul template of its family.
 void HorizonWriter::planAsWritten() {
-  std::vector<passes::SymbolicEntry> entries;
-  if (!passes::resolveSymbolic(spec_, nullptr, entries)) {
-    ok_ = false; // the pipeline has reported why
-    return;
-  }
+  const std::vector<ir::SymbolicEntry> &entries = spec_.resolution.symbolic;
   bool convSet = false, matmulSet = false;
   for (const passes::SymbolicEntry &e : entries) {
     ir::Decision::Source src = e.module.tier.from.source;

@@ -10,11 +10,12 @@
 //    and verified with ir::Pattern, which has msModelSlim's matching: an include may select only
 //    its own modules, float modules (the exclude wins) or modules msModelSlim does not quantize
 //    (non-Linear); an exclude only float or non-Linear modules. A failed verification falls back
-//    to the verified exact names. Without an inventory: the rules as written. The default recipe
-//    becomes a `linear_quant` with include ["*"] (or the target's include); each name override
-//    with an int4/int8 recipe its own entry before it; the later entries exclude the earlier
-//    entries' patterns so no module is in two entries; float overrides, protects and tuning
-//    excludes go into every exclude.
+//    to the verified exact names. Without an inventory: the lowering of the target's symbolic
+//    reading (every written name read as an nn.Linear; passes/TargetReadingPass.cpp). The Linear
+//    entry becomes a `linear_quant` with include ["*"] (or the target's include); each name a
+//    rule at name level or the tuning state quantizes its own entry before it; the later entries
+//    exclude the earlier entries' patterns so no module is in two entries; float names go into
+//    every exclude.
 // 3. Lower to the vendor document: every list to what wcmatch accepts (entries split to 1,000
 //    brace expansions, entries over 200 characters shortened or refused), a tied output head
 //    excluded; every qconfig checked against the registered-quantizer table, every written
@@ -44,6 +45,7 @@
 #include <optional>
 #include <set>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 
 namespace qspec::emit {
@@ -102,8 +104,7 @@ private:
   PracticeOptions options_;
   std::vector<Entry> entries_;
   std::vector<std::string> exclude_;
-  std::unordered_set<std::string> excludeSeen_; // without an inventory: exclude_'s patterns
-  std::vector<Want> excludeWant_;               // with an inventory: what `exclude` must select
+  std::vector<Want> excludeWant_; // with an inventory: what `exclude` must select
   // With an inventory: the caller's (EmitIndexes), else ownCompressor_.
   const msmodelslim::SelectionCompressor *compressor_ = nullptr;
   std::unique_ptr<msmodelslim::SelectionCompressor> ownCompressor_;
@@ -117,8 +118,6 @@ private:
   bool tierDtypeConflict(const ir::ResolvedModule &rm, const std::string &name);
   int64_t entryFor(const ir::ResolvedModule &rm, const std::string &name,
                    std::map<std::string, size_t> &byKey, std::set<std::string> &reported);
-  bool qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a,
-                         const std::string &name, SourceRange where, Entry &e);
   bool checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar);
   void resolveWithInventory();
   std::vector<bool> targetScope();
@@ -134,18 +133,11 @@ private:
   // expansions, entries over 200 characters shortened (with `want`, verified) or refused.
   void fitPatterns(std::vector<std::string> &pats, const std::vector<Want> *want,
                    const msmodelslim::SelectionCompressor *compressor);
-  // Without an inventory: the rules as written.
-  struct AsWritten {
-    ir::Tier tier;
-    ir::Recipe weight, act;
-  };
-  void resolveAsWritten();
-  void addExclude(const ir::Selector &s);
-  std::vector<const ir::Override *> linearDefaults(AsWritten &base);
+  // Without an inventory: the lowering of the target's symbolic reading.
+  void lowerSymbolic();
+  const std::vector<ir::SymbolicEntry> &symbolicEntries() const;
+  bool symbolicQConfig(const ir::ResolvedModule &rm, const std::string &name, Entry &e);
   void pushAfter(Entry e, std::vector<std::string> &earlier);
-  void raiseEntries(const AsWritten &base, std::vector<std::string> &earlier);
-  void overrideEntry(const ir::Override &o, const AsWritten &base,
-                     std::vector<std::string> &earlier);
   // Step 3: every list lowered to what msModelSlim's matcher accepts.
   void lower();
   void writeYaml(OutputContext &out);
@@ -167,9 +159,7 @@ std::map<std::string, ir::Value> roleExt(const ir::Spec &spec, const ir::Resolve
   return {};
 }
 
-// Without an inventory: a dtype a rule names is kept (`weight int4` under tier int8 is W4A8, as
-// AMCT reads it: a processor of its own); otherwise the tier decides the integer width. (With
-// one, vendors::effectiveWeightDtype decides, from the rules behind both.)
+// The integer width of a quantized tier, where no rule names a weight dtype.
 std::string weightDtypeFor(ir::Tier tier, const std::string &dtype) {
   if (!dtype.empty())
     return dtype;
@@ -245,27 +235,6 @@ bool Builder::qconfigOf(const ir::ResolvedModule &rm, const std::string &name, E
     e.actExt = roleExt(spec_, rm.act, false);
   }
   return true;
-}
-
-bool Builder::qconfigOfSettings(ir::Tier tier, const ir::Recipe &w, const ir::Recipe &a,
-                                const std::string &name, SourceRange where, Entry &e) {
-  (void)where;
-  e.tier = tier;
-  e.weight.dtype = weightDtypeFor(tier, w.dtype.value_or(""));
-  e.weight.scope = w.scope.value_or("per_channel");
-  e.weight.symmetric = w.symmetric.value_or(true);
-  e.weight.method = w.method.value_or("minmax");
-  e.weightExt = w.ext;
-  if (a.dtype && *a.dtype != "float" && *a.dtype != "fp16" && *a.dtype != "bf16") {
-    QConfig q;
-    q.dtype = *a.dtype;
-    q.scope = a.scope.value_or("per_tensor");
-    q.symmetric = a.symmetric.value_or(true);
-    q.method = a.method.value_or("minmax");
-    e.act = q;
-    e.actExt = a.ext;
-  }
-  return checkEntry(e, name, w.range, a.range);
 }
 
 bool quantizedByMsModelSlim(const ir::Module &m) { return m.type.empty() || m.type == "Linear"; }
@@ -512,94 +481,138 @@ void Builder::checkWrittenNames() {
   checkList(exclude_);
 }
 
-// A tier set by a more specific rule decides the integer width (vendors::effectiveWeightDtype).
-void dropIntegerDtype(ir::Recipe &r) {
-  if (r.dtype && (*r.dtype == "int4" || *r.dtype == "int8"))
-    r.dtype.reset();
+// Without an inventory: the lowering of the target's symbolic reading (ir::TargetReading::symbolic:
+// every written name read as an nn.Linear, the type overrides on Linear under the name's rules),
+// else of the general one.
+const std::vector<ir::SymbolicEntry> &Builder::symbolicEntries() const {
+  const ir::TargetReading *r = spec_.readingOf(target_);
+  return r && !r->symbolic.empty() ? r->symbolic : spec_.resolution.symbolic;
 }
 
-// Folds the fields `from` sets into `into`.
-void foldRecipe(ir::Recipe &into, const ir::Recipe &from) {
-  if (from.dtype)
-    into.dtype = from.dtype;
-  if (from.scope)
-    into.scope = from.scope;
-  if (from.symmetric)
-    into.symmetric = from.symmetric;
-  if (from.method)
-    into.method = from.method;
-  for (const auto &kv : from.ext)
-    into.ext[kv.first] = kv.second;
-  if (from.range.valid())
-    into.range = from.range;
+// A processor's qconfig from a resolved entry, checked as with an inventory (entryFor).
+bool Builder::symbolicQConfig(const ir::ResolvedModule &rm, const std::string &name, Entry &e) {
+  if (!qconfigOf(rm, name, e))
+    return false;
+  SourceRange wr = rm.weight.scope.from.range().valid() ? rm.weight.scope.from.range()
+                                                        : rm.weight.dtype.from.range();
+  return checkEntry(e, name, wr.valid() ? wr : rm.tier.from.range(), rm.act.dtype.from.range());
 }
 
-void Builder::resolveAsWritten() {
-  // Exclude: protects, float name overrides, tuning excludes and raises to float.
-  for (const ir::Protect &p : spec_.protects)
-    addExclude(p.selector);
-  for (const ir::Selector &s : spec_.tune.excludes)
-    addExclude(s);
-  for (const ir::TuningRaise &r : spec_.tune.raises)
-    if (r.tier == ir::Tier::Float)
-      for (const ir::Selector &s : r.selectors)
-        addExclude(s);
-  AsWritten base{spec_.defaultTier(), spec_.defaults.weight, spec_.defaults.act};
-  std::vector<const ir::Override *> names = linearDefaults(base);
-  std::vector<std::string> earlier; // includes of earlier (higher-precedence) entries
-  raiseEntries(base, earlier);
-  for (const ir::Override *o : names)
-    overrideEntry(*o, base, earlier);
-  Entry d;
-  if (base.tier != ir::Tier::Float &&
-      qconfigOfSettings(base.tier, base.weight, base.act, "the default", spec_.defaultsRange, d)) {
-    if (const ir::Option *inc = options_.include) {
-      for (const ir::Value &v : inc->values) {
-        writtenPattern("pattern", v.text, v.range);
-        d.include.push_back(v.text);
-      }
-    } else {
-      d.include = {"*"};
-    }
-    pushAfter(std::move(d), earlier);
+namespace {
+// Where a name entry goes among the processors: what decided it (the tuning state first, as it
+// beats overrides), then its rule's priority (highest first), then its rule, then written order.
+struct SymbolicRank {
+  int stage = 0;     // 0 protect or tuning exclude, 1 tuning raise, 2 override
+  int priority = 0;  // of the override, negated
+  int32_t rule = -1; // the raise or override the entry lowers
+  size_t entry = 0;  // first-written order
+  bool operator<(const SymbolicRank &o) const {
+    return std::tie(stage, priority, rule, entry) < std::tie(o.stage, o.priority, o.rule, o.entry);
   }
-}
+};
 
-void Builder::addExclude(const ir::Selector &s) {
-  if (s.kind == ir::Selector::Type) {
-    if (s.text != "Linear")
-      return; // msModelSlim quantizes only nn.Linear: other types are excluded already
-    diags_.report(DiagID::err_emit_needs_inventory, s.range, {"msmodelslim", "type " + s.text});
+bool decidedByName(const ir::ResolvedModule &rm) {
+  for (ir::Decision::Source s :
+       {rm.tier.from.source, rm.weight.dtype.from.source, rm.weight.scope.from.source,
+        rm.weight.symmetric.from.source, rm.weight.method.from.source, rm.act.dtype.from.source,
+        rm.act.scope.from.source, rm.act.symmetric.from.source, rm.act.method.from.source})
+    if (s == ir::Decision::NameOverride)
+      return true;
+  return false;
+}
+} // namespace
+
+// 1. The Linear entry stands for every module no name rule decides: the default processor, with
+//    include ["*"] (or the target's include), last. Protecting or excluding the whole type needs
+//    the module names.
+// 2. A float name entry goes into the shared exclude; a quantized one a rule at name level or the
+//    tuning state decides is a processor of its own, before the default (tuning raises first,
+//    then by the override's priority). Consecutive entries of one rule with one qconfig share a
+//    processor, and each processor excludes the earlier ones' includes, so no module is in two.
+void Builder::lowerSymbolic() {
+  const std::vector<ir::SymbolicEntry> &entries = symbolicEntries();
+  std::map<const ir::Selector *, int32_t> overrideOf;
+  for (size_t o = 0; o < spec_.overrides.size(); ++o)
+    for (const ir::Selector &s : spec_.overrides[o].selectors)
+      overrideOf.emplace(&s, static_cast<int32_t>(o));
+  const ir::SymbolicEntry *linear = nullptr;
+  std::vector<std::pair<SymbolicRank, const ir::SymbolicEntry *>> names;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const ir::SymbolicEntry &e = entries[i];
+    if (e.isType) {
+      if (e.text == "Linear")
+        linear = &e;
+      continue; // msModelSlim quantizes only nn.Linear: other types are never tested
+    }
+    const ir::ResolvedModule &rm = e.module;
+    SymbolicRank r;
+    r.entry = i;
+    ir::Decision::Source src = rm.tier.from.source;
+    if (src == ir::Decision::Protect || src == ir::Decision::TuningExclude) {
+      r.stage = 0;
+    } else if (src == ir::Decision::TuningRaise) {
+      r.stage = 1;
+      r.rule = rm.tier.from.index;
+    } else {
+      r.stage = 2;
+      for (const ir::Selector *s : e.selectors)
+        if (auto it = overrideOf.find(s); it != overrideOf.end()) {
+          r.rule = it->second;
+          r.priority = -spec_.overrides[static_cast<size_t>(it->second)].priority;
+          break;
+        }
+    }
+    names.emplace_back(r, &e);
+  }
+  std::sort(names.begin(), names.end(),
+            [](const auto &a, const auto &b) { return a.first < b.first; });
+  std::vector<std::string> earlier; // includes of earlier (higher-precedence) processors
+  std::optional<std::pair<SymbolicRank, std::string>> open; // the last processor's rule and key
+  for (const auto &[rank, e] : names) {
+    const ir::ResolvedModule &rm = e->module;
+    bool isFloat = rm.tier.value == ir::Tier::Float;
+    if (!isFloat && rank.stage == 2 && !decidedByName(rm))
+      continue; // no rule at name level: the default processor holds
+    writtenPattern("pattern", e->text, e->selectors.front()->range);
+    if (isFloat) {
+      exclude_.push_back(e->text);
+      continue;
+    }
+    Entry p;
+    if (!symbolicQConfig(rm, e->text, p))
+      continue;
+    std::string key = p.key();
+    if (open && open->first.stage == rank.stage && open->first.rule == rank.rule &&
+        open->second == key && !entries_.empty()) {
+      entries_.back().include.push_back(e->text);
+      earlier.push_back(e->text);
+      continue;
+    }
+    open.emplace(rank, key);
+    p.include = {e->text};
+    pushAfter(std::move(p), earlier);
+  }
+  if (!linear)
+    return; // the pass gives the type an entry: the reading is missing
+  const ir::ResolvedModule &rm = linear->module;
+  if (rm.isProtected || (rm.tuned && rm.tier.value == ir::Tier::Float)) {
+    diags_.report(DiagID::err_emit_needs_inventory, rm.tier.from.range(),
+                  {"msmodelslim", "type Linear"});
     ok_ = false;
     return;
   }
-  writtenPattern("pattern", s.text, s.range);
-  if (excludeSeen_.insert(s.text).second)
-    exclude_.push_back(s.text);
-}
-
-// The defaults with a type override on Linear folded in (it applies to every quantized module);
-// returns the name overrides, highest priority first.
-std::vector<const ir::Override *> Builder::linearDefaults(AsWritten &base) {
-  std::vector<const ir::Override *> names;
-  for (const ir::Override &o : spec_.overrides) {
-    if (o.level != ir::Override::Type) {
-      names.push_back(&o);
-      continue;
+  Entry d;
+  if (rm.tier.value == ir::Tier::Float || !symbolicQConfig(rm, "the default", d))
+    return;
+  if (const ir::Option *inc = options_.include) {
+    for (const ir::Value &v : inc->values) {
+      writtenPattern("pattern", v.text, v.range);
+      d.include.push_back(v.text);
     }
-    if (o.selectors.empty() || o.selectors.front().text != "Linear")
-      continue;
-    if (o.settings.tier) {
-      base.tier = *o.settings.tier;
-      dropIntegerDtype(base.weight);
-    }
-    foldRecipe(base.weight, o.settings.weight);
-    foldRecipe(base.act, o.settings.act);
+  } else {
+    d.include = {"*"};
   }
-  std::stable_sort(names.begin(), names.end(), [](const ir::Override *x, const ir::Override *y) {
-    return x->priority > y->priority;
-  });
-  return names;
+  pushAfter(std::move(d), earlier);
 }
 
 // An entry after the earlier ones: it excludes their includes, so no module is in two entries.
@@ -607,57 +620,6 @@ void Builder::pushAfter(Entry e, std::vector<std::string> &earlier) {
   e.extraExclude = earlier;
   earlier.insert(earlier.end(), e.include.begin(), e.include.end());
   entries_.push_back(std::move(e));
-}
-
-// Tuning raises to a quantized tier come first: the tuning state beats name overrides.
-void Builder::raiseEntries(const AsWritten &base, std::vector<std::string> &earlier) {
-  for (const ir::TuningRaise &r : spec_.tune.raises) {
-    if (r.tier == ir::Tier::Float)
-      continue;
-    Entry e;
-    std::string label = r.selectors.empty() ? "" : r.selectors.front().text;
-    ir::Recipe rw = base.weight;
-    dropIntegerDtype(rw); // the raise decides the width
-    if (!rw.range.valid())
-      rw.range = r.range;
-    if (!qconfigOfSettings(r.tier, rw, base.act, label, r.range, e))
-      continue;
-    for (const ir::Selector &sel : r.selectors) {
-      writtenPattern("pattern", sel.text, sel.range);
-      e.include.push_back(sel.text);
-    }
-    pushAfter(std::move(e), earlier);
-  }
-}
-
-void Builder::overrideEntry(const ir::Override &o, const AsWritten &base,
-                            std::vector<std::string> &earlier) {
-  ir::Tier t = o.settings.tier.value_or(base.tier);
-  if (t == ir::Tier::Float) {
-    for (const ir::Selector &s : o.selectors)
-      addExclude(s);
-    return;
-  }
-  if (o.settings.weight.empty() && o.settings.act.empty() && !o.settings.tier)
-    return; // only target options: nothing for msModelSlim
-  ir::Recipe ow = base.weight, oa = base.act;
-  if (o.settings.tier)
-    dropIntegerDtype(ow); // a more specific tier decides the width a less specific dtype named
-  foldRecipe(ow, o.settings.weight);
-  foldRecipe(oa, o.settings.act);
-  if (!o.settings.weight.range.valid())
-    ow.range = o.range;
-  Entry e;
-  std::string label = o.selectors.empty() ? "" : o.selectors.front().text;
-  if (!qconfigOfSettings(t, ow, oa, label, o.range, e))
-    return;
-  for (const ir::Selector &s : o.selectors) {
-    if (s.kind == ir::Selector::Type)
-      continue;
-    writtenPattern("pattern", s.text, s.range);
-    e.include.push_back(s.text);
-  }
-  pushAfter(std::move(e), earlier);
 }
 
 void Builder::lower() {
@@ -746,7 +708,7 @@ bool Builder::run(OutputContext &out) {
   if (spec_.resolution.done && spec_.inventory.present())
     resolveWithInventory();
   else
-    resolveAsWritten();
+    lowerSymbolic();
   // 3. Lower (step 4, verification, is emitTargets' translation validation).
   if (ok_)
     lower();

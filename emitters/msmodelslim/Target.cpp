@@ -29,6 +29,7 @@ void registerMsModelSlimEmitter() {
   info.quantizesType = [](const ir::Target &, const std::string &type) {
     return type.empty() || type == "Linear";
   };
+  info.onlyType = "Linear";
   registerEmitter(std::move(info), [] { return std::make_unique<MsModelSlimEmitter>(); });
   vendors::registerReader("msmodelslim", &vendors::readMsModelSlim);
 }

@@ -86,14 +86,50 @@ static std::string_view firstValue(const ir::Option &o) {
   return o.values.size() == 1 ? std::string_view(o.values[0].text) : std::string_view();
 }
 
-std::string_view ruleOption(const std::vector<const ir::Option *> &blocks, std::string_view key) {
-  std::string_view out;
+const ir::Option *ruleSetting(const std::vector<const ir::Option *> &blocks, std::string_view key) {
+  const ir::Option *out = nullptr;
   for (const ir::Option *b : blocks)
     if (b->key == "amct")
       for (const ir::Option &o : b->children)
         if (o.key == key)
-          out = firstValue(o);
+          out = &o;
   return out;
+}
+
+std::string_view ruleOption(const std::vector<const ir::Option *> &blocks, std::string_view key) {
+  const ir::Option *o = ruleSetting(blocks, key);
+  return o ? firstValue(*o) : std::string_view();
+}
+
+const std::string &methodWord(std::string_view algo) {
+  static const std::string kWords[] = {"histogram", "adaround", "minmax", "ifmr", "ulq"};
+  if (algo == "hfmg")
+    return kWords[0];
+  if (algo == "ada")
+    return kWords[1];
+  if (algo == "arq")
+    return kWords[2];
+  return algo == "ifmr" ? kWords[3] : kWords[4];
+}
+
+MethodChoice methodChoice(const ir::Target &target, const ir::ResolvedModule &rm, bool weight,
+                          ConfigKind k) {
+  const char *key = weight ? "weight_algo" : "act_algo";
+  const std::string &own = (weight ? rm.weight : rm.act).method.value.str();
+  const ir::Option *rule = ruleSetting(rm.targetOptions, key);
+  const ir::Option *tgt = target.option(key);
+  std::string_view ruleAlgo = rule ? firstValue(*rule) : std::string_view();
+  std::string_view targetAlgo = tgt ? firstValue(*tgt) : std::string_view();
+  if (own.empty() && ruleAlgo.empty() && targetAlgo.empty())
+    return {};
+  std::string algo = chooseAlgorithm(own, ruleAlgo, targetAlgo, weight, k);
+  if (algo.empty())
+    return {};
+  const ir::Option *by = !ruleAlgo.empty()                                      ? rule
+                         : !own.empty() && !algorithmOf(own, weight, k).empty() ? nullptr
+                         : !targetAlgo.empty()                                  ? tgt
+                                                                                : nullptr;
+  return {&methodWord(algo), by};
 }
 
 std::string_view targetOption(const ir::Target &target, std::string_view key) {

@@ -42,7 +42,24 @@ std::string_view algorithmOf(std::string_view method, bool weight, ConfigKind k)
 std::string chooseAlgorithm(std::string_view method, std::string_view ruleAlgo,
                             std::string_view targetAlgo, bool weight, ConfigKind k);
 
-// The value of option `key` inside a rule's `amct { }` blocks ("" if none).
+// The IR's word for an AMCT algorithm (hfmg = histogram, ada = adaround, arq = minmax, ifmr, any
+// other = ulq): one copy that lives as long as the program.
+const std::string &methodWord(std::string_view algo);
+
+// The method AMCT applies to one role of module `rm` under `target`, in the IR's words
+// (chooseAlgorithm, then methodWord), and the setting that chose it: the rule's act_algo /
+// weight_algo, or the target's for a method AMCT has no word for (null: the method itself, or
+// AMCT's default). Null word when no method or algorithm is named anywhere, or none applies.
+struct MethodChoice {
+  const std::string *word = nullptr;
+  const ir::Option *by = nullptr;
+};
+MethodChoice methodChoice(const ir::Target &target, const ir::ResolvedModule &rm, bool weight,
+                          ConfigKind k);
+
+// The setting `key` inside a rule's `amct { }` blocks (the last one; null if none), and its value
+// ("" if none).
+const ir::Option *ruleSetting(const std::vector<const ir::Option *> &blocks, std::string_view key);
 std::string_view ruleOption(const std::vector<const ir::Option *> &blocks, std::string_view key);
 // The value of the target's option `key` ("" if none).
 std::string_view targetOption(const ir::Target &target, std::string_view key);

@@ -5,9 +5,9 @@
 // equals what the module's resolution asks AMCT for (amct::intendedType: the tier, or an explicit
 // dtype written at least as specifically), the reading takes the IR's tier and says nothing more
 // about data types; otherwise it gives the tier the pair stands for (A16 int16, W4 int4, else
-// int8) and both data types, so every difference shows. Methods: the IR's word where it names
-// the algorithm AMCT applies under this target (amct::chooseAlgorithm: histogram = hfmg, a
-// method without an AMCT word = the target's act_algo / weight_algo), else AMCT's own name.
+// int8) and both data types, so every difference shows. Methods: the IR's word for the
+// algorithm AMCT applies (amct::methodWord: histogram = hfmg, ...); the expected reading says
+// which one the spec asks for (amct::methodChoice, the QAT/PTQ mapping).
 // Weight scope is said only on channel-wise types (Linear and AvgPool2d have no choice).
 #include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctIntent.h"
@@ -25,43 +25,24 @@ const char *dtypeWord(DataType t) {
 
 std::string weightWord(uint32_t bits) { return bits == 0 ? "float" : "int" + std::to_string(bits); }
 
-const char *methodWord(std::string_view algo) {
-  if (algo == "hfmg")
-    return "histogram";
-  if (algo == "ada")
-    return "adaround";
-  if (algo == "arq")
-    return "minmax";
-  return algo == "ifmr" ? "ifmr" : "ulq";
-}
-
 struct Namer {
-  ConfigKind kind;
-  std::string_view targetAlgo[2]; // the target's act_algo, weight_algo
-  // Per role, the last method named and what it was named from (the rule's method, its
-  // amct { act_algo / weight_algo }, the algorithm AMCT applies): neighbouring modules mostly
-  // ask the same, and naming it costs a choice of algorithm and an interned word.
+  // The last algorithm named per role and its word: neighbouring modules mostly apply the same,
+  // and naming it costs an interned word.
   struct Last {
-    const std::string *method = nullptr; // the Spec's text: the same address is the same text
-    std::string_view rule, applied;
+    std::string applied;
     ReadingWord word;
   };
   mutable std::optional<Last> last[2];
 
-  Namer(const ir::Target &target, ConfigKind k)
-      : kind(k), targetAlgo{targetOption(target, "act_algo"), targetOption(target, "weight_algo")} {
-  }
+  Namer(const ir::Target &, ConfigKind) {}
 
-  ReadingWord method(const ir::ResolvedModule &rm, bool weight, std::string_view applied) const {
-    const std::string &own = (weight ? rm.weight : rm.act).method.value.str();
-    std::string_view rule = ruleOption(rm.targetOptions, weight ? "weight_algo" : "act_algo");
+  // The IR's word for the algorithm AMCT applies; which algorithm the spec asks for is the
+  // expected reading's (ir::TargetInfo::methodOf, amct::methodChoice), so a wrongly written
+  // algorithm shows as a different method.
+  ReadingWord method(const ir::ResolvedModule &, bool weight, std::string_view applied) const {
     std::optional<Last> &l = last[weight];
-    if (l && l->method == &own && l->rule == rule && l->applied == applied)
-      return l->word;
-    std::string asked = chooseAlgorithm(own, rule, targetAlgo[weight], weight, kind);
-    l = Last{&own, rule, applied,
-             !own.empty() && asked == applied ? ReadingWord(own)
-                                              : ReadingWord(methodWord(applied))};
+    if (!l || l->applied != applied)
+      l = Last{std::string(applied), ReadingWord(methodWord(applied))};
     return l->word;
   }
 

@@ -369,9 +369,15 @@ struct Validated {
   std::vector<std::string> ids, messages;
 };
 
+// The spec the last validate() compiled.
+ir::Spec &validateSpec() {
+  static ir::Spec spec; // the diagnostics' ranges point into it
+  return spec;
+}
+
 Validated validate(const std::string &specText, const Mods &mods, const std::string &cfg,
                    const std::function<void(ir::Spec &)> &tweak = {}) {
-  static ir::Spec spec; // the diagnostics' ranges point into it
+  ir::Spec &spec = validateSpec();
   spec = ir::Spec{};
   testsupport::compileAndEmit("amct", specText, mods, spec, tweak);
   SourceManager sm;
@@ -415,6 +421,35 @@ TEST(AmctValidation, ActAlgoReplacingARulesMethodIsADivergence) {
       "override_layer_configs { layer_name: \"model.layers.0.mlp.down_proj\" calibration_config "
       "{ arq_quantize { } hfmg_quantize { asymmetric: true } } }\n");
   EXPECT_TRUE(after.valid) << (after.messages.empty() ? "" : after.messages[0]);
+}
+
+// The QAT/PTQ mapping is part of the expected reading (ir::TargetInfo::methodOf): a spec that
+// names no method but a target algorithm expects that algorithm on every module, so a file that
+// applies another one is a divergence, decided by the target's setting.
+TEST(AmctValidation, TheTargetsAlgorithmIsComparedWithoutAMethod) {
+  const char *spec = "qspec 1\ndefaults { tier int8; act int8 asymmetric }\n"
+                     "target amct ptq { act_algo hfmg }\n";
+  Validated wrong = validate(
+      spec, kBlock, "common_config { arq_quantize { } ifmr_quantize { asymmetric: true } }\n");
+  EXPECT_TRUE(wrong.read);
+  EXPECT_FALSE(wrong.valid);
+  ASSERT_FALSE(wrong.ids.empty());
+  EXPECT_EQ(wrong.ids[0], "err_emit_divergence");
+  EXPECT_NE(wrong.messages[0].find("act method"), std::string::npos) << wrong.messages[0];
+  EXPECT_NE(wrong.messages[0].find("histogram"), std::string::npos) << wrong.messages[0];
+  Validated right = validate(
+      spec, kBlock, "common_config { arq_quantize { } hfmg_quantize { asymmetric: true } }\n");
+  EXPECT_TRUE(right.valid) << (right.messages.empty() ? "" : right.messages[0]);
+  // The expected reading says so, at the target's act_algo.
+  const ir::Spec &s = validateSpec();
+  const ir::TargetReading *r = s.readingOf(*s.target("amct"));
+  ASSERT_NE(r, nullptr);
+  const ir::TargetChange *c = r->changeOf(0);
+  ASSERT_NE(c, nullptr);
+  ASSERT_TRUE(c->actMethod);
+  EXPECT_EQ(c->actMethod->value.str(), "histogram");
+  EXPECT_EQ(c->actMethod->from.source, ir::Decision::VendorMethod);
+  EXPECT_FALSE(c->weightMethod); // nothing names a weight algorithm
 }
 
 // The reader names each module's method from the rule's method, its amct { act_algo } and the
