@@ -51,12 +51,7 @@ struct Reporter {
 } // namespace
 
 const ir::Settings *decidingSettings(const ir::Spec &spec, const ir::Decision &d) {
-  if (d.source == ir::Decision::Default)
-    return &spec.defaults;
-  if ((d.source == ir::Decision::TypeOverride || d.source == ir::Decision::NameOverride) &&
-      d.index >= 0 && static_cast<size_t>(d.index) < spec.overrides.size())
-    return &spec.overrides[d.index].settings;
-  return nullptr;
+  return spec.decidingSettings(d);
 }
 
 bool silenced(const ir::Target &target, DiagID id) {

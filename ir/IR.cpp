@@ -234,6 +234,15 @@ const TargetReading *Spec::readingOf(const Target &t) const {
   return i < resolution.targets.size() ? &resolution.targets[i] : nullptr;
 }
 
+const Settings *Spec::decidingSettings(const Decision &d) const {
+  if (d.source == Decision::Default)
+    return &defaults;
+  if ((d.source == Decision::TypeOverride || d.source == Decision::NameOverride) && d.index >= 0 &&
+      static_cast<size_t>(d.index) < overrides.size())
+    return &overrides[d.index].settings;
+  return nullptr;
+}
+
 ResolvedModule Spec::expectedModule(const Target &t, size_t m) const {
   const TargetReading *r = readingOf(t);
   return r ? r->expected(resolution.modules[m], m) : resolution.modules[m];

@@ -151,6 +151,9 @@ struct Module {
   // an ONNX Gemm/Conv node). Meaningful only when `biasKnown` (manifests do not say).
   bool hasBias = false;
   bool biasKnown = false;
+  // A 2-D weight's input features (shape [out, in] in a safetensors header); 0 when unknown (an
+  // index, a manifest, ONNX).
+  uint32_t inFeatures = 0;
 };
 
 // Name -> position in a module list: an open-addressing table (linear probing, at most half
@@ -533,6 +536,9 @@ struct Spec {
   const TargetReading *readingOf(const Target &t) const;
   // Module `m` as target `t` reads it: the general resolution with the target's changes.
   ResolvedModule expectedModule(const Target &t, size_t m) const;
+  // The settings of the defaults or override block behind `d` (null for any other source): where
+  // a decided recipe's key=value settings (group_size=128) are.
+  const Settings *decidingSettings(const Decision &d) const;
 };
 
 } // namespace qspec::ir

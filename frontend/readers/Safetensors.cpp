@@ -1,5 +1,6 @@
 // Hugging Face inventories: `model.safetensors.index.json` (names only; types from names) and a
-// `.safetensors` file (its JSON header only; types from tensor shapes).
+// `.safetensors` file (its JSON header only; types and a 2-D weight's input features from tensor
+// shapes).
 #include "frontend/readers/ReaderSupport.h"
 
 #include <nlohmann/json.hpp>
@@ -199,6 +200,12 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     std::string type = typeFromShape(name, v["shape"].size());
     if (!builder.add(name, type, keyOff + 1, static_cast<uint32_t>(tensor.size())))
       return false;
+    // A 2-D weight is [out_features, in_features] (torch.nn.Linear's layout): keep the input
+    // features for the checks that depend on them (group_size); a dimension past 32 bits stays
+    // unknown.
+    const ojson &shape = v["shape"];
+    if (shape.size() == 2 && shape[1].get<uint64_t>() <= UINT32_MAX)
+      out.modules.back().inFeatures = static_cast<uint32_t>(shape[1].get<uint64_t>());
   }
   return markBiases(builder.finish(), out, biases);
 }
