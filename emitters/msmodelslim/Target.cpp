@@ -29,6 +29,8 @@ void registerMsModelSlimEmitter() {
   info.quantizesType = [](const ir::Target &, const std::string &type) {
     return type.empty() || type == "Linear";
   };
+  // include/exclude patterns match named_modules() names of the PyTorch model.
+  info.names = [](const ir::Target &) { return ir::TargetInfo::Names::Modules; };
   registerEmitter(std::move(info), [] { return std::make_unique<MsModelSlimEmitter>(); });
   vendors::registerReader("msmodelslim", &vendors::readMsModelSlim);
 }

@@ -346,10 +346,11 @@ struct Validated {
 };
 
 Validated validate(const std::string &specText, const Mods &mods, const std::string &cfg,
-                   const std::function<void(ir::Spec &)> &tweak = {}) {
+                   const std::function<void(ir::Spec &)> &graph = {}) {
   static ir::Spec spec; // the diagnostics' ranges point into it
   spec = ir::Spec{};
-  testsupport::compileAndEmit("amct", specText, mods, spec, tweak);
+  // The ONNX graph (two graphs) is there before the passes, as the frontend reads it.
+  testsupport::compileAndEmit("amct", specText, mods, spec, {}, "manifest", graph);
   SourceManager sm;
   DiagnosticEngine diags(sm);
   Validated v;
