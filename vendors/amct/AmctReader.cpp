@@ -12,6 +12,7 @@
 #include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctIntent.h"
 #include "ir/GraphNames.h"
+#include "ir/Suggest.h"
 
 namespace qspec::vendors {
 
@@ -184,11 +185,9 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
       diags.report(DiagID::err_amct_check, target.range, {f.rule, f.message});
     return refusals.empty();
   }
-  if (withInventory) {
-    co.uniqueLayerNames = spec.inventory.index.size() == mods.size();
-    for (const ir::Module &m : mods)
-      co.layerTypes.emplace_back(m.name, m.type);
-  }
+  std::string tiedHead; // outlives co.layerTypes' views
+  if (withInventory)
+    amct::addInventoryLayers(spec, co, tiedHead);
   std::vector<Finding> refusals;
   for (Finding &f : checkDocument(doc, co))
     if (f.level == Finding::Error)
@@ -214,3 +213,20 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
 }
 
 } // namespace qspec::vendors
+
+namespace qspec::amct {
+
+void addInventoryLayers(const ir::Spec &spec, CheckOptions &co, std::string &head) {
+  const auto &mods = spec.inventory.modules;
+  co.layerTypes.reserve(mods.size() + 1);
+  // The inventory's index has one entry per distinct name (readers reject repeats).
+  co.uniqueLayerNames = spec.inventory.index.size() == mods.size();
+  for (const ir::Module &m : mods)
+    co.layerTypes.emplace_back(m.name, m.type);
+  if (std::optional<std::string> h = ir::tiedHeadName(spec.inventory, spec.modelConfig)) {
+    head = std::move(*h);
+    co.layerTypes.emplace_back(head, "Linear");
+  }
+}
+
+} // namespace qspec::amct
