@@ -366,7 +366,7 @@ bool AmctWriter::verify(const std::string &file) {
   co.pytorchTypes = true;
   std::string tiedHead; // outlives co.layerTypes' views
   if (spec_.resolution.done)
-    amct::addInventoryLayers(spec_, co, tiedHead);
+    amct::addInventoryLayers(spec_.inventory, spec_.modelConfig, co, tiedHead);
   for (const Finding &f : checkDocument(doc, co)) {
     if (f.level == Finding::Error)
       error(DiagID::err_amct_check, target_.range, {f.rule, f.message});

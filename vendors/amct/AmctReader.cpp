@@ -187,7 +187,7 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   }
   std::string tiedHead; // outlives co.layerTypes' views
   if (withInventory)
-    amct::addInventoryLayers(spec, co, tiedHead);
+    amct::addInventoryLayers(spec.inventory, spec.modelConfig, co, tiedHead);
   std::vector<Finding> refusals;
   for (Finding &f : checkDocument(doc, co))
     if (f.level == Finding::Error)
@@ -216,14 +216,14 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
 
 namespace qspec::amct {
 
-void addInventoryLayers(const ir::Spec &spec, CheckOptions &co, std::string &head) {
-  const auto &mods = spec.inventory.modules;
-  co.layerTypes.reserve(mods.size() + 1);
+void addInventoryLayers(const ir::Inventory &inv, const ir::ModelConfig &config, CheckOptions &co,
+                        std::string &head) {
+  co.layerTypes.reserve(inv.modules.size() + 1);
   // The inventory's index has one entry per distinct name (readers reject repeats).
-  co.uniqueLayerNames = spec.inventory.index.size() == mods.size();
-  for (const ir::Module &m : mods)
+  co.uniqueLayerNames = inv.index.size() == inv.modules.size();
+  for (const ir::Module &m : inv.modules)
     co.layerTypes.emplace_back(m.name, m.type);
-  if (std::optional<std::string> h = ir::tiedHeadName(spec.inventory, spec.modelConfig)) {
+  if (std::optional<std::string> h = ir::tiedHeadName(inv, config)) {
     head = std::move(*h);
     co.layerTypes.emplace_back(head, "Linear");
   }

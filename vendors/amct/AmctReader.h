@@ -40,11 +40,12 @@ std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir
 std::vector<Applied> applyDocument(AmctDocument &&, const std::vector<ir::Module> &, Version,
                                    std::vector<Finding> &) = delete;
 
-// The layers AMCT's rules see with the spec's inventory (CheckOptions::layerTypes, views into the
-// inventory and `head`): every module, and a tied output head (ir::tiedHeadName), a Linear of the
-// model the index does not list and the emitter skips. The emitter's check and the read-back
-// use this one list.
-void addInventoryLayers(const ir::Spec &spec, CheckOptions &co, std::string &head);
+// The layers AMCT's rules see with an inventory (CheckOptions::layerTypes, views into `inv` and
+// `head`): every module, and a tied output head (ir::tiedHeadName), a Linear of the model the
+// index does not list and the emitter skips. The emitter's check, the read-back and qlint use
+// this one list; uniqueLayerNames is set from the inventory's index.
+void addInventoryLayers(const ir::Inventory &inv, const ir::ModelConfig &config, CheckOptions &co,
+                        std::string &head);
 
 } // namespace qspec::amct
 
