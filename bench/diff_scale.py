@@ -5,7 +5,7 @@
 
 Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45,337 modules; into DIR, by default
 this checkout's build/bench-data) and compares bench/specs/deepseek-v3.qspec (100 patterns, all
-four targets) with three after sides:
+three targets) with three after sides:
 
 - same: the spec itself (every module compared, nothing changes);
 - rule: one name override widened (`model.layers.{6..7}.self_attn.*` -> `{6..9}`: the modules of

@@ -8,7 +8,7 @@ one arena per thread with transparent huge pages, and it steps aside under a lim
 space. So one binary runs both ways: as is, and under `ulimit -v` of 64 TiB (a limit that limits
 nothing else), where glibc grows the heaps as it would without the set-up. Cases: the typical spec
 examples/qwen3-32b and DeepSeek-V3 (bench/gen_inventory.py, 45,337 modules,
-bench/specs/deepseek-v3.qspec, all four targets); with --modules also a synthetic inventory of that
+bench/specs/deepseek-v3.qspec, its three targets); with --modules also a synthetic inventory of that
 many modules on the same spec. The runs of all variants are interleaved, so a change in the host's
 load touches them alike. Per case: median wall and CPU time (user + sys, from wait4) and peak RSS.
 With --base, OTHER_BUILD_DIR's qcc and qlint run as a third variant (e.g. the main branch's).

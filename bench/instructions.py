@@ -24,7 +24,7 @@ from scaling import deepseek
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-EMITS = ["msmodelslim-yaml", "amct-cfg", "hmct-json", "horizon-py", "all"]
+EMITS = ["msmodelslim-yaml", "amct-cfg", "horizon-py", "all"]
 EVALUATOR = """import json, os
 json.dump({"accuracy": 0.1 if os.environ["QSPEC_ROUND"] == "1" else 0.9}, open(os.environ["QSPEC_RESULT"], "w"))
 """

@@ -10,7 +10,7 @@ times each case in turn). Here every round runs each qcc case three times, the r
 (bench/reference_qcc.py) once, and each qcc case three times again in reverse order; the round's
 ratio is the reference's CPU time over the median of those six, and likewise in wall time (qcc
 runs its emitters on two threads, the reference on one, so the two ratios differ). The cases
-are `--emit=msmodelslim-yaml` (one practice YAML: the reference's own job) and `--emit=all` (four
+are `--emit=msmodelslim-yaml` (one practice YAML: the reference's own job) and `--emit=all` (three
 backends), for BUILD_DIR and, with --base, for OTHER_BUILD_DIR in the same rounds. Prints a
 Markdown table (docs/performance.md): per case the median CPU, each round's CPU ratio and their
 median, and the median of the rounds' wall-time ratios.

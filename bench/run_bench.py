@@ -10,7 +10,7 @@ backend's kind and all; other models: ir, msmodelslim-yaml and all; stress: all)
 a monotonic clock (wall time), its rusage (CPU time) and `/usr/bin/time -f %M` (peak RSS), and
 reports the medians. The ratio to the reference is given twice: against `--emit=msmodelslim-yaml`,
 the same job (one practice YAML; qcc also reads it back and checks it), and against `--emit=all`,
-which does more (four backends). For the cases small enough for it, runs bench/reference_qcc.py
+which does more (three backends). For the cases small enough for it, runs bench/reference_qcc.py
 as often, checks that its resolution (every module's tier, and the rules that set its tier and
 weight dtype) equals qcc's `--emit=ir`, and reports the time ratio. Prints a Markdown table (docs/performance.md).
 """
@@ -25,7 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TIME = "/usr/bin/time"
-EMITS = ["ir", "msmodelslim-yaml", "amct-cfg", "hmct-json", "horizon-py", "all"]
+EMITS = ["ir", "msmodelslim-yaml", "amct-cfg", "horizon-py", "all"]
 SHORT = ["ir", "msmodelslim-yaml", "all"]
 # (inventory name, gen_inventory model, modules or 0, pattern counts, Python reference?, emits)
 CASES = [

@@ -12,8 +12,14 @@ Cases (--only):
   hmct-glob     `protect "*.down_proj"` on the stress inventory, --emit=hmct-json (1/3 of the
                 modules become node_config entries)
   hmct-names    10k / 20k literal `protect` names on DeepSeek-V3, --emit=hmct-json
+                (HMCT keys are ONNX node names: these two read the generated manifest with every
+                entry typed MatMul, an ONNX-node manifest with the same names)
   hmct-onnx     an ONNX-style manifest of 50k / 100k nodes (`/blocks.N/op_M/MatMul`) with
                 `override name "*" { tier int16 }`: every node a node_config entry, read back
+  onnx-file     a real .onnx graph of 100k / 200k nodes (blocks of MatMul, Add, Softmax under
+                exporter scopes), `protect type Softmax` and `override name "/blocks.1*" { tier
+                int16 }`, --emit=hmct-json: as the ONNX inventory, and as the exported graph
+                beside a module manifest (two graphs, one Linear module per MatMul)
   emit-ir       --emit=ir of the stress inventory (always up to 1M modules: the issue's goal is
                 stated there); floor: copying the output file (writing its bytes), and the
                 file's size beside the peak RSS
@@ -48,9 +54,10 @@ HEADER = """qspec 1
 defaults { tier int8 }
 tiers int8 < float
 """
+# The backends that match module names: an hmct target needs the model's ONNX graph, which the
+# generated inventories are not (the hmct-* and onnx-file cases measure HMCT).
 TARGETS = """target msmodelslim {}
 target amct ptq {}
-target hmct { march nash-p }
 target horizon { march nash-p }
 """
 
@@ -84,12 +91,26 @@ def deepseek(data):
     return manifest
 
 
+def as_onnx_nodes(manifest):
+    """The manifest with every entry typed MatMul: an inventory of ONNX nodes (docs/inputs.md,
+    "Which names each backend matches") with the same names, for the HMCT cases."""
+    path = manifest[:-len(".manifest")] + ".onnx-nodes.manifest"
+    if not os.path.exists(path):
+        with open(manifest) as src, open(path, "w") as f:
+            for l in src:
+                if l.strip() and not l.startswith("#"):
+                    f.write(l.split()[0] + " MatMul\n")
+    return path
+
+
 def names_of(manifest):
     return [l.split()[0] for l in open(manifest) if l.strip() and not l.startswith("#")]
 
 
 def write(path, text):
-    if not os.path.exists(path):
+    """Writes text to path unless the file already holds it (a spec left by an older version is
+    rewritten)."""
+    if not os.path.exists(path) or open(path).read() != text:
         with open(path, "w") as f:
             f.write(text)
     return path
@@ -123,12 +144,12 @@ def case_hmct_glob(a, sizes):
     spec = write(os.path.join(a.scratch, "hmct-glob.qspec"),
                  HEADER + 'protect "*.down_proj"\ntarget hmct { march nash-p }\n')
     out = os.path.join(a.scratch, "hmct-glob.json")
-    series("hmct-glob", sizes, lambda n: [a.qcc, spec, "--inventory", inventory(a.data, n), "--emit=hmct-json",
-                                          "-o", out], a.runs)
+    series("hmct-glob", sizes, lambda n: [a.qcc, spec, "--inventory", as_onnx_nodes(inventory(a.data, n)),
+                                          "--emit=hmct-json", "-o", out], a.runs)
 
 
 def case_hmct_names(a, _sizes):
-    manifest = deepseek(a.data)
+    manifest = as_onnx_nodes(deepseek(a.data))
     names = [n for n in names_of(manifest) if ".experts." in n]
     for k in (10_000, 20_000):
         spec = write(os.path.join(a.scratch, f"hmct-names-{k}.qspec"),
@@ -150,6 +171,53 @@ def case_hmct_onnx(a, _sizes):
                      "".join(f"/blocks.{i // 100}/op_{i % 100}/MatMul MatMul\n" for i in range(n)))
     series("hmct-onnx", [50_000, 100_000], lambda n: [a.qcc, spec, "--inventory", manifest(n), "--emit=hmct-json",
                                                      "-o", out], a.runs)
+
+
+def onnx_graph(a, n):
+    """An exported-looking graph of n nodes (4 per unit: MatMul, Add, Softmax, Mul) and the module
+    manifest of its MatMuls (two graphs: the weight input names the module)."""
+    path = os.path.join(a.scratch, f"graph-{n // 1000}k.onnx")
+    modules = os.path.join(a.scratch, f"graph-{n // 1000}k.modules.txt")
+    if os.path.exists(path):
+        return path, modules
+    from onnx import TensorProto, helper
+    nodes, inputs, names = [], [helper.make_tensor_value_info("x", TensorProto.FLOAT, None)], []
+    x = "x"
+    for u in range(n // 4):
+        scope, module = f"/blocks.{u // 10}/unit_{u % 10}", f"blocks.{u // 10}.unit_{u % 10}"
+        w = module + ".weight"
+        inputs.append(helper.make_tensor_value_info(w, TensorProto.FLOAT, None))
+        names.append(module)
+        for op, ins in (("MatMul", [x, w]), ("Add", None), ("Softmax", None), ("Mul", None)):
+            out = f"{scope}/{op}_output_0"
+            nodes.append(helper.make_node(op, ins or ([x, x] if op != "Softmax" else [x]), [out],
+                                          name=f"{scope}/{op}"))
+            x = out
+    graph = helper.make_graph(nodes, "scale", inputs, [helper.make_tensor_value_info(x, TensorProto.FLOAT, None)])
+    model = helper.make_model(graph, producer_name="pytorch", opset_imports=[helper.make_opsetid("", 17)])
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+    with open(modules, "w") as f:
+        f.write("".join(f"{m} Linear\n" for m in names))
+    return path, modules
+
+
+def case_onnx_file(a, _sizes):
+    rules = 'protect type Softmax\noverride name "/blocks.1*" { tier int16 }\ntarget hmct { march nash-p }\n'
+    one = write(os.path.join(a.scratch, "onnx-file.qspec"),
+                HEADER.replace("tiers int8 < float", "tiers int8 < int16 < float") + rules)
+    out = os.path.join(a.scratch, "onnx-file.json")
+    series("onnx-file", [100_000, 200_000], lambda n: [a.qcc, one, "--inventory", onnx_graph(a, n)[0],
+                                                       "--emit=hmct-json", "-o", out], a.runs)
+    for n in (100_000, 200_000):
+        graph, modules = onnx_graph(a, n)
+        write(os.path.join(a.scratch, f"onnx-two-{n // 1000}k.qspec"),
+              f'qspec 1\nmodel "m" {{\n  inventory "{modules}"\n  onnx "{graph}"\n}}\n' +
+              HEADER.replace("qspec 1\n", "").replace("tiers int8 < float", "tiers int8 < int16 < float") +
+              'protect "blocks.0.*"\noverride name "blocks.1*" { tier int16 }\ntarget hmct { march nash-p }\n')
+    series("onnx-two-graphs", [100_000, 200_000],
+           lambda n: [a.qcc, os.path.join(a.scratch, f"onnx-two-{n // 1000}k.qspec"), "--emit=hmct-json", "-o",
+                      out], a.runs)
 
 
 def case_emit_ir(a, sizes):
@@ -186,7 +254,7 @@ def case_scores(a, _sizes):
     import yaml
     big = inventory(a.data, 1_000_000)
     names = names_of(big)
-    spec = write(os.path.join(a.scratch, "scores.qspec"), HEADER + "target hmct { march nash-p }\n")
+    spec = write(os.path.join(a.scratch, "scores.qspec"), HEADER + "target horizon { march nash-p }\n")
     out = os.path.join(a.scratch, "scores.ir.json")
     small = write(os.path.join(a.scratch, "tiny.manifest"), "lm_head Linear\n")
     base = median_run([a.qcc, spec, "--inventory", small, "--emit=ir", "-o", out], a.runs)
@@ -297,7 +365,7 @@ def case_stars(a, _sizes):
 
 
 CASES = {"hmct-glob": case_hmct_glob, "hmct-names": case_hmct_names, "hmct-onnx": case_hmct_onnx,
-         "emit-ir": case_emit_ir,
+         "onnx-file": case_onnx_file, "emit-ir": case_emit_ir,
          "scores": case_scores, "braces": case_braces, "parser": case_parser, "stars": case_stars}
 
 

@@ -1,14 +1,11 @@
 #include "ir/GraphNames.h"
 
+#include "ir/TargetInfo.h"
+
 namespace qspec::ir {
 
 bool namesOnnxNodes(const Spec &spec, const Target &target) {
-  if (!spec.onnx.present())
-    return false;
-  if (target.kind == "hmct")
-    return true;
-  const Option *f = target.option("framework");
-  return target.kind == "amct" && f && f->values.size() == 1 && f->values[0].text == "onnx";
+  return spec.onnx.present() && targetNames(target) == TargetInfo::Names::OnnxGraph;
 }
 
 std::string unmappedReason(const OnnxGraph &g, const NodeMapping &nm, const char *vendor) {

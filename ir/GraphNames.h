@@ -12,8 +12,8 @@
 
 namespace qspec::ir {
 
-// The target names ONNX nodes when the spec has two graphs: hmct always, amct with
-// `framework onnx`.
+// The target names ONNX nodes when the spec has two graphs: its TargetInfo::names is OnnxGraph
+// (hmct always, amct with `framework onnx`).
 bool namesOnnxNodes(const Spec &spec, const Target &target);
 
 // Why a module has no usable node in the ONNX graph ("" when it has one): "has no node", "has

@@ -110,6 +110,15 @@ std::optional<OutputHead> outputHead(const Inventory &inv, const ModelConfig &co
   return h;
 }
 
+std::optional<std::string> tiedHeadName(const Inventory &inv, const ModelConfig &config) {
+  if (!inv.present())
+    return std::nullopt;
+  std::optional<OutputHead> h = outputHead(inv, config);
+  if (!h || !h->tied())
+    return std::nullopt;
+  return h->name;
+}
+
 std::optional<OutputHead> tiedHead(const Inventory &inv, const ModelConfig &config,
                                    std::string_view text) {
   std::string_view head = withoutTensorSuffix(text);

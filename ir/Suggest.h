@@ -34,6 +34,12 @@ struct OutputHead {
 };
 std::optional<OutputHead> outputHead(const Inventory &inv, const ModelConfig &config);
 
+// The name of the output head when it is tied (outputHead: the inventory lists the embedding and
+// no head weight): a Linear at run time that reuses the embedding's weight, which every backend
+// matching module names keeps float (msModelSlim's exclude, AMCT's skip_layers). nullopt when the
+// inventory is absent or the head is listed or untied.
+std::optional<std::string> tiedHeadName(const Inventory &inv, const ModelConfig &config);
+
 // For `text` naming an output head (`lm_head`, `*.lm_head`, optionally with `.weight`) that the
 // inventory lacks: the tied head (outputHead), else nullopt.
 std::optional<OutputHead> tiedHead(const Inventory &inv, const ModelConfig &config,

@@ -43,6 +43,11 @@ std::vector<const TargetInfo *> allTargets() {
   return out;
 }
 
+TargetInfo::Names targetNames(const Target &target) {
+  const TargetInfo *info = findTarget(target.kind);
+  return info && info->names ? info->names(target) : TargetInfo::Names::Modules;
+}
+
 std::string knownTargetList() {
   std::string s;
   for (auto &t : registry()) {

@@ -32,6 +32,14 @@ struct TargetInfo {
                      std::string &why)>
       canExpress;
 
+  // The names the vendor matches (passes/TargetNamesPass.cpp). Modules: PyTorch module names
+  // and classes (named_modules(): msModelSlim, AMCT for PyTorch, the Horizon plugin). OnnxGraph:
+  // ONNX node names and ONNX op types (HMCT, AMCT for ONNX), so the target needs the model's ONNX
+  // graph (an ONNX inventory, or `onnx` beside a module inventory) and, without an inventory,
+  // type rules on ONNX op types. Unset = Modules.
+  enum class Names { Modules, OnnxGraph };
+  std::function<Names(const Target &target)> names;
+
   // What the target adds to the general resolution (passes/TargetReadingPass.cpp, the target's
   // expected reading). The option of the target block whose values are name patterns narrowing
   // the modules the target quantizes (msModelSlim's `include`); "" = none.
@@ -69,6 +77,8 @@ struct TargetInfo {
 };
 
 void registerTarget(TargetInfo info);
+// The name space `target` matches (its TargetInfo::names; Modules for an unknown kind).
+TargetInfo::Names targetNames(const Target &target);
 const TargetInfo *findTarget(std::string_view kind);
 const TargetInfo *findTargetByEmitKind(std::string_view emitKind);
 std::vector<const TargetInfo *> allTargets();

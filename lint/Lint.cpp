@@ -3,6 +3,7 @@
 #include "emitters/TargetStage.h"
 #include "emitters/Emitter.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctReader.h"
 #include "vendors/compressed_tensors/CompressedTensors.h"
 #include "vendors/hmct/HmctRules.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
@@ -234,11 +235,14 @@ void readAmct(AmctInput &ctx) {
   opts.pytorchTypes = amct::usesPyTorchTypes(opts.framework);
   // --inventory: each layer's name and type, for the checks that need the graph (a layer that
   // does not exist, skip_fusion_layers types, overrides by type of skipped layers).
+  // A tied output head counts as a layer (amct::addInventoryLayers), as qcc writes it in
+  // skip_layers; not for a bare ONNX graph, whose layers are its nodes.
   std::shared_ptr<const ir::Inventory> inv = ctx.inventory;
+  std::string tiedHead; // outlives opts.layerTypes' views
   if (inv) {
-    opts.layerTypes.reserve(inv->modules.size());
-    for (const ir::Module &m : inv->modules)
-      opts.layerTypes.emplace_back(m.name, m.type);
+    amct::addInventoryLayers(*inv, ir::ModelConfig{}, opts, tiedHead);
+    if (opts.framework == amct::Framework::Onnx && !tiedHead.empty())
+      opts.layerTypes.pop_back();
     opts.uniqueLayerNames = true;
   }
   ctx.findingStorage = amct::checkDocument(doc, opts);

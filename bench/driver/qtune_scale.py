@@ -5,7 +5,7 @@
 
 Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules; into DIR, by default
 this checkout's build/bench-data) and a spec: the
-whole-process benchmark spec bench/specs/deepseek-v3.qspec (100 patterns, all four targets) plus
+whole-process benchmark spec bench/specs/deepseek-v3.qspec (100 patterns, three targets) plus
 `tune { metric accuracy >= 0.5; scores "scores.yaml" }` with the default levels (one per unit,
 ordered by a made-up score per module). Runs `qtune run` with
 one slot for ROUNDS rounds against a trivial evaluator (it fails round 1, passes the others, so
@@ -57,7 +57,7 @@ def main():
     ap.add_argument("build")
     ap.add_argument("--rounds", type=int, default=6, help="rounds to run; 0: until the search stops")
     ap.add_argument("--data", default="")
-    ap.add_argument("--without", default="", help="comma-separated targets to drop from the spec (e.g. hmct)")
+    ap.add_argument("--without", default="", help="comma-separated targets to drop from the spec (e.g. horizon)")
     args = ap.parse_args()
     if args.rounds < 0:
         ap.error("--rounds must be 0 (until the search stops) or a number of rounds")

@@ -4,7 +4,7 @@
     report_changes.py BUILD_DIR [--rounds 6] [--data DIR]
 
 Generates the DeepSeek-V3 inventory (bench/gen_inventory.py, 45k modules) and the spec of
-bench/driver/qtune_scale.py (bench/specs/deepseek-v3.qspec, all four targets, plus a tune block with five written levels:
+bench/driver/qtune_scale.py (bench/specs/deepseek-v3.qspec, three targets, plus a tune block with five written levels:
 the benchmark spec names no scores),
 runs `qtune run --no-report` for ROUNDS rounds against a trivial evaluator, then times
 `qtune report` on its work directory (the median of three): every row's spec compiled once (one

@@ -7,7 +7,7 @@ Not a test (nothing asserts on time). Since qlint runs every declared target's e
 translation validation (as `qcc --emit=all` does), linting a spec costs about what compiling it
 does; this measures by how much. Two cases: examples/qwen3-32b (its own inventory, 64 blocks) and
 DeepSeek-V3 (bench/gen_inventory.py, 45,337 modules; bench/specs/deepseek-v3.qspec, 100 patterns,
-all four targets). Per case and tool: median wall time and median CPU time (user + sys, from
+its three targets). Per case and tool: median wall time and median CPU time (user + sys, from
 wait4's rusage, which a loaded host inflates less than wall time), peak RSS, and the ratio
 qlint / qcc of the CPU medians. Prints a Markdown table.
 """

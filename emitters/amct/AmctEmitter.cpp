@@ -22,6 +22,7 @@
 #include "ir/GraphNames.h"
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctIntent.h"
+#include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctRules.h"
 
 #include <algorithm>
@@ -363,13 +364,9 @@ bool AmctWriter::verify(const std::string &file) {
   co.version = opts_.version;
   co.hardware = opts_.hardware;
   co.pytorchTypes = true;
-  if (spec_.resolution.done) {
-    co.layerTypes.reserve(spec_.inventory.modules.size());
-    // The inventory's index has one entry per distinct name (readers reject repeats).
-    co.uniqueLayerNames = spec_.inventory.index.size() == spec_.inventory.modules.size();
-    for (const ir::Module &m : spec_.inventory.modules)
-      co.layerTypes.emplace_back(m.name, m.type);
-  }
+  std::string tiedHead; // outlives co.layerTypes' views
+  if (spec_.resolution.done)
+    amct::addInventoryLayers(spec_.inventory, spec_.modelConfig, co, tiedHead);
   for (const Finding &f : checkDocument(doc, co)) {
     if (f.level == Finding::Error)
       error(DiagID::err_amct_check, target_.range, {amct::checkName(f.check), f.message});

@@ -2,6 +2,7 @@
 // or, without an inventory, from the symbolic resolution (passes::SymbolicEntry).
 #include "emitters/amct/AmctWriter.h"
 #include "ir/GraphNames.h"
+#include "ir/Suggest.h"
 
 #include <algorithm>
 #include <set>
@@ -386,6 +387,13 @@ void AmctWriter::planFromResolution(Plan &plan) {
     c.recipeOf[i] = static_cast<uint32_t>(id);
     ti.members.push_back(static_cast<uint32_t>(i));
   }
+  // A tied output head is a Linear at run time that the index does not list and that reuses the
+  // embedding's weight: AMCT for PyTorch would quantize it, so it is skipped as msModelSlim
+  // excludes it (AMCT for ONNX names graph nodes, where the head is a node of the inventory).
+  if (opts_.framework != "onnx")
+    if (std::optional<std::string> head = ir::tiedHeadName(spec_.inventory, spec_.modelConfig);
+        head && checkName(*head, target_.range))
+      plan.skips.emplace_back(plan.keep(*head), target_.range);
   chooseEntries(plan, c);
 }
 

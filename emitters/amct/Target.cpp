@@ -107,6 +107,13 @@ void registerAmctEmitter() {
       e.weightDtype = &kBits[static_cast<int>(v.number) - 1];
     return e;
   };
+  // AMCT for ONNX names layers by ONNX node name and types them by ONNX op type; AMCT for
+  // PyTorch by named_modules() name and module class.
+  info.names = [](const ir::Target &target) {
+    const ir::Option *f = target.option("framework");
+    bool onnx = f && f->values.size() == 1 && f->values[0].text == "onnx";
+    return onnx ? ir::TargetInfo::Names::OnnxGraph : ir::TargetInfo::Names::Modules;
+  };
   registerEmitter(std::move(info), [] { return std::make_unique<AmctEmitter>(); });
   vendors::registerReader("amct", &vendors::readAmct);
 }

@@ -26,6 +26,7 @@
 #include "emitters/RecipeCarry.h"
 #include "ir/EditDistance.h"
 #include "ir/GraphNames.h"
+#include "ir/OnnxNames.h"
 #include "passes/SymbolicResolution.h"
 #include "vendors/Parsed.h"
 #include "vendors/ViewIndex.h"
@@ -260,7 +261,7 @@ void Builder::checkLiteralNames() {
   // (with two graphs the rules name modules, mapped to nodes by fromGraph).
   const ir::Inventory &inv = spec_.inventory;
   const char *where =
-      inv.format == "onnx" && !spec_.onnx.present() ? "ONNX graph" : "module inventory";
+      !spec_.onnx.present() && ir::inventoryNamesOnnxNodes(inv) ? "ONNX graph" : "module inventory";
   auto check = [&](const ir::Selector &s) {
     std::optional<std::string> name = ir::literalName(s);
     if (!name || inv.find(*name))

@@ -37,6 +37,8 @@ void registerHmctEmitter() {
     }
     return true;
   };
+  // HMCT reads the exported ONNX graph: node_config by node name, op_config by ONNX op type.
+  info.names = [](const ir::Target &) { return ir::TargetInfo::Names::OnnxGraph; };
   registerEmitter(std::move(info), [] { return std::make_unique<HmctEmitter>(); });
   vendors::registerReader("hmct", &vendors::readHmct);
 }

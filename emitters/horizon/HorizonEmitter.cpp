@@ -14,6 +14,7 @@
 //    emitTargets then reads the bytes back through vendors/horizon and compares each module.
 #include "emitters/horizon/HorizonEmitter.h"
 #include "emitters/RecipeCarry.h"
+#include "ir/Suggest.h"
 #include "passes/SymbolicResolution.h"
 #include "vendors/Parsed.h"
 #include "vendors/horizon/HorizonReader.h"
@@ -378,6 +379,12 @@ void HorizonWriter::planFromInventory() {
         (conv ? conv_ : matmul_) = Gemm{g->first, g->second, *t};
   for (size_t i = 0; i < mods.size(); ++i)
     planEntry(i);
+  // A tied output head (ir::tiedHeadName) is a Linear at run time that the index does not list
+  // and that reuses the embedding's weight: frozen at float, as msModelSlim excludes it.
+  if (std::optional<std::string> head = ir::tiedHeadName(spec_.inventory, spec_.modelConfig))
+    if (auto d = dtypeExpr(ir::Tier::Float, "Linear", *head, target_.range))
+      addEntry(frozen_, ownedNames_.emplace_back(std::move(*head)), EntryValue{*d, std::nullopt},
+               target_.range);
   restorePrefixed();
 }
 

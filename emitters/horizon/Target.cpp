@@ -30,6 +30,8 @@ void registerHorizonEmitter() {
     }
     return true;
   };
+  // The plugin's templates match named_modules() names and module classes.
+  info.names = [](const ir::Target &) { return ir::TargetInfo::Names::Modules; };
   registerEmitter(std::move(info), [] { return std::make_unique<HorizonEmitter>(); });
   vendors::registerReader("horizon", &vendors::readHorizon);
 }

@@ -632,12 +632,9 @@ void Builder::lower() {
   fitPatterns(exclude_, excludeWant_.empty() ? nullptr : &excludeWant_, c);
   // A tied output head is a Linear at run time that the index does not list: it reuses the
   // embedding's weight, so it is never quantized.
-  if (!inv.present())
-    return;
-  std::optional<ir::OutputHead> head = ir::outputHead(inv, spec_.modelConfig);
-  if (head && head->tied() &&
-      std::find(exclude_.begin(), exclude_.end(), head->name) == exclude_.end())
-    exclude_.push_back(head->name);
+  std::optional<std::string> head = ir::tiedHeadName(inv, spec_.modelConfig);
+  if (head && std::find(exclude_.begin(), exclude_.end(), *head) == exclude_.end())
+    exclude_.push_back(*head);
 }
 
 void Builder::writtenPattern(const std::string &what, const std::string &text, SourceRange where) {

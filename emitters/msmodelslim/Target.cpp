@@ -30,6 +30,8 @@ void registerMsModelSlimEmitter() {
     return type.empty() || type == "Linear";
   };
   info.onlyType = "Linear";
+  // include/exclude patterns match named_modules() names of the PyTorch model.
+  info.names = [](const ir::Target &) { return ir::TargetInfo::Names::Modules; };
   registerEmitter(std::move(info), [] { return std::make_unique<MsModelSlimEmitter>(); });
   vendors::registerReader("msmodelslim", &vendors::readMsModelSlim);
 }

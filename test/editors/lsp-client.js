@@ -157,15 +157,15 @@ async function main() {
   check(again.length === 0, 'formatting twice changed the text again');
   console.log('formatting again: no edit');
 
-  // On save the declared targets' own checks run too (the emitters): a calibration_type the
-  // HMCT emitter refuses is reported after qlint's findings.
+  // On save the declared targets' own checks run too (the emitters): an observer the Horizon
+  // emitter refuses is reported after qlint's findings.
   // (Without the conflicting override: emitters run only on a spec the passes accept.)
-  const badTarget = startText + 'target hmct { march nash-p; calibration_type bogus }\n';
+  const badTarget = startText + 'target horizon { march nash-e; observer bogus }\n';
   conn.sendNotification(lsp.DidChangeTextDocumentNotification.type,
     { textDocument: { uri, version: 7 }, contentChanges: [{ text: badTarget }] });
-  const saved = diagnosticsOf(7, (ds) => ds.some((d) => d.code === 'err_hmct_bad_option'));
+  const saved = diagnosticsOf(7, (ds) => ds.some((d) => d.code === 'err_horizon_observer'));
   conn.sendNotification(lsp.DidSaveTextDocumentNotification.type, { textDocument: { uri } });
-  for (const d of (await saved).filter((d) => d.code.startsWith('err_hmct')))
+  for (const d of (await saved).filter((d) => d.code.startsWith('err_horizon')))
     console.log(`diagnostic on save: ${where(d.range)} ${d.code} ${d.message}`);
 
   await conn.sendRequest(lsp.ShutdownRequest.type);

@@ -12,6 +12,7 @@
 #include "vendors/amct/AmctReader.h"
 #include "vendors/amct/AmctIntent.h"
 #include "ir/GraphNames.h"
+#include "ir/Suggest.h"
 
 namespace qspec::vendors {
 
@@ -165,11 +166,9 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
       diags.report(DiagID::err_amct_check, target.range, {checkName(f.check), f.message});
     return refusals.empty();
   }
-  if (withInventory) {
-    co.uniqueLayerNames = spec.inventory.index.size() == mods.size();
-    for (const ir::Module &m : mods)
-      co.layerTypes.emplace_back(m.name, m.type);
-  }
+  std::string tiedHead; // outlives co.layerTypes' views
+  if (withInventory)
+    amct::addInventoryLayers(spec.inventory, spec.modelConfig, co, tiedHead);
   std::vector<Finding> refusals;
   for (Finding &f : checkDocument(doc, co))
     if (f.level == Finding::Error)
@@ -195,3 +194,20 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
 }
 
 } // namespace qspec::vendors
+
+namespace qspec::amct {
+
+void addInventoryLayers(const ir::Inventory &inv, const ir::ModelConfig &config, CheckOptions &co,
+                        std::string &head) {
+  co.layerTypes.reserve(inv.modules.size() + 1);
+  // The inventory's index has one entry per distinct name (readers reject repeats).
+  co.uniqueLayerNames = inv.index.size() == inv.modules.size();
+  for (const ir::Module &m : inv.modules)
+    co.layerTypes.emplace_back(m.name, m.type);
+  if (std::optional<std::string> h = ir::tiedHeadName(inv, config)) {
+    head = std::move(*h);
+    co.layerTypes.emplace_back(head, "Linear");
+  }
+}
+
+} // namespace qspec::amct

@@ -11,6 +11,7 @@
 
 #include "vendors/Reading.h"
 #include "vendors/amct/AmctConfig.h"
+#include "vendors/amct/AmctRules.h"
 
 #include <optional>
 #include <string>
@@ -38,6 +39,13 @@ std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir
                                    Version v, std::vector<Finding> &refusals);
 std::vector<Applied> applyDocument(AmctDocument &&, const std::vector<ir::Module> &, Version,
                                    std::vector<Finding> &) = delete;
+
+// The layers AMCT's rules see with an inventory (CheckOptions::layerTypes, views into `inv` and
+// `head`): every module, and a tied output head (ir::tiedHeadName), a Linear of the model the
+// index does not list and the emitter skips. The emitter's check, the read-back and qlint use
+// this one list; uniqueLayerNames is set from the inventory's index.
+void addInventoryLayers(const ir::Inventory &inv, const ir::ModelConfig &config, CheckOptions &co,
+                        std::string &head);
 
 } // namespace qspec::amct
 

@@ -1,6 +1,7 @@
 // HMCT vendor facts and checks; see HmctRules.h. Section numbers refer to
 // ../shared/reference/horizon.md.
 #include "vendors/hmct/HmctRules.h"
+#include "ir/OnnxNames.h"
 #include "support/Utf8.h"
 #include "vendors/CheckHelpers.h"
 
@@ -704,6 +705,27 @@ struct Checker {
     }
   }
 
+  // An op_config key: HMCT matches it against the ONNX op type of every node, case-sensitively,
+  // so a key that is no ONNX op type (a PyTorch class such as `Linear`, a node name such as
+  // `/head/Softmax`) sets nothing.
+  void opTypeKey(const std::string &name, const JsonValue &e) {
+    if (ir::isOnnxOpType(name))
+      return;
+    std::string cap = name;
+    if (!cap.empty())
+      cap[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(cap[0])));
+    if (cap != name && ir::isOnnxOpType(cap)) {
+      add(Check::LowercaseOpType, false, e,
+          "op_config." + name + ": ONNX op types are case-sensitive ('" + cap + "'?)");
+      return;
+    }
+    add(Check::OpTypeUnknown, false, e,
+        "op_config." + name + ": '" + name + "' is not an ONNX op type, so the entry sets no node" +
+            (name.find('/') != std::string::npos || name.find('.') != std::string::npos
+                 ? " (a node name belongs in node_config)"
+                 : ""));
+  }
+
   void run(const QuantConfigDoc &doc) {
     if (const JsonValue *mc = doc.root.get("model_config"); mc && mc->kind == JsonValue::Object) {
       const JsonValue *act = mc->get("activation");
@@ -730,17 +752,20 @@ struct Checker {
         }
         for (const auto &[name, e] : v.members) {
           if (k == "op_config") {
-            if (!name.empty() && std::islower(static_cast<unsigned char>(name[0])))
-              add(Check::LowercaseOpType, false, e,
-                  "op_config." + name + ": ONNX op types are case-sensitive ('" +
-                      std::string(1, static_cast<char>(std::toupper(name[0]))) + name.substr(1) +
-                      "'?)");
+            opTypeKey(name, e);
             entry(e, Where("op_config.", name), name, false);
           } else {
             if (hasCommentMarker(name) && doc.hadComments)
               add(Check::CommentInName, false, e,
                   "node_config." + name +
                       ": '//' or '/*' in a name is corrupted by HMCT's comment stripper");
+            // HMCT matches node_config by node name: an op type there names a node no exporter
+            // gives (with the graph at hand, qlint's hmct-node-missing decides instead).
+            if (ir::isOnnxOpType(name))
+              add(Check::NodeIsOpType, false, e,
+                  "node_config." + name + ": '" + name +
+                      "' is an ONNX op type, not a node name; op_config." + name + " sets every " +
+                      name + " node");
             entry(e, Where("node_config.", name), "", true);
           }
         }

@@ -1,5 +1,7 @@
 // hmct-lowercase-op-type: op_config is keyed by ONNX op types, which are case-sensitive and
-// capitalised (`Softmax`, not `softmax`). A lowercase key probably matches no node.
+// capitalised (`Softmax`, not `softmax`). A lowercase key probably matches no node. A key whose
+// capitalised form is no ONNX op type either (`linear`) is hmct-op-type-unknown's.
+#include "ir/OnnxNames.h"
 #include "lint/rules/hmct/QuantConfigUtil.h"
 
 namespace qspec::lint {
@@ -15,6 +17,8 @@ void checkHmctLowercaseOpType(QuantConfigInput &ctx) {
       continue;
     std::string cap = k.value;
     cap[0] = static_cast<char>(toupper(static_cast<unsigned char>(cap[0])));
+    if (!ir::isOnnxOpType(cap))
+      continue;
     ctx.report(RuleID::HmctLowercaseOpType, k.range,
                "op type '" + k.value +
                    "' is not capitalised; ONNX op types are case-sensitive (did you mean '" + cap +

@@ -27,10 +27,13 @@ using Mods = std::vector<std::pair<std::string, std::string>>; // name, type
 // Compiles `specText` with `mods` as its inventory (empty: none) and emits target `kind`.
 // `tweak` may edit the resolved spec before emission (to build IRs a manifest cannot hold).
 // `inventoryFormat` is what the inventory claims to be (HMCT checks names only against ONNX).
+// `beforePasses` may add to the spec what the frontend would have read (an ONNX graph beside the
+// inventory) before the passes run.
 inline EmitRun compileAndEmit(const std::string &kind, const std::string &specText,
                               const Mods &mods, ir::Spec &spec,
                               const std::function<void(ir::Spec &)> &tweak = {},
-                              const std::string &inventoryFormat = "manifest") {
+                              const std::string &inventoryFormat = "manifest",
+                              const std::function<void(ir::Spec &)> &beforePasses = {}) {
   namespace fs = std::filesystem;
   emit::registerAllEmitters();
   fs::path dir =
@@ -58,6 +61,8 @@ inline EmitRun compileAndEmit(const std::string &kind, const std::string &specTe
     if (spec.blockPattern)
       readers::assignBlocks(spec.inventory, *spec.blockPattern);
   }
+  if (beforePasses)
+    beforePasses(spec);
   if (!passes::runPipeline(spec, diags)) {
     collect();
     return r;

@@ -54,7 +54,7 @@ group "model.layers.{i}.mlp.gate_proj" with "model.layers.{i}.mlp.up_proj"
 override type Linear { weight int8 asymmetric }
 override name "model.layers.1.*" { tier int16 act int16 }
 tune { metric accuracy >= 0.5  exclude "model.layers.0.mlp.gate_proj", "model.layers.0.mlp.up_proj" }
-target hmct { march nash-p }
+target horizon { march nash-p }
 )";
 
 TEST(IRPrinter, StreamedModulesMatchNlohmannDump) {
@@ -96,7 +96,7 @@ TEST(IRPrinter, StreamedGroupsAndExcludedMatchNlohmannDump) {
                                                      "model.layers.0.mlp.up_proj", "lm_head"}));
   // Without float modules or groups both are empty arrays.
   std::string none =
-      printIR("qspec 1\ndefaults { tier int8 }\ntarget hmct { march nash-p }\n", {{"a", "Linear"}});
+      printIR("qspec 1\ndefaults { tier int8 }\ntarget hmct { march nash-p }\n", {{"a", "MatMul"}});
   expectSameAsNlohmann(none);
   EXPECT_NE(none.find("\"groups\": [],\n  \"excluded\": []\n}"), std::string::npos);
 }

@@ -249,7 +249,8 @@ TEST(TargetCapabilityPass, InexpressibleTierNamesModuleTierAndBackend) {
   EXPECT_NE(d.message.find("msmodelslim"), std::string::npos);
   EXPECT_NE(d.message.find("'int16'"), std::string::npos);
   EXPECT_NE(d.message.find("model.layers.0."), std::string::npos);
-  PassRun ok("target hmct { }\noverride name \"model.layers.0.*\" { tier int16 }\n", kLLM);
+  PassRun ok("target horizon { march nash-p }\noverride name \"model.layers.0.*\" { tier int16 }\n",
+             kLLM);
   EXPECT_TRUE(ok.ok) << ::testing::PrintToString(ok.codes());
 }
 
@@ -299,14 +300,13 @@ TEST(Verifier, DetectsBrokenInvariants) {
 
 // Each target's expected reading holds only what the target changes, each field with the setting
 // that decided it: msModelSlim's include and its non-Linear modules, a rule's AMCT block, and an
-// AMCT type it never quantizes. HMCT adds nothing here.
+// AMCT type it never quantizes.
 TEST(TargetReadingPass, ChangesOnlyWhatTheTargetAdds) {
   PassRun r(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax }
 override name "blk.0.*" { amct { channel_wise false; quant_bits 6 } }
 target msmodelslim { include "blk.0.*" }
 target amct ptq { }
-target hmct { }
 )",
             {{"blk.0.fc", "Linear"},
              {"blk.0.conv", "Conv2d"},
@@ -314,9 +314,8 @@ target hmct { }
              {"blk.1.norm", "ReduceMean"}});
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.codes());
   const ir::Spec &s = r.spec;
-  ASSERT_EQ(s.resolution.targets.size(), 3u);
+  ASSERT_EQ(s.resolution.targets.size(), 2u);
   const ir::TargetReading &ms = s.resolution.targets[0], &amct = s.resolution.targets[1];
-  EXPECT_TRUE(s.resolution.targets[2].change.empty());
   // msModelSlim: blk.0.fc as resolved; the Conv2d a vendor skip; blk.1.* outside the include.
   EXPECT_EQ(ms.changeOf(0), nullptr);
   ASSERT_NE(ms.changeOf(1), nullptr);

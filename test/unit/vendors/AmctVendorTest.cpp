@@ -376,10 +376,11 @@ ir::Spec &validateSpec() {
 }
 
 Validated validate(const std::string &specText, const Mods &mods, const std::string &cfg,
-                   const std::function<void(ir::Spec &)> &tweak = {}) {
+                   const std::function<void(ir::Spec &)> &graph = {}) {
   ir::Spec &spec = validateSpec();
   spec = ir::Spec{};
-  testsupport::compileAndEmit("amct", specText, mods, spec, tweak);
+  // The ONNX graph (two graphs) is there before the passes, as the frontend reads it.
+  testsupport::compileAndEmit("amct", specText, mods, spec, {}, "manifest", graph);
   SourceManager sm;
   DiagnosticEngine diags(sm);
   Validated v;
