@@ -7,6 +7,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "frontend/readers/Readers.h"
+#include "ir/BoundedInput.h"
 #include "lint/Config.h"
 #include "lint/Context.h"
 #include "passes/Pass.h"
@@ -337,6 +338,21 @@ void lintVendorInput(SourceManager &sm, FileID f, const std::string &path, const
 
 void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const Options &local,
                     const EffectiveRules &rules, FileResult &res) {
+  // AMCT's protobuf text and HMCT's JSON are UTF-8 and nest within bounds (ir/BoundedInput.h),
+  // checked before their readers build anything; the refusal says where, never quoting the file.
+  // (YAML: the located reader counts nesting, and msmodelslim-invalid-character names a byte
+  // that is not ASCII.)
+  if (res.kind == FileKind::Amct || res.kind == FileKind::Hmct) {
+    const std::string &text = sm.text(f);
+    if (bounded::Problem p = bounded::checkText(
+            text, res.kind == FileKind::Hmct ? bounded::Syntax::Json : bounded::Syntax::Yaml)) {
+      uint32_t line = 0, col = 0;
+      bounded::lineColumn(text, p.offset, line, col);
+      res.internalError =
+          path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + p.message;
+      return;
+    }
+  }
   switch (res.kind) {
   case FileKind::MsModelSlim:
     return lintVendorInput<PracticeInput>(sm, f, path, local, rules, res, &readPractice);

@@ -2,10 +2,9 @@
 
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
+#include "ir/BoundedInput.h"
 #include "passes/Pass.h"
 
-#include <fstream>
-#include <iterator>
 #include <set>
 
 namespace qspec::lsp {
@@ -85,13 +84,11 @@ const Model &Workspace::model(Document &doc) {
 }
 
 const Model &Workspace::savedModel(Document &doc) {
-  std::string err;
-  if (!checkRegularFile(doc.path, err)) // never block on a FIFO
+  std::string disk;
+  bounded::ReadOptions opt; // never block on a FIFO, never hold more than a spec's limit
+  opt.maxBytes = frontend::ParseLimits{}.maxFileBytes;
+  if (bounded::readBoundedFile(doc.path, disk, opt))
     return model(doc);
-  std::ifstream in(doc.path, std::ios::binary);
-  if (!in)
-    return model(doc);
-  std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (disk == doc.text)
     return model(doc);
   if (!doc.saved || doc.savedText != disk) {

@@ -110,7 +110,7 @@ bool readModelConfig(const std::string &path, ir::ModelConfig &out, DiagnosticEn
   opt.maxBytes = limits.maxConfigBytes;
   std::string text;
   if (bounded::Problem p = bounded::readBoundedFile(path, text, opt)) {
-    diags.report(DiagID::err_cannot_open_file, at, {path, p.message});
+    diags.report(DiagID::err_cannot_open_file, at, {path, bounded::reason(p)});
     return false;
   }
   SourceManager &sm = diags.sourceManager();

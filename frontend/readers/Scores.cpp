@@ -902,8 +902,20 @@ bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diag
     }
   if (text.substr(0, 4096).find('\0') != std::string_view::npos || body.empty()) {
     // binary or empty: nothing to recognise
+  } else if (size_t bad = bounded::firstInvalidUtf8(text); bad != std::string_view::npos) {
+    // Every scores format is UTF-8 (ir/BoundedInput.h); the message names the place only.
+    uint32_t o = static_cast<uint32_t>(bad);
+    diags.report(DiagID::err_scores_malformed, sm.range(f, o, o + 1), {"invalid UTF-8"});
+    return false;
   } else if (startsWith(body, "{") && !yaml) {
     return readHmctJson(c);
+  } else if (size_t deep = bounded::nestingPastLimit(text, bounded::Syntax::Yaml);
+             yaml && deep != std::string_view::npos) {
+    // Counted before yaml-cpp builds anything (it spends time on every level).
+    uint32_t o = static_cast<uint32_t>(deep);
+    diags.report(DiagID::err_scores_malformed, sm.range(f, o, o + 1),
+                 {"YAML nested deeper than " + std::to_string(bounded::kMaxNesting) + " levels"});
+    return false;
   } else if (yaml) {
     return readAnalysisYaml(c);
   } else if (looksLikeMsModelSlimLog(lines)) {
