@@ -115,6 +115,7 @@ bool readModelConfig(const std::string &path, ir::ModelConfig &out, DiagnosticEn
   }
   SourceManager &sm = diags.sourceManager();
   FileID file = sm.addFile(path, text);
+  QuoteNothingFrom unquoted(sm, file);
   auto bad = [&](size_t offset, const std::string &why) {
     uint32_t o = static_cast<uint32_t>(offset);
     diags.report(DiagID::err_model_config_malformed, sm.range(file, o, o + 1), {path, why});

@@ -149,6 +149,7 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
     return bad("cannot read the " + std::to_string(n) + "-byte header");
   // Diagnostics inside the header quote the JSON text: line 1 column 1 is its first byte.
   FileID file = sm.addFile(path, header);
+  QuoteNothingFrom unquoted(sm, file);
   auto at = [&](uint32_t o, uint32_t len = 1) { return sm.range(file, o, o + len); };
   if (header[0] != '{') {
     diags.report(DiagID::err_safetensors_header, at(0), {"the JSON header must start with '{'"});
