@@ -38,8 +38,11 @@ constexpr size_t kMaxBatch = 64;
 
 } // namespace
 
+// Untied first: a read through a tied stream flushes the output stream (std::cin is tied to
+// std::cout), which the reader thread must never touch while the server writes answers.
 Inbox::Inbox(std::istream &in, int fd)
-    : st_(std::make_shared<State>()), reader_(read, std::ref(in), fd, st_), detachable_(fd >= 0) {}
+    : st_(std::make_shared<State>()), reader_((in.tie(nullptr), read), std::ref(in), fd, st_),
+      detachable_(fd >= 0) {}
 
 Inbox::~Inbox() {
   bool ended;
