@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <utility>
 
@@ -876,10 +875,9 @@ bool chooseScores(const ir::Spec &spec, const FrontendOptions &opts, DiagnosticE
     const auto &[other, range] = named[i];
     if (other == path)
       continue;
-    errno = 0;
-    std::ifstream probe(other, std::ios::binary);
-    if (!probe) {
-      diags.report(DiagID::err_cannot_open_file, range, {other, openFailureReason()});
+    std::string why;
+    if (!checkRegularFile(other, why)) {
+      diags.report(DiagID::err_cannot_open_file, range, {other, why});
       continue;
     }
     Diagnostic &d = diags.report(DiagID::warn_scores_file_unused, range, {other, path});

@@ -34,6 +34,18 @@ const char *fileTypeName(unsigned mode) {
   }
 }
 
+std::string reason(const Problem &p) {
+  switch (p.kind) {
+  case Refusal::NotRegular:
+    // "is a directory" says it all; "is a FIFO, not a regular file".
+    return p.message.rfind("is a directory", 0) == 0 ? "is a directory" : p.message;
+  case Refusal::TooLarge:
+    return "file " + p.message;
+  default:
+    return p.message;
+  }
+}
+
 namespace {
 
 Problem problem(Refusal kind, std::string message, size_t offset = 0) {
@@ -50,29 +62,17 @@ Problem cannotOpen(int e) {
   return p;
 }
 
-// Reads exactly what fstat said plus whatever grew since, up to `maxBytes` + 1.
-Problem readAll(int fd, uint64_t size, uint64_t maxBytes, std::string &out) {
-  out.clear();
-  out.reserve(static_cast<size_t>(size));
-  char buf[1 << 16];
-  while (true) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return cannotOpen(errno);
-    if (n == 0)
-      return {};
-    out.append(buf, static_cast<size_t>(n));
-    if (out.size() > maxBytes)
-      return problem(Refusal::TooLarge, "grew past the limit of " + std::to_string(maxBytes) +
-                                            " bytes while being read");
-  }
-}
-
 } // namespace
 
-Problem readBoundedFile(const std::string &path, std::string &out, const ReadOptions &opt) {
+void BoundedFile::close() {
+  if (fd_ >= 0)
+    ::close(fd_);
+  fd_ = -1;
+  size_ = 0;
+}
+
+Problem BoundedFile::open(const std::string &path, const ReadOptions &opt) {
+  close();
   // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer, forever.
   int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (opt.followSymlinks ? 0 : O_NOFOLLOW);
   int fd = ::openat(opt.dirFd, path.c_str(), flags);
@@ -100,11 +100,64 @@ Problem readBoundedFile(const std::string &path, std::string &out, const ReadOpt
   }
   // A regular file: back to blocking reads.
   ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  Problem p = readAll(fd, static_cast<uint64_t>(st.st_size), opt.maxBytes, out);
-  ::close(fd);
-  if (p)
+  fd_ = fd;
+  size_ = static_cast<uint64_t>(st.st_size);
+  maxBytes_ = opt.maxBytes;
+  return {};
+}
+
+Problem BoundedFile::read(uint64_t offset, size_t n, std::string &out) {
+  out.assign(n, '\0');
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = ::pread(fd_, &out[got], n - got, static_cast<off_t>(offset + got));
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r < 0) {
+      out.clear();
+      return cannotOpen(errno);
+    }
+    if (r == 0)
+      break;
+    got += static_cast<size_t>(r);
+  }
+  out.resize(got);
+  return {};
+}
+
+// Reads what fstat said plus whatever grew since, up to the cap + 1.
+Problem BoundedFile::readAll(std::string &out) {
+  out.clear();
+  out.reserve(static_cast<size_t>(size_));
+  char buf[1 << 16];
+  uint64_t offset = 0;
+  while (true) {
+    ssize_t n = ::pread(fd_, buf, sizeof buf, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      out.clear();
+      return cannotOpen(errno);
+    }
+    if (n == 0)
+      return {};
+    out.append(buf, static_cast<size_t>(n));
+    offset += static_cast<uint64_t>(n);
+    if (out.size() > maxBytes_) {
+      out.clear();
+      return problem(Refusal::TooLarge, "grew past the limit of " + std::to_string(maxBytes_) +
+                                            " bytes while being read");
+    }
+  }
+}
+
+Problem readBoundedFile(const std::string &path, std::string &out, const ReadOptions &opt) {
+  BoundedFile file;
+  if (Problem p = file.open(path, opt)) {
     out.clear();
-  return p;
+    return p;
+  }
+  return file.readAll(out);
 }
 
 size_t nestingPastLimit(std::string_view t, Syntax syntax, size_t limit) {
@@ -229,16 +282,31 @@ std::string cleanJsonError(const std::string &what) {
   const std::string prefix = "syntax error while parsing ";
   if (s.rfind(prefix, 0) == 0)
     s = "invalid JSON while parsing " + s.substr(prefix.size());
+  // "...; last read: '<the input's bytes>'" would repeat the file's text: the location says where.
+  size_t lastRead = s.find("; last read: '");
+  if (lastRead != std::string::npos) {
+    size_t end = s.find("'", lastRead + 14);
+    while (end != std::string::npos && end + 1 < s.size() && s[end + 1] != ';')
+      end = s.find("'", end + 1);
+    s.erase(lastRead, end == std::string::npos ? std::string::npos : end + 1 - lastRead);
+  }
   return s;
 }
 
-Problem checkJsonDocument(std::string_view text, size_t maxDepth) {
+Problem checkText(std::string_view text, Syntax syntax, size_t maxDepth) {
   if (size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos)
     return problem(Refusal::InvalidUtf8, "invalid UTF-8 (byte " + std::to_string(bad) + ")", bad);
-  if (size_t deep = nestingPastLimit(text, Syntax::Json, maxDepth); deep != std::string_view::npos)
+  if (size_t deep = nestingPastLimit(text, syntax, maxDepth); deep != std::string_view::npos)
     return problem(Refusal::TooDeep,
-                   "arrays and objects nested deeper than " + std::to_string(maxDepth) + " levels",
+                   std::string(syntax == Syntax::Json ? "arrays and objects" : "brackets") +
+                       " nested deeper than " + std::to_string(maxDepth) + " levels",
                    deep);
+  return {};
+}
+
+Problem checkJsonDocument(std::string_view text, size_t maxDepth) {
+  if (Problem p = checkText(text, Syntax::Json, maxDepth))
+    return p;
   UniqueKeys check;
   if (json::sax_parse(text.begin(), text.end(), &check, nlohmann::detail::input_format_t::json,
                       true))

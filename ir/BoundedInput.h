@@ -1,9 +1,9 @@
 // Reading bytes the user does not control, within bounds: one place for the checks every reader of
 // untrusted input makes before it builds anything (docs/limits.md lists each limit).
 //
-//  - readBoundedFile: a regular file only, opened without blocking on a FIFO (O_NONBLOCK, then
-//    fstat), never more than a cap, optionally never through a symlink (O_NOFOLLOW) and relative
-//    to a directory descriptor.
+//  - readBoundedFile (and BoundedFile, for part of a file): a regular file only, opened without
+//    blocking on a FIFO (O_NONBLOCK, then fstat), never more than a cap, optionally never through
+//    a symlink (O_NOFOLLOW) and relative to a directory descriptor.
 //  - nestingPastLimit: how deep `[`/`{` nest, counted in one pass before any tree is built (a
 //    recursive or stack-per-level parser over 200 000 `[` costs memory and time quadratic or
 //    worse).
@@ -45,6 +45,10 @@ struct Problem {
   explicit operator bool() const { return kind != Refusal::None; }
 };
 
+// The reason a tool gives after "cannot open 'PATH': " for a refused read: "is a directory",
+// "is a FIFO, not a regular file", "file is N bytes, over the limit of M bytes", the strerror.
+std::string reason(const Problem &p);
+
 // What a file is, in words ("a FIFO", "a directory", ...), from a stat mode.
 const char *fileTypeName(unsigned mode);
 
@@ -57,6 +61,32 @@ struct ReadOptions {
 // Reads all of `path` into `out`. Refuses (returns a Problem) what is not a regular file without
 // waiting for a FIFO's writer, and a file over `maxBytes` from its size, before reading it.
 Problem readBoundedFile(const std::string &path, std::string &out, const ReadOptions &opt = {});
+
+// An open regular file, for a reader that needs only part of it (a safetensors header, the first
+// bytes that tell a format): open() makes the same checks as readBoundedFile, then read() takes
+// bytes at an offset. The descriptor closes with the object.
+class BoundedFile {
+public:
+  BoundedFile() = default;
+  BoundedFile(const BoundedFile &) = delete;
+  BoundedFile &operator=(const BoundedFile &) = delete;
+  ~BoundedFile() { close(); }
+
+  // Opens `path`: a regular file (a FIFO is refused without waiting for a writer) of at most
+  // `opt.maxBytes` bytes.
+  Problem open(const std::string &path, const ReadOptions &opt = {});
+  // The size fstat gave when the file was opened.
+  uint64_t size() const { return size_; }
+  // Reads up to `n` bytes at `offset` into `out` (fewer only at the end of the file).
+  Problem read(uint64_t offset, size_t n, std::string &out);
+  // Reads the whole file (at most `maxBytes` given to open, even when it grew since).
+  Problem readAll(std::string &out);
+  void close();
+
+private:
+  int fd_ = -1;
+  uint64_t size_ = 0, maxBytes_ = 0;
+};
 
 enum class Syntax { Json, Yaml };
 
@@ -78,6 +108,10 @@ size_t invisibleControlAt(std::string_view text, size_t i);
 
 // The 1-based line and column (in bytes) of `offset` in `text`.
 void lineColumn(std::string_view text, size_t offset, uint32_t &line, uint32_t &column);
+
+// Checks that `text` is valid UTF-8 and nests no deeper than `maxDepth`, in that order: what every
+// reader of a text format (a vendor config, a manifest) checks before it builds anything.
+Problem checkText(std::string_view text, Syntax syntax, size_t maxDepth = kMaxNesting);
 
 // Checks that `text` is valid UTF-8, nests no deeper than `maxDepth`, and is one well-formed JSON
 // value with no key repeated inside one object, in that order (the cheap linear checks first).

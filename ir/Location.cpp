@@ -1,4 +1,5 @@
 #include "ir/Location.h"
+#include "ir/BoundedInput.h"
 
 #include <cerrno>
 #include <cstring>
@@ -70,20 +71,11 @@ static FileID readStdin(SourceManager &sm, std::string &error, size_t maxBytes) 
 }
 
 bool checkRegularFile(const std::string &path, std::string &error) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    error = openFailureReason();
-    return false;
-  }
-  if (S_ISREG(st.st_mode))
-    return true;
-  error = S_ISDIR(st.st_mode)    ? "is a directory"
-          : S_ISFIFO(st.st_mode) ? "is a FIFO, not a regular file"
-          : S_ISCHR(st.st_mode)  ? "is a character device, not a regular file"
-          : S_ISBLK(st.st_mode)  ? "is a block device, not a regular file"
-          : S_ISSOCK(st.st_mode) ? "is a socket, not a regular file"
-                                 : "is not a regular file";
-  return false;
+  bounded::BoundedFile file;
+  bounded::Problem p = file.open(path);
+  if (p)
+    error = bounded::reason(p);
+  return !p;
 }
 
 FileID SourceManager::loadFile(const std::string &path, std::string &error, size_t maxBytes) {
@@ -100,29 +92,16 @@ FileID SourceManager::loadFile(const std::string &path, std::string &error, size
   }
   if (path == "-")
     return readStdin(*this, error, maxBytes);
-  if (!checkRegularFile(path, error))
-    return 0;
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = openFailureReason();
-    return 0;
-  }
-  in.seekg(0, std::ios::end);
-  std::streamoff size = in.tellg();
-  if (size < 0) {
-    error = "cannot read file";
-    return 0;
-  }
-  if (maxBytes && static_cast<uint64_t>(size) > maxBytes) {
-    error = "file is " + std::to_string(size) + " bytes, over the limit of " +
-            std::to_string(maxBytes) + " bytes";
-    return 0;
-  }
-  in.seekg(0, std::ios::beg);
-  std::string text(static_cast<size_t>(size), '\0');
-  if (size > 0 && !in.read(&text[0], size)) {
-    error = "cannot read file";
+  // The one bounded read (ir/BoundedInput.h): a regular file, a FIFO refused without waiting
+  // for a writer, the size checked before reading.
+  bounded::ReadOptions opt;
+  if (maxBytes)
+    opt.maxBytes = maxBytes;
+  else
+    opt.maxBytes = UINT32_MAX; // offsets into a file's text are 32-bit
+  std::string text;
+  if (bounded::Problem p = bounded::readBoundedFile(path, text, opt)) {
+    error = bounded::reason(p);
     return 0;
   }
   return addFile(path, std::move(text));

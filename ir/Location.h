@@ -43,10 +43,10 @@ struct SourceRange {
   }
 };
 
-// True if `path` (through symlinks) is a regular file. Otherwise false with `error` saying what
-// it is ("is a directory", "is a FIFO, not a regular file", ...) or why it cannot be examined.
-// Every reader calls it before opening an input, so a FIFO or a device cannot block or feed a
-// tool forever (docs/limits.md).
+// True if `path` (through symlinks) opens as a regular file (bounded::BoundedFile, never waiting
+// on a FIFO). Otherwise false with `error` saying what it is ("is a directory", "is a FIFO, not a
+// regular file", ...) or why it cannot be opened. loadFile reads through the same layer, so a
+// FIFO or a device cannot block or feed a tool forever (docs/limits.md).
 bool checkRegularFile(const std::string &path, std::string &error);
 
 // Owns the text of every file read during one compilation, so diagnostics can quote lines.
@@ -60,9 +60,9 @@ public:
   // types are copied out, and a million-line manifest is ~50 MB); its lines are kept, so ranges
   // and locations into it still work, like a file registered with addPathOnly.
   void dropText(FileID id);
-  // Reads `path` from the overlay when it holds `path`, else from disk (`-`: standard input,
-  // registered as kStdinName); returns 0 and fills `error` when unreadable or not a regular file
-  // (checkRegularFile).
+  // Reads `path` from the overlay when it holds `path`, else from disk through
+  // bounded::readBoundedFile (`-`: standard input, registered as kStdinName); returns 0 and fills
+  // `error` when unreadable, over `maxBytes` or not a regular file (bounded::reason).
   FileID loadFile(const std::string &path, std::string &error, size_t maxBytes = 0);
 
   const std::string &path(FileID id) const;

@@ -9,6 +9,7 @@
 // trimmed source line, plus the count of identical ones), so moving a line keeps its entry,
 // editing it or adding another identical finding does not. `message` is for readers only.
 #include "emitters/Emitter.h"
+#include "ir/BoundedInput.h"
 #include "lint/Lint.h"
 
 #include <nlohmann/json.hpp>
@@ -32,14 +33,16 @@ std::string relativeTo(const std::string &baseline, const std::string &path) {
 }
 
 bool readKeys(const std::string &file, std::set<Key> &keys, std::string &error) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    error = "cannot read baseline '" + file + "'";
+  std::string text;
+  if (bounded::Problem p = bounded::readBoundedFile(file, text)) {
+    error = "cannot read baseline '" + file + "': " + bounded::reason(p);
     return false;
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(text.str(), nullptr, false);
+  if (bounded::Problem p = bounded::checkJsonDocument(text)) {
+    error = "'" + file + "' is not a qlint baseline: " + p.message;
+    return false;
+  }
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded() || !j.is_object() || j.value("qlint-baseline", 0) != 1 ||
       !j.contains("findings") || !j["findings"].is_array()) {
     error = "'" + file + "' is not a qlint baseline (write one with --write-baseline)";

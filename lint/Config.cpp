@@ -1,5 +1,6 @@
 #include "lint/Config.h"
 #include "frontend/readers/Readers.h"
+#include "ir/BoundedInput.h"
 #include "vendors/amct/AmctRules.h"
 
 #include <yaml-cpp/yaml.h>
@@ -214,12 +215,30 @@ bool onlyCommentsOrBlank(const std::string &text) {
   return true;
 }
 
+// A project config is a page of settings; anything larger is not one.
+constexpr uint64_t kMaxConfigBytes = uint64_t(1) << 20;
+
 std::shared_ptr<ProjectConfig> loadConfig(const fs::path &file) {
   auto cfg = std::make_shared<ProjectConfig>();
   cfg->path = file.string();
   cfg->dir = file.parent_path().string();
-  std::ifstream in(cfg->path, std::ios::binary);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // A checkout may plant anything as .qlint.yaml: read it through the bounded-input layer (a
+  // FIFO refused without waiting, at most 1 MiB, flow nesting counted before yaml-cpp runs).
+  std::string text;
+  bounded::ReadOptions opt;
+  opt.maxBytes = kMaxConfigBytes;
+  if (bounded::Problem p = bounded::readBoundedFile(cfg->path, text, opt)) {
+    cfg->error = cfg->path + ": cannot read: " + bounded::reason(p);
+    return cfg;
+  }
+  if (size_t deep = bounded::nestingPastLimit(text, bounded::Syntax::Yaml);
+      deep != std::string::npos) {
+    uint32_t l = 0, c = 0;
+    bounded::lineColumn(text, deep, l, c);
+    cfg->error = cfg->path + ":" + std::to_string(l) + ":" + std::to_string(c) +
+                 ": YAML nested deeper than " + std::to_string(bounded::kMaxNesting) + " levels";
+    return cfg;
+  }
   uint32_t line = 0, col = 0;
   if (!readers::checkYamlAliases(text, readers::kMaxYamlAliasNodes, line, col)) {
     cfg->error = cfg->path + ":" + std::to_string(line) + ":" + std::to_string(col) +

@@ -9,6 +9,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "frontend/Frontend.h"
 #include "frontend/readers/Readers.h"
+#include "ir/BoundedInput.h"
 #include "lint/Config.h"
 #include "lint/Context.h"
 #include "passes/Pass.h"
@@ -102,8 +103,21 @@ namespace {
 
 std::mutex gFrontendMutex; // the ANTLR runtime's shared caches are not safe to fill concurrently
 
-// `text`: the spec's text when it came from standard input (else read from ctx.path).
-void loadQSpec(SpecInput &ctx, ir::Spec &spec, const Options &opts, const std::string *text) {
+// Whether Options::stop asks a check to end here; once it did, always.
+struct StopCheck {
+  const Options &opts;
+  bool abandoned = false;
+  bool operator()() {
+    if (!abandoned && opts.stop && opts.stop())
+      abandoned = true;
+    return abandoned;
+  }
+};
+
+// `text`: the spec's text when it came from standard input (else read from ctx.path). False when
+// Options::stop ended it early.
+bool loadQSpec(SpecInput &ctx, ir::Spec &spec, const Options &opts, const std::string *text) {
+  StopCheck stopped{opts};
   DiagnosticEngine diags(ctx.sm);
   diags.setErrorLimit(0);
   frontend::FrontendOptions fo;
@@ -116,7 +130,7 @@ void loadQSpec(SpecInput &ctx, ir::Spec &spec, const Options &opts, const std::s
     emit::registerAllEmitters();
     auto root = text ? frontend::parseText(ctx.path, *text, diags, fo)
                      : frontend::parseFile(ctx.path, diags, fo);
-    if (root && !diags.hasErrors())
+    if (root && !diags.hasErrors() && !stopped())
       ctx.specBuilt = frontend::buildSpec(*root, ctx.path, spec, diags, fo) && !diags.hasErrors();
   }
   ctx.file = ctx.sm.find(ctx.path);
@@ -124,19 +138,22 @@ void loadQSpec(SpecInput &ctx, ir::Spec &spec, const Options &opts, const std::s
     // Every pass runs, even after another reported errors: the linter wants all findings.
     passes::PassContext pc{spec, diags};
     for (const passes::PassInfo &info : passes::allPasses()) {
+      if (stopped())
+        break;
       auto pass = info.create();
       pass->run(pc);
     }
-    ctx.specResolved = spec.resolution.done;
+    ctx.specResolved = spec.resolution.done && !stopped.abandoned;
     // What `qcc --emit=all` checks next: every declared target's emitter and translation
     // validation. Like qcc, only for a spec the passes accepted.
-    if (opts.checkTargets && !diags.hasErrors())
+    if (opts.checkTargets && !diags.hasErrors() && !stopped())
       emit::checkAllTargets(spec, diags, text ? "stdin" : fs::path(ctx.path).stem().string());
   }
   ctx.spec = &spec;
   for (const Diagnostic &d : diags.diagnostics())
     if (d.severity != Severity::Remark)
       ctx.compilerDiags.push_back(d);
+  return !stopped.abandoned;
 }
 
 // The located tree of a YAML or JSON file (`text`: what to parse, when not the file's own text).
@@ -298,7 +315,8 @@ void runRules(FileKind kind, const EffectiveRules &rules, LintContext &ctx) {
 }
 
 // A .qspec: the frontend loads it itself (includes, inputs) into a fresh manager, so the file's
-// id is the frontend's; then the spec rules. False when it could not be read.
+// id is the frontend's; then the spec rules. False when it could not be read or Options::stop
+// ended the check (res.abandoned).
 bool lintQSpec(const std::string &path, const Options &local, const EffectiveRules &rules,
                const std::string *stdinText, FileResult &res) {
   res.sm = std::make_shared<SourceManager>();
@@ -307,13 +325,20 @@ bool lintQSpec(const std::string &path, const Options &local, const EffectiveRul
   qctx.path = path;
   qctx.kind = res.kind;
   ir::Spec spec;
-  loadQSpec(qctx, spec, local, stdinText);
+  if (!loadQSpec(qctx, spec, local, stdinText)) {
+    res.abandoned = true;
+    return false;
+  }
   if (!qctx.file) {
     // Unreadable: the frontend said why.
     for (const Diagnostic &d : qctx.compilerDiags)
       res.internalError += (res.internalError.empty() ? "" : "; ") + d.message;
     if (res.internalError.empty())
       res.internalError = "cannot read '" + path + "'";
+    return false;
+  }
+  if (local.stop && local.stop()) {
+    res.abandoned = true;
     return false;
   }
   runRules(FileKind::QSpec, rules, qctx);
@@ -349,6 +374,21 @@ void lintVendorInput(SourceManager &sm, FileID f, const std::string &path, const
 
 void lintVendorFile(SourceManager &sm, FileID f, const std::string &path, const Options &local,
                     const EffectiveRules &rules, FileResult &res) {
+  // AMCT's protobuf text and HMCT's JSON are UTF-8 and nest within bounds (ir/BoundedInput.h),
+  // checked before their readers build anything; the refusal says where, never quoting the file.
+  // (YAML: the located reader counts nesting, and msmodelslim-invalid-character names a byte
+  // that is not ASCII.)
+  if (res.kind == FileKind::Amct || res.kind == FileKind::Hmct) {
+    const std::string &text = sm.text(f);
+    if (bounded::Problem p = bounded::checkText(
+            text, res.kind == FileKind::Hmct ? bounded::Syntax::Json : bounded::Syntax::Yaml)) {
+      uint32_t line = 0, col = 0;
+      bounded::lineColumn(text, p.offset, line, col);
+      res.internalError =
+          path + ":" + std::to_string(line) + ":" + std::to_string(col) + ": " + p.message;
+      return;
+    }
+  }
   switch (res.kind) {
   case FileKind::MsModelSlim:
     return lintVendorInput<PracticeInput>(sm, f, path, local, rules, res, &readPractice);

@@ -9,6 +9,7 @@
 #include "vendors/FileKind.h"
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <map>
 #include <memory>
@@ -95,6 +96,10 @@ struct Options {
   SourceManager::Overlay overlay; // unsaved texts read instead of the disk (qspec-lsp)
   std::shared_ptr<frontend::InputReader> inputReader; // reads inventory and scores (null: the
                                                       // readers, each time; qspec-lsp: a cache)
+  // Asked between the stages of a check (parse, build, each pass, the targets, the rules); once
+  // it answers true the check stops there and its result is marked `abandoned` (qspec-lsp: a
+  // newer edit, a cancelled request, a spent budget). Null: never.
+  std::function<bool()> stop;
 };
 
 // What linting one file produced.
@@ -106,6 +111,7 @@ struct FileResult {
   std::vector<Diagnostic> findings; // sorted by position, then rule ID
   std::string internalError;        // non-empty: could not lint (unreadable, bad config)
   bool skipped = false;             // not a file qlint knows
+  bool abandoned = false;           // Options::stop ended the check early: findings incomplete
 };
 
 using vendors::detectContentKind;

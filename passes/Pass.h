@@ -6,6 +6,7 @@
 #include "ir/IR.h"
 #include "ir/Select.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,6 +46,9 @@ struct PipelineOptions {
   bool remarks = false;    // report remark_pass_done after each pass (qcc --remarks)
   // When set, receives each pass's name and wall time in seconds (qcc --time-report).
   std::vector<std::pair<std::string, double>> *timings = nullptr;
+  // Asked before each pass; true ends the pipeline there (it then returns false). qspec-lsp
+  // abandons a build that a newer edit, a cancellation or a spent budget made useless.
+  std::function<bool()> stop;
 };
 
 // Runs the registered passes in order. Returns false if any reported an error.

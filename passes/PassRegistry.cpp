@@ -32,6 +32,8 @@ bool runPipeline(ir::Spec &spec, DiagnosticEngine &diags, const PipelineOptions 
   PassContext ctx{spec, diags};
   bool ok = true;
   for (const PassInfo &info : allPasses()) {
+    if (opts.stop && opts.stop())
+      return false;
     auto pass = info.create();
     unsigned before = diags.errorCount();
     auto start = std::chrono::steady_clock::now();

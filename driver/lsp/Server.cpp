@@ -3,6 +3,7 @@
 #include "driver/lsp/Server.h"
 
 #include "driver/lsp/Features.h"
+#include "driver/lsp/Inbox.h"
 #include "driver/lsp/Transport.h"
 #include "frontend/Format.h"
 #include "ir/BoundedInput.h"
@@ -10,9 +11,12 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <functional>
 #include <iostream>
 #include <map>
+#include <unistd.h>
 #include <vector>
 
 namespace qspec::lsp {
@@ -143,31 +147,20 @@ json diagnosticOf(const SourceManager &sm, FileID main, const Diagnostic &d) {
 
 class Server {
 public:
-  Server(std::ostream &out, const ServerOptions &opts) : out_(out), ws_(opts) {}
-
-  // Parses one message body (null when it is not a JSON object: answered with an error here).
-  // The depth is checked before the library builds a tree: 4 MiB of `[` would take it seconds
-  // and hundreds of MB.
-  json parse(const std::string &body) {
-    if (bounded::nestingPastLimit(body, bounded::Syntax::Json) != std::string::npos) {
-      respondError(nullptr, -32700,
-                   "parse error: arrays and objects nested deeper than " +
-                       std::to_string(bounded::kMaxNesting) + " levels");
-      return json();
-    }
-    json msg = json::parse(body, nullptr, false);
-    if (msg.is_discarded() || !msg.is_object()) {
-      respondError(nullptr, -32700, "parse error");
-      return json();
-    }
-    return msg;
+  Server(std::ostream &out, const ServerOptions &opts, const Inbox &inbox)
+      : out_(out), ws_(opts), inbox_(inbox) {
+    ws_.stop = [this] { return stopNow(); };
   }
 
-  // A message over the size limit was skipped unread.
-  void tooLarge(size_t length) {
-    respondError(nullptr, -32600,
-                 "message of " + std::to_string(length) + " bytes is over the limit of " +
-                     std::to_string(kMaxMessageBytes) + " bytes; it was skipped");
+  // Answers what the inbox could not read as a message (null: nothing left to handle).
+  json unwrap(Incoming &m) {
+    if (m.kind == Incoming::TooLarge)
+      respondError(nullptr, -32600,
+                   "message of " + std::to_string(m.length) + " bytes is over the limit of " +
+                       std::to_string(kMaxMessageBytes) + " bytes; it was skipped");
+    else if (m.kind == Incoming::Malformed)
+      respondError(nullptr, -32700, m.error);
+    return m.kind == Incoming::Message ? std::move(m.msg) : json();
   }
 
   static std::string methodOf(const json &msg) {
@@ -176,43 +169,43 @@ public:
                : std::string();
   }
 
-  // Does `msg` make the result of a check (`checked`, publishDiagnostics params) stale: a newer
-  // version of the same document?
-  static bool supersedes(const json &checked, const json &msg) {
-    if (checked.is_null() || methodOf(msg) != "textDocument/didChange" || !msg.contains("params") ||
-        !msg["params"].is_object())
+  // Does `msg` make a check of document `uri` stale: a newer version of it, or its closing?
+  static bool edits(const json &msg, const std::string &uri) {
+    std::string method = methodOf(msg);
+    if ((method != "textDocument/didChange" && method != "textDocument/didClose") ||
+        !msg.contains("params") || !msg["params"].is_object())
       return false;
     const json &params = msg["params"];
     if (!params.contains("textDocument") || !params["textDocument"].is_object())
       return false;
-    const json &uri =
-        params["textDocument"].contains("uri") ? params["textDocument"]["uri"] : json();
-    return uri.is_string() && uri == checked["uri"];
+    const json &u = params["textDocument"].contains("uri") ? params["textDocument"]["uri"] : json();
+    return u.is_string() && u.get<std::string>() == uri;
+  }
+  // Is `msg` a $/cancelRequest for request `id`?
+  static bool cancels(const json &msg, const json &id) {
+    return methodOf(msg) == "$/cancelRequest" && msg.contains("params") &&
+           msg["params"].is_object() && msg["params"].contains("id") && msg["params"]["id"] == id;
   }
 
   bool hasPending() const { return !pending_.empty(); }
 
-  // Checks the oldest document with an edit not yet checked; the diagnostics to publish (a
-  // publishDiagnostics notification's params), or null when the document is gone.
-  json checkPending() {
+  // Checks and publishes the oldest document with an edit not yet checked.
+  void checkPending() {
     std::string uri = pending_.front();
     pending_.erase(pending_.begin());
-    Document *d = ws_.find(uri);
-    return d ? diagnosticsParams(*d) : json();
-  }
-  void publishChecked(const json &params) {
-    if (!params.is_null())
-      notify("textDocument/publishDiagnostics", params);
+    if (Document *d = ws_.find(uri))
+      publish(*d, false);
   }
   // Checks and publishes every pending edit now (before a request reads the results, at the
   // end of the input).
   void flushPending() {
     while (!pending_.empty())
-      publishChecked(checkPending());
+      checkPending();
   }
 
-  // Handles one parsed message (null: already answered); false once `exit` arrived.
-  bool handle(const json &msg) {
+  // Handles one message from the inbox; false once `exit` arrived.
+  bool handle(Incoming &in) {
+    json msg = unwrap(in);
     if (msg.is_null())
       return true;
     // A request, a save or a close sees the latest text checked.
@@ -303,9 +296,13 @@ private:
   // need the resolved model and every emitter), then runs the declared targets' own checks and,
   // when they add something, publishes again with those added.
   void publish(Document &d, bool targets) {
+    begin(d.uri, json());
     json params = diagnosticsParams(d);
+    if (stopped_ == Stop::Superseded)
+      return; // a newer version is checked next
     notify("textDocument/publishDiagnostics", params);
-    if (!targets || ws_.checkTargets(d).empty())
+    if (!targets || stopped_ != Stop::None || ws_.checkTargets(d).empty() ||
+        stopped_ != Stop::None) // checkTargets may stop too
       return;
     json &diags = params["diagnostics"];
     const Model &m = ws_.model(d);
@@ -314,9 +311,23 @@ private:
     notify("textDocument/publishDiagnostics", params);
   }
 
-  // Lints the document's current text: the params of its publishDiagnostics.
+  // Lints the document's current text: the params of its publishDiagnostics. A check that ran
+  // out of its budget, or a document over the size budget, gives one diagnostic saying so.
   json diagnosticsParams(Document &d) {
-    const lint::FileResult &res = ws_.check(d);
+    json params = {{"uri", d.uri}, {"version", d.version}, {"diagnostics", json::array()}};
+    std::string over = overSize(d);
+    const lint::FileResult *checked = over.empty() ? &ws_.check(d) : nullptr;
+    if (!over.empty() || stopped_ == Stop::Time || stopped_ == Stop::Memory) {
+      params["diagnostics"].push_back(
+          {{"range", wholeRange("")},
+           {"severity", 2},
+           {"source", "qspec"},
+           {"message", "not checked: " + (over.empty() ? stopMessage() : over)}});
+      return params;
+    }
+    if (stopped_ != Stop::None)
+      return params;
+    const lint::FileResult &res = *checked;
     json diags = json::array();
     for (const Diagnostic &f : res.findings)
       diags.push_back(diagnosticOf(*res.sm, res.file, f));
@@ -326,6 +337,60 @@ private:
                        {"source", "qspec"},
                        {"message", res.internalError}});
     return {{"uri", d.uri}, {"version", d.version}, {"diagnostics", diags}};
+  }
+
+  // What the operation in progress serves: the document a check is for, or the request it
+  // answers; and when it started (its time budget).
+  enum class Stop { None, Superseded, Cancelled, Time, Memory };
+  void begin(const std::string &uri, const json &id) {
+    opUri_ = uri;
+    opId_ = id;
+    opStart_ = std::chrono::steady_clock::now();
+    stopped_ = Stop::None;
+  }
+  // Workspace::stop: asked between the stages of a check or a model build.
+  bool stopNow() {
+    if (stopped_ != Stop::None)
+      return true;
+    const ServerOptions &o = ws_.options();
+    if (!opUri_.empty() && inbox_.any([&](const json &m) { return edits(m, opUri_); }))
+      stopped_ = Stop::Superseded;
+    else if (!opId_.is_null() && inbox_.any([&](const json &m) { return cancels(m, opId_); }))
+      stopped_ = Stop::Cancelled;
+    else if (o.timeBudgetMs > 0 && std::chrono::steady_clock::now() - opStart_ >=
+                                       std::chrono::milliseconds(o.timeBudgetMs))
+      stopped_ = Stop::Time;
+    else if (o.memoryBudgetMb > 0 && residentMiB() > static_cast<uint64_t>(o.memoryBudgetMb))
+      stopped_ = Stop::Memory;
+    return stopped_ != Stop::None;
+  }
+  std::string stopMessage() const {
+    const ServerOptions &o = ws_.options();
+    if (stopped_ == Stop::Time)
+      return "stopped after the time budget of " + std::to_string(o.timeBudgetMs) +
+             " ms (--time-budget-ms)";
+    if (stopped_ == Stop::Memory)
+      return "stopped when the server's memory passed the budget of " +
+             std::to_string(o.memoryBudgetMb) + " MiB (--memory-budget-mb)";
+    return "request cancelled";
+  }
+  // Why `d` is not checked ("" when it is): over the document size budget.
+  std::string overSize(const Document &d) const {
+    size_t max = ws_.options().maxDocumentBytes;
+    if (max == 0 || d.text.size() <= max)
+      return "";
+    return "the document is " + std::to_string(d.text.size()) + " bytes, over the budget of " +
+           std::to_string(max) + " bytes (--max-document-bytes)";
+  }
+  // The process's resident memory in MiB (0 when /proc does not say).
+  static uint64_t residentMiB() {
+    std::string statm;
+    if (bounded::readBoundedFile("/proc/self/statm", statm))
+      return 0;
+    unsigned long long pages = 0, resident = 0;
+    if (std::sscanf(statm.c_str(), "%llu %llu", &pages, &resident) != 2)
+      return 0;
+    return resident * static_cast<uint64_t>(::sysconf(_SC_PAGESIZE)) >> 20;
   }
 
   void request(const json &id, const std::string &method, const json &params) {
@@ -346,8 +411,23 @@ private:
       return;
     }
     failure_.clear();
+    if (Document *d = docOf(params); d && !overSize(*d).empty()) {
+      respondError(id, -32803, overSize(*d));
+      return;
+    }
+    // A request whose $/cancelRequest has already arrived is not run; one cancelled or out of
+    // budget while it runs stops at the next stage of its model build.
+    if (inbox_.any([&](const json &m) { return cancels(m, id); })) {
+      respondError(id, -32800, "request cancelled");
+      return;
+    }
+    begin("", id);
     json result = (this->*it->second)(params);
-    if (!failure_.empty())
+    if (stopped_ == Stop::Cancelled)
+      respondError(id, -32800, stopMessage());
+    else if (stopped_ != Stop::None)
+      respondError(id, -32803, stopMessage());
+    else if (!failure_.empty())
       respondError(id, -32803, failure_);
     else
       respond(id, result);
@@ -429,6 +509,11 @@ private:
 
   std::ostream &out_;
   Workspace ws_;
+  const Inbox &inbox_;
+  std::string opUri_;
+  json opId_;
+  std::chrono::steady_clock::time_point opStart_;
+  Stop stopped_ = Stop::None;
   bool shutdown_ = false, exited_ = false;
   std::string failure_; // set by a handler whose request failed
   // Documents edited since their last check, oldest first.
@@ -544,43 +629,19 @@ json Server::onCodeAction(const json &params) {
 } // namespace
 
 int serve(std::istream &in, std::ostream &out, const ServerOptions &opts) {
-  Server server(out, opts);
-  std::string body;
-  // The next message, parsed; false at the end of the input. An oversized one is answered and
-  // skipped.
-  auto next = [&](json &msg) {
-    size_t length = 0;
-    while (true) {
-      ReadStatus st = readMessage(in, body, length);
-      if (st == ReadStatus::End)
-        return false;
-      if (st == ReadStatus::Message) {
-        msg = server.parse(body);
-        return true;
-      }
-      server.tooLarge(length);
-    }
-  };
-  json msg;
+  Inbox inbox(in, opts.inputFd);
+  Server server(out, opts, inbox);
+  Incoming msg;
   while (true) {
-    // Edits are checked once no message has come for the debounce delay. A check whose
-    // document was edited again while it ran is not published: the newer version is checked
-    // next instead.
-    if (server.hasPending() && !inputReady(in, opts.inputFd, opts.debounceMs)) {
-      json checked = server.checkPending();
-      if (!inputReady(in, opts.inputFd, 0)) {
-        server.publishChecked(checked);
-        continue;
-      }
-      if (!next(msg)) {
-        server.publishChecked(checked);
-        break;
-      }
-      if (!Server::supersedes(checked, msg))
-        server.publishChecked(checked);
-    } else if (!next(msg)) {
-      break;
+    // Edits are checked once no message has come for the debounce delay. A check stops when a
+    // newer version of its document arrives meanwhile: that version is checked next instead.
+    Inbox::Wait w = inbox.pop(msg, server.hasPending() ? opts.debounceMs : -1);
+    if (w == Inbox::Wait::Timeout) {
+      server.checkPending();
+      continue;
     }
+    if (w == Inbox::Wait::End)
+      break;
     if (!server.handle(msg))
       return server.exitCode();
   }

@@ -2,10 +2,9 @@
 
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
+#include "ir/BoundedInput.h"
 #include "passes/Pass.h"
 
-#include <fstream>
-#include <iterator>
 #include <set>
 
 namespace qspec::lsp {
@@ -52,7 +51,13 @@ const lint::FileResult &Workspace::check(Document &doc) {
   lo.checkTargets = false; // checkTargets runs them on open and save only
   lo.overlay = overlay();
   lo.inputReader = inputs_;
-  doc.lastCheck = lint::lintFile(doc.path, lo);
+  lo.stop = stop;
+  lint::FileResult res = lint::lintFile(doc.path, lo);
+  if (res.abandoned) {
+    abandonedCheck_ = std::move(res);
+    return abandonedCheck_;
+  }
+  doc.lastCheck = std::move(res);
   return doc.lastCheck;
 }
 
@@ -67,42 +72,51 @@ std::shared_ptr<Model> Workspace::buildModel(const std::string &path,
   fo.scoresOverride = opts_.scores;
   fo.inputReader = inputs_;
   fo.root = opts_.root;
+  auto stopped = [&] { return m->abandoned = m->abandoned || (stop && stop()); };
   m->ast = frontend::parseFile(path, diags, fo);
   m->file = m->sm.find(path);
-  if (m->ast && !diags.hasErrors())
+  if (m->ast && !diags.hasErrors() && !stopped())
     m->built = frontend::buildSpec(*m->ast, path, m->spec, diags, fo);
-  m->passesOk = m->built && passes::runPipeline(m->spec, diags) && !diags.hasErrors();
+  passes::PipelineOptions po;
+  po.stop = stopped; // between two passes
+  m->passesOk = m->built && !stopped() && passes::runPipeline(m->spec, diags, po) &&
+                !m->abandoned && !diags.hasErrors();
   return m;
 }
 
 const Model &Workspace::model(Document &doc) {
   if (doc.model)
     return *doc.model;
-  doc.model = buildModel(doc.path, overlay());
+  std::shared_ptr<Model> m = buildModel(doc.path, overlay());
+  if (m->abandoned)
+    return *(abandonedModel_ = m); // never kept: the next request builds it again
+  doc.model = m;
   if (doc.model->built)
     doc.lastBuilt = doc.model;
   return *doc.model;
 }
 
 const Model &Workspace::savedModel(Document &doc) {
-  std::string err;
-  if (!checkRegularFile(doc.path, err)) // never block on a FIFO
+  std::string disk;
+  bounded::ReadOptions opt; // never block on a FIFO, never hold more than a spec's limit
+  opt.maxBytes = frontend::ParseLimits{}.maxFileBytes;
+  if (bounded::readBoundedFile(doc.path, disk, opt))
     return model(doc);
-  std::ifstream in(doc.path, std::ios::binary);
-  if (!in)
-    return model(doc);
-  std::string disk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (disk == doc.text)
     return model(doc);
   if (!doc.saved || doc.savedText != disk) {
-    doc.saved = buildModel(doc.path, nullptr);
+    std::shared_ptr<Model> m = buildModel(doc.path, nullptr);
+    if (m->abandoned)
+      return *(abandonedModel_ = m);
+    doc.saved = m;
     doc.savedText = std::move(disk);
   }
   return *doc.saved;
 }
 
 const std::vector<Diagnostic> &Workspace::checkTargets(Document &doc) {
-  model(doc);
+  if (model(doc).abandoned || (stop && stop()))
+    return abandonedModel_ ? abandonedModel_->targetDiags : doc.model->targetDiags;
   Model &m = *doc.model;
   if (m.targetsChecked || !m.passesOk)
     return m.targetDiags;

@@ -11,6 +11,7 @@
 #include "lint/Lint.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -29,6 +30,13 @@ struct ServerOptions {
   // FrontendOptions::root): --root=DIR, else the workspace root the client names in
   // `initialize`, unless its initializationOptions say {"confine": false}.
   std::string root;
+  // Each check and each request stops, and is answered with an error, once it has run this long
+  // (--time-budget-ms; 0 = none) or the server's resident memory passes this many MiB
+  // (--memory-budget-mb; 0 = none). A document over maxDocumentBytes (--max-document-bytes) is
+  // not checked at all.
+  int timeBudgetMs = 0;
+  int memoryBudgetMb = 0;
+  size_t maxDocumentBytes = size_t(16) << 20;
 };
 
 // One document version, resolved.
@@ -42,6 +50,7 @@ struct Model {
   // The declared targets' own checks (Workspace::checkTargets).
   std::vector<Diagnostic> targetDiags;
   bool targetsChecked = false;
+  bool abandoned = false; // Workspace::stop ended the build early: not a usable model
 };
 
 struct Document {
@@ -63,6 +72,11 @@ public:
       opts_.root = root;
   }
   const std::string &root() const { return opts_.root; }
+  const ServerOptions &options() const { return opts_; }
+
+  // Asked between the stages of a check or a model build (the server's cancellation: a newer
+  // edit, $/cancelRequest, a spent budget). An abandoned check or model is never kept.
+  std::function<bool()> stop;
 
   Document &open(const std::string &uri, const std::string &path, std::string text,
                  int64_t version);
@@ -95,6 +109,9 @@ private:
   // The inventory and scores read by earlier checks (re-read when a file changes on disk).
   std::shared_ptr<InputCache> inputs_ = std::make_shared<InputCache>();
   std::map<std::string, Document> docs_;
+  // The last abandoned check or model, kept only until the server has answered.
+  lint::FileResult abandonedCheck_;
+  std::shared_ptr<Model> abandonedModel_;
 };
 
 } // namespace qspec::lsp

@@ -17,9 +17,11 @@
 #include "frontend/Format.h"
 #include "frontend/Frontend.h"
 #include "frontend/Parser.h"
+#include "ir/BoundedInput.h"
 #include "passes/Pass.h"
 #include "vendors/FileKind.h"
 #include "vendors/Reading.h"
+#include "vendors/hmct/HmctRules.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -120,6 +122,29 @@ struct Imported {
   import::ImportedSpec spec;
 };
 
+// The bounded-input layer's checks on a vendor file before any reader builds a tree: UTF-8,
+// nesting (512 levels of brackets), and for HMCT's JSON a key repeated in one object (json.loads
+// would keep the last value in silence). Each refusal says where, never quoting the file.
+bool checkVendorText(const Imported &in, FileID f, DiagnosticEngine &diags) {
+  const bool json = in.kind == "hmct";
+  bounded::Problem p =
+      bounded::checkText(in.text, json ? bounded::Syntax::Json : bounded::Syntax::Yaml);
+  std::string located = in.text;
+  if (!p && json) {
+    located = hmct::stripHmctComments(in.text); // lines kept; a syntax error is the reader's
+    p = bounded::checkJsonDocument(located);
+    if (p.kind != bounded::Refusal::DuplicateKey)
+      p = {};
+  }
+  if (!p)
+    return true;
+  uint32_t line = 0, col = 0;
+  bounded::lineColumn(located, p.offset, line, col);
+  diags.report(DiagID::err_import_unsupported, SourceRange::point(f, line, col),
+               {in.src.path, p.message});
+  return false;
+}
+
 bool importOne(const std::string &path, const ImportOptions &o, const import::Context &ctx,
                Imported &out) {
   SourceManager &sm = ctx.diags.sourceManager();
@@ -132,6 +157,8 @@ bool importOne(const std::string &path, const ImportOptions &o, const import::Co
   out.text = sm.text(f);
   out.src = import::Source{path, f, &out.text};
   out.kind = kindOf(path, sm.text(f), o);
+  if (!checkVendorText(out, f, ctx.diags))
+    return false;
   if (out.kind == "amct")
     return import::importAmct(out.src, ctx, out.spec);
   if (out.kind == "msmodelslim")

@@ -171,6 +171,7 @@ bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &i
     diags.report(DiagID::err_cannot_open_file, g.mapRange, {g.mapPath, err});
     return false;
   }
+  QuoteNothingFrom unquoted(sm, f);
   const std::string &text = sm.text(f);
   uint32_t off = 0;
   std::string why;

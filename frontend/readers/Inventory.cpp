@@ -11,7 +11,6 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 namespace qspec::readers {
 
@@ -237,7 +236,8 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags,
     for (size_t k = 0; !plain && k < fields.count; ++k)
       if (hasControlChar(fields.f[k].text))
         return bad(fields.f[k].col, fields.f[k].len,
-                   "control character in '" + std::string(fields.f[k].text) + "'");
+                   k == 0 ? "control character in the module name"
+                          : "control character in the module type");
     const Field &name = fields.f[0];
     // Only a CSV field can hold a blank (a word is split at them). (A loop, not
     // find_first_of(" \t"): that calls memchr once per character of the name; and without an
@@ -247,8 +247,7 @@ bool readManifest(FileID file, ir::Inventory &out, DiagnosticEngine &diags,
       for (char c : name.text)
         blank |= static_cast<unsigned char>((c == ' ') | (c == '\t'));
     if (blank)
-      return bad(name.col, name.len,
-                 "module name '" + std::string(name.text) + "' contains a space");
+      return bad(name.col, name.len, "the module name contains a space");
     std::string_view type = fields.count > 1 ? fields.f[1].text : std::string_view();
     if (!builder.add(name.text, type, line.offset + name.col - 1, name.len, line.number))
       return false;
@@ -342,28 +341,29 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
   out.path = path;
   SourceManager &sm = diags.sourceManager();
 
-  std::string why;
-  if (!checkRegularFile(path, why)) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, why});
-    return false;
+  // The first bytes tell the format. Every read below goes through the bounded-input layer
+  // (ir/BoundedInput.h): a regular file, never waited on as a FIFO, with each format's size cap.
+  std::string head;
+  {
+    bounded::BoundedFile probe;
+    bounded::ReadOptions any;
+    any.maxBytes = UINT64_MAX; // each format's reader applies its own cap
+    bounded::Problem p = probe.open(path, any);
+    if (!p)
+      p = probe.read(0, 9, head);
+    if (p) {
+      diags.report(DiagID::err_cannot_open_file, requestedAt, {path, bounded::reason(p)});
+      return false;
+    }
   }
-  errno = 0;
-  std::ifstream probe(path, std::ios::binary);
-  if (!probe) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, openFailureReason()});
-    return false;
-  }
-  char head[9] = {};
-  probe.read(head, 9);
-  size_t got = static_cast<size_t>(probe.gcount());
-  probe.close();
+  size_t got = head.size();
 
   bool ok;
   if (endsWith(path, ".safetensors")) {
     ok = readSafetensorsFile(path, out, diags, requestedAt, limits);
   } else if (endsWith(path, ".onnx")) {
     ok = readOnnx(path, out, diags, requestedAt, limits);
-  } else if (got == 9 && head[8] == '{' && std::memchr(head, 0, 8)) {
+  } else if (got == 9 && head[8] == '{' && std::memchr(head.data(), 0, 8)) {
     // No telling suffix, but the first 8 bytes look like a safetensors length (a small
     // little-endian number has zero high bytes) followed by '{'.
     ok = readSafetensorsFile(path, out, diags, requestedAt, limits);
@@ -374,6 +374,7 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
       diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err});
       return false;
     }
+    QuoteNothingFrom unquoted(sm, f);
     std::string_view text = sm.text(f);
     if (startsWith(text, "\xEF\xBB\xBF"))
       text.remove_prefix(3);
@@ -383,7 +384,12 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
       diags.report(DiagID::err_inventory_unknown_format, SourceRange{f, {}, {}}, {path});
       return false;
     }
-    const size_t reportedBefore = diags.diagnostics().size();
+    // Every text inventory is UTF-8 (ir/BoundedInput.h); the message names the place only.
+    if (size_t bad = bounded::firstInvalidUtf8(sm.text(f)); bad != std::string_view::npos) {
+      uint32_t o = static_cast<uint32_t>(bad);
+      diags.report(DiagID::err_inventory_malformed, sm.range(f, o, o + 1), {"invalid UTF-8"});
+      return false;
+    }
     if (endsWith(path, ".index.json") || startsWith(body, "{")) {
       ok = readSafetensorsIndex(f, out, diags, limits);
     } else if (startsWith(body, "[")) {
@@ -391,10 +397,8 @@ bool readInventory(const std::string &path, ir::Inventory &out, DiagnosticEngine
     } else {
       ok = readManifest(f, out, diags, limits);
     }
-    // Read without a message: nothing quotes the file's text any more (names and types are
-    // copied out; a range into it needs only its lines, which stay).
-    if (ok && diags.diagnostics().size() == reportedBefore)
-      sm.dropText(f);
+    // Nothing quotes the file's text (names and types are copied out; a range into it needs
+    // only its lines, which stay): freed by `unquoted` here.
   }
   if (!ok)
     return false;

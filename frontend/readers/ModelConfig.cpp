@@ -110,11 +110,12 @@ bool readModelConfig(const std::string &path, ir::ModelConfig &out, DiagnosticEn
   opt.maxBytes = limits.maxConfigBytes;
   std::string text;
   if (bounded::Problem p = bounded::readBoundedFile(path, text, opt)) {
-    diags.report(DiagID::err_cannot_open_file, at, {path, p.message});
+    diags.report(DiagID::err_cannot_open_file, at, {path, bounded::reason(p)});
     return false;
   }
   SourceManager &sm = diags.sourceManager();
   FileID file = sm.addFile(path, text);
+  QuoteNothingFrom unquoted(sm, file);
   auto bad = [&](size_t offset, const std::string &why) {
     uint32_t o = static_cast<uint32_t>(offset);
     diags.report(DiagID::err_model_config_malformed, sm.range(file, o, o + 1), {path, why});

@@ -8,7 +8,6 @@
 #include <cerrno>
 #include <climits>
 #include <filesystem>
-#include <fstream>
 
 // ONNX's messages, generated as the package qspec_onnx (frontend/CMakeLists.txt says why).
 namespace onnx = ::qspec_onnx;
@@ -22,15 +21,16 @@ namespace {
 bool loadModel(const std::string &path, onnx::ModelProto &model, FileID &file,
                DiagnosticEngine &diags, SourceRange requestedAt, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
-  std::error_code ec;
-  uint64_t size = std::filesystem::file_size(path, ec);
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (ec || !in) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt,
-                 {path, ec ? ec.message() : openFailureReason()});
+  // The bounded-input layer: a regular file (a FIFO refused without waiting); the size is
+  // checked below with the ONNX reader's own message before anything is read.
+  bounded::BoundedFile in;
+  bounded::ReadOptions any;
+  any.maxBytes = UINT64_MAX;
+  if (bounded::Problem p = in.open(path, any)) {
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, bounded::reason(p)});
     return false;
   }
+  const uint64_t size = in.size();
   file = sm.addPathOnly(path);
   SourceRange fileOnly{file, {}, {}};
   auto bad = [&](const std::string &why) {
@@ -43,8 +43,8 @@ bool loadModel(const std::string &path, onnx::ModelProto &model, FileID &file,
                std::to_string(limit) + " bytes (keep weights as external data)");
   if (size == 0)
     return bad("the file is empty");
-  std::string bytes(static_cast<size_t>(size), '\0');
-  if (!in.read(&bytes[0], static_cast<std::streamsize>(size)))
+  std::string bytes;
+  if (in.read(0, static_cast<size_t>(size), bytes) || bytes.size() != size)
     return bad("cannot read the file");
   if (!model.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
     return bad("not a serialized ModelProto");

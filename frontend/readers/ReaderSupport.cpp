@@ -299,6 +299,12 @@ bool checkJson(std::string_view text, uint32_t &offset, std::string &reason,
                std::vector<uint32_t> *dupPath, std::string *dupKey) {
   if (jsonQuickCheck(text))
     return true; // the common case, without the library's per-token strings
+  // Bytes that are not UTF-8 get their own message (the library's would quote them).
+  if (size_t bad = bounded::firstInvalidUtf8(text); bad != std::string_view::npos) {
+    offset = static_cast<uint32_t>(bad);
+    reason = "invalid UTF-8";
+    return false;
+  }
   return checkJsonWithLibrary(text, offset, reason, dupPath, dupKey);
 }
 

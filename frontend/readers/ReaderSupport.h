@@ -159,6 +159,23 @@ private:
 
 bool startsWith(std::string_view s, std::string_view prefix);
 
+// Frees the text of an input that is not a .qspec (an inventory, a scores, config or mapping
+// file, a safetensors header) when its reader is done, whatever the outcome: a spec may name any
+// file, a secret too, so no diagnostic quotes its lines, only its file:line:col (the lines stay
+// known, so ranges into it still work). Readers' messages likewise say what is wrong without
+// repeating the file's bytes (docs/limits.md, "Untrusted checkouts").
+class QuoteNothingFrom {
+public:
+  QuoteNothingFrom(SourceManager &sm, FileID file) : sm_(sm), file_(file) {}
+  QuoteNothingFrom(const QuoteNothingFrom &) = delete;
+  QuoteNothingFrom &operator=(const QuoteNothingFrom &) = delete;
+  ~QuoteNothingFrom() { sm_.dropText(file_); }
+
+private:
+  SourceManager &sm_;
+  FileID file_;
+};
+
 // Two graphs (GraphMap.cpp, docs/inputs.md): the module a node belongs to, dotted, from what
 // the exporter left. TorchScript node names: "/model/layers.0/mlp/down_proj/MatMul" ->
 // "model.layers.0.mlp.down_proj". The dynamo exporter's `pkg.torch.onnx.name_scopes` (a Python

@@ -7,7 +7,6 @@
 
 #include <cerrno>
 #include <filesystem>
-#include <fstream>
 
 namespace qspec::readers::detail {
 
@@ -113,15 +112,16 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
                          SourceRange requestedAt, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   out.format = "safetensors";
-  std::error_code ec;
-  uint64_t size = std::filesystem::file_size(path, ec);
-  errno = 0;
-  std::ifstream in(path, std::ios::binary);
-  if (ec || !in) {
-    diags.report(DiagID::err_cannot_open_file, requestedAt,
-                 {path, ec ? ec.message() : openFailureReason()});
+  // The bounded-input layer: a regular file (a FIFO refused without waiting); the weights may
+  // be any size, only the header is read, and its length is capped below.
+  bounded::BoundedFile in;
+  bounded::ReadOptions any;
+  any.maxBytes = UINT64_MAX;
+  if (bounded::Problem p = in.open(path, any)) {
+    diags.report(DiagID::err_cannot_open_file, requestedAt, {path, bounded::reason(p)});
     return false;
   }
+  const uint64_t size = in.size();
   FileID whole = sm.addPathOnly(path);
   SourceRange fileOnly{whole, {}, {}};
   auto bad = [&](const std::string &why) {
@@ -131,12 +131,12 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
   if (size < 8)
     return bad("the file is " + std::to_string(size) +
                " bytes, too short for the 8-byte header length");
-  unsigned char lenBytes[8];
-  if (!in.read(reinterpret_cast<char *>(lenBytes), 8))
+  std::string lenBytes;
+  if (in.read(0, 8, lenBytes) || lenBytes.size() != 8)
     return bad("cannot read the header length");
   uint64_t n = 0;
   for (int i = 7; i >= 0; --i)
-    n = (n << 8) | lenBytes[i];
+    n = (n << 8) | static_cast<unsigned char>(lenBytes[i]);
   if (n == 0)
     return bad("the header length is 0");
   if (n > limits.maxSafetensorsHeader)
@@ -145,11 +145,12 @@ bool readSafetensorsFile(const std::string &path, ir::Inventory &out, Diagnostic
   if (n > size - 8)
     return bad("the header length " + std::to_string(n) + " is larger than the rest of the file (" +
                std::to_string(size - 8) + " bytes)");
-  std::string header(static_cast<size_t>(n), '\0');
-  if (!in.read(&header[0], static_cast<std::streamsize>(n)))
+  std::string header;
+  if (in.read(8, static_cast<size_t>(n), header) || header.size() != n)
     return bad("cannot read the " + std::to_string(n) + "-byte header");
   // Diagnostics inside the header quote the JSON text: line 1 column 1 is its first byte.
   FileID file = sm.addFile(path, header);
+  QuoteNothingFrom unquoted(sm, file);
   auto at = [&](uint32_t o, uint32_t len = 1) { return sm.range(file, o, o + len); };
   if (header[0] != '{') {
     diags.report(DiagID::err_safetensors_header, at(0), {"the JSON header must start with '{'"});

@@ -193,7 +193,7 @@ bool readMsModelSlimLog(Ctx &c) {
     if (r.size() < 2 || r.back() != '.' ||
         r.substr(0, r.size() - 1).find_first_not_of("0123456789") != std::string_view::npos) {
       c.malformed(c.at(l, rank.offset, static_cast<uint32_t>(r.size())),
-                  "expected a rank such as '1.' before the name, found '" + std::string(r) + "'");
+                  "expected a rank such as '1.' before the name");
       ok = false;
       continue;
     }
@@ -204,7 +204,7 @@ bool readMsModelSlimLog(Ctx &c) {
     double v;
     if (!parseNumber(valueText, v)) {
       c.malformed(c.at(l, vcol, static_cast<uint32_t>(trim(valueText).size())),
-                  "'" + std::string(trim(valueText)) + "' is not a number");
+                  "the score is not a number");
       ok = false;
       continue;
     }
@@ -620,7 +620,7 @@ bool readAnalysisYaml(Ctx &c) {
       YAML::Node n = item["name"], s = item["score"];
       double v;
       if (!yamlNumber(s.Scalar(), v)) {
-        c.malformed(at(s.Mark(), s.Scalar().size()), "score '" + s.Scalar() + "' is not a number");
+        c.malformed(at(s.Mark(), s.Scalar().size()), "the score is not a number");
         ok = false;
         continue;
       }
@@ -769,7 +769,7 @@ bool readHmctLog(Ctx &c, size_t header) {
     double v;
     if (!parseNumber(t[1].text, v)) {
       c.malformed(c.at(l, t[1].offset, static_cast<uint32_t>(t[1].text.size())),
-                  "'" + std::string(t[1].text) + "' is not a number");
+                  "the score is not a number");
       ok = false;
       continue;
     }
@@ -850,7 +850,7 @@ bool readHorizonTable(Ctx &c) {
     double v;
     if (!parseNumber(t[3].text, v)) {
       c.malformed(c.at(l, t[3].offset, static_cast<uint32_t>(t[3].text.size())),
-                  "'" + std::string(t[3].text) + "' is not a number");
+                  "the score is not a number");
       ok = false;
       continue;
     }
@@ -885,6 +885,7 @@ bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diag
     diags.report(DiagID::err_cannot_open_file, requestedAt, {path, err});
     return false;
   }
+  QuoteNothingFrom unquoted(sm, f);
   std::string_view text = sm.text(f);
   std::vector<Line> lines = splitLines(text);
   if (!lines.empty() && startsWith(lines[0].text, "\xEF\xBB\xBF"))
@@ -902,8 +903,20 @@ bool readScores(const std::string &path, ir::Scores &out, DiagnosticEngine &diag
     }
   if (text.substr(0, 4096).find('\0') != std::string_view::npos || body.empty()) {
     // binary or empty: nothing to recognise
+  } else if (size_t bad = bounded::firstInvalidUtf8(text); bad != std::string_view::npos) {
+    // Every scores format is UTF-8 (ir/BoundedInput.h); the message names the place only.
+    uint32_t o = static_cast<uint32_t>(bad);
+    diags.report(DiagID::err_scores_malformed, sm.range(f, o, o + 1), {"invalid UTF-8"});
+    return false;
   } else if (startsWith(body, "{") && !yaml) {
     return readHmctJson(c);
+  } else if (size_t deep = bounded::nestingPastLimit(text, bounded::Syntax::Yaml);
+             yaml && deep != std::string_view::npos) {
+    // Counted before yaml-cpp builds anything (it spends time on every level).
+    uint32_t o = static_cast<uint32_t>(deep);
+    diags.report(DiagID::err_scores_malformed, sm.range(f, o, o + 1),
+                 {"YAML nested deeper than " + std::to_string(bounded::kMaxNesting) + " levels"});
+    return false;
   } else if (yaml) {
     return readAnalysisYaml(c);
   } else if (looksLikeMsModelSlimLog(lines)) {

@@ -10,6 +10,14 @@ MODE coalesce: didOpen, then ten didChanges of the same document in a burst, the
 one publish for the last version (the burst is checked once).
 MODE root / noconfine: initialize with DIR/sub as the workspace root (noconfine: with
 {"confine": false}), then open DIR/sub/escape.qspec, which includes ../outside.qspec.
+MODE cancel: a request followed by a $/cancelRequest for it (answered -32800), then another.
+MODE supersede: didOpen, then a didChange of the same document: the check of version 1 is
+abandoned, only version 2 is published.
+MODE time / memory / size: a document of about 1 MB with --time-budget-ms=1, --memory-budget-mb=1
+or --max-document-bytes=1000: its check publishes one "not checked" diagnostic and a request on it
+is answered with an error.
+In these modes every message is written with one write() (well under a pipe's 64 KiB), so the
+server reads them all before it handles the first.
 """
 import json
 import os
@@ -52,12 +60,38 @@ elif mode == "coalesce":
         msgs.append(notification("textDocument/didChange", {
             "textDocument": {"uri": uri, "version": v},
             "contentChanges": [{"text": text + "\n" * v}]}))
+elif mode in ("time", "memory", "size"):
+    args.append({"time": "--time-budget-ms=1", "memory": "--memory-budget-mb=1",
+                 "size": "--max-document-bytes=1000"}[mode])
+    big = open(spec).read() + "".join(
+        'override name "model.layers.%d.mlp.down_proj" { tier float }\n' % i for i in range(16000))
+    msgs.append(notification("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "qspec", "version": 1, "text": big}}))
 else:
     msgs.append(notification("textDocument/didOpen", {"textDocument": {
         "uri": uri, "languageId": "qspec", "version": 1, "text": open(spec).read()}}))
-msgs += [request(2, "textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
-         request(3, "shutdown"), notification("exit", {})]
-p = subprocess.run(args, input=b"".join(msgs), capture_output=True, timeout=600)
+if mode == "cancel":
+    msgs += [request(2, "textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+             notification("$/cancelRequest", {"id": 2})]
+    msgs += [request(4, "textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+             request(3, "shutdown"), notification("exit", {})]
+else:
+    if mode == "supersede":
+        msgs.append(notification("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": open(spec).read() + "\n"}]}))
+    msgs += [request(2, "textDocument/documentSymbol", {"textDocument": {"uri": uri}}),
+             request(3, "shutdown"), notification("exit", {})]
+data = b"".join(msgs)
+if mode in ("cancel", "supersede"):
+    assert len(data) < 60000, len(data)
+    child = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    os.write(child.stdin.fileno(), data)  # one write: the server sees every message at once
+    stdout, _ = child.communicate(timeout=600)  # closes stdin, then reads everything
+    p = subprocess.CompletedProcess(args, child.returncode, stdout)
+else:
+    p = subprocess.run(args, input=data, capture_output=True, timeout=600)
 out = p.stdout
 while out:
     head, _, rest = out.partition(b"\r\n\r\n")

@@ -130,3 +130,45 @@ TEST(BoundedInput, InvisibleControls) {
   EXPECT_EQ(invisibleControlAt("\xe2\x80\x94", 0), 0u);  // an em dash shows itself
   EXPECT_EQ(invisibleControlAt("\xc3\xa9", 0), 0u);
 }
+
+TEST(BoundedInput, BoundedFileReadsPartOfAFile) {
+  // The safetensors reader reads 8 bytes and then the header, never the weights.
+  std::string dir = scratchDir("part");
+  writeFile(dir + "/f", "0123456789");
+  BoundedFile f;
+  ReadOptions opt;
+  opt.maxBytes = 4; // the cap is on the file's size
+  EXPECT_EQ(f.open(dir + "/f", opt).kind, Refusal::TooLarge);
+  ASSERT_FALSE(f.open(dir + "/f"));
+  EXPECT_EQ(f.size(), 10u);
+  std::string out;
+  ASSERT_FALSE(f.read(2, 3, out));
+  EXPECT_EQ(out, "234");
+  ASSERT_FALSE(f.read(8, 5, out)); // fewer at the end
+  EXPECT_EQ(out, "89");
+  ASSERT_EQ(::mkfifo((dir + "/p").c_str(), 0600), 0);
+  BoundedFile p;
+  Problem why = p.open(dir + "/p");
+  EXPECT_EQ(why.kind, Refusal::NotRegular);
+  EXPECT_EQ(reason(why), "is a FIFO, not a regular file");
+  EXPECT_EQ(reason(p.open(dir)), "is a directory");
+}
+
+TEST(BoundedInput, CheckTextRefusesBadUtf8ThenDepth) {
+  Problem p = checkText("a: [\xff]", Syntax::Yaml);
+  EXPECT_EQ(p.kind, Refusal::InvalidUtf8);
+  EXPECT_EQ(p.offset, 4u);
+  p = checkText(std::string(600, '{'), Syntax::Yaml);
+  EXPECT_EQ(p.kind, Refusal::TooDeep);
+  EXPECT_EQ(p.message, "brackets nested deeper than 512 levels");
+  EXPECT_FALSE(checkText("a: {b: [1, 2]}", Syntax::Yaml));
+}
+
+TEST(BoundedInput, JsonErrorsDoNotRepeatTheInput) {
+  // nlohmann's "last read: '...'" quotes the file: a location says where instead.
+  std::string s = cleanJsonError("[json.exception.parse_error.101] parse error at line 1, column "
+                                 "14: syntax error while parsing value - invalid literal; last "
+                                 "read: '\"a\": SECRET'; expected end of input");
+  EXPECT_EQ(s.find("SECRET"), std::string::npos) << s;
+  EXPECT_EQ(s, "invalid JSON while parsing value - invalid literal; expected end of input");
+}
