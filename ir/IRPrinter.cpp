@@ -65,6 +65,18 @@ public:
     w.endObject();
   }
 
+  // One entry of a symbolic resolution (no inventory): the selector as written, whether it names
+  // a type or a name, then the members a module has after its type.
+  void symbolic(JsonWriter &w, const Spec &spec, const SymbolicEntry &e) {
+    w.beginObject();
+    w.key("selector");
+    w.string(e.text);
+    w.key("kind");
+    w.string(e.isType ? "type" : "name");
+    w.rawMembers(tail(spec, e.module));
+    w.endObject();
+  }
+
 private:
   // A module object's nesting in the document (root, "modules", the module), and its members'.
   static constexpr int kModule = 2, kMember = kModule + 1;
@@ -316,6 +328,17 @@ void writeModules(JsonWriter &w, const Spec &spec, const SourceManager &sm, size
   w.endArray();
 }
 
+// "symbolic": without an inventory, what the precedence pass decided for each written selector
+// (Resolution::symbolic), in first-written order, each entry shaped like a module.
+void writeSymbolic(JsonWriter &w, const Spec &spec, const std::vector<SymbolicEntry> &entries,
+                   const SourceManager &sm) {
+  ModuleArrayWriter writer(sm);
+  w.beginArray();
+  for (const SymbolicEntry &e : entries)
+    writer.symbolic(w, spec, e);
+  w.endArray();
+}
+
 // Two graphs: the exported ONNX and, per module with a node or candidates, its nodes there and
 // how they were found (docs/ir.md, `onnx`).
 json onnxJSON(const Spec &spec) {
@@ -458,6 +481,10 @@ void appendIR(const Spec &spec, const SourceManager &sm, std::string &out,
   auto floatModule = [&](size_t i) { return res.done && res.modules[i].tier.value == Tier::Float; };
   writeNames(
       w, spec, spec.inventory.modules.size(), floatModule, [](size_t i) { return i; }, out, flush);
+  if (!spec.inventory.present()) {
+    w.key("symbolic");
+    writeSymbolic(w, spec, res.symbolic, sm);
+  }
   w.endObject();
   out += '\n';
 }

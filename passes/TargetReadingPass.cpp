@@ -105,7 +105,7 @@ private:
     using Word = std::pair<const std::string *, const SourceRange *>;
     using Key = std::tuple<int, const SourceRange *, Word, Word, Word, Word>;
     std::map<Key, uint32_t> ids;
-    Methods methods{info, t, ti};
+    Methods methods{info, t, ti, std::nullopt};
     std::set<std::string_view> warned; // types whose skip was reported
     // Per type: whether the vendor quantizes it; inventories list a block's modules together, so
     // most modules repeat the last type looked up.
