@@ -5,6 +5,8 @@
 // (none when dynamic).
 #include "vendors/compressed_tensors/CompressedTensors.h"
 
+#include "ir/BoundedInput.h"
+
 #include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
 
@@ -213,6 +215,13 @@ std::string quoted(std::string_view text) {
 }
 
 bool parseDoc(std::string_view text, Doc &doc, std::string &error, Loc &at) {
+  // A user's recipe or config.json: UTF-8 and bounded nesting before yaml-cpp, whose parser
+  // recurses once per level (ir/BoundedInput.h).
+  if (bounded::Problem p = bounded::checkText(text, bounded::Syntax::Yaml)) {
+    error = p.message;
+    bounded::lineColumn(text, p.offset, at.line, at.column);
+    return false;
+  }
   YAML::Node root;
   try {
     root = YAML::Load(std::string(text));
