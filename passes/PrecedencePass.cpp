@@ -1,7 +1,8 @@
 // PrecedencePass: each module's tier and quantization settings, and the rule behind each.
 //
 // 1. Start every module at the defaults (tier: `defaults { tier }`, else the ladder's lowest;
-//    recipe fields as written in `defaults`), and record each module's group (Resolution::groups).
+//    recipe fields and vendor blocks as written in `defaults`), and record each module's group
+//    (Resolution::groups).
 // 2. Apply type overrides, then name overrides (name > type > default), field by field: a field
 //    an override does not set is inherited from the level below. Within one level the override
 //    with the higher `priority` wins; two overrides of equal priority that set one field of one
@@ -170,6 +171,10 @@ private:
           at.at = &r.range;
         assign(base, f, spec.defaults, at);
       }
+    // The defaults' vendor blocks (`defaults { amct { channel_wise false } }`) hold for every
+    // module until an override with a block of its own decides it.
+    for (const ir::Option &o : spec.defaults.targetOptions)
+      base.targetOptions.push_back(&o);
     // One write of every module (the groups pass leaves the modules alone), then its group.
     st.out.assign(st.u.size(), base);
     const auto &groups = spec.resolution.groups;

@@ -306,7 +306,10 @@ bool AmctWriter::planGlobal(Plan &plan) {
     defaultTier = ir::Tier::Int8; // every layer is skipped; the recipe is never used
   LayerFacts facts;
   facts.fromDefaults = true;
-  return buildRecipe(defaultTier, 1, gw, ga, {}, facts, defaultsAt, plan.global);
+  std::vector<const ir::Option *> blocks; // the defaults' `amct { ... }`, as for a module
+  for (const ir::Option &o : spec_.defaults.targetOptions)
+    blocks.push_back(&o);
+  return buildRecipe(defaultTier, 1, gw, ga, blocks, facts, defaultsAt, plan.global);
 }
 
 void AmctWriter::planFromResolution(Plan &plan) {
