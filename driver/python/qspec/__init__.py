@@ -113,13 +113,8 @@ class Inventory:
         return "<Inventory %s: %d modules>" % (self.path, len(self))
 
 
-class Compilation:
-    """The result of ``qspec.compile``: diagnostics, vendor files and the resolution."""
-
-    def __init__(self, core):
-        self._core = core
-        self._resolution = None
-        self._readings = None
+class _Reported:
+    """What every result of a call reports: whether it succeeded, and its diagnostics."""
 
     @property
     def ok(self):
@@ -128,13 +123,23 @@ class Compilation:
 
     @property
     def diagnostics(self):
-        """Every diagnostic, in the order qcc reports them (``Diagnostic`` objects)."""
+        """Every diagnostic, in the order the command line reports them (``Diagnostic``
+        objects)."""
         return self._core.diagnostics
 
     @property
     def diagnostics_text(self):
-        """The diagnostics as qcc prints them on standard error."""
+        """The diagnostics as the command line prints them on standard error."""
         return self._core.diagnostics_text
+
+
+class Compilation(_Reported):
+    """The result of ``qspec.compile``: diagnostics, vendor files and the resolution."""
+
+    def __init__(self, core):
+        self._core = core
+        self._resolution = None
+        self._readings = None
 
     @property
     def files(self):
@@ -383,18 +388,13 @@ def lint(paths, *, select=None, ignore=None, werror=False, inventory=None, score
     return _core._lint(paths, select, ignore, werror, werror_rules, config, values, jobs)
 
 
-class Import:
+class Import(_Reported):
     """The result of ``qspec.import_file``: the spec ``qcc import`` writes, and its
     diagnostics."""
 
     def __init__(self, core, output):
         self._core = core
         self._output = output
-
-    @property
-    def ok(self):
-        """True when there is no error (warnings may remain)."""
-        return not self._core.has_errors
 
     @property
     def data(self):
@@ -411,16 +411,6 @@ class Import:
         """The ``--roundtrip`` rows (with roundtrip=True): per file, whether the vendor's
         reading of the re-emitted file equals its reading of the file."""
         return self._core.roundtrip
-
-    @property
-    def diagnostics(self):
-        """Every diagnostic, in the order qcc reports them (``Diagnostic`` objects)."""
-        return self._core.diagnostics
-
-    @property
-    def diagnostics_text(self):
-        """The diagnostics as ``qcc import`` prints them on standard error."""
-        return self._core.diagnostics_text
 
     def write(self, path=None):
         """Writes the spec to ``path`` (default: the ``output`` it was imported for),
