@@ -125,24 +125,20 @@ Problem BoundedFile::read(uint64_t offset, size_t n, std::string &out) {
   return {};
 }
 
-// Reads what fstat said plus whatever grew since, up to the cap + 1.
+// Reads what fstat said plus whatever grew since, up to the cap + 1, in chunks read as `read`
+// reads them.
 Problem BoundedFile::readAll(std::string &out) {
   out.clear();
   out.reserve(static_cast<size_t>(size_));
-  char buf[1 << 16];
-  uint64_t offset = 0;
-  while (true) {
-    ssize_t n = ::pread(fd_, buf, sizeof buf, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0) {
+  std::string chunk;
+  for (uint64_t offset = 0;; offset += chunk.size()) {
+    if (Problem p = read(offset, size_t{1} << 16, chunk)) {
       out.clear();
-      return cannotOpen(errno);
+      return p;
     }
-    if (n == 0)
+    if (chunk.empty())
       return {};
-    out.append(buf, static_cast<size_t>(n));
-    offset += static_cast<uint64_t>(n);
+    out += chunk;
     if (out.size() > maxBytes_) {
       out.clear();
       return problem(Refusal::TooLarge, "grew past the limit of " + std::to_string(maxBytes_) +
