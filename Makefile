@@ -29,17 +29,21 @@ deps: deps-test
 # setting alone and builds only the tools.
 # (A fresh tree configured for the tests gets them from the start: TESTS_INIT reaches the cache
 # rule through configure-tests.)
+# The unit tests are built and run in the sanitizer tree when `make test` has one (SANITIZE, below):
+# build/ then builds only the few that need the real allocator (QSPEC_UNIT_TESTS_NATIVE_ONLY).
 TESTS_INIT = OFF
+NATIVE_ONLY = $(if $(filter 0,$(SANITIZE)),OFF,ON)
 $(BUILD_DIR)/CMakeCache.txt: | deps-run
 	cmake -S . -B $(BUILD_DIR) $(GENERATOR) -DCMAKE_BUILD_TYPE=Release -DQSPEC_BUILD_TESTS=$(TESTS_INIT) \
-	  $(CMAKE_FLAGS)
+	  -DQSPEC_UNIT_TESTS_NATIVE_ONLY=$(NATIVE_ONLY) $(CMAKE_FLAGS)
 
 configure: deps-run $(BUILD_DIR)/CMakeCache.txt
 
 configure-tests: TESTS_INIT = ON
 configure-tests: deps-test $(BUILD_DIR)/CMakeCache.txt
-	@grep -q '^QSPEC_BUILD_TESTS:BOOL=ON' $(BUILD_DIR)/CMakeCache.txt || \
-	  cmake -S . -B $(BUILD_DIR) -DQSPEC_BUILD_TESTS=ON
+	@(grep -q '^QSPEC_BUILD_TESTS:BOOL=ON' $(BUILD_DIR)/CMakeCache.txt && \
+	  grep -q '^QSPEC_UNIT_TESTS_NATIVE_ONLY:BOOL=$(NATIVE_ONLY)$$' $(BUILD_DIR)/CMakeCache.txt) || \
+	  cmake -S . -B $(BUILD_DIR) -DQSPEC_BUILD_TESTS=ON -DQSPEC_UNIT_TESTS_NATIVE_ONLY=$(NATIVE_ONLY)
 
 # qcc, qlint, qtune, qspec-lsp and their man pages and completions: nothing test-only.
 build-tools: configure

@@ -7,7 +7,9 @@
 # Prints one MISMATCH line per difference, then a summary. qlint lints the specs in batches, one
 # process for many files (its JSON names each file); a batch qlint cannot finish is linted again
 # one file at a time, so a failure is reported against its spec.
-#   qcc_parity.py QCC QLINT [--qlint-arg=ARG]... PATH...   (PATH: a folder, a .qspec or a .md)
+#   qcc_parity.py QCC QLINT [--qlint-arg=ARG]... [--stride=N] PATH...
+# PATH: a folder, a .qspec or a .md. With --stride=N (lit's %corpus_stride: 4 in the sanitizer
+# tree, else 1), every N-th spec in the order found.
 import atexit
 import json
 import os
@@ -19,7 +21,8 @@ import tempfile
 
 qcc, qlint = sys.argv[1], sys.argv[2]
 extra = [a[len("--qlint-arg="):] for a in sys.argv[3:] if a.startswith("--qlint-arg=")]
-roots = [a for a in sys.argv[3:] if not a.startswith("--qlint-arg=")]
+stride = max([1] + [int(a[len("--stride="):]) for a in sys.argv[3:] if a.startswith("--stride=")])
+roots = [a for a in sys.argv[3:] if not a.startswith("--")]
 scratch = tempfile.mkdtemp(prefix="qcc-parity-")
 atexit.register(shutil.rmtree, scratch, True)  # every qcc output of every spec: not left in TMPDIR
 
@@ -86,7 +89,7 @@ def where(loc):
 
 
 count = mismatches = 0
-todo = list(specs())
+todo = list(specs())[::stride]
 linted = qlint_findings([path for path, _ in todo])
 for (path, name), (l, why) in zip(todo, linted):
     count += 1
