@@ -545,7 +545,9 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
           rec.units = pr.state.units;
           rec.modules = pr.state.modules;
           rec.attempts = attempt;
-          rec.device = o_.devices.empty() ? "" : slotDevice(o_, slotOf[key]);
+          rec.device = o_.executor == "slurm" ? stepDevices(pr.dir)
+                       : o_.devices.empty()   ? ""
+                                              : slotDevice(o_, slotOf[key]);
           rec.config = pr.config;
           rec.inputs = inputs_;
           std::string e;
