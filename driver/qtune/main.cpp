@@ -44,8 +44,8 @@ run options:
   --partition P            shorthand for --slurm-arg=--partition=P
   --gres TYPE:N            slurm: each evaluation's devices, N of GRES TYPE per task
                            (srun --gres=TYPE:N; e.g. --gres gpu:4, --gres npu:4)
-  --gpus-per-task N        slurm: each evaluation's devices as N GPUs (srun --gpus-per-task=N)
-                           With either, the history records the devices Slurm gave each probe.
+  --gpus-per-task N        slurm: each evaluation's devices as N GPUs (srun --gpus-per-task=N);
+                           with either, the history records the devices Slurm gave each probe
   --srun PATH              the srun program (default srun)
   --max-rounds N           stop after N rounds (default: the spec's max_rounds, else the strategy's)
   --max-time SECONDS       stop starting rounds after SECONDS (default: the spec's max_time)
