@@ -530,7 +530,8 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
                 s = (s + 1) % slots;
               taken.insert(s);
               slotOf[key] = s;
-              where = " on device " + slotDevice(o_, s);
+              if (o_.executor != "slurm") // with Slurm, Slurm picks the devices
+                where = " on device " + slotDevice(o_, s);
             }
             std::cerr << "qtune: evaluation " << pr.key.substr(0, 16) << " failed (" << rec.detail
                       << "); retrying" << where << " (" << fails << " of "
@@ -701,7 +702,8 @@ void TuneRun::markInFlight(const std::vector<std::string> &keys,
     inFlight_.push_back({{"key", key},
                          {"set", probeSetText(pr.probe, space_)},
                          {"why", pr.probe.why},
-                         {"device", slotDevice(o_, slotOf[key])},
+                         // With Slurm the step's devices are known once it has run.
+                         {"device", o_.executor == "slurm" ? "" : slotDevice(o_, slotOf[key])},
                          {"started", std::round(elapsed() * 10) / 10}});
   }
   writeState("running", "");

@@ -620,7 +620,7 @@ void statusTable(const json &st, bool running) {
     for (const json &f : st["in_flight"])
       rows.push_back({"now", f.value("set", ""), "-", "running",
                       seconds(std::max(0.0, elapsed - f.value("started", 0.0))),
-                      f.value("device", "")});
+                      f.value("device", "").empty() ? "-" : f.value("device", "")});
   std::array<size_t, 6> width{};
   for (const auto &row : rows)
     for (size_t c = 0; c < row.size(); ++c)
