@@ -530,7 +530,8 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
                 s = (s + 1) % slots;
               taken.insert(s);
               slotOf[key] = s;
-              where = " on device " + slotDevice(o_, s);
+              if (o_.executor != "slurm") // with Slurm, Slurm picks the devices
+                where = " on device " + slotDevice(o_, s);
             }
             std::cerr << "qtune: evaluation " << pr.key.substr(0, 16) << " failed (" << rec.detail
                       << "); retrying" << where << " (" << fails << " of "
@@ -545,7 +546,9 @@ int TuneRun::evaluate(const std::vector<std::string> &keys, std::vector<bool> &c
           rec.units = pr.state.units;
           rec.modules = pr.state.modules;
           rec.attempts = attempt;
-          rec.device = o_.devices.empty() ? "" : slotDevice(o_, slotOf[key]);
+          rec.device = o_.executor == "slurm" ? stepDevices(pr.dir)
+                       : o_.devices.empty()   ? ""
+                                              : slotDevice(o_, slotOf[key]);
           rec.config = pr.config;
           rec.inputs = inputs_;
           std::string e;
@@ -699,7 +702,8 @@ void TuneRun::markInFlight(const std::vector<std::string> &keys,
     inFlight_.push_back({{"key", key},
                          {"set", probeSetText(pr.probe, space_)},
                          {"why", pr.probe.why},
-                         {"device", slotDevice(o_, slotOf[key])},
+                         // With Slurm the step's devices are known once it has run.
+                         {"device", o_.executor == "slurm" ? "" : slotDevice(o_, slotOf[key])},
                          {"started", std::round(elapsed() * 10) / 10}});
   }
   writeState("running", "");

@@ -16,6 +16,8 @@ struct RunOptions {
   std::string deviceEnv = "ASCEND_RT_VISIBLE_DEVICES";
   std::string executor = "local"; // local | slurm
   std::vector<std::string> slurmArgs;
+  std::string gres;    // --gres TYPE:N: each evaluation's devices from Slurm (also in slurmArgs)
+  int gpusPerTask = 0; // --gpus-per-task N (also in slurmArgs)
   std::string srun = "srun";
   int maxRounds = 0;  // 0 = the spec's, else the strategy's default
   double timeout = 0; // per evaluation, seconds

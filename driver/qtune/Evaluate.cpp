@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -245,7 +246,28 @@ Job makeJob(const RunOptions &o, const Prepared &p, int round, size_t slot) {
     job.unsetEnv.push_back("QSPEC_IR");
   if (!o.devices.empty() && !o.deviceEnv.empty())
     job.env.emplace_back(o.deviceEnv, devId);
+  // Devices asked of Slurm: the step's device variables are Slurm's (or its prolog's), never
+  // qtune's own environment exported by srun.
+  if (o.executor == "slurm" && (!o.gres.empty() || o.gpusPerTask > 0))
+    for (const char *name :
+         {"SLURM_STEP_GPUS", "CUDA_VISIBLE_DEVICES", "ASCEND_RT_VISIBLE_DEVICES"})
+      job.unsetEnv.push_back(name);
   return job;
+}
+
+std::string stepDevices(const std::string &dir) {
+  bool ok = false;
+  std::string text = readWholeFile((fs::path(dir) / "started").string(), ok, 4096);
+  if (!ok || text.rfind("devices=", 0) != 0)
+    return "";
+  std::string out;
+  for (size_t i = 8; i < text.size() && text[i] != '\n' && out.size() < 256; ++i) {
+    char c = text[i];
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == ',' || c == ':' || c == '-' ||
+        c == '_' || c == '+')
+      out += c;
+  }
+  return out;
 }
 
 } // namespace qspec::tune

@@ -221,16 +221,22 @@ bool openSink(LogSink &s, const std::string &path, size_t limit, int &childEnd) 
 
 // ---- Starting a job -------------------------------------------------------------------------
 
+const char *const kStepScript =
+    "d=${SLURM_STEP_GPUS:-${CUDA_VISIBLE_DEVICES:-${ASCEND_RT_VISIBLE_DEVICES:-}}}; "
+    "if [ -n \"$d\" ]; then QSPEC_DEVICE=$d; export QSPEC_DEVICE; fi; "
+    "printf 'devices=%s\\n' \"$d\" > \"$QSPEC_STARTED\" && exec \"$@\"";
+
 std::vector<std::string> commandLine(const Job &job, const ExecOptions &opts) {
   std::vector<std::string> argv;
   if (opts.executor == "slurm") {
     argv = {opts.srun, "--job-name=qtune", "--export=ALL", "--ntasks=1"};
     for (const std::string &a : opts.slurmArgs)
       argv.push_back(a);
-    // The step marks when it starts running (the timeout counts run time, not queue wait). The
-    // evaluator's arguments are passed as "$@", never parsed by the shell.
-    argv.insert(argv.end(),
-                {"/bin/sh", "-c", ": > \"$QSPEC_STARTED\" && exec \"$@\"", "qtune-evaluator"});
+    // The step marks when it starts running (the timeout counts run time, not queue wait) and
+    // writes into the mark the devices Slurm gave it (slurmd sets SLURM_STEP_GPUS for a GPU GRES
+    // with device files; a site's TaskProlog may set the others), which also become its
+    // QSPEC_DEVICE. The evaluator's arguments are passed as "$@", never parsed by the shell.
+    argv.insert(argv.end(), {"/bin/sh", "-c", kStepScript, "qtune-evaluator"});
   }
   argv.insert(argv.end(), job.argv.begin(), job.argv.end());
   return argv;

@@ -100,9 +100,9 @@ const char *phaseColor(int phase) {
   return kColors[std::clamp(phase, 0, 7)];
 }
 
-// Axis ticks: about five round values covering [lo, hi].
-std::vector<double> ticks(double lo, double hi, bool integral) {
-  double span = hi - lo, raw = span / 4,
+// Axis ticks: about `parts` + 1 round values covering [lo, hi].
+std::vector<double> ticks(double lo, double hi, bool integral, double parts = 4) {
+  double span = hi - lo, raw = span / parts,
          mag = std::pow(10.0, std::floor(std::log10(raw > 0 ? raw : 1)));
   double step = mag;
   for (double m : {1.0, 2.0, 5.0, 10.0})
@@ -448,6 +448,120 @@ std::string seconds(double s) {
   return buf;
 }
 
+// A probe's wall time as report.md and qtune status show it; "-" for a cached one (not run).
+std::string probeTime(const json &p) {
+  if (p.value("cached", false))
+    return "-";
+  return seconds(p.contains("seconds") && p["seconds"].is_number() ? p["seconds"].get<double>()
+                                                                   : 0);
+}
+
+// Below the metric panels: every probe's wall time, one bar per probe in the order of the rounds
+// (coloured as its point; a cached probe did not run: a grey stub), the mean time per
+// evaluation dashed, the time axis in s, min or h, whichever reads best.
+void svgTimePanel(std::ostringstream &svg, const json &st, double y0) {
+  struct Bar {
+    int round;
+    double secs;
+    bool ran;
+    std::string color, tip;
+  };
+  std::vector<Bar> bars;
+  double most = 0, total = 0;
+  int ran = 0;
+  for (const json &r : st["rounds"])
+    for (const json &p : r["probes"]) {
+      bool cached = p.value("cached", false);
+      double secs = !cached && p.contains("seconds") && p["seconds"].is_number()
+                        ? p["seconds"].get<double>()
+                        : 0;
+      int ph = phaseOf(p);
+      std::string color = !p["metric"].is_number() ? "#e67e00"
+                          : ph > 0                 ? phaseColor(ph)
+                          : p.value("pass", false) ? "#2a2"
+                                                   : "#c22";
+      std::string tip = "round " + std::to_string(r.value("round", 0)) + ": " + setText(p) + ", " +
+                        (cached ? std::string("cached") : seconds(secs));
+      bars.push_back({r.value("round", 0), secs, !cached, color, xmlEscape(tip)});
+      most = std::max(most, secs);
+      if (!cached) {
+        total += secs;
+        ++ran;
+      }
+    }
+  const double x0 = 55, w = 710, top = y0 + 25, h = 110;
+  double unit = most >= 7200 ? 3600 : most >= 120 ? 60 : 1;
+  double ymax = most > 0 ? most / unit * 1.1 : 1;
+  std::vector<double> ts = ticks(0, ymax, false, 6);
+  ymax = std::max(ymax, ts.empty() ? 0 : ts.back());
+  auto Y = [&](double secs) { return top + h - secs / unit / ymax * h; };
+  char buf[400];
+  auto put = [&](const char *fmt, auto... args) {
+    snprintf(buf, sizeof buf, fmt, args...);
+    svg << buf;
+  };
+  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"12\" font-weight=\"bold\">wall time per "
+      "probe</text>\n",
+      x0, y0 + 15);
+  put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+      "stroke=\"#888\"/>\n",
+      x0, top, w, h);
+  for (double t : ts) {
+    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eee\"/>\n", x0 + 1,
+        Y(t * unit), x0 + w - 1, Y(t * unit));
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"end\">%.4g</text>\n", x0 - 4,
+        Y(t * unit) + 3, t);
+  }
+  const char *unitName = unit == 3600 ? "h" : unit == 60 ? "min" : "s";
+  put("<text x=\"14\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\" "
+      "transform=\"rotate(-90 14 %.1f)\">wall time (%s)</text>\n",
+      top + h / 2, top + h / 2, unitName);
+  double slot = bars.empty() ? w : w / static_cast<double>(bars.size());
+  double bw = std::min(18.0, slot * 0.7), lastLabel = -1e9;
+  for (size_t i = 0; i < bars.size(); ++i) {
+    const Bar &b = bars[i];
+    double cx = x0 + slot * (static_cast<double>(i) + 0.5);
+    if (b.ran)
+      put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">"
+          "<title>%s</title></rect>\n",
+          cx - bw / 2, Y(b.secs), bw, top + h - Y(b.secs), b.color.c_str(), b.tip.c_str());
+    else
+      put("<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"2\" fill=\"#bbb\">"
+          "<title>%s</title></rect>\n",
+          cx - bw / 2, top + h - 2, bw, b.tip.c_str());
+  }
+  // Each round's number under the middle of its bars (where it does not crowd the previous one),
+  // a faint line between rounds.
+  for (size_t i = 0, j = 0; i < bars.size(); i = j) {
+    j = i;
+    while (j < bars.size() && bars[j].round == bars[i].round)
+      ++j;
+    double left = x0 + slot * static_cast<double>(i), cx = (left + x0 + slot * j) / 2;
+    if (i > 0)
+      put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n", left,
+          top + 1, left, top + h - 1);
+    if (cx - lastLabel < 18)
+      continue;
+    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n", cx, top + h,
+        cx, top + h + 4);
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" text-anchor=\"middle\">%d</text>\n", cx,
+        top + h + 15, bars[i].round);
+    lastLabel = cx;
+  }
+  if (ran > 0) {
+    double mean = total / ran;
+    put("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333\" "
+        "stroke-dasharray=\"4 3\"/>\n",
+        x0, Y(mean), x0 + w, Y(mean));
+    put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" fill=\"#333\">mean %s per "
+        "evaluation</text>\n",
+        x0 + 3, Y(mean) - 3, seconds(mean).c_str());
+  }
+  put("<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">round (one bar per "
+      "probe; grey: cached, not run)</text>\n",
+      x0 + w / 2, top + h + 30);
+}
+
 // The budget left and the ETA it gives: the time left, or the evaluations left at the mean
 // time per evaluation, whichever ends first. "" without a budget.
 std::string etaText(const json &st, double perEval, bool running) {
@@ -498,7 +612,7 @@ void statusTable(const json &st, bool running) {
         ++timed;
       }
       rows.push_back({std::to_string(r.value("round", 0)), setText(p), metricText(p["metric"]),
-                      result + (cached ? " (cached)" : ""), cached ? "-" : seconds(secs),
+                      result + (cached ? " (cached)" : ""), probeTime(p),
                       p.value("device", "").empty() ? "-" : p.value("device", "")});
     }
   double elapsed = st.value("elapsed", 0.0);
@@ -506,7 +620,7 @@ void statusTable(const json &st, bool running) {
     for (const json &f : st["in_flight"])
       rows.push_back({"now", f.value("set", ""), "-", "running",
                       seconds(std::max(0.0, elapsed - f.value("started", 0.0))),
-                      f.value("device", "")});
+                      f.value("device", "").empty() ? "-" : f.value("device", "")});
   std::array<size_t, 6> width{};
   for (const auto &row : rows)
     for (size_t c = 0; c < row.size(); ++c)
@@ -669,8 +783,8 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
     md << "| best | none |\n";
   md << "\n## Rounds\n\n";
   md << "| round | change | set | units | modules | anti-outlier | metric | result | cached | "
-        "against the base spec | against the previous round |\n";
-  md << "|---:|---|---|---:|---:|---|---:|---|---|---|---|\n";
+        "against the base spec | against the previous round | time | device |\n";
+  md << "|---:|---|---|---:|---:|---|---:|---|---|---|---|---:|---|\n";
   std::string bestKey = st["best"].is_object() ? st["best"].value("key", "") : "";
   std::string changesNote;
   std::vector<RowChanges> changes = rowChanges(dir, st, changesNote);
@@ -688,7 +802,8 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
          << " | " << mdCell(p.value("anti_outlier", "").empty() ? "-" : p.value("anti_outlier", ""))
          << " | " << metricText(p["metric"]) << " | " << result << " | "
          << (p.value("cached", false) ? "yes" : "no") << " | " << changes[row].base << " | "
-         << changes[row].previous << " |\n";
+         << changes[row].previous << " | " << probeTime(p) << " | "
+         << mdCell(p.value("device", "").empty() ? "-" : p.value("device", "")) << " |\n";
       ++row;
     }
   if (!changesNote.empty())
@@ -717,16 +832,18 @@ bool writeReportFiles(const std::string &dir, std::string &err) {
           }() << "\n  ```\n";
       }
   }
-  md << "\n## Chart\n\n![metric against round and fallback size](report.svg)\n";
+  md << "\n## Chart\n\n![metric against round and fallback size, wall time per "
+        "probe](report.svg)\n";
 
   std::ostringstream svg;
-  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"300\" viewBox=\"0 0 780 "
-         "300\" "
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"780\" height=\"480\" viewBox=\"0 0 780 "
+         "480\" "
          "font-family=\"sans-serif\">\n";
-  svg << "<rect width=\"780\" height=\"300\" fill=\"white\"/>\n";
+  svg << "<rect width=\"780\" height=\"480\" fill=\"white\"/>\n";
   svgPanel(svg, st, 0, "metric by round", "round", true);
   svgPanel(svg, st, 390, "metric by fallback size", "modules moved", false);
   svgLegend(svg, st, 288);
+  svgTimePanel(svg, st, 300);
   svg << "</svg>\n";
   return writeWorkFile(dir, "report.md", md.str(), err) &&
          writeWorkFile(dir, "report.svg", svg.str(), err) &&

@@ -105,4 +105,9 @@ std::string slotDevice(const RunOptions &o, size_t slot);
 // The evaluator job of a prepared probe in slot `slot` of round `round`.
 Job makeJob(const RunOptions &o, const Prepared &p, int round, size_t slot);
 
+// The devices a Slurm step says it was given (SLURM_STEP_GPUS, else CUDA_VISIBLE_DEVICES, else
+// ASCEND_RT_VISIBLE_DEVICES in the step's environment), as the step wrote them into DIR/started;
+// "" when it names none (a count-only GRES, or one whose plugin sets no variable).
+std::string stepDevices(const std::string &dir);
+
 } // namespace qspec::tune

@@ -41,7 +41,11 @@ run options:
                            (default ASCEND_RT_VISIBLE_DEVICES)
   --executor KIND          local (default) or slurm (each evaluation through srun)
   --slurm-arg ARG          extra srun argument, repeatable (e.g. --slurm-arg=--partition=debug)
-  --partition P, --gres G  shorthands for --slurm-arg=--partition=P / --gres=G
+  --partition P            shorthand for --slurm-arg=--partition=P
+  --gres TYPE:N            slurm: each evaluation's devices, N of GRES TYPE per task
+                           (srun --gres=TYPE:N; e.g. --gres gpu:4, --gres npu:4)
+  --gpus-per-task N        slurm: each evaluation's devices as N GPUs (srun --gpus-per-task=N);
+                           with either, the history records the devices Slurm gave each probe
   --srun PATH              the srun program (default srun)
   --max-rounds N           stop after N rounds (default: the spec's max_rounds, else the strategy's)
   --max-time SECONDS       stop starting rounds after SECONDS (default: the spec's max_time)
@@ -118,12 +122,13 @@ bool takeColorOption(int &argc, char **argv, std::string &error) {
 
 // The run options that take a value, as `--flag VALUE` or `--flag=VALUE`.
 const char *const kValueFlags[] = {
-    "--workdir",     "--strategy",   "--jobs",       "--devices",
-    "--device-env",  "--executor",   "--slurm-arg",  "--partition",
-    "--gres",        "--srun",       "--max-rounds", "--max-time",
-    "--timeout",     "--cache-salt", "--inventory",  "--scores",
-    "--cache-input", "--retries",    "--log-limit",  "--eval-input",
-    "--max-evals",   "--max-hours",  "--plateau",    "--transient-retries"};
+    "--workdir",      "--strategy",   "--jobs",       "--devices",
+    "--device-env",   "--executor",   "--slurm-arg",  "--partition",
+    "--gres",         "--srun",       "--max-rounds", "--max-time",
+    "--timeout",      "--cache-salt", "--inventory",  "--scores",
+    "--cache-input",  "--retries",    "--log-limit",  "--eval-input",
+    "--max-evals",    "--max-hours",  "--plateau",    "--transient-retries",
+    "--gpus-per-task"};
 
 // The value flag `a` is (`--flag` or `--flag=...`), or "" if none; `val` is the `=` part.
 std::string valueFlag(const std::string &a, std::string &val, bool &inline_) {
@@ -195,6 +200,11 @@ std::optional<int> setRunNumber(const std::string &flag, const std::string &val,
     if (!wholeNumber(val, 0, 100, num))
       return usageError("--retries takes a whole number from 0 to 100");
     o.retries = static_cast<int>(num);
+  } else if (flag == "--gpus-per-task") {
+    if (!wholeNumber(val, 1, 1024, num))
+      return usageError("--gpus-per-task takes a whole number from 1 to 1024");
+    o.gpusPerTask = static_cast<int>(num);
+    o.slurmArgs.push_back("--gpus-per-task=" + val);
   } else if (flag == "--log-limit") {
     if (!wholeNumber(val, 1024, 1e12, num))
       return usageError("--log-limit takes a whole number of bytes, at least 1024");
@@ -220,9 +230,15 @@ std::optional<int> setRunValue(const std::string &flag, const std::string &val,
     o.executor = val;
   } else if (flag == "--slurm-arg")
     o.slurmArgs.push_back(val);
-  else if (flag == "--partition" || flag == "--gres")
+  else if (flag == "--partition")
     o.slurmArgs.push_back(flag + "=" + val);
-  else if (flag == "--srun")
+  else if (flag == "--gres") {
+    if (val.empty() || val[0] == ':' || val.back() == ':' || val.find(',') != std::string::npos)
+      return usageError("--gres takes one device request TYPE:N (e.g. gpu:4 or npu:4), not '" +
+                        sanitizeForTerminal(val) + "'");
+    o.gres = val;
+    o.slurmArgs.push_back(flag + "=" + val);
+  } else if (flag == "--srun")
     o.srun = val;
   else if (flag == "--cache-salt")
     o.cacheSalt = val;
@@ -291,6 +307,25 @@ std::optional<int> parseRunArgs(int argc, char **argv, tune::RunOptions &o) {
   return std::nullopt;
 }
 
+// Where each evaluation's devices come from: --devices locally; with Slurm, Slurm allocates them
+// (--gres or --gpus-per-task), so local device ids would name devices of another allocation.
+std::optional<int> checkDeviceOptions(const tune::RunOptions &o) {
+  bool slurm = o.executor == "slurm";
+  const char *request = !o.gres.empty() ? "--gres" : o.gpusPerTask ? "--gpus-per-task" : nullptr;
+  if (request && !slurm)
+    return usageError(std::string(request) +
+                      " asks Slurm for each evaluation's devices: it needs --executor slurm "
+                      "(a local run pins its slots with --devices)");
+  if (!o.gres.empty() && o.gpusPerTask)
+    return usageError("--gres and --gpus-per-task both ask for each evaluation's devices; "
+                      "give one of them");
+  if (slurm && !o.devices.empty())
+    return usageError("--devices names local device ids; with --executor slurm, Slurm allocates "
+                      "each evaluation's devices: ask for them with --gres TYPE:N or "
+                      "--gpus-per-task N");
+  return std::nullopt;
+}
+
 // What parseRunArgs cannot judge one flag at a time; nothing if the run can start.
 std::optional<int> checkRunOptions(const tune::RunOptions &o) {
   if (o.spec.empty())
@@ -302,6 +337,8 @@ std::optional<int> checkRunOptions(const tune::RunOptions &o) {
   if (o.devices.size() > 0 && o.devices.size() < o.jobs)
     return usageError("--devices names " + std::to_string(o.devices.size()) +
                       " devices for --jobs " + std::to_string(o.jobs));
+  if (std::optional<int> rc = checkDeviceOptions(o))
+    return rc;
   if (tune::findProgram(o.evaluator[0]).empty())
     return usageError("evaluator '" + sanitizeForTerminal(o.evaluator[0]) +
                       "' is not an executable program");

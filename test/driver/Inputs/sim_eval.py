@@ -88,10 +88,11 @@ if args.landscape == "nonmono" and len(float_blocks) == args.trap:
     accuracy -= args.trap_drop
 
 if args.env_log:
-    append(args.env_log, "round=%s slurm_job=%s device=%s visible=%s anti_outlier=%s config_dir=%s" % (
+    append(args.env_log, "round=%s slurm_job=%s device=%s visible=%s anti_outlier=%s config_dir=%s cuda=%s" % (
         os.environ.get("QSPEC_ROUND"), os.environ.get("SLURM_JOB_ID", "-"), os.environ.get("QSPEC_DEVICE"),
         os.environ.get("ASCEND_RT_VISIBLE_DEVICES", os.environ.get("MY_DEVICE", "-")),
-        os.environ.get("QSPEC_ANTI_OUTLIER", ""), os.path.isdir(os.environ["QSPEC_CONFIG_DIR"])))
+        os.environ.get("QSPEC_ANTI_OUTLIER", ""), os.path.isdir(os.environ["QSPEC_CONFIG_DIR"]),
+        os.environ.get("CUDA_VISIBLE_DEVICES", "-")))
 
 if args.sleep:
     time.sleep(args.sleep)

@@ -12,7 +12,10 @@ done
 # Unix sockets (munge's, and the job steps' in slurmd's spool folder) live in a short private
 # folder under /tmp: a socket path is at most 108 bytes, and DIR can be deep in the build tree.
 short=$(mktemp -d /tmp/qsl.XXXXXX) || { echo "slurm-cluster: mktemp failed"; exit 1; }
-mkdir -p "$dir"/{state,log} "$short"/{spool,munge}
+mkdir -p "$dir"/{state,log} "$short"/{spool,munge,dev}
+# Eight GPUs for the GRES tests: slurmd wants a character device per File= entry and opens none
+# (no cgroup device constraint here), so each is a link to /dev/null.
+for i in 0 1 2 3 4 5 6 7; do ln -s /dev/null "$short/dev/gpu$i"; done
 chmod 700 "$short/munge"
 host=$(hostname -s)
 pids=()
@@ -79,9 +82,16 @@ ReturnToService=2
 MpiDefault=none
 JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
-NodeName=$host CPUs=2 State=UNKNOWN
+GresTypes=gpu
+NodeName=$host CPUs=2 Gres=gpu:8 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
+# slurmd reads gres.conf next to slurm.conf. File= entries make Slurm name the GPUs it gives a
+# step (SLURM_STEP_GPUS, CUDA_VISIBLE_DEVICES); a count-only entry (Count=8) would not.
+cat > "$dir/gres.conf" <<GRES
+AutoDetect=off
+Name=gpu File=$short/dev/gpu[0-7]
+GRES
 export SLURM_CONF="$dir/slurm.conf"
 # In the foreground (-D) and in the background of this script: $! is the daemon itself, known at
 # once, so the trap stops it however slowly it starts.
