@@ -12,13 +12,15 @@
       the sensitivity model: each quantized node switchable between float and int8 by a graph
       input, so that one session measures every node alone (sensitivity.js).
 
-Any model and opset (from 6 on; the ops it adds are chosen by the model's opset):
+Any model and opset (from 7, the oldest onnxruntime runs; the ops it adds are chosen by the
+model's opset):
 
 * A quantization point is one activation input of a node whose op is quantized (QUANTIZED_OPS:
   the GEMM ops, the elementwise, pooling, resize and activation ops). An activation is a float
-  tensor (float32, float16, double, bfloat16) that is not fixed in the graph: ONNX shape
-  inference gives every tensor's element type, and integer, bool and shape tensors (a Reshape's
-  shape, a Concat of Shape outputs, a Slice's starts) are never tapped nor quantized. A tensor
+  tensor (float32, float16, double; bfloat16 is tapped but `apply` refuses it) that is not
+  fixed in the graph: ONNX shape inference gives every tensor's element type, and integer, bool
+  and shape tensors (a Reshape's shape, a Concat of Shape outputs, a Slice's starts) are never
+  tapped nor quantized. A tensor
   whose type inference cannot give is left alone too (counted in POINTS.json's "untyped").
 * Ops outside QUANTIZED_OPS stay float (BatchNormalization, Relu, Clip: HMCT fuses them into the
   op before them; shape ops move data and do not compute).
@@ -180,10 +182,10 @@ class Builder:
         return f"qsim.{stem}.{self.count}"
 
     def const(self, value, elem: int) -> str:
-        name = self.name("c")
-        self.graph.initializer.append(numpy_helper.from_array(np.asarray(value, dtype=FLOAT_TYPES[elem]), name))
         if elem == TensorProto.BFLOAT16:
             fail("bfloat16 activations are not simulated")
+        name = self.name("c")
+        self.graph.initializer.append(numpy_helper.from_array(np.asarray(value, dtype=FLOAT_TYPES[elem]), name))
         self.types[name] = elem
         return name
 
