@@ -8,7 +8,10 @@ the README carries them (examples/onnx-sim/README.md, "Generated READMEs").
   readme_tables.py check README.md TABLES.md
       fails, with a diff, unless README.md's generated block is TABLES.md;
   readme_tables.py write README.md TABLES.md
-      puts TABLES.md into README.md's generated block.
+      puts TABLES.md into README.md's generated block;
+  readme_tables.py chart MEASURED.svg COMMITTED.svg
+      fails, with a diff, unless the two qtune charts are the same but for the wall-time panel
+      (wall time varies from run to run; the metric panels do not).
 
 The block lies between the lines BEGIN and END below. Metrics are printed with six decimals:
 the runs are deterministic (fixed seeds, one thread), so the same inputs give the same bytes.
@@ -99,8 +102,26 @@ def write(readme: str, generated: str) -> None:
         f.write(head + BEGIN + "\n" + want + END + tail)
 
 
+def without_times(svg: str) -> list:
+    """The chart's lines, the wall-time panel (its title line up to the closing tag) left out."""
+    with open(svg) as f:
+        lines = f.readlines()
+    start = next((i for i, l in enumerate(lines) if ">wall time per probe</text>" in l), None)
+    end = next((i for i, l in enumerate(lines) if l.startswith("</svg>")), len(lines))
+    return lines if start is None else lines[:start] + lines[end:]
+
+
+def chart(measured: str, committed: str) -> None:
+    got, want = without_times(measured), without_times(committed)
+    if got != want:
+        sys.stdout.writelines(difflib.unified_diff(want, got, committed, "measured"))
+        sys.exit(f"readme_tables.py: {committed} is not the chart the test measured; "
+                 "regenerate it: bash examples/onnx-sim/regenerate.sh BUILD")
+    print(f"{os.path.basename(committed)}: the chart is the measured one (wall times aside)")
+
+
 def main() -> None:
-    modes = {"tables": (tables, 3), "check": (check, 2), "write": (write, 2)}
+    modes = {"tables": (tables, 3), "check": (check, 2), "write": (write, 2), "chart": (chart, 2)}
     mode = modes.get(sys.argv[1] if len(sys.argv) > 1 else "")
     if not mode or len(sys.argv) != 2 + mode[1]:
         sys.exit(__doc__)
