@@ -2,7 +2,67 @@
 
 #include "ir/TargetInfo.h"
 
+#include <unordered_set>
+
 namespace qspec::ir {
+
+namespace {
+
+bool isWeightedOp(std::string_view op) {
+  return op == "MatMul" || op == "Gemm" || op == "Conv" || op == "ConvTranspose";
+}
+
+// Ops that only move or retype a weight: their consumer, not they, is the module's node.
+bool isDataMovementOp(std::string_view op) {
+  static const std::unordered_set<std::string_view> ops = {
+      "Transpose", "Reshape", "Cast",   "Identity",        "Unsqueeze",
+      "Squeeze",   "Flatten", "Expand", "DequantizeLinear"};
+  return ops.count(op) != 0;
+}
+
+} // namespace
+
+GraphIndex indexGraph(const OnnxGraph &g, std::string_view only) {
+  GraphIndex ix;
+  std::string weight = only.empty() ? "" : std::string(only) + ".weight";
+  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
+    const GraphNode &n = g.nodes[i];
+    if (only.empty())
+      ix.byName.emplace(n.name, i);
+    if (!isDataMovementOp(n.opType))
+      for (const std::string &in : n.inputs)
+        if (!in.empty() && (only.empty() || in == weight)) {
+          std::vector<uint32_t> &v = ix.consumers[in];
+          if (v.empty() || v.back() != i)
+            v.push_back(i);
+        }
+    if (n.scope.empty() || (!only.empty() && n.scope != only))
+      continue;
+    ix.allByScope[n.scope].push_back(i);
+    if (isWeightedOp(n.opType))
+      ix.byScope[n.scope].push_back(i);
+  }
+  return ix;
+}
+
+NodeMapping mapByGraph(const GraphIndex &ix, const std::string &name) {
+  NodeMapping nm;
+  if (auto it = ix.consumers.find(name + ".weight"); it != ix.consumers.end()) {
+    nm.how = NodeMapping::Weight;
+    nm.nodes = it->second;
+  } else if (auto sc = ix.byScope.find(name); sc != ix.byScope.end()) {
+    if (sc->second.size() == 1) {
+      nm.how = NodeMapping::Scope;
+      nm.nodes = sc->second;
+    } else {
+      nm.candidates = sc->second;
+    }
+  } else if (auto all = ix.allByScope.find(name); all != ix.allByScope.end()) {
+    nm.how = NodeMapping::Scope;
+    nm.nodes = all->second;
+  }
+  return nm;
+}
 
 bool namesOnnxNodes(const Spec &spec, const Target &target) {
   return spec.onnx.present() && targetNames(target) == TargetInfo::Names::OnnxGraph;

@@ -7,10 +7,29 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace qspec::ir {
+
+// The mapping rule's view of a graph (docs/inputs.md, "Mapping rules"): node names, the compute
+// nodes consuming each input (nodes that only move a tensor left out), the MatMul/Gemm/Conv/
+// ConvTranspose nodes of each scope, and every node of each scope. With `only`, just what the
+// mapping of that one module name reads (its weight's consumers, its scope), so one name is
+// mapped with one pass over the graph and no index of it.
+struct GraphIndex {
+  std::unordered_map<std::string, uint32_t> byName;                  // empty with `only`
+  std::unordered_map<std::string, std::vector<uint32_t>> consumers;  // input -> compute nodes
+  std::unordered_map<std::string, std::vector<uint32_t>> byScope;    // scope -> weighted nodes
+  std::unordered_map<std::string, std::vector<uint32_t>> allByScope; // scope -> every node
+};
+GraphIndex indexGraph(const OnnxGraph &g, std::string_view only = {});
+
+// Steps 2-4 of the mapping rule for the module `name` (the mapping file, step 1, is the
+// reader's): every node consuming `NAME.weight`; else the one weighted node whose scope is the
+// module (several: none, kept as candidates); else every node of that scope. How None: no node.
+NodeMapping mapByGraph(const GraphIndex &ix, const std::string &name);
 
 // The target names ONNX nodes when the spec has two graphs: its TargetInfo::names is OnnxGraph
 // (hmct always, amct with `framework onnx`).
