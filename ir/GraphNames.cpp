@@ -1,5 +1,6 @@
 #include "ir/GraphNames.h"
 
+#include "ir/Suggest.h"
 #include "ir/TargetInfo.h"
 
 #include <unordered_set>
@@ -62,6 +63,17 @@ NodeMapping mapByGraph(const GraphIndex &ix, const std::string &name) {
     nm.nodes = all->second;
   }
   return nm;
+}
+
+std::optional<GraphHead> graphHead(const Spec &spec) {
+  if (!spec.onnx.present() || !spec.inventory.present())
+    return std::nullopt;
+  std::optional<OutputHead> h = outputHead(spec.inventory, spec.modelConfig);
+  if (!h || !h->tied())
+    return std::nullopt;
+  GraphHead out{h->name, h->embedding, {}};
+  out.mapping = mapByGraph(indexGraph(spec.onnx, h->name), h->name);
+  return out;
 }
 
 bool namesOnnxNodes(const Spec &spec, const Target &target) {

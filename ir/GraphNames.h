@@ -31,6 +31,19 @@ GraphIndex indexGraph(const OnnxGraph &g, std::string_view only = {});
 // module (several: none, kept as candidates); else every node of that scope. How None: no node.
 NodeMapping mapByGraph(const GraphIndex &ix, const std::string &name);
 
+// The tied output head (tiedHeadName: the index lists the embedding and no head weight) in the
+// ONNX graph of two graphs, mapped by the same rule as a module of the index
+// (`/lm_head/MatMul` -> `lm_head`, `/language_model/lm_head/MatMul` -> `language_model.lm_head`).
+// The ONNX-side targets keep its nodes float, as the targets matching module names keep the head
+// float; a head without a usable node (unmappedReason) is reported, never left quietly.
+struct GraphHead {
+  std::string name;                  // the head's module name
+  const Module *embedding = nullptr; // the embedding whose weight it reuses
+  NodeMapping mapping;               // its nodes in the graph
+};
+// nullopt without two graphs or a tied head.
+std::optional<GraphHead> graphHead(const Spec &spec);
+
 // The target names ONNX nodes when the spec has two graphs: its TargetInfo::names is OnnxGraph
 // (hmct always, amct with `framework onnx`).
 bool namesOnnxNodes(const Spec &spec, const Target &target);
