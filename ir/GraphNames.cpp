@@ -103,6 +103,20 @@ bool decidedByRule(const ResolvedModule &rm) {
   return rm.isProtected || rm.tuned || (src != Decision::BuiltIn && src != Decision::Default);
 }
 
+std::optional<NodeClash> claimHeadNodes(const Spec &spec, const GraphHead &head,
+                                        const std::unordered_map<uint32_t, uint32_t> &owner) {
+  for (uint32_t id : head.mapping.nodes) {
+    auto it = owner.find(id);
+    if (spec.onnx.nodes[id].unnamed || it == owner.end())
+      continue;
+    const ResolvedModule &other = spec.resolution.modules[it->second];
+    if (other.tier.value != Tier::Float)
+      return NodeClash{id, it->second,
+                       decidedByRule(other) ? other.tier.from.range() : spec.onnx.range};
+  }
+  return std::nullopt;
+}
+
 std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m,
                                     std::unordered_map<uint32_t, uint32_t> &owner) {
   const ResolvedModule &rm = spec.resolution.modules[m];

@@ -66,6 +66,10 @@ struct NodeClash {
 };
 std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m,
                                     std::unordered_map<uint32_t, uint32_t> &owner);
+// The same for the tied head (float), claimed after every module: a named node of the head that a
+// module of another tier owns is a clash (at the module's deciding rule, else the `onnx` line).
+std::optional<NodeClash> claimHeadNodes(const Spec &spec, const GraphHead &head,
+                                        const std::unordered_map<uint32_t, uint32_t> &owner);
 
 // One layer of the ONNX name space: a named node some module maps to, with the first module (in
 // inventory order) that reaches it. Modules without a usable node (unmappedReason) reach none.

@@ -1,6 +1,8 @@
 // ir::graphHead: a tied output head, which the index does not list, found in the ONNX graph of
-// two graphs by the rule that maps the index's modules (ir::mapByGraph), for each head layout.
+// two graphs by the rule that maps the index's modules (ir::mapByGraph), for each head layout; and
+// translation validation expecting it float (vendors::validateReading).
 #include "ir/GraphNames.h"
+#include "vendors/Reading.h"
 
 #include <gtest/gtest.h>
 
@@ -123,4 +125,76 @@ TEST(GraphHead, OnlyATiedHeadOfTwoGraphs) {
       specOf({"model.embed_tokens"}, {{"/lm_head/MatMul", "MatMul", "lm_head", {"x"}}});
   oneGraph.onnx.path.clear();
   EXPECT_EQ(headNodes(oneGraph), "none");
+}
+
+namespace {
+
+ir::Spec plainSpec() {
+  return specOf({"model.embed_tokens"},
+                {{"/model/embed_tokens/Gather",
+                  "Gather",
+                  "model.embed_tokens",
+                  {"model.embed_tokens.weight", "ids"}},
+                 {"/lm_head/MatMul", "MatMul", "lm_head", {"x", "onnx::MatMul_7"}}});
+}
+
+// The head a Gemm reading the tied weight itself, so the embedding's weight reaches it too.
+ir::Spec gemmSpec() {
+  return specOf({"model.embed_tokens"},
+                {{"/model/embed_tokens/Gather",
+                  "Gather",
+                  "model.embed_tokens",
+                  {"model.embed_tokens.weight", "ids"}},
+                 {"/lm_head/Gemm", "Gemm", "lm_head", {"x", "model.embed_tokens.weight"}}});
+}
+
+} // namespace
+
+TEST(GraphHead, NodeOfAQuantizedModuleClashes) {
+  ir::Spec plain = plainSpec();
+  std::optional<ir::GraphHead> h = ir::graphHead(plain);
+  ASSERT_TRUE(h);
+  std::unordered_map<uint32_t, uint32_t> owner;
+  EXPECT_FALSE(ir::claimNodes(plain, 0, owner));
+  EXPECT_FALSE(ir::claimHeadNodes(plain, *h, owner));
+
+  ir::Spec gemm = gemmSpec();
+  h = ir::graphHead(gemm);
+  ASSERT_TRUE(h);
+  owner.clear();
+  EXPECT_FALSE(ir::claimNodes(gemm, 0, owner));
+  std::optional<ir::NodeClash> c = ir::claimHeadNodes(gemm, *h, owner);
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->node, 1u);
+  EXPECT_EQ(c->first, 0u);
+  gemm.resolution.modules[0].tier.value = ir::Tier::Float;
+  EXPECT_FALSE(ir::claimHeadNodes(gemm, *h, owner));
+}
+
+TEST(GraphHead, ValidationExpectsTheHeadFloat) {
+  ir::Spec spec = specOf({"model.embed_tokens"}, {{"/lm_head/MatMul", "MatMul", "lm_head", {"x"}}});
+  spec.targets.push_back(ir::Target{"hmct", "", {}, {}});
+  vendors::VendorReading r;
+  r.kind = "hmct";
+  r.fields = vendors::FieldTier;
+  r.modules.resize(1);
+  r.modules[0].known = true;
+  r.modules[0].tier = ir::Tier::Int8;
+  r.headName = "lm_head";
+  r.head.known = true;
+  r.head.tier = ir::Tier::Float;
+  SourceManager sm;
+  DiagnosticEngine ok(sm);
+  EXPECT_TRUE(vendors::validateReading(spec, spec.targets[0], r, ok));
+  r.head.tier = ir::Tier::Int8;
+  r.head.line = 3;
+  r.head.column = 5;
+  DiagnosticEngine bad(sm);
+  EXPECT_FALSE(vendors::validateReading(spec, spec.targets[0], r, bad));
+  ASSERT_EQ(bad.diagnostics().size(), 1u);
+  EXPECT_EQ(bad.diagnostics()[0].code, "err_emit_divergence");
+  EXPECT_NE(bad.diagnostics()[0].message.find("module 'lm_head' differently: the spec's tier is "
+                                              "'float', the written file gives 'int8' (line 3"),
+            std::string::npos)
+      << bad.diagnostics()[0].message;
 }
