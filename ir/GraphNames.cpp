@@ -132,19 +132,24 @@ std::optional<NodeClash> claimNodes(const Spec &spec, uint32_t m,
   return std::nullopt;
 }
 
-std::vector<GraphLayer> graphLayers(const Spec &spec) {
+std::vector<GraphLayer> graphLayers(const Spec &spec, const std::optional<GraphHead> &head) {
   const OnnxGraph &g = spec.onnx;
-  std::vector<uint32_t> first(g.nodes.size(), UINT32_MAX);
-  for (uint32_t m = 0; m < g.modules.size(); ++m) {
-    if (!unmappedReason(g, g.modules[m], "").empty())
-      continue;
-    for (uint32_t id : g.modules[m].nodes)
-      if (!g.nodes[id].unnamed && first[id] == UINT32_MAX)
-        first[id] = m;
-  }
+  constexpr uint32_t none = UINT32_MAX - 1;
+  std::vector<uint32_t> first(g.nodes.size(), none);
+  auto reach = [&](const NodeMapping &nm, uint32_t who) {
+    if (!unmappedReason(g, nm, "").empty())
+      return;
+    for (uint32_t id : nm.nodes)
+      if (!g.nodes[id].unnamed && first[id] == none)
+        first[id] = who;
+  };
+  for (uint32_t m = 0; m < g.modules.size(); ++m)
+    reach(g.modules[m], m);
+  if (head)
+    reach(head->mapping, kTiedHead);
   std::vector<GraphLayer> out;
   for (uint32_t id = 0; id < first.size(); ++id)
-    if (first[id] != UINT32_MAX)
+    if (first[id] != none)
       out.push_back({id, first[id]});
   return out;
 }

@@ -72,13 +72,15 @@ std::optional<NodeClash> claimHeadNodes(const Spec &spec, const GraphHead &head,
                                         const std::unordered_map<uint32_t, uint32_t> &owner);
 
 // One layer of the ONNX name space: a named node some module maps to, with the first module (in
-// inventory order) that reaches it. Modules without a usable node (unmappedReason) reach none.
+// inventory order) that reaches it, or the tied head (graphHead) when no module does. Modules
+// without a usable node (unmappedReason) reach none.
+constexpr uint32_t kTiedHead = UINT32_MAX;
 struct GraphLayer {
   uint32_t node;   // into OnnxGraph::nodes
-  uint32_t module; // into Inventory::modules
+  uint32_t module; // into Inventory::modules, or kTiedHead
 };
-// Every such layer, in graph order.
-std::vector<GraphLayer> graphLayers(const Spec &spec);
+// Every such layer, in graph order. `head` is graphHead(spec), computed by the caller.
+std::vector<GraphLayer> graphLayers(const Spec &spec, const std::optional<GraphHead> &head);
 
 // The node as an inventory entry, as an ONNX inventory reads it: its name, its op type, and
 // whether it has a bias input (the third of Conv/ConvTranspose/Gemm; any other op has none).

@@ -7,7 +7,7 @@
 //      module's node, several are ambiguous (kept as candidates, mapped to none);
 //   4. a module with no such node in its scope (an activation, a weightless norm): every node
 //      whose scope is the module.
-// Steps 2-4 are ir::mapByGraph.
+// Steps 2-4 are ir::mapByGraph, which also maps a tied output head (ir::graphHead).
 #include "frontend/readers/ReaderSupport.h"
 #include "frontend/readers/Readers.h"
 #include "ir/GraphNames.h"

@@ -171,6 +171,19 @@ TEST(GraphHead, NodeOfAQuantizedModuleClashes) {
   EXPECT_FALSE(ir::claimHeadNodes(gemm, *h, owner));
 }
 
+TEST(GraphHead, HeadNodesAreLayers) {
+  // The head's node is a layer of its own; one a module reaches is that module's.
+  ir::Spec plain = plainSpec();
+  std::optional<ir::GraphHead> h = ir::graphHead(plain);
+  std::vector<ir::GraphLayer> layers = ir::graphLayers(plain, h);
+  ASSERT_EQ(layers.size(), 2u);
+  EXPECT_EQ(layers[1].node, 1u);
+  EXPECT_EQ(layers[1].module, ir::kTiedHead);
+  EXPECT_EQ(ir::graphLayers(plain, std::nullopt).size(), 1u);
+  ir::Spec gemm = gemmSpec();
+  EXPECT_EQ(ir::graphLayers(gemm, ir::graphHead(gemm)).back().module, 0u);
+}
+
 TEST(GraphHead, ValidationExpectsTheHeadFloat) {
   ir::Spec spec = specOf({"model.embed_tokens"}, {{"/lm_head/MatMul", "MatMul", "lm_head", {"x"}}});
   spec.targets.push_back(ir::Target{"hmct", "", {}, {}});
