@@ -1,5 +1,6 @@
 #include "ir/IRPrinter.h"
 #include "ir/GraphNames.h"
+#include "ir/Suggest.h"
 #include "support/Json.h"
 
 #include <nlohmann/json.hpp>
@@ -522,11 +523,10 @@ static void explainLine(std::ostream &os, const char *what, const std::string &v
 
 // The module's name in one target's name space: the module name, or with two graphs the ONNX
 // node names for HMCT and AMCT's framework onnx (docs/inputs.md, "Two graphs").
-static std::string targetName(const Spec &spec, const Target &t, uint32_t index) {
-  const std::string &module = spec.inventory.modules[index].name;
+static std::string targetName(const Spec &spec, const Target &t, const std::string &module,
+                              const NodeMapping &nm) {
   if (!namesOnnxNodes(spec, t))
     return module + " (module name)";
-  const NodeMapping &nm = spec.onnx.modules[index];
   std::string out;
   for (uint32_t id : nm.nodes)
     out += (out.empty() ? "" : ", ") + spec.onnx.nodes[id].name +
@@ -571,7 +571,10 @@ void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std
   recipe("act", r.act);
   for (const Target &t : spec.targets) {
     std::string label = t.kind + (t.variant.empty() ? "" : " " + t.variant);
-    os << "  name in " << label << ": " << targetName(spec, t, index) << '\n';
+    os << "  name in " << label << ": "
+       << targetName(spec, t, m.name,
+                     spec.onnx.present() ? spec.onnx.modules[index] : NodeMapping{})
+       << '\n';
     // What this target applies where it differs from the above (its expected reading).
     const TargetReading *tr = spec.readingOf(t);
     const TargetChange *c = tr ? tr->changeOf(index) : nullptr;
@@ -592,6 +595,24 @@ void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std
       explainLine(os, (label + ": act.method").c_str(), c->actMethod->value, c->actMethod->from,
                   sm);
   }
+}
+
+bool printExplainTiedHead(const Spec &spec, std::string_view name, std::ostream &os) {
+  std::optional<OutputHead> h =
+      spec.inventory.present() ? outputHead(spec.inventory, spec.modelConfig) : std::nullopt;
+  if (!h || !h->tied() || h->name != name)
+    return false;
+  std::optional<GraphHead> g = graphHead(spec);
+  os << "module " << h->name << " (tied output head, not in the inventory)\n";
+  os << "  reuses the weight of: " << (h->embedding ? h->embedding->name : "<none>") << '\n';
+  os << "  tier: float\n      kept float by the targets below (docs/inputs.md, \"Output head\")\n";
+  // The backends that keep a tied head float: msModelSlim's exclude, AMCT's skip_layers, HMCT's
+  // float32 node entries, Horizon's frozen float32.
+  for (const Target &t : spec.targets)
+    if (t.kind == "msmodelslim" || t.kind == "amct" || t.kind == "hmct" || t.kind == "horizon")
+      os << "  name in " << t.kind << (t.variant.empty() ? "" : " " + t.variant) << ": "
+         << targetName(spec, t, h->name, g ? g->mapping : NodeMapping{}) << '\n';
+  return true;
 }
 
 } // namespace qspec::ir

@@ -25,6 +25,11 @@ void printIRJSON(const Spec &spec, const SourceManager &sm, std::string &out);
 // For module `index`: every setting and the source location that decided it.
 void printExplain(const Spec &spec, uint32_t index, const SourceManager &sm, std::ostream &os);
 
+// For `name`, the tied output head (tiedHeadName), which the inventory does not list: that it
+// stays float in every target and its name in each (with two graphs, its ONNX nodes:
+// graphHead). False, printing nothing, when `name` is not the tied head.
+bool printExplainTiedHead(const Spec &spec, std::string_view name, std::ostream &os);
+
 // "file:line:col" of a range, or "<built-in>".
 std::string locationString(const SourceRange &r, const SourceManager &sm);
 

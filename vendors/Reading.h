@@ -90,6 +90,11 @@ struct VendorReading {
   std::string kind;                   // target kind: msmodelslim | amct | hmct | horizon
   uint32_t fields = 0;                // the Field bits this backend carries
   std::vector<ModuleReading> modules; // parallel to spec.inventory.modules (empty: no inventory)
+  // Two graphs, a target naming ONNX nodes: the tied output head (ir::graphHead), which is no
+  // module of the inventory, as the vendor applies it to its nodes; unknown when it has no usable
+  // node. Every target keeps a tied head float, so validateReading expects float.
+  std::string headName;
+  ModuleReading head;
 };
 
 // Reads `bytes` (a file the emitter wrote for `target`) through the vendor's document model and

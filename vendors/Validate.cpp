@@ -11,7 +11,8 @@
 //    dtype set by a less specific rule than the tier gives way to it (effectiveWeightDtype).
 // 3. An activation dtype that is a float word on both sides (float, fp16, bf16...) is one
 //    reading: the activation stays unquantized.
-// 4. At most kMaxDivergences are reported per target, each with a note at the deciding rule;
+// 4. A tied output head the reading has (VendorReading::head, two graphs) must read float.
+// 5. At most kMaxDivergences are reported per target, each with a note at the deciding rule;
 //    one note counts the rest.
 #include "vendors/Reading.h"
 
@@ -173,6 +174,18 @@ bool validateReading(const ir::Spec &spec, const ir::Target &target, const Vendo
         diags.note(diag, DiagID::note_emit_divergence_rule, d.from->range(),
                    {fieldName(d.field), mods[i].name});
       last = &diag;
+    }
+  }
+  // A tied output head (two graphs) is no module of the inventory; every target keeps it float.
+  const ModuleReading &head = reading.head;
+  if (head.known && head.tier != ir::Tier::Float) {
+    if (shown == kMaxDivergences) {
+      ++hidden;
+    } else {
+      ++shown;
+      last = &diags.report(DiagID::err_emit_divergence, target.range,
+                           {reading.kind, reading.headName, fieldName(FieldTier),
+                            ir::tierName(ir::Tier::Float), ir::tierName(head.tier), where(head)});
     }
   }
   if (hidden > 0 && last)

@@ -358,6 +358,9 @@ int explainModule(Session &s, const ir::Spec &spec) {
   }
   auto it = spec.inventory.index.find(s.o.explain);
   if (it == spec.inventory.index.end()) {
+    // A tied output head is no module of the inventory, but every target decides it.
+    if (ir::printExplainTiedHead(spec, s.o.explain, std::cout))
+      return s.finish(0);
     Diagnostic &d = s.diags.report(DiagID::err_unknown_module, SourceRange{}, {s.o.explain});
     if (const ir::Module *best = closestModule(spec, s.o.explain))
       s.diags.note(d, DiagID::note_did_you_mean, SourceRange{}, {best->name});

@@ -18,6 +18,7 @@
 //    op types); a decided module without a named node is warned, a protected one refused.
 // 3. Without one: type overrides -> op_config, exact names -> node_config (a glob needs the
 //    inventory), protect > tuning > name override, higher priority first.
+//    A tied output head (ir::graphHead), no module of the index, gets float32 on its nodes.
 // 4. Strict JSON by nlohmann_json: sections in order, empty ones left out, keys sorted by code
 //    point, floats with a '.', UTF-8 names escaped by the library; '/' and '*' of a `//` or `/*`
 //    in a name spelt "\/" and "\u002a" so HMCT's comment stripper leaves the name intact.
@@ -113,6 +114,13 @@ private:
   void fromInventory();
   void fromGraph();
   bool claimNodes(const ir::OnnxGraph &g, size_t m, std::unordered_map<uint32_t, uint32_t> &owner);
+  void tiedHead(const std::unordered_map<uint32_t, uint32_t> &owner);
+  // Two graphs: the tier model or op level gives node `n` (op_config: the dual-int16 default).
+  ir::Tier nodeTier(const ir::GraphNode &n) const {
+    auto op = ops_.find(n.opType);
+    ir::Tier d = spec_.defaultTier();
+    return op != ops_.end() ? op->second : d == ir::Tier::DualInt16 ? ir::Tier::Int16 : d;
+  }
   void asWritten();
   void typeEntry(const passes::SymbolicEntry &e);
   void nameEntry(const passes::SymbolicEntry &e);
@@ -376,11 +384,42 @@ void Builder::fromGraph() {
     }
     for (uint32_t id : g.modules[m].nodes) {
       const ir::GraphNode &n = g.nodes[id];
-      auto op = ops_.find(n.opType);
-      ir::Tier eff = op != ops_.end() ? op->second : d == ir::Tier::DualInt16 ? ir::Tier::Int16 : d;
-      if (!n.unnamed && (rm.tier.value != eff || rm.isProtected || rm.tuned))
+      if (!n.unnamed && (rm.tier.value != nodeTier(n) || rm.isProtected || rm.tuned))
         nodes_.set(n.name, rm.tier.value);
     }
+  }
+  tiedHead(owner);
+}
+
+// Two graphs: the tied output head (ir::graphHead) is no module of the index, but a MatMul of the
+// graph. It stays float, as msModelSlim's exclude, AMCT's skip_layers and Horizon's frozen
+// float32 keep it: its named nodes get float32 entries. Without a usable node it is warned; a
+// node a module of another tier owns is a clash.
+void Builder::tiedHead(const std::unordered_map<uint32_t, uint32_t> &owner) {
+  std::optional<ir::GraphHead> head = ir::graphHead(spec_);
+  if (!head)
+    return;
+  const ir::OnnxGraph &g = spec_.onnx;
+  std::string why = ir::unmappedReason(g, head->mapping, "HMCT");
+  if (!why.empty()) {
+    std::string scope = head->name;
+    std::replace(scope.begin(), scope.end(), '.', '/');
+    diags_.report(DiagID::warn_hmct_tied_head_unmapped, g.range,
+                  {head->name, head->embedding ? head->embedding->name : "", why, scope});
+    return;
+  }
+  if (std::optional<ir::NodeClash> c = ir::claimHeadNodes(spec_, *head, owner)) {
+    diags_.report(DiagID::err_hmct_node_shared, c->at,
+                  {g.nodes[c->node].name, spec_.inventory.modules[c->first].name,
+                   ir::tierName(spec_.resolution.modules[c->first].tier.value), head->name,
+                   ir::tierName(ir::Tier::Float)});
+    ok_ = false;
+    return;
+  }
+  for (uint32_t id : head->mapping.nodes) {
+    const ir::GraphNode &n = g.nodes[id];
+    if (!n.unnamed && nodeTier(n) != ir::Tier::Float)
+      nodes_.set(n.name, ir::Tier::Float);
   }
 }
 

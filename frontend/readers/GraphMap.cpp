@@ -7,13 +7,12 @@
 //      module's node, several are ambiguous (kept as candidates, mapped to none);
 //   4. a module with no such node in its scope (an activation, a weightless norm): every node
 //      whose scope is the module.
+// Steps 2-4 are ir::mapByGraph, which also maps a tied output head (ir::graphHead).
 #include "frontend/readers/ReaderSupport.h"
 #include "frontend/readers/Readers.h"
+#include "ir/GraphNames.h"
 
 #include <nlohmann/json.hpp>
-
-#include <unordered_map>
-#include <unordered_set>
 
 namespace qspec::readers {
 
@@ -106,45 +105,6 @@ std::string scopeFromNamespace(std::string_view ns) {
 
 namespace {
 
-bool isWeightedOp(std::string_view op) {
-  return op == "MatMul" || op == "Gemm" || op == "Conv" || op == "ConvTranspose";
-}
-
-// Ops that only move or retype a weight: their consumer, not they, is the module's node.
-bool isDataMovementOp(std::string_view op) {
-  static const std::unordered_set<std::string_view> ops = {
-      "Transpose", "Reshape", "Cast",   "Identity",        "Unsqueeze",
-      "Squeeze",   "Flatten", "Expand", "DequantizeLinear"};
-  return ops.count(op) != 0;
-}
-
-struct GraphIndex {
-  std::unordered_map<std::string, uint32_t> byName;
-  std::unordered_map<std::string, std::vector<uint32_t>> consumers;  // input -> compute nodes
-  std::unordered_map<std::string, std::vector<uint32_t>> byScope;    // scope -> weighted nodes
-  std::unordered_map<std::string, std::vector<uint32_t>> allByScope; // scope -> every node
-};
-
-GraphIndex indexGraph(const ir::OnnxGraph &g) {
-  GraphIndex ix;
-  for (uint32_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::GraphNode &n = g.nodes[i];
-    ix.byName.emplace(n.name, i);
-    if (!isDataMovementOp(n.opType))
-      for (const std::string &in : n.inputs)
-        if (!in.empty()) {
-          std::vector<uint32_t> &v = ix.consumers[in];
-          if (v.empty() || v.back() != i)
-            v.push_back(i);
-        }
-    if (!n.scope.empty())
-      ix.allByScope[n.scope].push_back(i);
-    if (isWeightedOp(n.opType) && !n.scope.empty())
-      ix.byScope[n.scope].push_back(i);
-  }
-  return ix;
-}
-
 // The node names of one mapping-file value: a string or an array of strings.
 bool mapValueNames(std::string_view valueText, std::vector<std::string> &out) {
   nlohmann::json v = nlohmann::json::parse(valueText.begin(), valueText.end(), nullptr, false);
@@ -162,7 +122,7 @@ bool mapValueNames(std::string_view valueText, std::vector<std::string> &out) {
   return true;
 }
 
-bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &ix,
+bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const ir::GraphIndex &ix,
                  DiagnosticEngine &diags, const ReaderLimits &limits) {
   SourceManager &sm = diags.sourceManager();
   std::string err;
@@ -214,27 +174,11 @@ bool readMapFile(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &i
   return ok;
 }
 
-void deriveMapping(const ir::Inventory &inv, ir::OnnxGraph &g, const GraphIndex &ix) {
-  for (size_t m = 0; m < inv.modules.size(); ++m) {
-    ir::NodeMapping &nm = g.modules[m];
-    if (nm.how == ir::NodeMapping::MapFile)
-      continue;
-    const std::string &name = inv.modules[m].name;
-    if (auto it = ix.consumers.find(name + ".weight"); it != ix.consumers.end()) {
-      nm.how = ir::NodeMapping::Weight;
-      nm.nodes = it->second;
-    } else if (auto sc = ix.byScope.find(name); sc != ix.byScope.end()) {
-      if (sc->second.size() == 1) {
-        nm.how = ir::NodeMapping::Scope;
-        nm.nodes = sc->second;
-      } else {
-        nm.candidates = sc->second;
-      }
-    } else if (auto all = ix.allByScope.find(name); all != ix.allByScope.end()) {
-      nm.how = ir::NodeMapping::Scope;
-      nm.nodes = all->second;
-    }
-  }
+// Steps 2-4 (ir::mapByGraph) for every module the mapping file does not name.
+void deriveMapping(const ir::Inventory &inv, ir::OnnxGraph &g, const ir::GraphIndex &ix) {
+  for (size_t m = 0; m < inv.modules.size(); ++m)
+    if (g.modules[m].how != ir::NodeMapping::MapFile)
+      g.modules[m] = ir::mapByGraph(ix, inv.modules[m].name);
 }
 
 } // namespace
@@ -244,7 +188,7 @@ bool readOnnxGraph(const ir::Inventory &inv, ir::OnnxGraph &graph, DiagnosticEng
   if (!detail::readOnnxGraph(graph.path, graph, diags, graph.range, limits))
     return false;
   graph.modules.assign(inv.modules.size(), {});
-  GraphIndex ix = indexGraph(graph);
+  ir::GraphIndex ix = ir::indexGraph(graph);
   if (!graph.mapPath.empty() && !readMapFile(inv, graph, ix, diags, limits))
     return false;
   deriveMapping(inv, graph, ix);

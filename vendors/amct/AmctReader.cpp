@@ -88,14 +88,15 @@ struct Namer {
 
 // Two graphs, framework onnx: the document applied to the ONNX graph's layers (node names, op
 // types), and each module read as its layers: the first that disagrees with the module's
-// resolution, else the first; a module without a layer is not decided by AMCT.
-std::vector<ModuleReading> readGraph(const ir::Spec &spec, const ir::Target &target,
-                                     const AmctDocument &doc, const Namer &namer, uint32_t fields,
-                                     CheckOptions &co, std::vector<Finding> &refusals,
-                                     std::vector<ir::Module> &nodes) {
+// resolution, else the first; a module without a layer is not decided by AMCT. The tied output
+// head (ir::graphHead) is read the same way into `out.head`, expected float.
+void readGraph(const ir::Spec &spec, const ir::Target &target, const AmctDocument &doc,
+               const Namer &namer, CheckOptions &co, std::vector<Finding> &refusals,
+               std::vector<ir::Module> &nodes, VendorReading &out) {
   const ir::OnnxGraph &g = spec.onnx;
+  std::optional<ir::GraphHead> head = ir::graphHead(spec);
   std::vector<uint32_t> layerOf(g.nodes.size(), UINT32_MAX);
-  for (const ir::GraphLayer &l : ir::graphLayers(spec)) {
+  for (const ir::GraphLayer &l : ir::graphLayers(spec, head)) {
     layerOf[l.node] = static_cast<uint32_t>(nodes.size());
     nodes.push_back(ir::nodeAsModule(g.nodes[l.node]));
   }
@@ -105,24 +106,31 @@ std::vector<ModuleReading> readGraph(const ir::Spec &spec, const ir::Target &tar
     if (f.level == Finding::Error)
       refusals.push_back(std::move(f));
   std::vector<Applied> applied = applyDocument(doc, nodes, co.version, refusals);
-  std::vector<ModuleReading> out(spec.inventory.modules.size());
-  for (size_t m = 0; m < out.size(); ++m) {
-    ir::ResolvedModule rm = spec.expectedModule(target, m);
+  // The module (or head) read as its layers, against what it should read as.
+  auto read = [&](const ir::NodeMapping &nm, const ir::ResolvedModule &rm, ModuleReading &r) {
     bool first = true;
-    for (uint32_t id : g.modules[m].nodes) {
+    for (uint32_t id : nm.nodes) {
       uint32_t k = layerOf[id];
       if (k == UINT32_MAX)
         continue;
-      ModuleReading r = namer.name(nodes[k], rm, applied[k]);
-      bool agrees = readingAgrees(rm, r, fields);
+      ModuleReading one = namer.name(nodes[k], rm, applied[k]);
+      bool agrees = readingAgrees(rm, one, out.fields);
       if (first || !agrees)
-        out[m] = r;
+        r = one;
       first = false;
       if (!agrees)
         break;
     }
+  };
+  out.modules.assign(spec.inventory.modules.size(), ModuleReading{});
+  for (size_t m = 0; m < out.modules.size(); ++m)
+    read(g.modules[m], spec.expectedModule(target, m), out.modules[m]);
+  if (head && ir::unmappedReason(g, head->mapping, "AMCT").empty()) {
+    ir::ResolvedModule floatHead;
+    floatHead.tier.value = ir::Tier::Float;
+    out.headName = head->name;
+    read(head->mapping, floatHead, out.head);
   }
-  return out;
 }
 
 Version versionOf(const ir::Target &target) {
@@ -161,7 +169,7 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   if (withInventory && ir::namesOnnxNodes(spec, target)) {
     std::vector<Finding> refusals;
     std::vector<ir::Module> nodes; // outlives co.layerTypes' views
-    out.modules = readGraph(spec, target, doc, namer, out.fields, co, refusals, nodes);
+    readGraph(spec, target, doc, namer, co, refusals, nodes, out);
     for (const Finding &f : refusals)
       diags.report(DiagID::err_amct_check, target.range, {checkName(f.check), f.message});
     return refusals.empty();

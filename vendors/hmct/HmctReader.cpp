@@ -1,5 +1,6 @@
 // HMCT's reading of a quant_config; see HmctReader.h.
 #include "vendors/hmct/HmctReader.h"
+#include "ir/GraphNames.h"
 #include "vendors/Parsed.h"
 
 namespace qspec::vendors {
@@ -66,22 +67,32 @@ bool acceptedByHmct(const hmct::QuantConfigDoc &doc, const ir::Target &target,
   return true;
 }
 
-// Two graphs: module `m` as HMCT reads its named nodes in the ONNX graph: the first node whose
-// qtype differs from the module's resolved tier (so a split module is a divergence), else the
-// first; nullopt when the module has no named node.
-std::optional<HmctNodeQtype> graphQtype(const HmctNodes &nodes, const ir::Spec &spec, size_t m) {
+// Two graphs: a module as HMCT reads its named nodes in the ONNX graph: the first node whose
+// qtype differs from `expected` (so a split module is a divergence), else the first; nullopt when
+// the module has no named node.
+std::optional<HmctNodeQtype> graphQtype(const HmctNodes &nodes, const ir::OnnxGraph &g,
+                                        const ir::NodeMapping &nm,
+                                        std::optional<ir::Tier> expected) {
   std::optional<HmctNodeQtype> first;
-  for (uint32_t id : spec.onnx.modules[m].nodes) {
-    const ir::GraphNode &n = spec.onnx.nodes[id];
+  for (uint32_t id : nm.nodes) {
+    const ir::GraphNode &n = g.nodes[id];
     if (n.unnamed)
       continue;
     HmctNodeQtype q = nodes.qtype(n.name, n.opType);
-    if (spec.resolution.done && q.tier != spec.resolution.modules[m].tier.value)
+    if (expected && q.tier != *expected)
       return q;
     if (!first)
       first = q;
   }
   return first;
+}
+
+void setReading(const HmctNodeQtype &q, const RoleReading &act, ModuleReading &m) {
+  m.known = q.tier.has_value();
+  m.tier = q.tier.value_or(ir::Tier::Float);
+  m.act = act;
+  m.line = q.line;
+  m.column = q.column;
 }
 
 } // namespace
@@ -184,17 +195,18 @@ bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
   out.modules.resize(inv.modules.size());
   for (size_t i = 0; i < inv.modules.size(); ++i) {
     std::optional<HmctNodeQtype> read = spec.onnx.present()
-                                            ? graphQtype(nodes, spec, i)
+                                            ? graphQtype(nodes, spec.onnx, spec.onnx.modules[i],
+                                                         spec.resolution.modules[i].tier.value)
                                             : nodes.qtype(inv.modules[i].name, inv.modules[i].type);
-    if (!read)
-      continue; // no named node in the ONNX graph: HMCT's rules do not reach the module
-    const HmctNodeQtype &q = *read;
-    ModuleReading &m = out.modules[i];
-    m.known = q.tier.has_value();
-    m.tier = q.tier.value_or(ir::Tier::Float);
-    m.act = act;
-    m.line = q.line;
-    m.column = q.column;
+    if (read) // else no named node in the ONNX graph: HMCT's rules do not reach the module
+      setReading(*read, act, out.modules[i]);
+  }
+  // Two graphs: the tied output head, as HMCT reads its nodes (expected float).
+  if (std::optional<ir::GraphHead> head = ir::graphHead(spec);
+      head && ir::unmappedReason(spec.onnx, head->mapping, "HMCT").empty()) {
+    out.headName = head->name;
+    if (auto read = graphQtype(nodes, spec.onnx, head->mapping, ir::Tier::Float))
+      setReading(*read, act, out.head);
   }
   return true;
 }
