@@ -104,8 +104,11 @@ def write(readme: str, generated: str) -> None:
 
 def without_times(svg: str) -> list:
     """The chart's lines, the wall-time panel (its title line up to the closing tag) left out."""
-    with open(svg) as f:
-        lines = f.readlines()
+    try:
+        with open(svg) as f:
+            lines = f.readlines()
+    except OSError as e:
+        sys.exit(f"readme_tables.py: {svg}: {e.strerror}")
     start = next((i for i, l in enumerate(lines) if ">wall time per probe</text>" in l), None)
     end = next((i for i, l in enumerate(lines) if l.startswith("</svg>")), len(lines))
     return lines if start is None else lines[:start] + lines[end:]

@@ -12,6 +12,10 @@
 #
 #   setup-example.sh EXAMPLE_DIR MODEL.onnx MAKE_INPUTS.py    (paths in EXAMPLE_DIR)
 set -euo pipefail
+if [ $# -ne 3 ] || [ ! -f "$1/package-lock.json" ]; then
+  echo "usage: setup-example.sh EXAMPLE_DIR MODEL.onnx MAKE_INPUTS.py (EXAMPLE_DIR holds a package-lock.json)" >&2
+  exit 2
+fi
 sim=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$sim/../.." && pwd)
 example=$(cd "$1" && pwd)
