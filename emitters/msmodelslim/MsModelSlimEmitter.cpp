@@ -785,7 +785,7 @@ int bitsOf(const std::string &dtype) {
   return 16;
 }
 
-// metadata: config_id, score, label, verified_model_types (five keys at most, 1.2). Unset w_bit
+// metadata: config_id, score, label, verified_model_types, verified_tags (1.2). Unset w_bit
 // and a_bit come from `main`, the entry that stands for the practice.
 void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
@@ -811,6 +811,20 @@ void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main
     }
   y << YAML::EndMap;
   emitStringList(y, "verified_model_types", o.verifiedModelTypes);
+  if (!o.verifiedTags.empty()) {
+    y << YAML::Key << "verified_tags" << YAML::Value << YAML::BeginMap;
+    for (const auto &[model, lists] : o.verifiedTags) {
+      y << YAML::Key << YAML::DoubleQuoted << model << YAML::Value << YAML::BeginSeq;
+      for (const std::vector<std::string> &tags : lists) {
+        y << YAML::Flow << YAML::BeginSeq;
+        for (const std::string &t : tags)
+          y << YAML::DoubleQuoted << t;
+        y << YAML::EndSeq;
+      }
+      y << YAML::EndSeq;
+    }
+    y << YAML::EndMap;
+  }
   y << YAML::EndMap;
 }
 

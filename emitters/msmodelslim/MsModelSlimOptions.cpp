@@ -96,8 +96,40 @@ private:
     }
   }
 
-  // score, label, verified_model_types.
+  // verified_tags { model "TYPE", "TAG", ... }: each line one inner list of metadata.verified_tags
+  // under its model type (msModelSlim: a map of model type to lists of tags verified together).
+  void verifiedTags() {
+    const ir::Option *o = target_.option("verified_tags");
+    if (!o)
+      return;
+    if (!o->isBlock || o->children.empty())
+      return bad(o, "verified_tags is a block of 'model \"TYPE\", \"TAG\", ...' lines");
+    for (const ir::Option &c : o->children) {
+      bool strings = c.children.empty() && c.values.size() >= 2;
+      for (const ir::Value &v : c.values)
+        strings = strings && v.kind == ir::Value::String;
+      if (c.key != "model" || !strings) {
+        badAt(c.range, "verified_tags." + c.key,
+              "each line is 'model \"TYPE\", \"TAG\", ...': a model type, then the tags verified "
+              "together");
+        continue;
+      }
+      for (const ir::Value &v : c.values)
+        whitelist("verified_tags entry", v.text, v.range);
+      auto it = std::find_if(out_.verifiedTags.begin(), out_.verifiedTags.end(),
+                             [&](const auto &e) { return e.first == c.values[0].text; });
+      if (it == out_.verifiedTags.end())
+        it = out_.verifiedTags.insert(out_.verifiedTags.end(), {c.values[0].text, {}});
+      std::vector<std::string> tags;
+      for (size_t i = 1; i < c.values.size(); ++i)
+        tags.push_back(c.values[i].text);
+      it->second.push_back(std::move(tags));
+    }
+  }
+
+  // score, label, verified_model_types, verified_tags.
   void metadata() {
+    verifiedTags();
     if (const ir::Option *o = target_.option("score")) {
       if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
           o->values[0].number < 0)

@@ -18,6 +18,9 @@ struct PracticeOptions {
   const ir::Value *score = nullptr;               // null: msModelSlim's 100
   std::map<std::string, const ir::Value *> label; // given label keys
   std::vector<std::string> verifiedModelTypes;
+  // metadata.verified_tags: per model type (in the order first written), the lists of tags
+  // verified together.
+  std::vector<std::pair<std::string, std::vector<std::vector<std::string>>>> verifiedTags;
   std::string runner;                      // "" = not written
   const ir::Option *antiOutlier = nullptr; // processors ahead of linear_quant, as written
   std::string saver = "ascendv1_saver";

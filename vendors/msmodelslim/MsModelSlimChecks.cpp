@@ -325,6 +325,25 @@ struct Checker {
       add(Check::Saver, true, t, path + ".type: a saver belongs in spec.save, not spec.process");
   }
 
+  // metadata.verified_tags (1.2): a mapping of model type to lists of lists of tags.
+  void verifiedTags(const YamlValue &v) {
+    if (v.kind != YamlValue::Mapping)
+      return add(Check::Metadata, true, &v,
+                 "metadata.verified_tags: Input should be a valid dictionary");
+    for (const auto &[model, lists] : v.map) {
+      bool ok = lists.kind == YamlValue::Sequence;
+      for (const YamlValue &l : lists.items) {
+        ok = ok && l.kind == YamlValue::Sequence;
+        for (const YamlValue &tag : l.items)
+          ok = ok && tag.kind == YamlValue::Scalar;
+      }
+      if (!ok)
+        add(Check::Metadata, true, &lists,
+            "metadata.verified_tags." + model +
+                ": Input should be a valid list of lists of strings");
+    }
+  }
+
   // metadata (1.2): unknown keys refused; score a number >= 0; label a mapping.
   void metadata(const YamlValue &md) {
     if (md.kind != YamlValue::Mapping) {
@@ -358,6 +377,8 @@ struct Checker {
             if (item.kind != YamlValue::Scalar || item.text.size() > 200)
               add(Check::Metadata, true, &item,
                   "metadata.verified_model_types: items are strings of at most 200 characters");
+      } else if (kv.first == "verified_tags") {
+        verifiedTags(v);
       }
     }
   }

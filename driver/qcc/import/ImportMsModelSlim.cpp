@@ -187,10 +187,36 @@ struct PracticeImport {
           list += (list.empty() ? "" : ", ") + qspecString(x);
         if (!list.empty())
           t.settings.push_back("verified_model_types " + list);
+      } else if (k == "verified_tags" && v.kind == YamlValue::Mapping) {
+        verifiedTags(v, t);
       } else {
         notCarried(v, "metadata." + k, "the msmodelslim target has no setting for it");
       }
     }
+  }
+
+  // metadata.verified_tags {TYPE: [[TAG, ...], ...]}: one `model "TYPE", "TAG", ...` line per
+  // inner list.
+  void verifiedTags(const YamlValue &v, TargetBlock &t) const {
+    std::string s;
+    for (const auto &[model, lists] : v.map) {
+      bool ok = lists.kind == YamlValue::Sequence && !lists.items.empty();
+      for (const YamlValue &l : lists.items)
+        ok = ok && l.kind == YamlValue::Sequence && !l.items.empty() &&
+             scalars(&l).size() == l.items.size();
+      if (!ok) {
+        notCarried(lists, "metadata.verified_tags entry '" + model + "'",
+                   "the target writes non-empty lists of tags only");
+        continue;
+      }
+      for (const YamlValue &l : lists.items) {
+        s += (s.empty() ? "" : ";") + std::string(" model ") + qspecString(model);
+        for (const std::string &tag : scalars(&l))
+          s += ", " + qspecString(tag);
+      }
+    }
+    if (!s.empty())
+      t.settings.push_back("verified_tags {" + s + " }");
   }
 
   void specSettings(TargetBlock &t) const {
