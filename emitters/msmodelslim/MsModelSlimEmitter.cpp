@@ -864,6 +864,32 @@ void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *m
   }
 }
 
+// The attention processors (attention_quant) in the order written: `before` the linear_quant
+// processors, or after them.
+void writeAttention(YAML::Emitter &y, const PracticeOptions &o, bool before) {
+  for (const AttentionProcessor &a : o.attention) {
+    if (a.beforeLinearQuant != before)
+      continue;
+    y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << a.type;
+    if (a.qconfig)
+      emitQConfig(y, "qconfig", *a.qconfig, nullptr);
+    if (!a.details.empty()) {
+      y << YAML::Key << "details" << YAML::Value << YAML::BeginMap;
+      for (const auto &[role, q] : a.details)
+        emitQConfig(y, role.c_str(), q, nullptr);
+      y << YAML::EndMap;
+    }
+    for (const ir::Option *list : {a.include, a.exclude})
+      if (list) {
+        std::vector<std::string> items;
+        for (const ir::Value &v : list->values)
+          items.push_back(v.text);
+        emitStringList(y, list->key.c_str(), items);
+      }
+    y << YAML::EndMap;
+  }
+}
+
 void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string> &exclude) {
   y << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
@@ -913,8 +939,10 @@ void Builder::writeYaml(OutputContext &out) {
     y << YAML::Key << "runner" << YAML::Value << YAML::DoubleQuoted << options_.runner;
   y << YAML::Key << "process" << YAML::Value << YAML::BeginSeq;
   writeAntiOutlier(y, options_, main);
+  writeAttention(y, options_, true);
   for (const Entry &e : entries_)
     writeEntry(y, e, exclude_);
+  writeAttention(y, options_, false);
   y << YAML::EndSeq;
   writeSaveAndData(y, options_);
   y << YAML::EndMap;

@@ -32,6 +32,7 @@ public:
     metadata();
     specSettings();
     antiOutlier();
+    attentionQuant();
     return ok_;
   }
 
@@ -262,6 +263,105 @@ private:
         if (std::find(kNotScalar.begin(), kNotScalar.end(), k) == kNotScalar.end())
           out += (out.empty() ? "" : ", ") + k;
     return out;
+  }
+
+  // attention_quant { fa3_quant { before linear_quant; fa_q { dtype fp8_e4m3; ... } }
+  // dynamic_cache { qconfig { dtype int8; scope per_channel; symmetric true; method minmax } } }:
+  // msModelSlim's attention processors, in the order written.
+  void attentionQuant() {
+    const ir::Option *o = target_.option("attention_quant");
+    if (!o)
+      return;
+    if (!o->isBlock || o->children.empty())
+      return bad(o, "attention_quant is a block of processors, such as 'attention_quant { "
+                    "dynamic_cache { qconfig { dtype int8; scope per_channel; symmetric true; "
+                    "method minmax } } }'");
+    for (const ir::Option &c : o->children) {
+      std::string k = "attention_quant." + c.key;
+      if (!msmodelslim::isAttentionProcessor(c.key) || !c.isBlock) {
+        badAt(c.keyRange, k,
+              "'" + c.key +
+                  "' is not an attention processor block; use dynamic_cache or fa3_quant");
+        continue;
+      }
+      AttentionProcessor a;
+      a.type = c.key;
+      for (const ir::Option &p : c.children)
+        attentionSetting(c, p, a);
+      if (a.type == "dynamic_cache" && !c.child("qconfig"))
+        badAt(c.keyRange, k, "dynamic_cache needs a qconfig (msModelSlim: Field required)");
+      if (a.qconfig && !a.details.empty())
+        badAt(c.keyRange, k, "fa3_quant takes a qconfig or fa_q/fa_k/fa_v, not both");
+      out_.attention.push_back(std::move(a));
+    }
+  }
+
+  void attentionSetting(const ir::Option &c, const ir::Option &p, AttentionProcessor &a) {
+    std::string k = "attention_quant." + c.key + "." + p.key;
+    bool fa3 = c.key == "fa3_quant";
+    if (p.key == "include" || p.key == "exclude") {
+      listSetting(c, p);
+      (p.key == "include" ? a.include : a.exclude) = &p;
+    } else if (p.key == "before") {
+      if (p.values.size() != 1 || p.values[0].kind != ir::Value::Ident ||
+          p.values[0].text != "linear_quant" || !p.children.empty())
+        badAt(p.range, k, "'before' takes linear_quant (the processor runs ahead of them)");
+      else
+        a.beforeLinearQuant = true;
+    } else if (p.key == "qconfig" ||
+               (fa3 && (p.key == "fa_q" || p.key == "fa_k" || p.key == "fa_v"))) {
+      msmodelslim::QConfig q;
+      std::string why;
+      if (!qconfigBlock(p, k, q, nullptr))
+        return;
+      if (!msmodelslim::checkAttentionQConfig(c.key, q, why))
+        badAt(valueAt(&p), k, why);
+      else if (p.key == "qconfig")
+        a.qconfig = q;
+      else
+        a.details.emplace_back(p.key, q);
+    } else {
+      badAt(p.keyRange, k,
+            "'" + c.key + "' takes qconfig" + (fa3 ? ", fa_q, fa_k, fa_v" : "") +
+                ", include, exclude and before");
+    }
+  }
+
+  // A qconfig block `{ dtype D; scope S; symmetric true|false; method M }` (the four fields
+  // msModelSlim requires; `ext { key value ... }` too where `ext` is given), as the YAML writes it.
+  bool qconfigBlock(const ir::Option &p, const std::string &k, msmodelslim::QConfig &q,
+                    std::map<std::string, ir::Value> *ext) {
+    bool ok = p.isBlock && p.values.empty();
+    int seen = 0;
+    for (const ir::Option &f : p.children) {
+      const ir::Value *v = f.values.size() == 1 && f.children.empty() ? &f.values[0] : nullptr;
+      if (f.key == "ext" && ext && f.isBlock) {
+        for (const ir::Option &e : f.children)
+          if (e.values.size() == 1 && e.children.empty())
+            (*ext)[e.key] = e.values[0];
+          else
+            ok = false;
+        continue;
+      }
+      if (!v) {
+        ok = false;
+      } else if (f.key == "dtype" || f.key == "scope" || f.key == "method") {
+        (f.key == "dtype" ? q.dtype : f.key == "scope" ? q.scope : q.method) = v->text;
+        whitelist(k + "." + f.key, v->text, v->range);
+        ++seen;
+      } else if (f.key == "symmetric" && (v->text == "true" || v->text == "false")) {
+        q.symmetric = v->text == "true";
+        ++seen;
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok || seen != 4)
+      badAt(p.range, k,
+            "a qconfig is a block '{ dtype D; scope S; symmetric true|false; method M }'" +
+                std::string(ext ? " with an optional 'ext { key value }'" : "") +
+                ", each field once");
+    return ok && seen == 4;
   }
 
   bool unknownProcessor(const std::string &name, SourceRange at) {

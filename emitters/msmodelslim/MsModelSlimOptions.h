@@ -4,12 +4,24 @@
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace qspec::emit {
+
+// One processor of `attention_quant`: dynamic_cache (the KV cache) or fa3_quant (FA3's Q, K and V
+// inputs), its qconfigs checked with msmodelslim::checkAttentionQConfig.
+struct AttentionProcessor {
+  std::string type;
+  std::optional<msmodelslim::QConfig> qconfig;
+  std::vector<std::pair<std::string, msmodelslim::QConfig>> details; // fa3_quant: fa_q, fa_k, fa_v
+  const ir::Option *include = nullptr, *exclude = nullptr;
+  bool beforeLinearQuant = false; // `before linear_quant`: written ahead of linear_quant
+};
 
 struct PracticeOptions {
   std::string apiversion = "modelslim_v1";
@@ -26,7 +38,8 @@ struct PracticeOptions {
   std::string saver = "ascendv1_saver";
   const ir::Value *partFileSize = nullptr; // null: 4
   const ir::Value *dataset = nullptr, *defaultText = nullptr;
-  const ir::Option *include = nullptr; // narrows what is quantized
+  const ir::Option *include = nullptr;       // narrows what is quantized
+  std::vector<AttentionProcessor> attention; // attention_quant, in the order written
 };
 
 // Reports err_msmodelslim_not_whitelisted when `text` (a `what` the emitter writes) has a byte

@@ -243,6 +243,15 @@ struct Checker {
                 e.text);
   }
 
+  // One qconfig of an attention processor (dynamic_cache, fa3_quant): complete, and one
+  // msModelSlim accepts there (checkAttentionQConfig).
+  void attentionRole(const std::string &type, const YamlValue &r, const std::string &path) {
+    QConfig q;
+    std::string why;
+    if (role(r, path, q) && !checkAttentionQConfig(type, q, why))
+      add(Check::Qconfig, true, &r, path + ": " + why);
+  }
+
   // The fields a processor requires and the qconfigs it holds (3, 4).
   void fields(const YamlValue &p, const std::string &type, const std::string &where,
               const std::string &api) {
@@ -257,18 +266,18 @@ struct Checker {
             "qconfig is a required parameter for flex_awq_ssz processor");
     } else if (type == "dynamic_cache") {
       if (const YamlValue *qc = required(p, "qconfig", where))
-        role(*qc, where + ".qconfig", unused);
+        attentionRole(type, *qc, where + ".qconfig");
     } else if (type == "awq") {
       if (const YamlValue *qc = required(p, "weight_qconfig", where))
         role(*qc, where + ".weight_qconfig", unused);
     } else if (type == "fa3_quant") {
       if (const YamlValue *qc = p.get("qconfig"))
-        role(*qc, where + ".qconfig", unused);
+        attentionRole(type, *qc, where + ".qconfig");
       if (const YamlValue *d = p.get("details"); d && d->kind == YamlValue::Mapping) {
         static const std::vector<std::string> keys = {"fa_q", "fa_k", "fa_v"};
         extraKeys(*d, keys, where + ".details");
         for (const auto &kv : d->map)
-          role(kv.second, where + ".details." + kv.first, unused);
+          attentionRole(type, kv.second, where + ".details." + kv.first);
       }
     } else if (type == "adapt_rotation") {
       required(p, "stage", where);
