@@ -828,28 +828,40 @@ void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main
   y << YAML::EndMap;
 }
 
-// Suppression processors first (10.10), in the order written; flex_awq_ssz carries `main`'s
-// qconfig.
+// `qconfig: {act, weight}`, act only when quantized.
+void emitQConfigPair(YAML::Emitter &y, const QConfig &weight, const std::optional<QConfig> &act,
+                     const std::map<std::string, ir::Value> &weightExt,
+                     const std::map<std::string, ir::Value> &actExt) {
+  y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
+  if (act)
+    emitQConfig(y, "act", *act, &actExt);
+  emitQConfig(y, "weight", weight, &weightExt);
+  y << YAML::EndMap;
+}
+
+// Suppression processors first (10.10), in the order written; flex_awq_ssz carries its own
+// qconfig, else `main`'s.
 void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   if (!o.antiOutlier)
     return;
-  auto head = [&](const std::string &type) {
+  auto head = [&](const std::string &type, const ir::Option *block) {
     y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << type;
-    if (type == "flex_awq_ssz" && main) {
-      y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
-      if (main->act)
-        emitQConfig(y, "act", *main->act, &main->actExt);
-      emitQConfig(y, "weight", main->weight, &main->weightExt);
-      y << YAML::EndMap;
-    }
+    auto own = block ? o.processorQConfig.find(block) : o.processorQConfig.end();
+    if (type == "flex_awq_ssz" && own != o.processorQConfig.end())
+      emitQConfigPair(y, own->second.weight, own->second.act, own->second.weightExt,
+                      own->second.actExt);
+    else if (type == "flex_awq_ssz" && main)
+      emitQConfigPair(y, main->weight, main->act, main->weightExt, main->actExt);
   };
   for (const ir::Value &v : o.antiOutlier->values) {
-    head(v.text);
+    head(v.text, nullptr);
     y << YAML::EndMap;
   }
   for (const ir::Option &c : o.antiOutlier->children) {
-    head(c.key);
+    head(c.key, &c);
     for (const ir::Option &p : c.children) {
+      if (p.key == "qconfig")
+        continue; // written by head()
       if (isListSetting(c.key, p.key)) {
         std::vector<std::string> items;
         for (const ir::Value &v : p.values)
@@ -893,11 +905,7 @@ void writeAttention(YAML::Emitter &y, const PracticeOptions &o, bool before) {
 void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string> &exclude) {
   y << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
-  y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
-  if (e.act)
-    emitQConfig(y, "act", *e.act, &e.actExt);
-  emitQConfig(y, "weight", e.weight, &e.weightExt);
-  y << YAML::EndMap;
+  emitQConfigPair(y, e.weight, e.act, e.weightExt, e.actExt);
   emitStringList(y, "include", e.include);
   // The shared exclude, then the earlier entries' includes not in it yet (a hash set: tens of
   // thousands of literal names without an inventory).

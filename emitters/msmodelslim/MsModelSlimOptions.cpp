@@ -336,11 +336,15 @@ private:
     for (const ir::Option &f : p.children) {
       const ir::Value *v = f.values.size() == 1 && f.children.empty() ? &f.values[0] : nullptr;
       if (f.key == "ext" && ext && f.isBlock) {
-        for (const ir::Option &e : f.children)
-          if (e.values.size() == 1 && e.children.empty())
+        for (const ir::Option &e : f.children) {
+          bool one = e.values.size() == 1 && e.children.empty();
+          if (one) {
             (*ext)[e.key] = e.values[0];
-          else
-            ok = false;
+            whitelist(k + ".ext key", e.key, e.keyRange);
+            whitelist(k + ".ext value", e.values[0].text, e.values[0].range);
+          }
+          ok = ok && one;
+        }
         continue;
       }
       if (!v) {
@@ -362,6 +366,32 @@ private:
                 std::string(ext ? " with an optional 'ext { key value }'" : "") +
                 ", each field once");
     return ok && seen == 4;
+  }
+
+  // flex_awq_ssz's own qconfig `{ act { ... } weight { ... } }` (weight required, each role a
+  // qconfig block with an optional ext), each role checked as linear_quant's (checkQConfig, the
+  // check msModelSlim makes when the processor runs).
+  void ownQConfig(const ir::Option &c, const ir::Option &p) {
+    std::string k = c.key + ".qconfig";
+    ProcessorQConfig pq;
+    if (!p.isBlock || !p.values.empty() || !p.child("weight"))
+      return badAt(p.range, k,
+                   "a processor's qconfig is a block '{ act { ... } weight { ... } }', weight "
+                   "required");
+    for (const ir::Option &r : p.children) {
+      bool weight = r.key == "weight";
+      msmodelslim::QConfig q;
+      std::string why;
+      if (!weight && r.key != "act")
+        return badAt(r.keyRange, k + "." + r.key, "a qconfig has the roles act and weight");
+      if (!qconfigBlock(r, k + "." + r.key, q, weight ? &pq.weightExt : &pq.actExt))
+        return;
+      if (!msmodelslim::checkQConfig(weight ? msmodelslim::Role::Weight : msmodelslim::Role::Act, q,
+                                     why))
+        return badAt(r.range, k + "." + r.key, why);
+      (weight ? pq.weight : pq.act.emplace()) = q;
+    }
+    out_.processorQConfig[&c] = std::move(pq);
   }
 
   bool unknownProcessor(const std::string &name, SourceRange at) {
@@ -389,9 +419,14 @@ private:
     for (const ir::Value &v : o->values)
       unknownProcessor(v.text, v.range);
     for (const ir::Option &c : o->children)
-      if (!unknownProcessor(c.key, c.keyRange))
-        for (const ir::Option &p : c.children)
-          processorSetting(c, p);
+      if (!unknownProcessor(c.key, c.keyRange)) {
+        for (const ir::Option &p : c.children) {
+          if (c.key == "flex_awq_ssz" && p.key == "qconfig")
+            ownQConfig(c, p);
+          else
+            processorSetting(c, p);
+        }
+      }
   }
 };
 

@@ -23,6 +23,14 @@ struct AttentionProcessor {
   bool beforeLinearQuant = false; // `before linear_quant`: written ahead of linear_quant
 };
 
+// A processor's own qconfig (flex_awq_ssz `qconfig { act { ... } weight { ... } }`), each role
+// checked as linear_quant's.
+struct ProcessorQConfig {
+  msmodelslim::QConfig weight;
+  std::optional<msmodelslim::QConfig> act;
+  std::map<std::string, ir::Value> weightExt, actExt;
+};
+
 struct PracticeOptions {
   std::string apiversion = "modelslim_v1";
   bool vlm = false;                               // multimodal_vlm_modelslim_v1
@@ -35,6 +43,8 @@ struct PracticeOptions {
   std::vector<std::pair<std::string, std::vector<std::vector<std::string>>>> verifiedTags;
   std::string runner;                      // "" = not written
   const ir::Option *antiOutlier = nullptr; // processors ahead of linear_quant, as written
+  // The anti_outlier processors (their blocks) that give their own qconfig.
+  std::map<const ir::Option *, ProcessorQConfig> processorQConfig;
   std::string saver = "ascendv1_saver";
   const ir::Value *partFileSize = nullptr; // null: 4
   const ir::Value *dataset = nullptr, *defaultText = nullptr;

@@ -141,16 +141,31 @@ struct PracticeImport {
           s += " " + k + " " + value(v) + ";";
         else if (std::string list = stringList(p->get("type")->text, k, v); !list.empty())
           s += list.size() > 1 ? " " + k + " " + list + ";" : "";
+        else if (std::string q = k == "qconfig" ? ownQConfig(v) : ""; !q.empty())
+          s += " qconfig " + q + ";";
         else
           notCarried(v, "setting '" + k + "' of " + p->get("type")->text,
-                     "only scalar settings and lists of strings (enable_subgraph_type, include, "
-                     "exclude) are carried");
+                     "only scalar settings, lists of strings (enable_subgraph_type, include, "
+                     "exclude) and a qconfig of act and weight are carried");
       }
       if (s.back() == ';')
         s.pop_back();
       s += " }";
     }
     return s + " }";
+  }
+
+  // A processor's own qconfig (flex_awq_ssz) as `{ act { ... } weight { ... } }`, ext included;
+  // "" when a role cannot be written.
+  std::string ownQConfig(const YamlValue &q) const {
+    std::string out;
+    for (const auto &[role, r] : q.kind == YamlValue::Mapping ? q.map : decltype(q.map)()) {
+      std::string block = role == "act" || role == "weight" ? qconfigBlock(r, true) : "";
+      if (block.empty())
+        return "";
+      out += " " + role + " " + block;
+    }
+    return out.empty() || !q.get("weight") ? "" : "{" + out + " }";
   }
 
   // `attention_quant { fa3_quant { before linear_quant; qconfig ...; include "*" } ... }`.
