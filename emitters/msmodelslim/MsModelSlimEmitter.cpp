@@ -785,7 +785,7 @@ int bitsOf(const std::string &dtype) {
   return 16;
 }
 
-// metadata: config_id, score, label, verified_model_types (five keys at most, 1.2). Unset w_bit
+// metadata: config_id, score, label, verified_model_types, verified_tags (1.2). Unset w_bit
 // and a_bit come from `main`, the entry that stands for the practice.
 void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
@@ -811,31 +811,57 @@ void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main
     }
   y << YAML::EndMap;
   emitStringList(y, "verified_model_types", o.verifiedModelTypes);
+  if (!o.verifiedTags.empty()) {
+    y << YAML::Key << "verified_tags" << YAML::Value << YAML::BeginMap;
+    for (const auto &[model, lists] : o.verifiedTags) {
+      y << YAML::Key << YAML::DoubleQuoted << model << YAML::Value << YAML::BeginSeq;
+      for (const std::vector<std::string> &tags : lists) {
+        y << YAML::Flow << YAML::BeginSeq;
+        for (const std::string &t : tags)
+          y << YAML::DoubleQuoted << t;
+        y << YAML::EndSeq;
+      }
+      y << YAML::EndSeq;
+    }
+    y << YAML::EndMap;
+  }
   y << YAML::EndMap;
 }
 
-// Suppression processors first (10.10), in the order written; flex_awq_ssz carries `main`'s
-// qconfig.
+// `qconfig: {act, weight}`, act only when quantized.
+void emitQConfigPair(YAML::Emitter &y, const QConfig &weight, const std::optional<QConfig> &act,
+                     const std::map<std::string, ir::Value> &weightExt,
+                     const std::map<std::string, ir::Value> &actExt) {
+  y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
+  if (act)
+    emitQConfig(y, "act", *act, &actExt);
+  emitQConfig(y, "weight", weight, &weightExt);
+  y << YAML::EndMap;
+}
+
+// Suppression processors first (10.10), in the order written; flex_awq_ssz carries its own
+// qconfig, else `main`'s.
 void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   if (!o.antiOutlier)
     return;
-  auto head = [&](const std::string &type) {
+  auto head = [&](const std::string &type, const ir::Option *block) {
     y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << type;
-    if (type == "flex_awq_ssz" && main) {
-      y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
-      if (main->act)
-        emitQConfig(y, "act", *main->act, &main->actExt);
-      emitQConfig(y, "weight", main->weight, &main->weightExt);
-      y << YAML::EndMap;
-    }
+    auto own = block ? o.processorQConfig.find(block) : o.processorQConfig.end();
+    if (type == "flex_awq_ssz" && own != o.processorQConfig.end())
+      emitQConfigPair(y, own->second.weight, own->second.act, own->second.weightExt,
+                      own->second.actExt);
+    else if (type == "flex_awq_ssz" && main)
+      emitQConfigPair(y, main->weight, main->act, main->weightExt, main->actExt);
   };
   for (const ir::Value &v : o.antiOutlier->values) {
-    head(v.text);
+    head(v.text, nullptr);
     y << YAML::EndMap;
   }
   for (const ir::Option &c : o.antiOutlier->children) {
-    head(c.key);
+    head(c.key, &c);
     for (const ir::Option &p : c.children) {
+      if (p.key == "qconfig")
+        continue; // written by head()
       if (isListSetting(c.key, p.key)) {
         std::vector<std::string> items;
         for (const ir::Value &v : p.values)
@@ -850,14 +876,36 @@ void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *m
   }
 }
 
+// The attention processors (attention_quant) in the order written: `before` the linear_quant
+// processors, or after them.
+void writeAttention(YAML::Emitter &y, const PracticeOptions &o, bool before) {
+  for (const AttentionProcessor &a : o.attention) {
+    if (a.beforeLinearQuant != before)
+      continue;
+    y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << a.type;
+    if (a.qconfig)
+      emitQConfig(y, "qconfig", *a.qconfig, nullptr);
+    if (!a.details.empty()) {
+      y << YAML::Key << "details" << YAML::Value << YAML::BeginMap;
+      for (const auto &[role, q] : a.details)
+        emitQConfig(y, role.c_str(), q, nullptr);
+      y << YAML::EndMap;
+    }
+    for (const ir::Option *list : {a.include, a.exclude})
+      if (list) {
+        std::vector<std::string> items;
+        for (const ir::Value &v : list->values)
+          items.push_back(v.text);
+        emitStringList(y, list->key.c_str(), items);
+      }
+    y << YAML::EndMap;
+  }
+}
+
 void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string> &exclude) {
   y << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
-  y << YAML::Key << "qconfig" << YAML::Value << YAML::BeginMap;
-  if (e.act)
-    emitQConfig(y, "act", *e.act, &e.actExt);
-  emitQConfig(y, "weight", e.weight, &e.weightExt);
-  y << YAML::EndMap;
+  emitQConfigPair(y, e.weight, e.act, e.weightExt, e.actExt);
   emitStringList(y, "include", e.include);
   // The shared exclude, then the earlier entries' includes not in it yet (a hash set: tens of
   // thousands of literal names without an inventory).
@@ -899,8 +947,10 @@ void Builder::writeYaml(OutputContext &out) {
     y << YAML::Key << "runner" << YAML::Value << YAML::DoubleQuoted << options_.runner;
   y << YAML::Key << "process" << YAML::Value << YAML::BeginSeq;
   writeAntiOutlier(y, options_, main);
+  writeAttention(y, options_, true);
   for (const Entry &e : entries_)
     writeEntry(y, e, exclude_);
+  writeAttention(y, options_, false);
   y << YAML::EndSeq;
   writeSaveAndData(y, options_);
   y << YAML::EndMap;

@@ -32,6 +32,7 @@ public:
     metadata();
     specSettings();
     antiOutlier();
+    attentionQuant();
     return ok_;
   }
 
@@ -96,8 +97,40 @@ private:
     }
   }
 
-  // score, label, verified_model_types.
+  // verified_tags { model "TYPE", "TAG", ... }: each line one inner list of metadata.verified_tags
+  // under its model type (msModelSlim: a map of model type to lists of tags verified together).
+  void verifiedTags() {
+    const ir::Option *o = target_.option("verified_tags");
+    if (!o)
+      return;
+    if (!o->isBlock || o->children.empty())
+      return bad(o, "verified_tags is a block of 'model \"TYPE\", \"TAG\", ...' lines");
+    for (const ir::Option &c : o->children) {
+      bool strings = c.children.empty() && c.values.size() >= 2;
+      for (const ir::Value &v : c.values)
+        strings = strings && v.kind == ir::Value::String;
+      if (c.key != "model" || !strings) {
+        badAt(c.range, "verified_tags." + c.key,
+              "each line is 'model \"TYPE\", \"TAG\", ...': a model type, then the tags verified "
+              "together");
+        continue;
+      }
+      for (const ir::Value &v : c.values)
+        whitelist("verified_tags entry", v.text, v.range);
+      auto it = std::find_if(out_.verifiedTags.begin(), out_.verifiedTags.end(),
+                             [&](const auto &e) { return e.first == c.values[0].text; });
+      if (it == out_.verifiedTags.end())
+        it = out_.verifiedTags.insert(out_.verifiedTags.end(), {c.values[0].text, {}});
+      std::vector<std::string> tags;
+      for (size_t i = 1; i < c.values.size(); ++i)
+        tags.push_back(c.values[i].text);
+      it->second.push_back(std::move(tags));
+    }
+  }
+
+  // score, label, verified_model_types, verified_tags.
   void metadata() {
+    verifiedTags();
     if (const ir::Option *o = target_.option("score")) {
       if (o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
           o->values[0].number < 0)
@@ -232,6 +265,135 @@ private:
     return out;
   }
 
+  // attention_quant { fa3_quant { before linear_quant; fa_q { dtype fp8_e4m3; ... } }
+  // dynamic_cache { qconfig { dtype int8; scope per_channel; symmetric true; method minmax } } }:
+  // msModelSlim's attention processors, in the order written.
+  void attentionQuant() {
+    const ir::Option *o = target_.option("attention_quant");
+    if (!o)
+      return;
+    if (!o->isBlock || o->children.empty())
+      return bad(o, "attention_quant is a block of processors, such as 'attention_quant { "
+                    "dynamic_cache { qconfig { dtype int8; scope per_channel; symmetric true; "
+                    "method minmax } } }'");
+    for (const ir::Option &c : o->children) {
+      std::string k = "attention_quant." + c.key;
+      if (!msmodelslim::isAttentionProcessor(c.key) || !c.isBlock) {
+        badAt(c.keyRange, k,
+              "'" + c.key +
+                  "' is not an attention processor block; use dynamic_cache or fa3_quant");
+        continue;
+      }
+      AttentionProcessor a;
+      a.type = c.key;
+      for (const ir::Option &p : c.children)
+        attentionSetting(c, p, a);
+      if (a.type == "dynamic_cache" && !c.child("qconfig"))
+        badAt(c.keyRange, k, "dynamic_cache needs a qconfig (msModelSlim: Field required)");
+      if (a.qconfig && !a.details.empty())
+        badAt(c.keyRange, k, "fa3_quant takes a qconfig or fa_q/fa_k/fa_v, not both");
+      out_.attention.push_back(std::move(a));
+    }
+  }
+
+  void attentionSetting(const ir::Option &c, const ir::Option &p, AttentionProcessor &a) {
+    std::string k = "attention_quant." + c.key + "." + p.key;
+    bool fa3 = c.key == "fa3_quant";
+    if (p.key == "include" || p.key == "exclude") {
+      listSetting(c, p);
+      (p.key == "include" ? a.include : a.exclude) = &p;
+    } else if (p.key == "before") {
+      if (p.values.size() != 1 || p.values[0].kind != ir::Value::Ident ||
+          p.values[0].text != "linear_quant" || !p.children.empty())
+        badAt(p.range, k, "'before' takes linear_quant (the processor runs ahead of them)");
+      else
+        a.beforeLinearQuant = true;
+    } else if (p.key == "qconfig" ||
+               (fa3 && (p.key == "fa_q" || p.key == "fa_k" || p.key == "fa_v"))) {
+      msmodelslim::QConfig q;
+      std::string why;
+      if (!qconfigBlock(p, k, q, nullptr))
+        return;
+      if (!msmodelslim::checkAttentionQConfig(c.key, q, why))
+        badAt(valueAt(&p), k, why);
+      else if (p.key == "qconfig")
+        a.qconfig = q;
+      else
+        a.details.emplace_back(p.key, q);
+    } else {
+      badAt(p.keyRange, k,
+            "'" + c.key + "' takes qconfig" + (fa3 ? ", fa_q, fa_k, fa_v" : "") +
+                ", include, exclude and before");
+    }
+  }
+
+  // A qconfig block `{ dtype D; scope S; symmetric true|false; method M }` (the four fields
+  // msModelSlim requires; `ext { key value ... }` too where `ext` is given), as the YAML writes it.
+  bool qconfigBlock(const ir::Option &p, const std::string &k, msmodelslim::QConfig &q,
+                    std::map<std::string, ir::Value> *ext) {
+    bool ok = p.isBlock && p.values.empty();
+    int seen = 0;
+    for (const ir::Option &f : p.children) {
+      const ir::Value *v = f.values.size() == 1 && f.children.empty() ? &f.values[0] : nullptr;
+      if (f.key == "ext" && ext && f.isBlock) {
+        for (const ir::Option &e : f.children) {
+          bool one = e.values.size() == 1 && e.children.empty();
+          if (one) {
+            (*ext)[e.key] = e.values[0];
+            whitelist(k + ".ext key", e.key, e.keyRange);
+            whitelist(k + ".ext value", e.values[0].text, e.values[0].range);
+          }
+          ok = ok && one;
+        }
+        continue;
+      }
+      if (!v) {
+        ok = false;
+      } else if (f.key == "dtype" || f.key == "scope" || f.key == "method") {
+        (f.key == "dtype" ? q.dtype : f.key == "scope" ? q.scope : q.method) = v->text;
+        whitelist(k + "." + f.key, v->text, v->range);
+        ++seen;
+      } else if (f.key == "symmetric" && (v->text == "true" || v->text == "false")) {
+        q.symmetric = v->text == "true";
+        ++seen;
+      } else {
+        ok = false;
+      }
+    }
+    if (!ok || seen != 4)
+      badAt(p.range, k,
+            "a qconfig is a block '{ dtype D; scope S; symmetric true|false; method M }'" +
+                std::string(ext ? " with an optional 'ext { key value }'" : "") +
+                ", each field once");
+    return ok && seen == 4;
+  }
+
+  // flex_awq_ssz's own qconfig `{ act { ... } weight { ... } }` (weight required, each role a
+  // qconfig block with an optional ext), each role checked as linear_quant's (checkQConfig, the
+  // check msModelSlim makes when the processor runs).
+  void ownQConfig(const ir::Option &c, const ir::Option &p) {
+    std::string k = c.key + ".qconfig";
+    ProcessorQConfig pq;
+    if (!p.isBlock || !p.values.empty() || !p.child("weight"))
+      return badAt(p.range, k,
+                   "a processor's qconfig is a block '{ act { ... } weight { ... } }', weight "
+                   "required");
+    for (const ir::Option &r : p.children) {
+      bool weight = r.key == "weight";
+      msmodelslim::QConfig q;
+      std::string why;
+      if (!weight && r.key != "act")
+        return badAt(r.keyRange, k + "." + r.key, "a qconfig has the roles act and weight");
+      if (!qconfigBlock(r, k + "." + r.key, q, weight ? &pq.weightExt : &pq.actExt))
+        return;
+      if (!msmodelslim::checkQConfig(weight ? msmodelslim::Role::Weight : msmodelslim::Role::Act, q,
+                                     why))
+        return badAt(r.range, k + "." + r.key, why);
+      (weight ? pq.weight : pq.act.emplace()) = q;
+    }
+    out_.processorQConfig[&c] = std::move(pq);
+  }
+
   bool unknownProcessor(const std::string &name, SourceRange at) {
     if (msmodelslim::isAntiOutlierProcessor(name))
       return false;
@@ -257,9 +419,14 @@ private:
     for (const ir::Value &v : o->values)
       unknownProcessor(v.text, v.range);
     for (const ir::Option &c : o->children)
-      if (!unknownProcessor(c.key, c.keyRange))
-        for (const ir::Option &p : c.children)
-          processorSetting(c, p);
+      if (!unknownProcessor(c.key, c.keyRange)) {
+        for (const ir::Option &p : c.children) {
+          if (c.key == "flex_awq_ssz" && p.key == "qconfig")
+            ownQConfig(c, p);
+          else
+            processorSetting(c, p);
+        }
+      }
   }
 };
 

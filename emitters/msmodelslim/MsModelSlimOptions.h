@@ -4,12 +4,32 @@
 
 #include "ir/Diagnostics.h"
 #include "ir/IR.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace qspec::emit {
+
+// One processor of `attention_quant`: dynamic_cache (the KV cache) or fa3_quant (FA3's Q, K and V
+// inputs), its qconfigs checked with msmodelslim::checkAttentionQConfig.
+struct AttentionProcessor {
+  std::string type;
+  std::optional<msmodelslim::QConfig> qconfig;
+  std::vector<std::pair<std::string, msmodelslim::QConfig>> details; // fa3_quant: fa_q, fa_k, fa_v
+  const ir::Option *include = nullptr, *exclude = nullptr;
+  bool beforeLinearQuant = false; // `before linear_quant`: written ahead of linear_quant
+};
+
+// A processor's own qconfig (flex_awq_ssz `qconfig { act { ... } weight { ... } }`), each role
+// checked as linear_quant's.
+struct ProcessorQConfig {
+  msmodelslim::QConfig weight;
+  std::optional<msmodelslim::QConfig> act;
+  std::map<std::string, ir::Value> weightExt, actExt;
+};
 
 struct PracticeOptions {
   std::string apiversion = "modelslim_v1";
@@ -18,12 +38,18 @@ struct PracticeOptions {
   const ir::Value *score = nullptr;               // null: msModelSlim's 100
   std::map<std::string, const ir::Value *> label; // given label keys
   std::vector<std::string> verifiedModelTypes;
+  // metadata.verified_tags: per model type (in the order first written), the lists of tags
+  // verified together.
+  std::vector<std::pair<std::string, std::vector<std::vector<std::string>>>> verifiedTags;
   std::string runner;                      // "" = not written
   const ir::Option *antiOutlier = nullptr; // processors ahead of linear_quant, as written
+  // The anti_outlier processors (their blocks) that give their own qconfig.
+  std::map<const ir::Option *, ProcessorQConfig> processorQConfig;
   std::string saver = "ascendv1_saver";
   const ir::Value *partFileSize = nullptr; // null: 4
   const ir::Value *dataset = nullptr, *defaultText = nullptr;
-  const ir::Option *include = nullptr; // narrows what is quantized
+  const ir::Option *include = nullptr;       // narrows what is quantized
+  std::vector<AttentionProcessor> attention; // attention_quant, in the order written
 };
 
 // Reports err_msmodelslim_not_whitelisted when `text` (a `what` the emitter writes) has a byte

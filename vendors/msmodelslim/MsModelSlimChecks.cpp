@@ -243,6 +243,15 @@ struct Checker {
                 e.text);
   }
 
+  // One qconfig of an attention processor (dynamic_cache, fa3_quant): complete, and one
+  // msModelSlim accepts there (checkAttentionQConfig).
+  void attentionRole(const std::string &type, const YamlValue &r, const std::string &path) {
+    QConfig q;
+    std::string why;
+    if (role(r, path, q) && !checkAttentionQConfig(type, q, why))
+      add(Check::Qconfig, true, &r, path + ": " + why);
+  }
+
   // The fields a processor requires and the qconfigs it holds (3, 4).
   void fields(const YamlValue &p, const std::string &type, const std::string &where,
               const std::string &api) {
@@ -257,18 +266,18 @@ struct Checker {
             "qconfig is a required parameter for flex_awq_ssz processor");
     } else if (type == "dynamic_cache") {
       if (const YamlValue *qc = required(p, "qconfig", where))
-        role(*qc, where + ".qconfig", unused);
+        attentionRole(type, *qc, where + ".qconfig");
     } else if (type == "awq") {
       if (const YamlValue *qc = required(p, "weight_qconfig", where))
         role(*qc, where + ".weight_qconfig", unused);
     } else if (type == "fa3_quant") {
       if (const YamlValue *qc = p.get("qconfig"))
-        role(*qc, where + ".qconfig", unused);
+        attentionRole(type, *qc, where + ".qconfig");
       if (const YamlValue *d = p.get("details"); d && d->kind == YamlValue::Mapping) {
         static const std::vector<std::string> keys = {"fa_q", "fa_k", "fa_v"};
         extraKeys(*d, keys, where + ".details");
         for (const auto &kv : d->map)
-          role(kv.second, where + ".details." + kv.first, unused);
+          attentionRole(type, kv.second, where + ".details." + kv.first);
       }
     } else if (type == "adapt_rotation") {
       required(p, "stage", where);
@@ -325,6 +334,25 @@ struct Checker {
       add(Check::Saver, true, t, path + ".type: a saver belongs in spec.save, not spec.process");
   }
 
+  // metadata.verified_tags (1.2): a mapping of model type to lists of lists of tags.
+  void verifiedTags(const YamlValue &v) {
+    if (v.kind != YamlValue::Mapping)
+      return add(Check::Metadata, true, &v,
+                 "metadata.verified_tags: Input should be a valid dictionary");
+    for (const auto &[model, lists] : v.map) {
+      bool ok = lists.kind == YamlValue::Sequence;
+      for (const YamlValue &l : lists.items) {
+        ok = ok && l.kind == YamlValue::Sequence;
+        for (const YamlValue &tag : l.items)
+          ok = ok && tag.kind == YamlValue::Scalar;
+      }
+      if (!ok)
+        add(Check::Metadata, true, &lists,
+            "metadata.verified_tags." + model +
+                ": Input should be a valid list of lists of strings");
+    }
+  }
+
   // metadata (1.2): unknown keys refused; score a number >= 0; label a mapping.
   void metadata(const YamlValue &md) {
     if (md.kind != YamlValue::Mapping) {
@@ -358,6 +386,8 @@ struct Checker {
             if (item.kind != YamlValue::Scalar || item.text.size() > 200)
               add(Check::Metadata, true, &item,
                   "metadata.verified_model_types: items are strings of at most 200 characters");
+      } else if (kv.first == "verified_tags") {
+        verifiedTags(v);
       }
     }
   }

@@ -258,7 +258,9 @@ std::string qscheme(const std::string &scope, const std::string &dtype, bool sym
 
 } // namespace
 
-bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
+namespace {
+// The dtype and scope enums of a qconfig (pydantic's check, before any quantizer is looked up).
+bool checkVocabularies(const QConfig &qc, std::string &why) {
   if (std::find(kDtypes.begin(), kDtypes.end(), qc.dtype) == kDtypes.end()) {
     why = "dtype '" + qc.dtype + "': Input should be " + joinQuoted(kDtypes);
     return false;
@@ -267,6 +269,28 @@ bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
     why = "scope '" + qc.scope + "': Input should be " + joinQuoted(kScopes);
     return false;
   }
+  return true;
+}
+} // namespace
+
+bool isAttentionProcessor(std::string_view type) {
+  return type == "dynamic_cache" || type == "fa3_quant";
+}
+
+bool checkAttentionQConfig(std::string_view type, const QConfig &qc, std::string &why) {
+  if (type == "dynamic_cache") {
+    if (qc.scope != "per_channel") {
+      why = "DynamicCacheQuantProcessor only supports per_channel quantization!";
+      return false;
+    }
+    return checkQConfig(Role::Act, qc, why);
+  }
+  return checkVocabularies(qc, why);
+}
+
+bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
+  if (!checkVocabularies(qc, why))
+    return false;
   std::vector<std::string> choices;
   for (const Combo &c : combos()) {
     if (c.role != role)

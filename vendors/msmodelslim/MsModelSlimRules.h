@@ -80,6 +80,16 @@ struct QConfig {
 // implementation found ...") or an enum error for unknown dtype/scope.
 bool checkQConfig(Role role, const QConfig &qc, std::string &why);
 
+// The attention processors (`dynamic_cache`: the KV cache; `fa3_quant`: FA3's Q, K and V inputs),
+// each with one qconfig per quantized tensor (reference 3, 4).
+bool isAttentionProcessor(std::string_view type);
+// True if `qc` is a qconfig msModelSlim accepts for attention processor `type`. dynamic_cache:
+// per_channel only (its processor's own check), and a registered activation quantizer (its
+// DynamicCacheQuantizer is an AutoActQuantizer: checkQConfig(Role::Act)). fa3_quant: the dtype and
+// scope vocabularies (its per-head quantizer is not dispatched through the registry). Otherwise
+// `why` gets msModelSlim's wording.
+bool checkAttentionQConfig(std::string_view type, const QConfig &qc, std::string &why);
+
 // ---- YAML text --------------------------------------------------------------------------------
 
 // True if a plain (unquoted) scalar `text` would not load back as the same string under PyYAML's

@@ -40,6 +40,7 @@ struct PracticeImport {
   Comments comments;
   std::vector<LinearQuant> quants;
   std::vector<const YamlValue *> antiOutlier;
+  std::vector<std::pair<const YamlValue *, bool>> attention; // processor, ahead of linear_quant
 
   void notCarried(const YamlValue &v, const std::string &what, const std::string &why) const {
     ctx.notCarried(src, v.keyLine ? v.keyLine : v.line, v.col, what, why);
@@ -118,6 +119,8 @@ struct PracticeImport {
         collect(*item.get("configs"));
       } else if (msmodelslim::isAntiOutlierProcessor(type) && quants.empty()) {
         antiOutlier.push_back(&item);
+      } else if (msmodelslim::isAttentionProcessor(type)) {
+        attention.emplace_back(&item, quants.empty());
       } else {
         notCarried(item, "processor '" + type + "'",
                    msmodelslim::isAntiOutlierProcessor(type)
@@ -138,16 +141,127 @@ struct PracticeImport {
           s += " " + k + " " + value(v) + ";";
         else if (std::string list = stringList(p->get("type")->text, k, v); !list.empty())
           s += list.size() > 1 ? " " + k + " " + list + ";" : "";
+        else if (std::string q = k == "qconfig" ? ownQConfig(v) : ""; !q.empty())
+          s += " qconfig " + q + ";";
         else
           notCarried(v, "setting '" + k + "' of " + p->get("type")->text,
-                     "only scalar settings and lists of strings (enable_subgraph_type, include, "
-                     "exclude) are carried");
+                     "only scalar settings, lists of strings (enable_subgraph_type, include, "
+                     "exclude) and a qconfig of act and weight are carried");
       }
       if (s.back() == ';')
         s.pop_back();
       s += " }";
     }
     return s + " }";
+  }
+
+  // A processor's own qconfig (flex_awq_ssz) as `{ act { ... } weight { ... } }`, ext included;
+  // "" when a role cannot be written.
+  std::string ownQConfig(const YamlValue &q) const {
+    std::string out;
+    for (const auto &[role, r] : q.kind == YamlValue::Mapping ? q.map : decltype(q.map)()) {
+      std::string block = role == "act" || role == "weight" ? qconfigBlock(r, true) : "";
+      if (block.empty())
+        return "";
+      out += " " + role + " " + block;
+    }
+    return out.empty() || !q.get("weight") ? "" : "{" + out + " }";
+  }
+
+  // `attention_quant { fa3_quant { before linear_quant; qconfig ...; include "*" } ... }`.
+  std::string attentionSetting() const {
+    std::string s;
+    for (const auto &[p, before] : attention) {
+      std::string type = p->get("type")->text, body;
+      if (!qconfigsCarried(*p)) {
+        notCarried(*p, "processor '" + type + "'",
+                   "a qconfig of it has keys the target does not write (it writes dtype, scope, "
+                   "symmetric and method)");
+        continue;
+      }
+      auto add = [&](const std::string &item) { body += (body.empty() ? " " : "; ") + item; };
+      if (before)
+        add("before linear_quant");
+      for (const auto &[k, v] : p->map) {
+        std::string words = k == "qconfig" ? qconfigBlock(v, false) : "", list;
+        if (k == "type")
+          continue;
+        if (!words.empty()) {
+          add("qconfig " + words);
+        } else if (k == "details" && v.kind == YamlValue::Mapping && details(v, list)) {
+          add(list);
+        } else if ((k == "include" || k == "exclude") && v.kind == YamlValue::Sequence &&
+                   scalars(&v).size() == v.items.size()) {
+          for (const std::string &x : scalars(&v))
+            list += (list.empty() ? "" : ", ") + qspecString(x);
+          if (!list.empty()) // an empty list is the default: every attention layer, or none
+            add(k + " " + list);
+        } else {
+          notCarried(v, "setting '" + k + "' of " + type,
+                     "the target writes a qconfig (dtype, scope, symmetric, method), fa3_quant's "
+                     "details, include and exclude");
+        }
+      }
+      s += " " + type + " {" + body + " }";
+    }
+    return s.empty() ? "" : "attention_quant {" + s + " }";
+  }
+
+  // Whether every qconfig of an attention processor (`qconfig`, `details.*`) can be written.
+  bool qconfigsCarried(const YamlValue &p) const {
+    const YamlValue *qc = p.get("qconfig"), *d = p.get("details");
+    std::vector<const YamlValue *> all = {qc};
+    if (d && d->kind == YamlValue::Mapping)
+      for (const auto &kv : d->map)
+        all.push_back(&kv.second);
+    for (const YamlValue *q : all)
+      if (q && q->kind != YamlValue::Null && qconfigBlock(*q, false).empty())
+        return false;
+    return true;
+  }
+
+  // A qconfig `{ dtype D; scope S; symmetric B; method M }` (the target's block form), with its
+  // `ext` as `ext { key value }` when `withExt`; "" when it has other keys or lacks one.
+  std::string qconfigBlock(const YamlValue &q, bool withExt) const {
+    if (q.kind != YamlValue::Mapping)
+      return "";
+    std::string s;
+    int fields = 0;
+    for (const auto &[k, v] : q.map) {
+      if (k == "ext" && withExt && v.kind == YamlValue::Mapping && !v.map.empty()) {
+        std::string e;
+        for (const auto &[ek, ev] : v.map)
+          if (ev.kind == YamlValue::Scalar)
+            e += (e.empty() ? " " : "; ") + ek + " " + value(ev);
+          else
+            return "";
+        s += "; ext {" + e + " }";
+        continue;
+      }
+      bool sym = k == "symmetric" && v.scalarType() == "bool";
+      if (v.kind != YamlValue::Scalar || !(sym || k == "dtype" || k == "scope" || k == "method"))
+        return "";
+      s += (s.empty() ? "" : "; ") + k + " " + (sym ? value(v) : word(v.text));
+      ++fields;
+    }
+    return fields == 4 ? "{ " + s + " }" : "";
+  }
+
+  // A word as a .qspec value: bare when it is an identifier, else a string.
+  static std::string word(const std::string &t) {
+    static const std::regex kIdent("[A-Za-z_][A-Za-z0-9_]*");
+    return std::regex_match(t, kIdent) ? t : qspecString(t);
+  }
+
+  // fa3_quant's details {fa_q, fa_k, fa_v}: `fa_q DTYPE SCOPE ...; fa_k ...`.
+  bool details(const YamlValue &d, std::string &out) const {
+    for (const auto &[k, q] : d.map) {
+      std::string words = qconfigBlock(q, false);
+      if (words.empty() || (k != "fa_q" && k != "fa_k" && k != "fa_v"))
+        return false;
+      out += (out.empty() ? "" : "; ") + k + " " + words;
+    }
+    return !out.empty();
   }
 
   // A list setting the target writes (emit::isListSetting) as `"a", "b"`; "-" when it is the
@@ -187,10 +301,36 @@ struct PracticeImport {
           list += (list.empty() ? "" : ", ") + qspecString(x);
         if (!list.empty())
           t.settings.push_back("verified_model_types " + list);
+      } else if (k == "verified_tags" && v.kind == YamlValue::Mapping) {
+        verifiedTags(v, t);
       } else {
         notCarried(v, "metadata." + k, "the msmodelslim target has no setting for it");
       }
     }
+  }
+
+  // metadata.verified_tags {TYPE: [[TAG, ...], ...]}: one `model "TYPE", "TAG", ...` line per
+  // inner list.
+  void verifiedTags(const YamlValue &v, TargetBlock &t) const {
+    std::string s;
+    for (const auto &[model, lists] : v.map) {
+      bool ok = lists.kind == YamlValue::Sequence && !lists.items.empty();
+      for (const YamlValue &l : lists.items)
+        ok = ok && l.kind == YamlValue::Sequence && !l.items.empty() &&
+             scalars(&l).size() == l.items.size();
+      if (!ok) {
+        notCarried(lists, "metadata.verified_tags entry '" + model + "'",
+                   "the target writes non-empty lists of tags only");
+        continue;
+      }
+      for (const YamlValue &l : lists.items) {
+        s += (s.empty() ? "" : ";") + std::string(" model ") + qspecString(model);
+        for (const std::string &tag : scalars(&l))
+          s += ", " + qspecString(tag);
+      }
+    }
+    if (!s.empty())
+      t.settings.push_back("verified_tags {" + s + " }");
   }
 
   void specSettings(TargetBlock &t) const {
@@ -365,7 +505,7 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
   msmodelslim::PracticeDoc doc;
   if (!msmodelslim::parsePractice(*src.text, src.file, doc, ctx.diags) || refused(src, ctx, doc))
     return false;
-  PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}};
+  PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}, {}};
   const YamlValue *spec = doc.root.get("spec");
   if (const YamlValue *process = spec ? spec->get("process") : nullptr;
       process && process->kind == YamlValue::Sequence)
@@ -380,6 +520,8 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
   im.metadata(t);
   if (!im.antiOutlier.empty())
     t.settings.push_back(im.antiOutlierSetting());
+  if (std::string a = im.attention.empty() ? "" : im.attentionSetting(); !a.empty())
+    t.settings.push_back(a);
   im.specSettings(t);
   if (im.quants.empty()) { // at spec.process
     const YamlValue *process = spec ? spec->get("process") : nullptr;

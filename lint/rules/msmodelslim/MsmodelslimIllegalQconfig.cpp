@@ -1,40 +1,65 @@
 // msmodelslim-illegal-qconfig: a linear_quant qconfig's (scope, dtype, symmetric, method) for
 // `act` or `weight` is not a registered quantizer, or uses an unknown dtype/scope. msModelSlim
 // refuses it with Code 301 (`No implementation found for ABC ... with dispatch key: ...`); the
-// table and wording are the emitter's (msmodelslim::checkQConfig). autoround_quant, which skips
-// the check, and other processors are left alone.
+// table and wording are the emitter's (msmodelslim::checkQConfig). The attention processors'
+// qconfigs (dynamic_cache `qconfig`, fa3_quant `qconfig` and `details`) are checked as
+// msModelSlim builds their quantizers (msmodelslim::checkAttentionQConfig, which the emitter's
+// attention_quant setting uses too). autoround_quant, which skips the check, and other processors
+// are left alone.
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
 namespace qspec::lint {
+
+namespace {
+
+// The four fields of a qconfig mapping; false when one is missing (a schema error, not a
+// combination) or `symmetric` is not a boolean.
+bool readQConfig(const LNode &r, msmodelslim::QConfig &q) {
+  const LNode *dtype = r.get("dtype"), *scope = r.get("scope"), *method = r.get("method"),
+              *sym = r.get("symmetric");
+  if (!dtype || !scope || !method || !sym)
+    return false;
+  auto b = practice::yamlBool(*sym);
+  if (!b)
+    return false;
+  q.dtype = dtype->value;
+  q.scope = scope->value;
+  q.method = method->value;
+  q.symmetric = *b;
+  return true;
+}
+
+} // namespace
 
 void checkMsmodelslimIllegalQconfig(PracticeInput &ctx) {
   if (!ctx.tree || !ctx.tree->isMap())
     return;
   practice::forEachProcessor(*ctx.tree, [&](const LNode &item, const std::string &path) {
     const LNode *type = item.get("type");
-    if (!type || type->value != "linear_quant")
-      return;
     const LNode *qc = item.get("qconfig");
-    if (!qc || !qc->isMap())
+    if (!type)
+      return;
+    std::string why;
+    msmodelslim::QConfig q;
+    if (msmodelslim::isAttentionProcessor(type->value)) {
+      std::vector<std::pair<const LNode *, std::string>> roles = {{qc, "qconfig"}};
+      if (const LNode *d = item.get("details"); d && d->isMap())
+        for (const char *k : {"fa_q", "fa_k", "fa_v"})
+          roles.emplace_back(d->get(k), std::string("details.") + k);
+      for (const auto &[r, name] : roles)
+        if (r && r->isMap() && readQConfig(*r, q) &&
+            !msmodelslim::checkAttentionQConfig(type->value, q, why))
+          ctx.report(RuleID::MsmodelslimIllegalQconfig, r->range,
+                     path + "." + type->value + "." + name + ": " + why);
+      return;
+    }
+    if (type->value != "linear_quant" || !qc || !qc->isMap())
       return;
     for (const char *role : {"act", "weight"}) {
       const LNode *r = qc->get(role);
-      if (!r || !r->isMap())
+      if (!r || !r->isMap() || !readQConfig(*r, q))
         continue;
-      msmodelslim::QConfig q;
-      const LNode *dtype = r->get("dtype"), *scope = r->get("scope"), *method = r->get("method"),
-                  *sym = r->get("symmetric");
-      if (!dtype || !scope || !method || !sym)
-        continue; // a missing field is a schema error, not a combination
-      q.dtype = dtype->value;
-      q.scope = scope->value;
-      q.method = method->value;
-      auto b = practice::yamlBool(*sym);
-      if (!b)
-        continue;
-      q.symmetric = *b;
-      std::string why;
       if (!msmodelslim::checkQConfig(
               role[0] == 'a' ? msmodelslim::Role::Act : msmodelslim::Role::Weight, q, why))
         ctx.report(RuleID::MsmodelslimIllegalQconfig, r->range,

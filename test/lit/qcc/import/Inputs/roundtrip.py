@@ -61,6 +61,33 @@ def hmct_inventory(path, out):
     write_inventory(rows, out)
 
 
+def expand(name):
+    """`a.{0..2}.{q,k}` -> every name it stands for (ranges and lists, not nested)."""
+    m = re.search(r"\{([^{}]*)\}", name)
+    if not m:
+        return [name]
+    body = m.group(1)
+    r = re.fullmatch(r"(\d+)\.\.(\d+)", body)
+    items = [str(i) for i in range(int(r.group(1)), int(r.group(2)) + 1)] if r else body.split(",")
+    return [n for i in items for n in expand(name[:m.start()] + i + name[m.end():])]
+
+
+def model_inventories():
+    """Inputs/models.txt: practice file name -> its model's rows ("name type")."""
+    models, rows = {}, None
+    for line in open(os.path.join(INPUTS, "models.txt")):
+        line = line.strip()
+        if line.startswith("= "):
+            rows = models.setdefault(line.split()[1], [])
+        elif line and not line.startswith("#"):
+            name, type_ = line.split()
+            rows.extend(n + " " + type_ for n in expand(name))
+    return models
+
+
+MODELS = model_inventories()
+
+
 def run(args):
     p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, universal_newlines=True)
     return p.returncode, p.stdout, p.stderr
@@ -109,6 +136,9 @@ for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os
     if kind in ("amct", "hmct"):
         inv = os.path.join(tmp, os.path.basename(path) + ".txt")
         (amct_inventory if kind == "amct" else hmct_inventory)(path, inv)
+    elif os.path.basename(path) in MODELS:
+        inv = os.path.join(tmp, os.path.basename(path) + ".txt")
+        write_inventory(MODELS[os.path.basename(path)], inv)
     else:
         inv = LLM12 if kind == "llm-compressor" else LLM
     ok = import_row(os.path.basename(path), path, kind, inv, rows) and ok
