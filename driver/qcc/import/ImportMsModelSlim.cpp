@@ -347,7 +347,9 @@ bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeD
                        {"msModelSlim", i.message});
       bad = true;
     }
-  if (!bad && !msmodelslim::isEmittableApiVersion(doc.apiversion)) {
+  // modelslim_v0 is emitted, but not imported yet.
+  if (!bad &&
+      (doc.apiversion == "modelslim_v0" || !msmodelslim::isEmittableApiVersion(doc.apiversion))) {
     const msmodelslim::YamlValue *v = doc.root.get("apiversion");
     ctx.diags.report(
         DiagID::err_import_unsupported,

@@ -1,5 +1,5 @@
 // msModelSlim's v0 schema (apiversion modelslim_v0): the calib_cfg reading, the reading of a
-// practice on an inventory, and translation validation of it.
+// practice on an inventory, translation validation of it, and the emitter's v0 output.
 #include "vendors/Reading.h"
 #include "vendors/msmodelslim/MsModelSlimReader.h"
 #include "vendors/msmodelslim/MsModelSlimV0.h"
@@ -122,6 +122,48 @@ TEST(MsModelSlimV0Reader, TranslationValidationFindsAQuantizedHead) {
   ASSERT_EQ(diags.diagnostics().size(), 1u);
   EXPECT_NE(diags.diagnostics()[0].message.find("'lm_head'"), std::string::npos)
       << diags.diagnostics()[0].message;
+}
+
+TEST(MsModelSlimV0Emitter, OneRecipeAndExactNames) {
+  ir::Spec spec;
+  auto run = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8; act int8 per_token }\ntiers int8 < float\nprotect "
+      "\"m.*.down\"\ntarget msmodelslim { apiversion modelslim_v0 }\n",
+      kMods, spec);
+  ASSERT_TRUE(run.ok) << run.out;
+  EXPECT_NE(run.out.find("is_dynamic: true"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("disable_last_linear: false"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("- \"m.0.down\"\n      - \"m.1.down\""), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("process"), std::string::npos);
+}
+
+TEST(MsModelSlimV0Emitter, RefusesWhatV0CannotCarry) {
+  ir::Spec a, b, c;
+  auto mixed = testsupport::compileAndEmit("msmodelslim",
+                                           "qspec 1\ndefaults { tier int8 }\ntiers int4 < int8 < "
+                                           "float\noverride name \"m.1.*\" { tier int4 }\ntarget "
+                                           "msmodelslim { apiversion modelslim_v0 }\n",
+                                           kMods, a);
+  EXPECT_FALSE(mixed.ok);
+  EXPECT_NE(std::find(mixed.ids.begin(), mixed.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            mixed.ids.end());
+  auto pattern = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8 }\ntiers int8 < float\nprotect \"m.*.down\"\ntarget "
+      "msmodelslim { apiversion modelslim_v0 }\n",
+      {}, b);
+  EXPECT_FALSE(pattern.ok);
+  EXPECT_NE(std::find(pattern.ids.begin(), pattern.ids.end(), "err_emit_needs_inventory"),
+            pattern.ids.end());
+  auto anti = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
+      "anti_outlier { iter_smooth { alpha 0.5 } } }\n",
+      kMods, c);
+  EXPECT_FALSE(anti.ok);
+  EXPECT_NE(std::find(anti.ids.begin(), anti.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            anti.ids.end());
 }
 
 } // namespace
