@@ -26,6 +26,7 @@
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
 #include "emitters/msmodelslim/MsModelSlimOptions.h"
+#include "emitters/msmodelslim/PracticeYaml.h"
 #include "emitters/RecipeCarry.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "ir/Select.h"
@@ -967,8 +968,27 @@ void Builder::writeYaml(OutputContext &out) {
 
 } // namespace
 
+std::string practiceNumber(const ir::Value &v) { return yamlNumber(v); }
+
+void writePracticeValue(YAML::Emitter &y, const ir::Value &v) { emitOptionValue(y, v); }
+
+void writePracticeMetadata(YAML::Emitter &y, const PracticeOptions &o,
+                           const std::string &weightDtype, const std::string &actDtype) {
+  Entry e;
+  e.weight.dtype = weightDtype;
+  if (!actDtype.empty()) {
+    e.act.emplace();
+    e.act->dtype = actDtype;
+  }
+  writeMetadata(y, o, weightDtype.empty() ? nullptr : &e);
+}
+
 bool MsModelSlimEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                               DiagnosticEngine &diags) {
+  // apiversion modelslim_v0 has another schema (V0Emitter.cpp).
+  if (const ir::Option *v = target.option("apiversion");
+      v && v->values.size() == 1 && v->values[0].text == "modelslim_v0")
+    return emitPracticeV0(spec, target, out, diags);
   Builder b(spec, target, out.indexes, diags);
   return b.run(out);
 }

@@ -4,6 +4,7 @@
 #include "ir/Select.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
+#include "vendors/msmodelslim/MsModelSlimV0.h"
 
 #include <memory>
 
@@ -185,6 +186,10 @@ bool readMsModelSlim(const ir::Spec &spec, const ir::Target &target, std::string
     }
   if (!ok)
     return false;
+  if (doc.apiversion == "modelslim_v0") {
+    readMsModelSlimV0(spec, doc, out); // MsModelSlimV0.h
+    return true;
+  }
   if (spec.inventory.present() && spec.resolution.done)
     readModules(spec, linearQuants(doc.root), out);
   return true;

@@ -50,7 +50,7 @@ bool isKnownApiVersion(std::string_view v) {
 }
 
 bool isEmittableApiVersion(std::string_view v) {
-  return v == "modelslim_v1" || v == "multimodal_vlm_modelslim_v1";
+  return v == "modelslim_v1" || v == "multimodal_vlm_modelslim_v1" || v == "modelslim_v0";
 }
 
 const std::vector<std::string> &processorTypes() {

@@ -31,7 +31,7 @@ namespace qspec::msmodelslim {
 
 // Every plugin msModelSlim registers for `apiversion` (1.3).
 bool isKnownApiVersion(std::string_view v);
-// The ones qspec emits: modelslim_v1 and multimodal_vlm_modelslim_v1.
+// The ones qspec emits: modelslim_v1, multimodal_vlm_modelslim_v1 and modelslim_v0.
 bool isEmittableApiVersion(std::string_view v);
 // Processor `type` tags of spec.process (4), savers included.
 bool isKnownProcessor(std::string_view type);

@@ -4,6 +4,7 @@
 // practice, value by value as msModelSlim's loader types it, and each difference is reported
 // not carried at its place in the original.
 #include "driver/qcc/import/Importer.h"
+#include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 
@@ -252,7 +253,24 @@ void compareMsModelSlim(const Source &src, std::string_view emitted, const Conte
   if (!msmodelslim::parsePractice(*src.text, src.file, a, ctx.diags) ||
       !msmodelslim::parsePractice(std::string(emitted), re, b, ctx.diags))
     return;
+  if (a.apiversion == "modelslim_v0" && b.apiversion == "modelslim_v0")
+    return compareMsModelSlimV0(src, ctx, a, b); // another schema: CompareMsModelSlimV0.cpp
   Comparer{src, ctx}.run(a, b);
+}
+
+std::string canonicalPracticeValue(const YamlValue &v) { return canonical(v); }
+
+void comparePracticeMetadata(const Source &src, const Context &ctx,
+                             const msmodelslim::PracticeDoc &a, const msmodelslim::PracticeDoc &b) {
+  Comparer c{src, ctx};
+  const YamlValue *mdA = a.root.get("metadata"), *mdB = b.root.get("metadata");
+  YamlValue none;
+  none.kind = YamlValue::Mapping;
+  if (mdA && mdA->kind == YamlValue::Mapping)
+    c.mapping(*mdA, mdB && mdB->kind == YamlValue::Mapping ? *mdB : none, "metadata.", "");
+  if (const YamlValue *v = a.root.get("apiversion"))
+    if (const YamlValue *w = b.root.get("apiversion"); !w || canonical(*w) != canonical(*v))
+      c.report(*v, "apiversion", w ? canonical(*w) : "");
 }
 
 } // namespace qspec::import

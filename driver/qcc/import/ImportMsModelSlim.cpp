@@ -6,8 +6,10 @@
 // processor's qconfig becomes `defaults`, every other processor an `override name` over the
 // Linears it quantizes, and the Linears none quantizes `protect`, each list compressed with the
 // emitters' SelectionCompressor. Anti-outlier processors ahead of `linear_quant`, the saver,
-// dataset, runner and metadata become the `target msmodelslim` block.
+// dataset, runner and metadata become the `target msmodelslim` block. A modelslim_v0 practice is
+// imported by ImportMsModelSlimV0.cpp.
 #include "driver/qcc/import/Importer.h"
+#include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "emitters/msmodelslim/MsModelSlimOptions.h"
 #include "frontend/Parser.h"
@@ -492,8 +494,9 @@ bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeD
     ctx.diags.report(
         DiagID::err_import_unsupported,
         SourceRange::point(src.file, v && v->line ? v->line : 1, v && v->col ? v->col : 1),
-        {src.path, "a practice with apiversion '" + doc.apiversion +
-                       "' (qspec writes modelslim_v1 and multimodal_vlm_modelslim_v1)"});
+        {src.path,
+         "a practice with apiversion '" + doc.apiversion +
+             "' (qspec writes modelslim_v1, multimodal_vlm_modelslim_v1 and modelslim_v0)"});
     bad = true;
   }
   return bad;
@@ -503,7 +506,11 @@ bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeD
 
 bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out) {
   msmodelslim::PracticeDoc doc;
-  if (!msmodelslim::parsePractice(*src.text, src.file, doc, ctx.diags) || refused(src, ctx, doc))
+  if (!msmodelslim::parsePractice(*src.text, src.file, doc, ctx.diags))
+    return false;
+  if (doc.apiversion == "modelslim_v0")
+    return importMsModelSlimV0(src, ctx, doc, out); // another schema: ImportMsModelSlimV0.cpp
+  if (refused(src, ctx, doc))
     return false;
   PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}, {}};
   const YamlValue *spec = doc.root.get("spec");
@@ -543,5 +550,12 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
   out.targets.push_back(std::move(t));
   return true;
 }
+
+void importPracticeMetadata(const Source &src, const Context &ctx,
+                            const msmodelslim::PracticeDoc &doc, TargetBlock &t) {
+  PracticeImport{src, ctx, doc, Comments(*src.text), {}, {}}.metadata(t);
+}
+
+std::string practiceScalar(const YamlValue &v) { return PracticeImport::value(v); }
 
 } // namespace qspec::import

@@ -1,0 +1,197 @@
+// `qcc import` of a `modelslim_v0` practice (vendors/msmodelslim/MsModelSlimV0.h). calib_cfg's
+// one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
+// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m1),
+// calib_dataset, calib_save_params.part_file_size and the metadata become the
+// `target msmodelslim { apiversion modelslim_v0 ... }` block. Every other key is reported not
+// carried at its place.
+#include "driver/qcc/import/ImportMsModelSlimV0.h"
+
+#include "frontend/Parser.h"
+#include "vendors/msmodelslim/MsModelSlimV0.h"
+
+#include <algorithm>
+
+namespace qspec::import {
+
+namespace {
+
+using frontend::qspecString;
+using msmodelslim::YamlValue;
+
+struct V0Import {
+  const Source &src;
+  const Context &ctx;
+  const msmodelslim::PracticeDoc &doc;
+
+  void notCarried(const YamlValue &v, const std::string &what, const std::string &why) const {
+    ctx.notCarried(src, v.keyLine ? v.keyLine : v.line, v.keyLine ? v.keyCol : v.col, what, why);
+  }
+  SourceRange at(const YamlValue &v) const {
+    uint32_t line = v.keyLine ? v.keyLine : v.line, col = v.keyLine ? v.keyCol : v.col;
+    return SourceRange::point(src.file, line ? line : 1, col ? col : 1);
+  }
+
+  // The recipe words of a role reading.
+  static std::vector<std::string> words(const vendors::RoleReading &r) {
+    std::vector<std::string> w;
+    for (const vendors::ReadingWord *x : {&r.dtype, &r.scope})
+      if (*x)
+        w.push_back(**x);
+    if (r.symmetric)
+      w.push_back(*r.symmetric ? "symmetric" : "asymmetric");
+    if (r.method)
+      w.push_back(*r.method);
+    return w;
+  }
+
+  // calib_cfg: defaults and protect; keys the reading does not use are not carried.
+  bool calib(ImportedSpec &out) const {
+    msmodelslim::V0Calib c = msmodelslim::readV0Calib(doc.root);
+    ir::Tier tier;
+    vendors::RoleReading w, a;
+    std::string why;
+    if (!msmodelslim::v0Recipe(c, tier, w, a, why)) {
+      ctx.diags.report(DiagID::err_import_unsupported, c.at ? at(*c.at) : at(doc.root),
+                       {src.path, "a modelslim_v0 calib_cfg with " + why});
+      return false;
+    }
+    out.defaults.weight = words(w);
+    out.defaults.act = words(a);
+    if (c.at)
+      for (const auto &[k, v] : c.at->map) {
+        const auto &keys = msmodelslim::v0CalibKeys();
+        if (std::find(keys.begin(), keys.end(), k) == keys.end())
+          notCarried(v, "calib_cfg." + k, "the modelslim_v0 target writes " + keyList());
+      }
+    protect(c, out);
+    return true;
+  }
+
+  static std::string keyList() {
+    std::string s;
+    for (const std::string &k : msmodelslim::v0CalibKeys())
+      s += (s.empty() ? "" : ", ") + k;
+    return s;
+  }
+
+  void protect(const msmodelslim::V0Calib &c, ImportedSpec &out) const {
+    const ir::Inventory *inv = ctx.inventory ? &ctx.inventory->inventory : nullptr;
+    std::vector<std::string> names;
+    for (const YamlValue *n : c.disableNames) {
+      if (inv && !inv->find(n->text)) {
+        notCarried(*n, "disable_names entry \"" + n->text + "\"",
+                   "it names no module of the inventory");
+        continue;
+      }
+      names.push_back(n->text);
+    }
+    if (c.disableLastLinear) {
+      const ir::Module *last = nullptr;
+      if (inv)
+        for (const ir::Module &m : inv->modules)
+          if (m.type.empty() || m.type == "Linear")
+            last = &m;
+      if (last && std::find(names.begin(), names.end(), last->name) == names.end())
+        names.push_back(last->name);
+      else if (!inv && c.at)
+        notCarried(c.at->get("disable_last_linear") ? *c.at->get("disable_last_linear") : *c.at,
+                   "disable_last_linear (the last Linear stays float)",
+                   "which Linear is last needs --inventory");
+    }
+    if (!inv || names.empty()) {
+      for (const std::string &n : names)
+        out.protectNames.push_back(exactPattern(n));
+      return;
+    }
+    // With an inventory: the names as few patterns that select exactly them among the Linears.
+    std::vector<msmodelslim::Want> want(inv->modules.size(), msmodelslim::Want::DontCare);
+    for (size_t m = 0; m < inv->modules.size(); ++m)
+      if (inv->modules[m].type.empty() || inv->modules[m].type == "Linear")
+        want[m] = msmodelslim::Want::Forbid;
+    for (const std::string &n : names)
+      want[static_cast<size_t>(inv->find(n) - inv->modules.data())] = msmodelslim::Want::Must;
+    bool verified = true;
+    out.protectNames = msmodelslim::SelectionCompressor(*inv).compress(want, verified);
+  }
+
+  // anti_cfg as `anti_outlier { <processor> { alpha ..; beta .. } }`.
+  void anti(const YamlValue &cfg, TargetBlock &t) const {
+    if (cfg.kind != YamlValue::Mapping)
+      return notCarried(cfg, "spec.anti_cfg", "it is not a mapping");
+    const YamlValue *m = cfg.get("anti_method");
+    std::string method = m && m->kind == YamlValue::Scalar ? m->text : "m2";
+    std::string type = msmodelslim::v0AntiProcessor(method);
+    if (type.empty())
+      return notCarried(m ? *m : cfg, "anti_method " + method,
+                        "the modelslim_v0 target writes m6 (flex_smooth_quant) and m1 "
+                        "(smooth_quant)");
+    std::string s = "anti_outlier { " + type + " {";
+    for (const auto &[k, v] : cfg.map) {
+      if (k == "anti_method" || k == "w_bit" || k == "a_bit" || k == "w_sym")
+        continue; // the bits and symmetry: written from the recipe, compared by --roundtrip
+      if (k == "flex_config" && type == "flex_smooth_quant" && v.kind == YamlValue::Mapping) {
+        for (const auto &[fk, fv] : v.map)
+          if ((fk == "alpha" || fk == "beta") && fv.kind == YamlValue::Scalar)
+            s += " " + fk + " " + practiceScalar(fv) + ";";
+          else
+            notCarried(fv, "anti_cfg.flex_config." + fk, "flex_config carries alpha and beta");
+        continue;
+      }
+      notCarried(v, "anti_cfg." + k, "the msmodelslim target has no setting for it");
+    }
+    if (s.back() == ';')
+      s.pop_back();
+    t.settings.push_back(s + " } }");
+  }
+
+  void specKeys(const YamlValue &spec, TargetBlock &t) const {
+    for (const auto &[k, v] : spec.map) {
+      if (k == "calib_cfg")
+        continue;
+      if (k == "anti_cfg" && v.kind != YamlValue::Null) {
+        anti(v, t);
+      } else if (k == "calib_dataset" && v.kind == YamlValue::Scalar) {
+        t.settings.push_back("dataset " + qspecString(v.text));
+      } else if (k == "calib_save_params" && v.kind == YamlValue::Mapping) {
+        for (const auto &[sk, sv] : v.map)
+          if (sk == "part_file_size" && sv.scalarType() == "int")
+            t.settings.push_back("part_file_size " + sv.text);
+          else
+            notCarried(sv, "calib_save_params." + sk, "the target writes part_file_size");
+      } else {
+        notCarried(v, "spec." + k, "the modelslim_v0 target has no setting for it");
+      }
+    }
+  }
+};
+
+} // namespace
+
+bool importMsModelSlimV0(const Source &src, const Context &ctx, const msmodelslim::PracticeDoc &doc,
+                         ImportedSpec &out) {
+  V0Import im{src, ctx, doc};
+  const YamlValue *spec = doc.root.get("spec");
+  if (doc.root.kind != YamlValue::Mapping || (spec && spec->kind != YamlValue::Mapping)) {
+    ctx.diags.report(DiagID::err_import_refused, im.at(spec ? *spec : doc.root),
+                     {"msModelSlim", "task spec must be dict"});
+    return false;
+  }
+  Comments comments(*src.text);
+  out.header = {" Imported by 'qcc import' from " + src.path +
+                " (msModelSlim practice, modelslim_v0). Review before use."};
+  for (const std::string &c : comments.takeLeading())
+    out.header.push_back(c);
+  if (!im.calib(out))
+    return false;
+  TargetBlock t;
+  t.kind = "msmodelslim";
+  t.settings.push_back("apiversion modelslim_v0");
+  importPracticeMetadata(src, ctx, doc, t);
+  if (spec)
+    im.specKeys(*spec, t);
+  t.comments = comments.rest();
+  out.targets.push_back(std::move(t));
+  return true;
+}
+
+} // namespace qspec::import

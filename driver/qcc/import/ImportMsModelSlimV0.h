@@ -1,0 +1,33 @@
+// `qcc import` of an msModelSlim practice with `apiversion: modelslim_v0` and its `--roundtrip`
+// comparison (ImportMsModelSlimV0.cpp, CompareMsModelSlimV0.cpp), and what they share with the
+// modelslim_v1 importer (ImportMsModelSlim.cpp) and comparison (CompareMsModelSlim.cpp).
+#pragma once
+
+#include "driver/qcc/import/Importer.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
+
+#include <string>
+
+namespace qspec::import {
+
+// A parsed v0 practice as a spec (importMsModelSlim hands it over).
+bool importMsModelSlimV0(const Source &src, const Context &ctx, const msmodelslim::PracticeDoc &doc,
+                         ImportedSpec &out);
+// The `metadata` mapping as target settings (config_id, score, label, verified_model_types).
+void importPracticeMetadata(const Source &src, const Context &ctx,
+                            const msmodelslim::PracticeDoc &doc, TargetBlock &t);
+// A scalar as a .qspec value: numbers and booleans bare, anything else a string.
+std::string practiceScalar(const msmodelslim::YamlValue &v);
+
+// The comparison of two v0 practices (compareMsModelSlim hands them over).
+void compareMsModelSlimV0(const Source &src, const Context &ctx,
+                          const msmodelslim::PracticeDoc &original,
+                          const msmodelslim::PracticeDoc &emitted);
+// A value as msModelSlim's loader types it, canonical text (numbers by value, mappings by key).
+std::string canonicalPracticeValue(const msmodelslim::YamlValue &v);
+// The whole-document comparison of the v1 path for the top level and `metadata`.
+void comparePracticeMetadata(const Source &src, const Context &ctx,
+                             const msmodelslim::PracticeDoc &original,
+                             const msmodelslim::PracticeDoc &emitted);
+
+} // namespace qspec::import

@@ -1,0 +1,27 @@
+// What the practice writers of this folder share (MsModelSlimEmitter.cpp writes modelslim_v1 and
+// the VLM form; V0Emitter.cpp writes modelslim_v0). yaml-cpp stays inside this folder.
+#pragma once
+
+#include "emitters/Emitter.h"
+#include "emitters/msmodelslim/MsModelSlimOptions.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <string>
+
+namespace qspec::emit {
+
+// A number as PyYAML's SafeLoader reads it back (no octal look-alikes, floats with a '.').
+std::string practiceNumber(const ir::Value &v);
+// A setting's value: a number, a boolean, else a double-quoted string.
+void writePracticeValue(YAML::Emitter &y, const ir::Value &v);
+// The `metadata` mapping; label w_bit and a_bit not set by the target come from `weightDtype`
+// and `actDtype` ("" for float activations; both "" when nothing is quantized).
+void writePracticeMetadata(YAML::Emitter &y, const PracticeOptions &o,
+                           const std::string &weightDtype, const std::string &actDtype);
+
+// Writes a `modelslim_v0` practice (calib_cfg, anti_cfg, calib_dataset); see V0Emitter.cpp.
+bool emitPracticeV0(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
+                    DiagnosticEngine &diags);
+
+} // namespace qspec::emit

@@ -1,0 +1,367 @@
+// The msmodelslim target under `apiversion modelslim_v0`: msModelSlim's older schema, whose
+// `spec.calib_cfg` holds the arguments of one llm_ptq QuantConfig (vendors/msmodelslim/
+// MsModelSlimV0.h). Steps:
+// 1. Options: the settings shared with modelslim_v1 (config_id, score, label,
+//    verified_model_types, dataset, part_file_size, anti_outlier) are parsed by
+//    parsePracticeOptions; save, runner and include have no v0 field and are refused.
+// 2. Plan: one recipe for every quantized nn.Linear (v0 has one calib_cfg), and the float Linears
+//    as exact names (`disable_names` has no patterns): with an inventory its names; without one
+//    the names the spec writes, each literal (a pattern is err_emit_needs_inventory). A second
+//    recipe, a recipe v0 has no keys for, or an anti-outlier setting v0 cannot say is
+//    err_msmodelslim_v0_not_expressible at the rule or setting.
+// 3. Write: calib_cfg (w_bit, a_bit, mm_tensor, w_sym, w_method, act_method, is_dynamic, pdmix,
+//    disable_last_linear where the last Linear is quantized, disable_names), anti_cfg,
+//    calib_dataset, calib_save_params. emit::emitTargets then reads the bytes back through
+//    vendors/msmodelslim (readMsModelSlimV0) and compares the reading with the IR.
+#include "emitters/msmodelslim/PracticeYaml.h"
+
+#include "ir/Pattern.h"
+#include "ir/Suggest.h"
+#include "vendors/msmodelslim/MsModelSlimBraces.h"
+#include "vendors/msmodelslim/MsModelSlimV0.h"
+
+#include <algorithm>
+#include <optional>
+#include <set>
+#include <tuple>
+
+namespace qspec::emit {
+
+namespace {
+
+// The QuantConfig arguments of one recipe.
+struct V0Recipe {
+  int wBit = 8, aBit = 16, actMethod = 1;
+  std::string wMethod = "MinMax";
+  bool mmTensor = false, wSym = true, isDynamic = false, pdmix = false;
+  bool operator==(const V0Recipe &o) const {
+    return wBit == o.wBit && aBit == o.aBit && actMethod == o.actMethod && wMethod == o.wMethod &&
+           mmTensor == o.mmTensor && wSym == o.wSym && isDynamic == o.isDynamic && pdmix == o.pdmix;
+  }
+  std::string describe() const {
+    std::string s = "w" + std::to_string(wBit) + "a" + std::to_string(aBit) +
+                    (mmTensor ? " per_tensor" : " per_channel") +
+                    (wSym ? " symmetric " : " asymmetric ") + wMethod;
+    if (aBit == 8)
+      s += std::string(isDynamic ? ", per_token"
+                       : pdmix   ? ", pd_mix"
+                                 : ", per_tensor") +
+           " act_method " + std::to_string(actMethod);
+    return s;
+  }
+};
+
+class V0Writer {
+public:
+  V0Writer(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
+      : spec_(spec), target_(target), diags_(diags) {}
+  bool run(OutputContext &out);
+
+private:
+  const ir::Spec &spec_;
+  const ir::Target &target_;
+  DiagnosticEngine &diags_;
+  bool ok_ = true;
+  PracticeOptions options_;
+  std::optional<V0Recipe> recipe_;
+  std::string recipeOf_; // the module (or "the default") that set recipe_
+  std::vector<std::string> disable_;
+  bool lastLinearQuantized_ = true;
+
+  std::set<std::tuple<FileID, uint32_t, uint32_t, std::string>> reported_;
+
+  // Reported once per place and reason (a rule's recipe is every module's it decides).
+  void cannot(SourceRange at, const std::string &what, const std::string &why) {
+    ok_ = false;
+    if (!at.valid())
+      at = target_.range;
+    if (!reported_.emplace(at.file, at.begin.line, at.begin.col, why).second)
+      return;
+    diags_.report(DiagID::err_msmodelslim_v0_not_expressible, at, {what, why});
+  }
+  void checkOptions();
+  bool recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r);
+  void useRecipe(const ir::ResolvedModule &rm, const std::string &name);
+  void planWithInventory();
+  void planSymbolic();
+  void writeAnti(YAML::Emitter &y);
+  void write(OutputContext &out);
+};
+
+void V0Writer::checkOptions() {
+  for (const char *key : {"save", "runner", "include"})
+    if (const ir::Option *o = target_.option(key)) {
+      diags_.report(DiagID::err_msmodelslim_bad_option,
+                    o->values.empty() ? o->range : o->values.front().range,
+                    {key, std::string("apiversion modelslim_v0 has no '") + key +
+                              "' (its saver, runner and scope are fixed); remove it or use "
+                              "modelslim_v1"});
+      ok_ = false;
+    }
+  const ir::Option *anti = options_.antiOutlier;
+  if (!anti)
+    return;
+  size_t n = anti->values.size() + anti->children.size();
+  if (n > 1)
+    cannot(anti->range, "anti_outlier with " + std::to_string(n) + " processors",
+           "anti_cfg runs one anti_method");
+  for (const ir::Value &v : anti->values)
+    if (msmodelslim::v0AntiMethod(v.text).empty())
+      cannot(v.range, "anti-outlier processor '" + v.text + "'",
+             "anti_cfg.anti_method has flex_smooth_quant (m6) and smooth_quant (m1)");
+  for (const ir::Option &c : anti->children) {
+    if (msmodelslim::v0AntiMethod(c.key).empty()) {
+      cannot(c.keyRange, "anti-outlier processor '" + c.key + "'",
+             "anti_cfg.anti_method has flex_smooth_quant (m6) and smooth_quant (m1)");
+      continue;
+    }
+    for (const ir::Option &p : c.children)
+      if (c.key != "flex_smooth_quant" || (p.key != "alpha" && p.key != "beta"))
+        cannot(p.keyRange, "setting '" + p.key + "' of " + c.key,
+               c.key == "flex_smooth_quant" ? "anti_cfg.flex_config takes alpha and beta"
+                                            : "anti_cfg m1 takes no settings");
+  }
+}
+
+// The QuantConfig arguments of one quantized module, or false after reporting what v0 lacks.
+bool V0Writer::recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r) {
+  auto at = [&](const ir::Decision &d) {
+    return d.range().valid() ? d.range() : rm.tier.from.range();
+  };
+  std::string_view wd = vendors::effectiveWeightDtype(rm);
+  if (wd == "int8" || wd == "int4" || wd.empty()) {
+    r.wBit = wd == "int4" || (wd.empty() && rm.tier.value == ir::Tier::Int4) ? 4 : 8;
+  } else {
+    cannot(at(rm.weight.dtype.from), "weight dtype '" + std::string(wd) + "' of '" + name + "'",
+           "w_bit is an integer width (8 or 4)");
+    return false;
+  }
+  const std::string &ws = rm.weight.scope.value.str();
+  if (!ws.empty() && ws != "per_channel" && ws != "per_tensor") {
+    cannot(at(rm.weight.scope.from), "weight scope '" + ws + "' of '" + name + "'",
+           "mm_tensor says per_tensor (true) or per_channel (false)");
+    return false;
+  }
+  r.mmTensor = ws == "per_tensor";
+  r.wSym = rm.weight.symmetric.from.source == ir::Decision::BuiltIn || rm.weight.symmetric.value;
+  const std::string &wm = rm.weight.method.value.str();
+  if (wm.empty() || wm == "minmax")
+    r.wMethod = "MinMax";
+  else if (wm == "gptq" || wm == "hqq")
+    r.wMethod = wm == "gptq" ? "GPTQ" : "HQQ";
+  else {
+    cannot(at(rm.weight.method.from), "weight method '" + wm + "' of '" + name + "'",
+           "w_method is MinMax, GPTQ or HQQ");
+    return false;
+  }
+  const std::string &ad = rm.act.dtype.value.str();
+  if (ad.empty() || ad == "float" || ad == "fp16" || ad == "bf16") {
+    r.aBit = 16;
+    return true;
+  }
+  if (ad != "int8") {
+    cannot(at(rm.act.dtype.from), "act dtype '" + ad + "' of '" + name + "'",
+           "a_bit is 8 (int8) or 16 (float)");
+    return false;
+  }
+  r.aBit = 8;
+  const std::string &as = rm.act.scope.value.str();
+  if (!as.empty() && as != "per_tensor" && as != "per_token" && as != "pd_mix") {
+    cannot(at(rm.act.scope.from), "act scope '" + as + "' of '" + name + "'",
+           "v0 activations are per_tensor, per_token (is_dynamic) or pd_mix (pdmix)");
+    return false;
+  }
+  r.isDynamic = as == "per_token";
+  r.pdmix = as == "pd_mix";
+  if (rm.act.symmetric.from.source != ir::Decision::BuiltIn &&
+      rm.act.symmetric.value != r.isDynamic) {
+    cannot(at(rm.act.symmetric.from),
+           std::string(rm.act.symmetric.value ? "symmetric" : "asymmetric") + " " +
+               (as.empty() ? "per_tensor" : as) + " activations of '" + name + "'",
+           "QuantConfig quantizes static activations asymmetrically and per_token ones "
+           "symmetrically");
+    return false;
+  }
+  const std::string &am = rm.act.method.value.str();
+  if (!am.empty() && am != "minmax" && am != "histogram") {
+    cannot(at(rm.act.method.from), "act method '" + am + "' of '" + name + "'",
+           "act_method is 1 (minmax) or 2 (histogram)");
+    return false;
+  }
+  r.actMethod = am == "histogram" ? 2 : 1;
+  return true;
+}
+
+// The recipe of a quantized module: the first sets the practice's, every other must equal it.
+void V0Writer::useRecipe(const ir::ResolvedModule &rm, const std::string &name) {
+  V0Recipe r;
+  if (!recipeFor(rm, name, r))
+    return;
+  if (!recipe_) {
+    recipe_ = r;
+    recipeOf_ = name;
+  } else if (!(*recipe_ == r) && ok_) {
+    cannot(rm.tier.from.range(), "two recipes",
+           "'" + recipeOf_ + "' is " + recipe_->describe() + " and '" + name + "' is " +
+               r.describe() + "; calib_cfg has one recipe for every quantized Linear");
+  }
+}
+
+bool linearLike(const ir::Module &m) { return m.type.empty() || m.type == "Linear"; }
+
+void V0Writer::planWithInventory() {
+  const ir::Inventory &inv = spec_.inventory;
+  for (size_t m = 0; m < inv.modules.size(); ++m) {
+    if (!linearLike(inv.modules[m]))
+      continue; // QuantConfig quantizes nn.Linear only
+    const ir::ResolvedModule &rm = spec_.resolution.modules[m];
+    lastLinearQuantized_ = rm.tier.value != ir::Tier::Float;
+    if (rm.tier.value == ir::Tier::Float)
+      disable_.push_back(inv.modules[m].name);
+    else
+      useRecipe(rm, inv.modules[m].name);
+  }
+  // A tied output head reuses the embedding's weight: never quantized, and not in the index.
+  if (std::optional<std::string> head = ir::tiedHeadName(inv, spec_.modelConfig)) {
+    if (std::find(disable_.begin(), disable_.end(), *head) == disable_.end())
+      disable_.push_back(*head);
+    lastLinearQuantized_ = true; // the head is the model's last Linear, not the index's
+  }
+}
+
+// Without an inventory: the Linear type's recipe; float names written as they are (literal).
+void V0Writer::planSymbolic() {
+  const ir::TargetReading *reading = spec_.readingOf(target_);
+  const std::vector<ir::SymbolicEntry> &entries =
+      reading && !reading->symbolic.empty() ? reading->symbolic : spec_.resolution.symbolic;
+  const ir::SymbolicEntry *linear = nullptr;
+  for (const ir::SymbolicEntry &e : entries)
+    if (e.isType && e.text == "Linear")
+      linear = &e;
+  if (linear && linear->module.tier.value != ir::Tier::Float)
+    useRecipe(linear->module, "the default");
+  for (const ir::SymbolicEntry &e : entries) {
+    if (e.isType)
+      continue;
+    SourceRange at = e.selectors.empty() ? target_.range : e.selectors.front()->range;
+    if (e.module.tier.value != ir::Tier::Float) {
+      useRecipe(e.module, e.text);
+      continue;
+    }
+    if (hasGlobSyntax(e.text) || !msmodelslim::literalBraceVariable(e.text).empty()) {
+      diags_.report(DiagID::err_emit_needs_inventory, at, {"msmodelslim (modelslim_v0)", e.text});
+      ok_ = false;
+      continue;
+    }
+    ok_ = checkWhitelisted(diags_, "module name", e.text, at) && ok_;
+    disable_.push_back(e.text);
+  }
+}
+
+void writeNames(YAML::Emitter &y, const char *key, const std::vector<std::string> &names) {
+  y << YAML::Key << key << YAML::Value;
+  if (names.empty())
+    y << YAML::Flow;
+  y << YAML::BeginSeq;
+  for (const std::string &n : names)
+    y << YAML::DoubleQuoted << n;
+  y << YAML::EndSeq;
+}
+
+void V0Writer::writeAnti(YAML::Emitter &y) {
+  const ir::Option *anti = options_.antiOutlier;
+  if (!anti)
+    return;
+  std::string type = !anti->values.empty() ? anti->values[0].text : anti->children[0].key;
+  y << YAML::Key << "anti_cfg" << YAML::Value << YAML::BeginMap;
+  y << YAML::Key << "anti_method" << YAML::Value << YAML::DoubleQuoted
+    << msmodelslim::v0AntiMethod(type);
+  // AntiOutlierConfig's own w_bit/a_bit/w_sym default to 8/8/true: written when the recipe's
+  // differ.
+  if (recipe_->wBit != 8)
+    y << YAML::Key << "w_bit" << YAML::Value << recipe_->wBit;
+  if (recipe_->aBit != 8)
+    y << YAML::Key << "a_bit" << YAML::Value << recipe_->aBit;
+  if (!recipe_->wSym)
+    y << YAML::Key << "w_sym" << YAML::Value << "false";
+  if (anti->values.empty() && !anti->children[0].children.empty()) {
+    y << YAML::Key << "flex_config" << YAML::Value << YAML::BeginMap;
+    for (const ir::Option &p : anti->children[0].children) {
+      y << YAML::Key << p.key << YAML::Value;
+      writePracticeValue(y, p.values[0]);
+    }
+    y << YAML::EndMap;
+  }
+  y << YAML::EndMap;
+}
+
+void V0Writer::write(OutputContext &out) {
+  const V0Recipe &r = *recipe_;
+  YAML::Emitter y;
+  y.SetIndent(2);
+  y << YAML::BeginMap;
+  y << YAML::Key << "apiversion" << YAML::Value << YAML::DoubleQuoted << "modelslim_v0";
+  writePracticeMetadata(y, options_, r.wBit == 4 ? "int4" : "int8", r.aBit == 8 ? "int8" : "");
+  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  writeAnti(y);
+  y << YAML::Key << "calib_cfg" << YAML::Value << YAML::BeginMap;
+  y << YAML::Key << "w_bit" << YAML::Value << r.wBit;
+  y << YAML::Key << "a_bit" << YAML::Value << r.aBit;
+  y << YAML::Key << "mm_tensor" << YAML::Value << (r.mmTensor ? "true" : "false");
+  y << YAML::Key << "w_sym" << YAML::Value << (r.wSym ? "true" : "false");
+  if (r.wMethod != "MinMax")
+    y << YAML::Key << "w_method" << YAML::Value << YAML::DoubleQuoted << r.wMethod;
+  if (r.aBit == 8)
+    y << YAML::Key << "act_method" << YAML::Value << r.actMethod;
+  if (r.isDynamic)
+    y << YAML::Key << "is_dynamic" << YAML::Value << "true";
+  if (r.pdmix)
+    y << YAML::Key << "pdmix" << YAML::Value << "true";
+  // QuantConfig leaves the model's last Linear float unless told not to.
+  if (lastLinearQuantized_)
+    y << YAML::Key << "disable_last_linear" << YAML::Value << "false";
+  writeNames(y, "disable_names", disable_);
+  y << YAML::EndMap;
+  if (options_.dataset)
+    y << YAML::Key << "calib_dataset" << YAML::Value << YAML::DoubleQuoted
+      << options_.dataset->text;
+  if (options_.partFileSize)
+    y << YAML::Key << "calib_save_params" << YAML::Value << YAML::BeginMap << YAML::Key
+      << "part_file_size" << YAML::Value << practiceNumber(*options_.partFileSize) << YAML::EndMap;
+  y << YAML::EndMap << YAML::EndMap;
+  if (!y.good()) {
+    diags_.report(DiagID::err_internal, target_.range,
+                  {std::string("yaml-cpp: ") + y.GetLastError()});
+    ok_ = false;
+    return;
+  }
+  out.buffer() = y.c_str();
+  out.buffer() += "\n";
+}
+
+bool V0Writer::run(OutputContext &out) {
+  if (!parsePracticeOptions(spec_, target_, options_, diags_))
+    return false;
+  checkOptions();
+  if (spec_.resolution.done && spec_.inventory.present())
+    planWithInventory();
+  else
+    planSymbolic();
+  if (ok_ && !recipe_)
+    cannot(target_.range, "a spec with no quantized Linear",
+           "calib_cfg always quantizes; use modelslim_v1");
+  if (!ok_)
+    return false;
+  write(out);
+  out.fileName = options_.configId + ".yaml";
+  return ok_;
+}
+
+} // namespace
+
+bool emitPracticeV0(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
+                    DiagnosticEngine &diags) {
+  return V0Writer(spec, target, diags).run(out);
+}
+
+} // namespace qspec::emit

@@ -1,0 +1,170 @@
+// msModelSlim's v0 schema (apiversion modelslim_v0): the calib_cfg reading, the reading of a
+// practice on an inventory, translation validation of it, and the emitter's v0 output.
+#include "vendors/Reading.h"
+#include "vendors/msmodelslim/MsModelSlimReader.h"
+#include "vendors/msmodelslim/MsModelSlimV0.h"
+
+#include "../emitters/EmitTestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace qspec {
+namespace {
+
+using testsupport::Mods;
+
+const Mods kMods = {{"m.0.q", "Linear"},    {"m.0.down", "Linear"}, {"m.1.q", "Linear"},
+                    {"m.1.down", "Linear"}, {"m.norm", "RMSNorm"},  {"lm_head", "Linear"}};
+
+msmodelslim::PracticeDoc parse(const std::string &yaml) {
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  msmodelslim::PracticeDoc doc;
+  EXPECT_TRUE(msmodelslim::parsePractice(yaml, 0, doc, diags));
+  return doc;
+}
+
+TEST(MsModelSlimV0, CalibDefaultsAreQuantConfigs) {
+  msmodelslim::V0Calib c = msmodelslim::readV0Calib(
+      parse("apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_names: [a, b]}\n").root);
+  EXPECT_EQ(c.wBit, 8);
+  EXPECT_EQ(c.aBit, 8);
+  EXPECT_TRUE(c.mmTensor); // QuantConfig's default: per-tensor weights
+  EXPECT_TRUE(c.disableLastLinear);
+  ASSERT_EQ(c.disableNames.size(), 2u);
+  ir::Tier tier;
+  vendors::RoleReading w, a;
+  std::string why;
+  ASSERT_TRUE(msmodelslim::v0Recipe(c, tier, w, a, why));
+  EXPECT_EQ(*w.scope, "per_tensor");
+  EXPECT_EQ(*a.scope, "per_tensor");
+  EXPECT_EQ(a.symmetric, false); // static activations carry an offset
+  EXPECT_EQ(*a.method, "minmax");
+}
+
+TEST(MsModelSlimV0, RecipeWords) {
+  msmodelslim::V0Calib c;
+  c.wBit = 4;
+  c.aBit = 16;
+  c.mmTensor = false;
+  c.wMethod = "GPTQ";
+  ir::Tier tier;
+  vendors::RoleReading w, a;
+  std::string why;
+  ASSERT_TRUE(msmodelslim::v0Recipe(c, tier, w, a, why));
+  EXPECT_EQ(tier, ir::Tier::Int4);
+  EXPECT_EQ(*w.dtype, "int4");
+  EXPECT_EQ(*w.scope, "per_channel");
+  EXPECT_EQ(*w.method, "gptq");
+  EXPECT_EQ(*a.dtype, "float");
+  c.aBit = 8;
+  c.isDynamic = true;
+  vendors::RoleReading w2, a2;
+  ASSERT_TRUE(msmodelslim::v0Recipe(c, tier, w2, a2, why));
+  EXPECT_EQ(*a2.scope, "per_token");
+  EXPECT_EQ(a2.symmetric, true);
+  c.aBit = 4;
+  EXPECT_FALSE(msmodelslim::v0Recipe(c, tier, w2, a2, why));
+  EXPECT_NE(why.find("a_bit 4"), std::string::npos) << why;
+  EXPECT_EQ(msmodelslim::v0AntiMethod("flex_smooth_quant"), "m6");
+  EXPECT_EQ(msmodelslim::v0AntiProcessor("m1"), "smooth_quant");
+  EXPECT_EQ(msmodelslim::v0AntiMethod("quarot"), "");
+}
+
+struct Read {
+  ir::Spec spec;
+  vendors::VendorReading reading;
+  bool ok = false;
+};
+
+void read(Read &r, const std::string &yaml, const std::string &specText) {
+  testsupport::compileAndEmit("msmodelslim", specText, kMods, r.spec);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  r.ok = vendors::readMsModelSlim(r.spec, *r.spec.target("msmodelslim"), yaml, r.reading, diags);
+}
+
+const char *kSpec = "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion "
+                    "modelslim_v0 }\n";
+
+TEST(MsModelSlimV0Reader, DisableNamesAndTheLastLinear) {
+  Read r;
+  read(r,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg:\n    w_bit: 8\n    a_bit: 8\n"
+       "    mm_tensor: false\n    disable_names: ['m.0.down', 'm.*']\n",
+       kSpec);
+  ASSERT_TRUE(r.ok);
+  const auto &m = r.reading.modules;
+  ASSERT_EQ(m.size(), kMods.size());
+  EXPECT_EQ(m[0].tier, ir::Tier::Int8);
+  EXPECT_EQ(*m[0].weight.scope, "per_channel");
+  EXPECT_EQ(m[1].tier, ir::Tier::Float); // an exact name
+  EXPECT_EQ(m[1].line, 7u);
+  EXPECT_EQ(m[2].tier, ir::Tier::Int8);  // 'm.*' is no pattern to QuantConfig
+  EXPECT_FALSE(m[4].known);              // RMSNorm
+  EXPECT_EQ(m[5].tier, ir::Tier::Float); // disable_last_linear defaults to true
+  Read kept;
+  read(kept, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_last_linear: false}\n", kSpec);
+  ASSERT_TRUE(kept.ok);
+  EXPECT_EQ(kept.reading.modules[5].tier, ir::Tier::Int8);
+}
+
+TEST(MsModelSlimV0Reader, TranslationValidationFindsAQuantizedHead) {
+  // The spec quantizes every Linear; the file leaves the last Linear to QuantConfig's default.
+  Read r;
+  read(r, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n", kSpec);
+  ASSERT_TRUE(r.ok);
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  EXPECT_FALSE(vendors::validateReading(r.spec, *r.spec.target("msmodelslim"), r.reading, diags));
+  ASSERT_EQ(diags.diagnostics().size(), 1u);
+  EXPECT_NE(diags.diagnostics()[0].message.find("'lm_head'"), std::string::npos)
+      << diags.diagnostics()[0].message;
+}
+
+TEST(MsModelSlimV0Emitter, OneRecipeAndExactNames) {
+  ir::Spec spec;
+  auto run = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8; act int8 per_token }\ntiers int8 < float\nprotect "
+      "\"m.*.down\"\ntarget msmodelslim { apiversion modelslim_v0 }\n",
+      kMods, spec);
+  ASSERT_TRUE(run.ok) << run.out;
+  EXPECT_NE(run.out.find("is_dynamic: true"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("disable_last_linear: false"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("- \"m.0.down\"\n      - \"m.1.down\""), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("process"), std::string::npos);
+}
+
+TEST(MsModelSlimV0Emitter, RefusesWhatV0CannotCarry) {
+  ir::Spec a, b, c;
+  auto mixed = testsupport::compileAndEmit("msmodelslim",
+                                           "qspec 1\ndefaults { tier int8 }\ntiers int4 < int8 < "
+                                           "float\noverride name \"m.1.*\" { tier int4 }\ntarget "
+                                           "msmodelslim { apiversion modelslim_v0 }\n",
+                                           kMods, a);
+  EXPECT_FALSE(mixed.ok);
+  EXPECT_NE(std::find(mixed.ids.begin(), mixed.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            mixed.ids.end());
+  auto pattern = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8 }\ntiers int8 < float\nprotect \"m.*.down\"\ntarget "
+      "msmodelslim { apiversion modelslim_v0 }\n",
+      {}, b);
+  EXPECT_FALSE(pattern.ok);
+  EXPECT_NE(std::find(pattern.ids.begin(), pattern.ids.end(), "err_emit_needs_inventory"),
+            pattern.ids.end());
+  auto anti = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
+      "anti_outlier { iter_smooth { alpha 0.5 } } }\n",
+      kMods, c);
+  EXPECT_FALSE(anti.ok);
+  EXPECT_NE(std::find(anti.ids.begin(), anti.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            anti.ids.end());
+}
+
+} // namespace
+} // namespace qspec

@@ -1,0 +1,166 @@
+// msModelSlim's v0 practice schema and its reading; see MsModelSlimV0.h.
+#include "vendors/msmodelslim/MsModelSlimV0.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+
+namespace qspec::msmodelslim {
+
+const std::vector<std::string> &v0CalibKeys() {
+  static const std::vector<std::string> k = {
+      "w_bit",      "a_bit", "act_method",          "w_method",     "mm_tensor", "w_sym",
+      "is_dynamic", "pdmix", "disable_last_linear", "disable_names"};
+  return k;
+}
+
+namespace {
+
+bool boolOf(const YamlValue &v, bool fallback) {
+  if (v.scalarType() != "bool")
+    return fallback;
+  return v.text == "true" || v.text == "True" || v.text == "TRUE";
+}
+
+int intOf(const YamlValue &v, int fallback) {
+  return v.scalarType() == "int" ? static_cast<int>(std::strtol(v.text.c_str(), nullptr, 0))
+                                 : fallback;
+}
+
+} // namespace
+
+V0Calib readV0Calib(const YamlValue &root) {
+  V0Calib c;
+  const YamlValue *spec = root.get("spec");
+  const YamlValue *cfg = spec ? spec->get("calib_cfg") : nullptr;
+  if (!cfg || cfg->kind != YamlValue::Mapping)
+    return c;
+  c.at = cfg;
+  for (const auto &[k, v] : cfg->map) {
+    if (k == "w_bit")
+      c.wBit = intOf(v, c.wBit);
+    else if (k == "a_bit")
+      c.aBit = intOf(v, c.aBit);
+    else if (k == "act_method")
+      c.actMethod = intOf(v, c.actMethod);
+    else if (k == "w_method" && v.kind == YamlValue::Scalar)
+      c.wMethod = v.text;
+    else if (k == "mm_tensor")
+      c.mmTensor = boolOf(v, c.mmTensor);
+    else if (k == "w_sym")
+      c.wSym = boolOf(v, c.wSym);
+    else if (k == "is_dynamic")
+      c.isDynamic = boolOf(v, c.isDynamic);
+    else if (k == "pdmix")
+      c.pdmix = boolOf(v, c.pdmix);
+    else if (k == "disable_last_linear")
+      c.disableLastLinear = boolOf(v, c.disableLastLinear);
+    else if (k == "disable_names" && v.kind == YamlValue::Sequence)
+      for (const YamlValue &e : v.items)
+        if (e.kind == YamlValue::Scalar)
+          c.disableNames.push_back(&e);
+  }
+  return c;
+}
+
+bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
+              vendors::RoleReading &act, std::string &why) {
+  if (c.wBit != 8 && c.wBit != 4) {
+    why = "w_bit " + std::to_string(c.wBit) + " (qspec reads w_bit 8 and 4)";
+    return false;
+  }
+  tier = c.wBit == 4 ? ir::Tier::Int4 : ir::Tier::Int8;
+  weight.dtype = c.wBit == 4 ? "int4" : "int8";
+  weight.scope = c.mmTensor ? "per_tensor" : "per_channel";
+  weight.symmetric = c.wSym;
+  std::string m = c.wMethod;
+  std::transform(m.begin(), m.end(), m.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  if (m != "minmax" && m != "gptq" && m != "hqq") {
+    why = "w_method '" + c.wMethod + "' (qspec reads MinMax, GPTQ and HQQ)";
+    return false;
+  }
+  weight.method = m;
+  if (c.aBit == 16) {
+    act.dtype = "float";
+    return true;
+  }
+  if (c.aBit != 8) {
+    why = "a_bit " + std::to_string(c.aBit) + " (qspec reads a_bit 8 and 16)";
+    return false;
+  }
+  if (c.isDynamic && c.pdmix) {
+    why = "is_dynamic together with pdmix";
+    return false;
+  }
+  act.dtype = "int8";
+  act.scope = c.isDynamic ? "per_token" : c.pdmix ? "pd_mix" : "per_tensor";
+  act.symmetric = c.isDynamic; // static activations carry an offset
+  if (c.actMethod != 1 && c.actMethod != 2) {
+    why =
+        "act_method " + std::to_string(c.actMethod) + " (qspec reads 1, minmax, and 2, histogram)";
+    return false;
+  }
+  act.method = c.actMethod == 2 ? "histogram" : "minmax";
+  return true;
+}
+
+std::string v0AntiMethod(std::string_view processor) {
+  if (processor == "flex_smooth_quant")
+    return "m6";
+  if (processor == "smooth_quant")
+    return "m1";
+  return "";
+}
+
+std::string v0AntiProcessor(std::string_view antiMethod) {
+  if (antiMethod == "m6")
+    return "flex_smooth_quant";
+  if (antiMethod == "m1")
+    return "smooth_quant";
+  return "";
+}
+
+} // namespace qspec::msmodelslim
+
+namespace qspec::vendors {
+
+void readMsModelSlimV0(const ir::Spec &spec, const msmodelslim::PracticeDoc &doc,
+                       VendorReading &out) {
+  const ir::Inventory &inv = spec.inventory;
+  if (!inv.present() || !spec.resolution.done)
+    return;
+  msmodelslim::V0Calib c = msmodelslim::readV0Calib(doc.root);
+  ModuleReading q;
+  q.tier = ir::Tier::Int8;
+  std::string why;
+  if (!msmodelslim::v0Recipe(c, q.tier, q.weight, q.act, why))
+    q.weight = q.act = RoleReading{}; // a recipe qspec has no words for: quantized, roles unknown
+  if (c.at) {
+    q.line = c.at->keyLine ? c.at->keyLine : c.at->line;
+    q.column = c.at->keyLine ? c.at->keyCol : c.at->col;
+  }
+  out.modules.assign(inv.modules.size(), ModuleReading{});
+  size_t last = inv.modules.size();
+  for (size_t m = 0; m < inv.modules.size(); ++m) {
+    const ir::Module &mod = inv.modules[m];
+    if (!mod.type.empty() && mod.type != "Linear")
+      continue; // not an nn.Linear: QuantConfig never tests it
+    out.modules[m] = q;
+    out.modules[m].known = true;
+    last = m;
+  }
+  auto keepFloat = [&](size_t m, uint32_t line, uint32_t col) {
+    ModuleReading &r = out.modules[m];
+    r.tier = ir::Tier::Float;
+    r.weight = r.act = RoleReading{};
+    r.line = line;
+    r.column = col;
+  };
+  if (c.disableLastLinear && last < inv.modules.size())
+    keepFloat(last, 0, 0);
+  for (const msmodelslim::YamlValue *name : c.disableNames)
+    if (const ir::Module *m = inv.find(name->text); m && out.modules[m - inv.modules.data()].known)
+      keepFloat(static_cast<size_t>(m - inv.modules.data()), name->line, name->col);
+}
+
+} // namespace qspec::vendors

@@ -1,0 +1,57 @@
+// msModelSlim's older practice schema, `apiversion: modelslim_v0` (reference 1.3, 2): no
+// processor list; `spec.calib_cfg` holds the keyword arguments of the llm_ptq `QuantConfig`
+// calibrator (one recipe for every quantized nn.Linear, `disable_names` the exact names left
+// float) and `spec.anti_cfg` those of `AntiOutlierConfig`. Each spec key is read with dict.get
+// (unknown spec keys are ignored); QuantConfig and AntiOutlierConfig take named parameters only.
+//
+// The reading (readMsModelSlimV0): every nn.Linear of the inventory is quantized with the one
+// recipe of calib_cfg, except the names of `disable_names` (exact equality, no patterns) and,
+// while `disable_last_linear` is true (its default), the last Linear of the model.
+#pragma once
+
+#include "vendors/Reading.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qspec::msmodelslim {
+
+// spec.calib_cfg as QuantConfig takes it, with QuantConfig's defaults for what is left out.
+struct V0Calib {
+  int wBit = 8, aBit = 8;
+  int actMethod = 1;              // 1 minmax, 2 histogram, 3 automatic mix of the two
+  std::string wMethod = "MinMax"; // MinMax, GPTQ, HQQ
+  bool mmTensor = true;           // true: per-tensor weights; false: per-channel
+  bool wSym = true, isDynamic = false, pdmix = false, disableLastLinear = true;
+  std::vector<const YamlValue *> disableNames; // scalar entries
+  const YamlValue *at = nullptr;               // calib_cfg itself (null: absent)
+};
+
+// The calib_cfg keys the reading uses; QuantConfig has more (use_kvcache_quant, group_size...).
+const std::vector<std::string> &v0CalibKeys();
+// Reads spec.calib_cfg of a parsed v0 practice (a missing or non-mapping calib_cfg: defaults).
+V0Calib readV0Calib(const YamlValue &root);
+
+// The recipe calib_cfg gives every quantized Linear, in qspec's words: the tier (int8 or int4),
+// the weight role (dtype, scope, symmetric, method) and the activation role (float for a_bit 16;
+// int8 per_tensor asymmetric static, per_token symmetric with is_dynamic, pd_mix asymmetric with
+// pdmix). False, with the reason in `why`, for a recipe qspec has no words for (w_bit 2...).
+bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
+              vendors::RoleReading &act, std::string &why);
+
+// anti_cfg.anti_method for a suppression processor qspec writes (`flex_smooth_quant` -> m6,
+// `smooth_quant` -> m1), "" when v0 has none; and the processor of an anti_method ("" for m2..m5).
+std::string v0AntiMethod(std::string_view processor);
+std::string v0AntiProcessor(std::string_view antiMethod);
+
+} // namespace qspec::msmodelslim
+
+namespace qspec::vendors {
+
+// msModelSlim's reading of a parsed v0 practice on the spec's inventory (nothing without one).
+void readMsModelSlimV0(const ir::Spec &spec, const msmodelslim::PracticeDoc &doc,
+                       VendorReading &out);
+
+} // namespace qspec::vendors
