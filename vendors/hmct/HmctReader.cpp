@@ -183,12 +183,24 @@ HmctSearch readSearch(const hmct::JsonValue *mc, const char *key) {
   s.present = true;
   s.line = v->line;
   s.column = v->column;
-  const hmct::JsonValue *m = stringMember(*v, "metric");
-  s.metric = m ? m->text : "cosine-similarity";
-  if (const hmct::JsonValue *q = stringMember(*v, "qtype"))
-    s.qtype = q->text;
+  // A repeated key: json.loads keeps the last one.
+  auto last = [&](const char *k) {
+    const hmct::JsonValue *x = nullptr;
+    for (const auto &[key, value] : v->members)
+      if (key == k)
+        x = &value;
+    return x;
+  };
+  auto text = [&](const char *k) {
+    const hmct::JsonValue *x = last(k);
+    return x && x->kind == hmct::JsonValue::String ? x->text : std::string();
+  };
+  s.metric = text("metric");
+  if (s.metric.empty())
+    s.metric = "cosine-similarity";
+  s.qtype = text("qtype");
   auto number = [&](const char *k) -> std::optional<double> {
-    const hmct::JsonValue *x = v->get(k);
+    const hmct::JsonValue *x = last(k);
     if (!x || (x->kind != hmct::JsonValue::Integer && x->kind != hmct::JsonValue::Float))
       return std::nullopt;
     return std::strtod(x->text.c_str(), nullptr);
@@ -201,8 +213,10 @@ HmctSearch readSearch(const hmct::JsonValue *mc, const char *key) {
 std::string numberOr(const std::optional<double> &d) {
   if (!d)
     return "unset";
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", *d);
+  char buf[32]; // the shortest of 15 or 17 digits that reads back as the same double
+  std::snprintf(buf, sizeof buf, "%.15g", *d);
+  if (std::strtod(buf, nullptr) != *d)
+    std::snprintf(buf, sizeof buf, "%.17g", *d);
   return buf;
 }
 
