@@ -233,6 +233,8 @@ RoundTrip roundTrip(ir::Spec &spec, const Imported &im, const import::Context &c
     import::compareMsModelSlim(im.src, bytes, ctx);
   else if (im.kind == "amct")
     import::compareAmct(im.src, bytes, ctx);
+  else if (im.kind == "hmct")
+    import::compareHmct(im.src, bytes, ctx);
   vendors::VendorReading before, after;
   std::set<std::string> undecided(im.spec.undecided.begin(), im.spec.undecided.end());
   if (!read(spec, *target, *im.src.text, before, diags) ||

@@ -7,7 +7,8 @@
 //    default becomes int16 plus op-level dual-int16 on Conv/MatMul/Gemm/ConvTranspose),
 //    `model_output_type`, `activation` (calibration_type always written, from the setting or the
 //    default act method, unless `search default` asks for HMCT's own search), `weight`
-//    bias_correction. Values HMCT would clamp are reported, never changed.
+//    bias_correction, `modelwise_search` / `layerwise_search` (read back and compared after
+//    writing: searchesReadBack). Values HMCT would clamp are reported, never changed.
 // 2. With an inventory (the resolved IR): op_config[type] = the tier a type override gave the
 //    nodes of that type; every node whose resolved tier differs from what model/op level gives it,
 //    and every protected or tuned node, gets a node_config entry (HMCT: model < op < subgraph <
@@ -105,6 +106,7 @@ private:
                     const char *clampTo);
   void boolOption(Json &act, const char *key, std::optional<bool> fromRecipe);
   Json biasCorrection(const ir::Option &o);
+  void searchBlock(Json &mc, const char *key, bool layerwise);
   void readMarch();
   void plan();
   bool lower(const Json &mc, Json &root);
@@ -152,6 +154,8 @@ Json Builder::modelConfig() {
     mc["activation"] = act;
   if (const ir::Option *o = target_.option("bias_correction"))
     mc["weight"] = Json{{"bias_correction", biasCorrection(*o)}};
+  searchBlock(mc, "modelwise_search", false);
+  searchBlock(mc, "layerwise_search", true);
   return mc;
 }
 
@@ -258,6 +262,49 @@ Json Builder::biasCorrection(const ir::Option &o) {
     }
   }
   return bc;
+}
+
+// model_config.modelwise_search { metric; similarity } / layerwise_search { metric; topk; qtype }:
+// HMCT's metrics, topk a whole number >= 1, qtype int8 or int16 (reference §1.2). A
+// layerwise_search suppresses HMCT's default search, so it and 'search default' exclude each other.
+void Builder::searchBlock(Json &mc, const char *key, bool layerwise) {
+  const ir::Option *o = target_.option(key);
+  if (!o)
+    return;
+  const char *fields = layerwise ? "metric, topk and qtype" : "metric and similarity";
+  if (!o->isBlock) {
+    bad(o, std::string("write a block of ") + fields + ", e.g. '" + key +
+               (layerwise ? " { metric mae; topk 8; qtype int16 }'"
+                          : " { metric mae; similarity 0.995 }'"));
+    return;
+  }
+  if (const ir::Option *s = target_.option("search");
+      layerwise && s && s->values.size() == 1 && s->values[0].text == "default")
+    bad(o, "layerwise_search suppresses HMCT's default search: it and 'search default' exclude "
+           "each other");
+  Json block = Json::object();
+  for (const ir::Option &c : o->children) {
+    const ir::Value *v = c.values.size() == 1 && !c.isBlock ? &c.values[0] : nullptr;
+    bool number = v && v->kind == ir::Value::Number;
+    if (c.key == "metric" && v && hmct::isBiasMetric(v->text))
+      block["metric"] = v->text;
+    else if (!layerwise && c.key == "similarity" && number)
+      block["similarity"] = v->number;
+    else if (layerwise && c.key == "topk" && number && v->isInteger && v->number >= 1)
+      block["topk"] = static_cast<long long>(v->number);
+    else if (layerwise && c.key == "qtype" && v && (v->text == "int8" || v->text == "int16"))
+      block["qtype"] = v->text;
+    else {
+      diags_.report(DiagID::err_hmct_bad_option, c.range,
+                    {std::string(key) + "." + c.key,
+                     std::string("the fields are ") + fields +
+                         "; metric is cosine-similarity, mse, mae, mre, sqnr or chebyshev" +
+                         (layerwise ? "; topk a whole number >= 1; qtype int8 or int16"
+                                    : "; similarity a number")});
+      ok_ = false;
+    }
+  }
+  mc[key] = block;
 }
 
 // Looking for a close name scans the whole inventory; like clang's typo correction, only the
@@ -627,6 +674,46 @@ bool Builder::run(OutputContext &out) {
   return true;
 }
 
+// The target's modelwise_search / layerwise_search block as HMCT should read it (the default
+// metric filled in), from the spec alone.
+vendors::HmctSearch expectedSearch(const ir::Target &target, const char *key) {
+  vendors::HmctSearch s;
+  const ir::Option *o = target.option(key);
+  if (!o)
+    return s;
+  s.present = true;
+  s.metric = "cosine-similarity";
+  for (const ir::Option &c : o->children) {
+    const ir::Value &v = c.values.front();
+    if (c.key == "metric" || c.key == "qtype")
+      (c.key == "metric" ? s.metric : s.qtype) = v.text;
+    else
+      (c.key == "similarity" ? s.similarity : s.topk) = v.number;
+  }
+  return s;
+}
+
+// Translation validation of the search blocks: HMCT's reading of the written model_config
+// (vendors::hmctSearches) against the target's settings; a difference is reported at the setting
+// and no file is written.
+bool searchesReadBack(const ir::Target &target, const hmct::QuantConfigDoc &doc,
+                      DiagnosticEngine &diags) {
+  vendors::HmctSearches read = vendors::hmctSearches(doc);
+  bool ok = true;
+  for (const char *key : {"modelwise_search", "layerwise_search"}) {
+    const vendors::HmctSearch &got = key[0] == 'm' ? read.modelwise : read.layerwise;
+    std::string diff = vendors::hmctSearchDifference(expectedSearch(target, key), got);
+    if (diff.empty())
+      continue;
+    const ir::Option *o = target.option(key);
+    diags.report(DiagID::err_hmct_bad_option, o ? o->range : target.range,
+                 {key, "HMCT would read the written file differently (target vs file " + diff +
+                           "); no file is written"});
+    ok = false;
+  }
+  return ok;
+}
+
 } // namespace
 
 bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
@@ -643,6 +730,8 @@ bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputCon
     return true; // the reader reports it (err_hmct_refused)
   reportUncarriedRecipes(spec, target, {vendors::RoleReading{}, vendors::hmctActivation(doc)},
                          DiagID::warn_hmct_recipe_not_carried, diags);
+  if (!searchesReadBack(target, doc, diags))
+    return false;
   vendors::rememberParsed(out.buffer(), 0, std::move(doc));
   return true;
 }

@@ -11,10 +11,10 @@ void registerHmctEmitter() {
   info.kind = "hmct";
   info.emitKind = "hmct-json";
   info.fileExtension = ".json";
-  info.optionKeys = {"march",       "calibration_type", "model_output_type",
-                     "num_bin",     "max_num_bin",      "max_percentile",
-                     "per_channel", "asymmetric",       "bias_correction",
-                     "search",      "silence"};
+  info.optionKeys = {"march",           "calibration_type", "model_output_type", "num_bin",
+                     "max_num_bin",     "max_percentile",   "per_channel",       "asymmetric",
+                     "bias_correction", "search",           "silence",           "modelwise_search",
+                     "layerwise_search"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // HMCT qtypes: int8, int16, float16, float32 everywhere on nash; dual-int16 only on

@@ -3,6 +3,9 @@
 #include "ir/GraphNames.h"
 #include "vendors/Parsed.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace qspec::vendors {
 
 namespace {
@@ -168,6 +171,78 @@ RoleReading hmctActivation(const hmct::QuantConfigDoc &doc) {
   if (auto asym = flag("asymmetric"))
     r.symmetric = !*asym;
   return r;
+}
+
+namespace {
+
+HmctSearch readSearch(const hmct::JsonValue *mc, const char *key) {
+  HmctSearch s;
+  const hmct::JsonValue *v = mc ? mc->get(key) : nullptr;
+  if (!v || v->kind != hmct::JsonValue::Object)
+    return s;
+  s.present = true;
+  s.line = v->line;
+  s.column = v->column;
+  // A repeated key: json.loads keeps the last one.
+  auto last = [&](const char *k) {
+    const hmct::JsonValue *x = nullptr;
+    for (const auto &[key, value] : v->members)
+      if (key == k)
+        x = &value;
+    return x;
+  };
+  auto text = [&](const char *k) {
+    const hmct::JsonValue *x = last(k);
+    return x && x->kind == hmct::JsonValue::String ? x->text : std::string();
+  };
+  s.metric = text("metric");
+  if (s.metric.empty())
+    s.metric = "cosine-similarity";
+  s.qtype = text("qtype");
+  auto number = [&](const char *k) -> std::optional<double> {
+    const hmct::JsonValue *x = last(k);
+    if (!x || (x->kind != hmct::JsonValue::Integer && x->kind != hmct::JsonValue::Float))
+      return std::nullopt;
+    return std::strtod(x->text.c_str(), nullptr);
+  };
+  s.similarity = number("similarity");
+  s.topk = number("topk");
+  return s;
+}
+
+std::string numberOr(const std::optional<double> &d) {
+  if (!d)
+    return "unset";
+  char buf[32]; // the shortest of 15 or 17 digits that reads back as the same double
+  std::snprintf(buf, sizeof buf, "%.15g", *d);
+  if (std::strtod(buf, nullptr) != *d)
+    std::snprintf(buf, sizeof buf, "%.17g", *d);
+  return buf;
+}
+
+} // namespace
+
+HmctSearches hmctSearches(const hmct::QuantConfigDoc &doc) {
+  const hmct::JsonValue *mc = section(doc, "model_config");
+  return {readSearch(mc, "modelwise_search"), readSearch(mc, "layerwise_search")};
+}
+
+std::string hmctSearchDifference(const HmctSearch &a, const HmctSearch &b) {
+  if (a.present != b.present)
+    return std::string("block: ") + (a.present ? "present" : "absent") + " vs " +
+           (b.present ? "present" : "absent");
+  if (!a.present)
+    return "";
+  auto text = [](const std::string &t) { return t.empty() ? std::string("unset") : t; };
+  if (a.metric != b.metric)
+    return "metric: '" + text(a.metric) + "' vs '" + text(b.metric) + "'";
+  if (a.similarity != b.similarity)
+    return "similarity: '" + numberOr(a.similarity) + "' vs '" + numberOr(b.similarity) + "'";
+  if (a.topk != b.topk)
+    return "topk: '" + numberOr(a.topk) + "' vs '" + numberOr(b.topk) + "'";
+  if (a.qtype != b.qtype)
+    return "qtype: '" + text(a.qtype) + "' vs '" + text(b.qtype) + "'";
+  return "";
 }
 
 bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,

@@ -47,6 +47,24 @@ std::optional<HmctNodeQtype> hmctEntryQtype(const hmct::JsonValue &entry);
 // qtype word -> tier: int8 int16 dual-int16 float16 float32/float; nullopt otherwise.
 std::optional<ir::Tier> tierForQtype(std::string_view qtype);
 
+// model_config.modelwise_search {metric, similarity} and layerwise_search {metric, topk, qtype}
+// as HMCT reads them (reference §1.2): whether the block is there, and its fields with HMCT's
+// default metric (cosine-similarity) filled in; numbers as numbers ("0.995" == "0.99500").
+// Absent fields stay unset; `line`/`column` locate the block (0: absent).
+struct HmctSearch {
+  bool present = false;
+  std::string metric, qtype;
+  std::optional<double> similarity, topk;
+  uint32_t line = 0, column = 0;
+};
+struct HmctSearches {
+  HmctSearch modelwise, layerwise;
+};
+HmctSearches hmctSearches(const hmct::QuantConfigDoc &doc);
+// The first field in which `b` differs from `a` as "field: 'a' vs 'b'" ("block: present vs
+// absent" when only one has it), "" when HMCT reads them the same.
+std::string hmctSearchDifference(const HmctSearch &a, const HmctSearch &b);
+
 // vendors::ReadBack for target kind "hmct": parses `bytes`, runs HMCT's checks (an error is
 // err_hmct_refused), then reads every inventory module as an ONNX node.
 bool readHmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,

@@ -6,7 +6,8 @@
 // `override type` (ONNX op types), node_config entries `protect` (float32) or one `override name`
 // per qtype with the names compressed on an inventory; the other model_config settings the
 // `target hmct` block (model_output_type, calibration lists, num_bin, max_num_bin,
-// max_percentile, bias_correction; no calibration_type at all is `search default`).
+// max_percentile, bias_correction, modelwise_search, layerwise_search; no calibration_type at all
+// is `search default`).
 #include "driver/qcc/import/Importer.h"
 
 #include "vendors/hmct/HmctReader.h"
@@ -147,6 +148,46 @@ struct HmctImport {
     }
   }
 
+  // modelwise_search / layerwise_search: a block of the fields HMCT reads (metric, similarity /
+  // metric, topk, qtype); other fields are reported. A layerwise_search in a file without
+  // calibration_type is reported: the target writes that file with 'search default', which the
+  // layerwise search excludes.
+  void search(const std::string &key, const JsonValue &v, bool calibrated) {
+    bool layerwise = key == "layerwise_search";
+    if (layerwise && !calibrated) {
+      notCarried(v, "model_config setting '" + key + "'",
+                 "without activation.calibration_type the hmct target writes 'search default', "
+                 "which a layerwise search excludes");
+      return;
+    }
+    std::string block;
+    for (const auto &[k, x] : v.members) {
+      // The JSON type HMCT reads each field as (a similarity "0.9" is no number to HMCT).
+      bool text = k == "metric" || (layerwise && k == "qtype");
+      bool number = layerwise ? k == "topk" && x.kind == JsonValue::Integer
+                              : k == "similarity" &&
+                                    (x.kind == JsonValue::Integer || x.kind == JsonValue::Float);
+      if (!(text && x.kind == JsonValue::String) && !number)
+        notCarried(x, key + " setting '" + k + "'",
+                   layerwise ? "the hmct target writes metric and qtype (strings) and topk "
+                               "(an integer)"
+                             : "the hmct target writes metric (a string) and similarity (a "
+                               "number)");
+      else if (!isWord(values(x)))
+        notCarried(x, key + " setting '" + k + "'", "the hmct target writes it as a word");
+      else
+        block += (block.empty() ? " " : "; ") + k + " " + values(x);
+    }
+    commentsOf(v, out.targets.back().comments);
+    out.targets.back().settings.push_back(key + " {" + block + (block.empty() ? "}" : " }"));
+  }
+
+  // Whether HMCT is told a calibration_type (else it runs its default search).
+  bool calibrationTyped(const JsonValue *mc) const {
+    const JsonValue *act = mc ? mc->get("activation") : nullptr;
+    return act && act->kind == JsonValue::Object && act->get("calibration_type");
+  }
+
   void modelConfig() {
     const JsonValue *mc = section("model_config");
     bool calibrated = false; // activation present: activation() decides `search default`
@@ -166,10 +207,13 @@ struct HmctImport {
         weight(v);
       } else if (key == "model_output_type") {
         setting(key, v);
+      } else if ((key == "modelwise_search" || key == "layerwise_search") &&
+                 v.kind == JsonValue::Object) {
+        search(key, v, calibrationTyped(mc));
       } else {
         notCarried(v, "model_config setting '" + key + "'",
-                   "the hmct target has no setting for it (of HMCT's searches it writes only "
-                   "'search default')");
+                   "the hmct target has no setting for it (of HMCT's searches it writes "
+                   "'search default', modelwise_search and layerwise_search)");
       }
     }
     if (!calibrated)

@@ -54,6 +54,8 @@ bool importCompressedTensors(const Source &src, const Context &ctx, ImportedSpec
 // every layer's effective calibration and prune parameters and the file's global fields.
 void compareMsModelSlim(const Source &src, std::string_view emitted, const Context &ctx);
 void compareAmct(const Source &src, std::string_view emitted, const Context &ctx);
+// HMCT: model_config.modelwise_search and layerwise_search.
+void compareHmct(const Source &src, std::string_view emitted, const Context &ctx);
 
 // A number as the shortest text that reads back as the same double ("0.5", "1e-05").
 std::string numberText(double v);

@@ -114,6 +114,31 @@ TEST(HmctReading, ModelWideActivation) {
   EXPECT_EQ(search.symmetric, std::optional<bool>(true));
 }
 
+TEST(HmctReading, SearchBlocks) {
+  auto s = vendors::hmctSearches(hmctDoc(R"({"model_config": {
+    "modelwise_search": {"similarity": 0.99500},
+    "layerwise_search": {"metric": "mae", "metric": "mse", "topk": 8, "qtype": "int16"}}})"));
+  ASSERT_TRUE(s.modelwise.present);
+  EXPECT_EQ(s.modelwise.metric, "cosine-similarity"); // HMCT's default metric
+  EXPECT_EQ(s.modelwise.similarity, std::optional<double>(0.995));
+  EXPECT_EQ(s.modelwise.line, 2u);
+  EXPECT_EQ(s.layerwise.metric, "mse"); // json.loads keeps the last of a repeated key
+  EXPECT_EQ(s.layerwise.topk, std::optional<double>(8));
+  EXPECT_EQ(s.layerwise.qtype, "int16");
+  // Equal when HMCT reads them the same (written default metric, 1 and 1.0).
+  auto t = vendors::hmctSearches(hmctDoc(
+      R"({"model_config": {"modelwise_search": {"metric": "cosine-similarity", "similarity": 0.995}}})"));
+  EXPECT_EQ(vendors::hmctSearchDifference(s.modelwise, t.modelwise), "");
+  EXPECT_EQ(vendors::hmctSearchDifference(s.layerwise, t.layerwise), "block: present vs absent");
+  auto u = vendors::hmctSearches(
+      hmctDoc(R"({"model_config": {"modelwise_search": {"similarity": 1}}})"));
+  EXPECT_EQ(vendors::hmctSearchDifference(s.modelwise, u.modelwise), "similarity: '0.995' vs '1'");
+  // A string is no number to HMCT.
+  auto v = vendors::hmctSearches(
+      hmctDoc(R"({"model_config": {"modelwise_search": {"similarity": "0.995"}}})"));
+  EXPECT_FALSE(v.modelwise.similarity);
+}
+
 TEST(HorizonDocument, ParsesTheGeneratedSubsetWithLocations) {
   auto doc = setterDoc(kSetter);
   EXPECT_TRUE(doc.marchSet);
