@@ -237,6 +237,23 @@ void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRe
       double d;
       if (onlyFor(o, ConfigKind::QAT) && number(o, d))
         (k == "clip_max" ? r.clipMax : r.clipMin) = d;
+    } else if (k == "clip") {
+      // A rule's `clip none`: its entry has no clip_max_min (AMCT initialises the clip itself),
+      // whatever the target's clip_max / clip_min.
+      std::string v;
+      if (!onlyFor(o, ConfigKind::QAT) || !word(o, v))
+        continue;
+      bool bounds = std::any_of(opts.begin(), opts.end(), [](const ir::Option &c) {
+        return c.key == "clip_max" || c.key == "clip_min";
+      });
+      if (v != "none" || bounds)
+        error(DiagID::err_amct_option_value, o.values[0].range,
+              {v, k,
+               bounds ? "'clip none' says the entry has no clip_max_min, so clip_max and clip_min "
+                        "cannot be in the same block"
+                      : "the only value is none (the entry has no clip_max_min)"});
+      else
+        r.clipMax.reset(), r.clipMin.reset();
     } else if (k == "fixed_min") {
       bool b;
       if (onlyFor(o, ConfigKind::QAT) && boolean(o, b))

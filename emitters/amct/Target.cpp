@@ -35,7 +35,7 @@ void registerAmctEmitter() {
   info.ruleOptionKeys = {
       "act_algo",         "weight_algo", "channel_wise",   "clip_max",   "clip_min",
       "fixed_min",        "num_of_bins", "dmq_balancer",   "quant_bits", "search_range_start",
-      "search_range_end", "search_step", "max_percentile", "prune"};
+      "search_range_end", "search_step", "max_percentile", "prune",      "clip"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // AMCT: int8 (A8W8), int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.

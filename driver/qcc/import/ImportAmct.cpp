@@ -120,6 +120,12 @@ struct AmctImport {
         for (const IfmrKnob &k : kIfmrKnobs)
           if (!(r.*k.field) && doc.global.*k.field)
             opts.push_back(std::string(k.name) + " " + floatText(k.dflt));
+      // AMCT's entry replaces the global recipe: an entry without the global clip_max_min or
+      // fixed_min has none (the target's would reach the rule's modules).
+      if (!global && qat() && !r.hasClip && doc.global.hasClip)
+        opts.push_back("clip none");
+      if (!global && qat() && !r.fixedMin && doc.global.fixedMin.value_or(false))
+        opts.push_back("fixed_min false");
       // An entry's own prune_config replaces the global one on its layers.
       if (!global && r.hasPrune)
         opts.push_back(pruneSetting(r, false));
