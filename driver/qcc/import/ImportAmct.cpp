@@ -386,6 +386,21 @@ void nameOverrides(AmctImport &im, ImportedSpec &out) {
 } // namespace
 
 bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
+  // Another AMCT API's config: refused at the field that makes it one, not as a parse error.
+  if (std::optional<OtherConfig> other = otherAmctConfig(*src.text)) {
+    bool distill = other->api == "distillation";
+    ctx.diags.report(
+        DiagID::err_import_unsupported,
+        SourceRange::point(src.file, other->line ? other->line : 1, other->col ? other->col : 1),
+        {src.path,
+         "an AMCT " + other->api + " config ('" + other->field + "' is a field of AMCT's " +
+             (distill ? "distillation API; qspec has no distillation target: its rules say how "
+                        "each module is quantized, not how the quantized model is distilled)"
+                      : "automatic search, which chooses each layer's prune ratio or bit width "
+                        "itself; a spec states each module's setting, and qspec's own search is "
+                        "qtune)")});
+    return false;
+  }
   AmctDocument doc;
   if (!parseAmctConfig(src.file, doc, ctx.diags))
     return false;

@@ -326,6 +326,42 @@ TEST(AmctConformance, PruneReadingEqualsTheLayerJsonAmctGenerated) {
   EXPECT_GT(compared, 4);
 }
 
+// The corpus's distillation and auto-search configs are told apart by their own fields; no
+// config the document model reads is taken for one.
+TEST(AmctConformance, OtherApisConfigsAreToldByTheirFields) {
+  fs::path dir = conformanceDir();
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
+  int distill = 0, search = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".cfg")
+      continue;
+    SCOPED_TRACE(name);
+    std::string text = slurp(entry.path());
+    std::optional<amct::OtherConfig> other = amct::otherAmctConfig(text);
+    amct::AmctDocument doc;
+    std::vector<amct::ParseError> errors;
+    if (amct::parseAmctConfig(text, doc, errors)) {
+      EXPECT_FALSE(other.has_value());
+    }
+    if (name.find("distill") != std::string::npos) {
+      ASSERT_TRUE(other.has_value());
+      EXPECT_EQ(other->api, "distillation");
+      ++distill;
+    }
+    if (name.find("auto_prune") != std::string::npos ||
+        name.find("auto_channel_prune") != std::string::npos) {
+      ASSERT_TRUE(other.has_value());
+      EXPECT_EQ(other->api, "auto-search");
+      EXPECT_EQ(other->field, "compress_ratio");
+      EXPECT_GT(other->line, 0u);
+      ++search;
+    }
+  }
+  EXPECT_GE(distill, 5);
+  EXPECT_GE(search, 4);
+}
+
 // Compares one layer of AMCT's generated JSON with applyDocument's reading.
 void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
   if (qat) {
