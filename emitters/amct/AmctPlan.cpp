@@ -355,8 +355,14 @@ void AmctWriter::planFromResolution(Plan &plan) {
     SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
     uint32_t typeId = typeIdOf(m.type);
     TypeInfo &ti = c.types[typeId];
-    if (!m.type.empty() && !ti.quantizable)
-      continue; // a skip: the target-readings pass reports warn_amct_not_quantizable
+    if (!m.type.empty() && !ti.quantizable) {
+      // A skip: the target-readings pass reports warn_amct_not_quantizable. Its rule's own prune
+      // is an entry in a prune-only file (AMCT's prune-type check judges the type there).
+      if (qat())
+        if (std::optional<PruneSetting> p = rulePrune(rm.targetOptions, m.name))
+          plan.pruneOnlyNames.emplace_back(m.name, *p);
+      continue;
+    }
     if (rm.tier.value == ir::Tier::Float) {
       if (checkName(m.name, at))
         plan.skips.emplace_back(m.name, at);
