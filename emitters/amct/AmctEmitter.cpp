@@ -144,6 +144,7 @@ std::optional<PruneSetting> AmctWriter::rulePrune(const std::vector<const ir::Op
   const ir::Option *o = ruleSetting(blocks, "prune");
   if (!o || !onlyFor(*o, ConfigKind::QAT))
     return std::nullopt;
+  anyRulePrune_ = true;
   PruneSetting p;
   if (!parsePruneBlock(*o, p, nullptr, nullptr, layer))
     return std::nullopt;
@@ -442,8 +443,8 @@ bool AmctWriter::verify(const std::string &file) {
     else
       diags_.report(DiagID::warn_amct_check, target_.range, {amct::checkName(f.check), f.message});
   }
-  if (ok_ && qat() && spec_.resolution.done)
-    verifyPrune(doc);
+  if (ok_ && qat() && spec_.resolution.done && (opts_.prune.present || anyRulePrune_))
+    verifyPrune(doc); // nothing prunes otherwise: no layer to compare
   if (ok_)
     rememberParsed(file, opts_.kind, std::move(doc));
   return ok_;

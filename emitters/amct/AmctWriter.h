@@ -142,6 +142,7 @@ private:
   DiagnosticEngine &diags_;
   AmctOptions opts_;
   bool ok_ = true;
+  bool anyRulePrune_ = false; // some rule has its own prune (planning saw it)
 
   bool qat() const { return opts_.kind == ConfigKind::QAT; }
   std::string modeName() const { return qat() ? "QAT" : "PTQ"; }
