@@ -85,7 +85,16 @@ void AmctWriter::parsePrune(const ir::Option &o) {
     return;
   AmctOptions::Prune &prune = opts_.prune;
   prune.present = true;
+  parsePruneBlock(o, prune, &prune.skipLayers, &prune.skipTypes, "(global)");
+}
+
+bool AmctWriter::parsePruneBlock(const ir::Option &o, PruneSetting &prune,
+                                 std::vector<std::string> *skipLayers,
+                                 std::vector<std::string> *skipTypes, const std::string &layer) {
+  bool before = ok_;
+  ok_ = true;
   prune.type = "filter";
+  prune.at = o.range;
   bool haveRatio = false;
   for (const ir::Option &c : o.children) {
     if (c.key == "type") {
@@ -103,25 +112,46 @@ void AmctWriter::parsePrune(const ir::Option &o) {
       uint32_t u;
       if (integer(c, u))
         prune.updateFreq = u;
-    } else if ((c.key == "skip_layers" || c.key == "skip_types") && !c.values.empty() &&
-               c.children.empty()) {
+    } else if ((c.key == "skip_layers" || c.key == "skip_types") && skipLayers && skipTypes &&
+               !c.values.empty() && c.children.empty()) {
       for (const ir::Value &v : c.values)
-        (c.key == "skip_layers" ? prune.skipLayers : prune.skipTypes).push_back(v.text);
+        (c.key == "skip_layers" ? *skipLayers : *skipTypes).push_back(v.text);
     } else {
       error(DiagID::err_amct_option_value, c.keyRange.valid() ? c.keyRange : c.range,
             {c.key, "prune",
-             "known: type, ratio, ascend_optimized, update_freq, skip_layers, skip_types"});
+             skipLayers ? "known: type, ratio, ascend_optimized, update_freq, skip_layers, "
+                          "skip_types"
+                        : "known in a rule: type, ratio, ascend_optimized, update_freq (the "
+                          "skip lists are the target's prune settings)"});
     }
   }
-  std::string msg;
+  std::string msg, shown = skipLayers ? "prune" : layer; // the target's: as its setting
   if (prune.type == "filter") {
     if (!haveRatio)
       error(DiagID::err_amct_value, o.range,
-            {"prune ratio", "prune",
+            {"prune ratio", shown,
              "prune_ratio is required for balanced_l2_norm_filter_prune, please add it."});
-    else if (!checkPruneRatio(prune.ratio, "(global)", msg))
-      error(DiagID::err_amct_value, o.range, {"prune ratio", "prune", msg});
+    else if (!checkPruneRatio(prune.ratio, layer, msg))
+      error(DiagID::err_amct_value, o.range, {"prune ratio", shown, msg});
   }
+  bool good = ok_;
+  ok_ = before && good;
+  return good;
+}
+
+std::optional<PruneSetting> AmctWriter::rulePrune(const std::vector<const ir::Option *> &blocks,
+                                                  const std::string &layer) {
+  const ir::Option *o = ruleSetting(blocks, "prune");
+  if (!o || !onlyFor(*o, ConfigKind::QAT))
+    return std::nullopt;
+  anyRulePrune_ = true;
+  PruneSetting p;
+  if (!parsePruneBlock(*o, p, nullptr, nullptr, layer))
+    return std::nullopt;
+  std::string msg;
+  if (p.type == "n_out_of_m" && !checkNOutOfMHardware(opts_.hardware, msg))
+    error(DiagID::err_amct_sparsity_hardware, o->range, {opts_.hardware});
+  return p;
 }
 
 bool AmctWriter::parseOptions() {
@@ -208,6 +238,23 @@ void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRe
       double d;
       if (onlyFor(o, ConfigKind::QAT) && number(o, d))
         (k == "clip_max" ? r.clipMax : r.clipMin) = d;
+    } else if (k == "clip") {
+      // A rule's `clip none`: its entry has no clip_max_min (AMCT initialises the clip itself),
+      // whatever the target's clip_max / clip_min.
+      std::string v;
+      if (!onlyFor(o, ConfigKind::QAT) || !word(o, v))
+        continue;
+      bool bounds = std::any_of(opts.begin(), opts.end(), [](const ir::Option &c) {
+        return c.key == "clip_max" || c.key == "clip_min";
+      });
+      if (v != "none" || bounds)
+        error(DiagID::err_amct_option_value, o.values[0].range,
+              {v, k,
+               bounds ? "'clip none' says the entry has no clip_max_min, so clip_max and clip_min "
+                        "cannot be in the same block"
+                      : "the only value is none (the entry has no clip_max_min)"});
+      else
+        r.clipMax.reset(), r.clipMin.reset();
     } else if (k == "fixed_min") {
       bool b;
       if (onlyFor(o, ConfigKind::QAT) && boolean(o, b))
@@ -248,6 +295,27 @@ void AmctWriter::applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRe
 
 // ---- Step 3: lower ---------------------------------------------------------------------------
 
+namespace {
+
+// A prune recipe as the document's prune_config fields of `d`.
+void setPrune(const PruneSetting &p, Recipe &d) {
+  d.hasPrune = true;
+  d.pruner = p.type;
+  if (p.type == "filter")
+    d.pruneRatio = p.ratio;
+  d.ascendOptimized = p.ascendOptimized;
+  d.updateFreq = p.updateFreq;
+}
+
+} // namespace
+
+bool AmctWriter::pruneOnly(const Plan &plan) const {
+  return qat() &&
+         (opts_.prune.present || !plan.pruneOnlyNames.empty() || !plan.pruneOnlyTypes.empty()) &&
+         spec_.defaultTier() == ir::Tier::Float && plan.typeEntries.empty() &&
+         plan.nameEntries.empty();
+}
+
 Recipe AmctWriter::lowerRecipe(const LayerRecipe &r, std::string_view type) const {
   Recipe d;
   d.present = true;
@@ -269,6 +337,8 @@ Recipe AmctWriter::lowerRecipe(const LayerRecipe &r, std::string_view type) cons
     d.actType = r.act;
     d.wtsAlgo = r.wtsAlgo == "ulq" ? "ulq" : "arq";
     d.weightType = r.weight;
+    if (r.prune)
+      setPrune(*r.prune, d);
     return d;
   }
   uint32_t bits = r.quantBits.value_or(r.weight == DataType::Int4 ? 4 : 8);
@@ -310,11 +380,7 @@ AmctDocument AmctWriter::lower(const Plan &plan) const {
   doc.global = lowerRecipe(plan.global, "");
   const AmctOptions::Prune &prune = opts_.prune;
   if (prune.present) {
-    doc.global.hasPrune = true;
-    doc.global.pruner = prune.type;
-    doc.global.pruneRatio = prune.ratio;
-    doc.global.ascendOptimized = prune.ascendOptimized;
-    doc.global.updateFreq = prune.updateFreq;
+    setPrune(prune, doc.global);
     for (const std::string &n : prune.skipLayers)
       doc.pruneSkipLayers.push_back(Entry{n});
     for (const std::string &t : prune.skipTypes)
@@ -324,20 +390,24 @@ AmctDocument AmctWriter::lower(const Plan &plan) const {
     doc.typeOverrides.push_back(Override{type, lowerRecipe(r, type)});
   for (const NameEntry &e : plan.nameEntries)
     doc.nameOverrides.push_back(Override{std::string(e.name), lowerRecipe(*e.recipe, e.type)});
-  // QAT with a prune setting where the spec quantizes nothing (defaults `tier float`, no rule
+  // QAT with a prune where the spec quantizes nothing (defaults `tier float`, no rule
   // quantizing): AMCT's prune-only configuration, no retrain block and no skip list (a skipped
-  // layer would not be pruned either).
-  if (qat() && prune.present && spec_.defaultTier() == ir::Tier::Float &&
-      doc.typeOverrides.empty() && doc.nameOverrides.empty()) {
+  // layer would not be pruned either); a layer whose rule has its own prune gets an entry with
+  // only that prune_config.
+  if (pruneOnly(plan)) {
     Recipe keep = doc.global;
     doc.global = Recipe{};
-    doc.global.hasPrune = true;
-    doc.global.pruner = keep.pruner;
-    doc.global.pruneRatio = keep.pruneRatio;
-    doc.global.ascendOptimized = keep.ascendOptimized;
-    doc.global.updateFreq = keep.updateFreq;
+    if (keep.hasPrune)
+      setPrune(prune, doc.global);
     doc.skipLayers.clear();
     doc.skipLayerTypes.clear();
+    for (const auto *list : {&plan.pruneOnlyTypes, &plan.pruneOnlyNames})
+      for (const auto &[name, p] : *list) {
+        Override o{std::string(name), Recipe{}};
+        setPrune(p, o.recipe);
+        (list == &plan.pruneOnlyTypes ? doc.typeOverrides : doc.nameOverrides)
+            .push_back(std::move(o));
+      }
   }
   return doc;
 }
@@ -373,9 +443,58 @@ bool AmctWriter::verify(const std::string &file) {
     else
       diags_.report(DiagID::warn_amct_check, target_.range, {amct::checkName(f.check), f.message});
   }
+  if (ok_ && qat() && spec_.resolution.done && (opts_.prune.present || anyRulePrune_))
+    verifyPrune(doc); // nothing prunes otherwise: no layer to compare
   if (ok_)
     rememberParsed(file, opts_.kind, std::move(doc));
   return ok_;
+}
+
+void AmctWriter::verifyPrune(const AmctDocument &doc) {
+  const auto &mods = spec_.inventory.modules;
+  std::vector<PruneApplied> read = pruneReading(doc, mods);
+  const AmctOptions::Prune &target = opts_.prune;
+  std::set<std::string_view> skipNames(target.skipLayers.begin(), target.skipLayers.end()),
+      skipTypes(target.skipTypes.begin(), target.skipTypes.end());
+  bool prunesOnly = isPruneOnly(doc);
+  std::map<const ir::Option *, std::optional<PruneSetting>> parsed; // per rule block
+  for (size_t i = 0; i < mods.size(); ++i) {
+    const ir::Module &m = mods[i];
+    const ir::ResolvedModule &rm = spec_.resolution.modules[i];
+    const ir::Option *own = ruleSetting(rm.targetOptions, "prune");
+    std::optional<PruneSetting> rule;
+    if (own) {
+      auto [it, fresh] = parsed.try_emplace(own);
+      if (fresh)
+        it->second = rulePrune(rm.targetOptions, m.name);
+      rule = it->second;
+    }
+    Recipe r;
+    if (rule)
+      setPrune(*rule, r);
+    else if (target.present)
+      setPrune(target, r);
+    PruneApplied want = pruneOf(r);
+    // The target's prune skip lists hold for every rule. A float layer AMCT quantizes is in
+    // skip_layers (except in a prune-only file), and a skip wins over prune: no prune of the
+    // target's reaches it, and a rule's own prune there cannot be written.
+    bool listed = skipNames.count(m.name) || (!m.type.empty() && skipTypes.count(m.type));
+    bool floatSkip = rm.tier.value == ir::Tier::Float && !prunesOnly &&
+                     (m.type.empty() || isQuantizableType(m.type, opts_.kind, opts_.version));
+    if (want.kind != PruneApplied::None && (listed || (floatSkip && !rule)))
+      want = PruneApplied{PruneApplied::Skipped};
+    if (want == read[i])
+      continue;
+    error(DiagID::err_emit_divergence,
+          rule             ? rule->at
+          : target.present ? optionAt("prune", target_.range)
+                           : target_.range,
+          {"AMCT", m.name, "prune", pruneText(want), pruneText(read[i]),
+           floatSkip ? " (the module is float, so it is in skip_layers, and AMCT's skip wins over "
+                       "prune; a rule's prune reaches float modules only in a prune-only file)"
+                     : ""});
+    return; // one module is enough to show it
+  }
 }
 
 } // namespace amctwriter

@@ -166,6 +166,10 @@ bool AmctWriter::buildRecipe(ir::Tier tier, int tierRank, const RoleView &w, con
   for (const ir::Option *b : blocks)
     if (b->key == "amct")
       applyRecipeOptions(b->children, r, ruleAct, ruleWts, shown);
+  r.prune = rulePrune(blocks, shown);
+  if (r.prune && layer.empty() && type.empty())
+    error(DiagID::err_amct_option_value, r.prune->at,
+          {"prune", "amct", "the global prune is the target's `prune` setting, not the defaults'"});
 
   // Data types: an explicit dtype of the role wins over the tier if written as specifically.
   auto dtypeOf = [&](const RoleView &v, bool weight, DataType &out) {
@@ -351,12 +355,20 @@ void AmctWriter::planFromResolution(Plan &plan) {
     SourceRange at = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
     uint32_t typeId = typeIdOf(m.type);
     TypeInfo &ti = c.types[typeId];
-    if (!m.type.empty() && !ti.quantizable)
-      continue; // a skip: the target-readings pass reports warn_amct_not_quantizable
+    if (!m.type.empty() && !ti.quantizable) {
+      // A skip: the target-readings pass reports warn_amct_not_quantizable. Its rule's own prune
+      // is an entry in a prune-only file (AMCT's prune-type check judges the type there).
+      if (qat())
+        if (std::optional<PruneSetting> p = rulePrune(rm.targetOptions, m.name))
+          plan.pruneOnlyNames.emplace_back(m.name, *p);
+      continue;
+    }
     if (rm.tier.value == ir::Tier::Float) {
       if (checkName(m.name, at))
         plan.skips.emplace_back(m.name, at);
       ti.hasSkips = true;
+      if (std::optional<PruneSetting> p = rulePrune(rm.targetOptions, m.name))
+        plan.pruneOnlyNames.emplace_back(m.name, *p);
       continue;
     }
     LayerFacts facts;
@@ -512,7 +524,7 @@ void AmctWriter::planTypeEntry(Plan &plan, const passes::SymbolicEntry &e, bool 
     return;
   }
   bool overridden = src != ir::Decision::Protect && src != ir::Decision::TuningExclude;
-  if (overridden && qat() && nameSkips) {
+  if (overridden && qat() && nameSkips && rm.tier.value != ir::Tier::Float) {
     // It would re-enable skipped layers of this type; only an inventory can tell which.
     error(DiagID::err_amct_qat_type_reenables, s.range, {s.text});
     return;
@@ -521,6 +533,8 @@ void AmctWriter::planTypeEntry(Plan &plan, const passes::SymbolicEntry &e, bool 
     return;
   if (rm.tier.value == ir::Tier::Float) {
     plan.skipTypes.emplace_back(e.text, s.range);
+    if (std::optional<PruneSetting> p = rulePrune(rm.targetOptions, e.text))
+      plan.pruneOnlyTypes.emplace_back(e.text, *p);
     return;
   }
   LayerFacts facts;
@@ -544,8 +558,12 @@ void AmctWriter::planNameEntry(Plan &plan, const passes::SymbolicEntry &e) {
                     src == ir::Decision::TuningRaise;
   SourceRange nameAt = bySelector ? rm.tier.from.range() : e.selectors.front()->range;
   if (rm.tier.value == ir::Tier::Float) {
-    if (checkName(*name, nameAt))
-      plan.skips.emplace_back(plan.keep(*name), nameAt);
+    if (checkName(*name, nameAt)) {
+      std::string_view kept = plan.keep(*name);
+      plan.skips.emplace_back(kept, nameAt);
+      if (std::optional<PruneSetting> p = rulePrune(rm.targetOptions, *name))
+        plan.pruneOnlyNames.emplace_back(kept, *p);
+    }
     return;
   }
   LayerFacts facts;
@@ -564,6 +582,10 @@ bool AmctWriter::normalize(Plan &plan) {
   auto byName = [](const auto &a, const auto &b) { return a.first < b.first; };
   auto sameName = [](const auto &a, const auto &b) { return a.first == b.first; };
   for (auto *list : {&plan.skips, &plan.skipTypes}) {
+    std::stable_sort(list->begin(), list->end(), byName);
+    list->erase(std::unique(list->begin(), list->end(), sameName), list->end());
+  }
+  for (auto *list : {&plan.pruneOnlyNames, &plan.pruneOnlyTypes}) {
     std::stable_sort(list->begin(), list->end(), byName);
     list->erase(std::unique(list->begin(), list->end(), sameName), list->end());
   }

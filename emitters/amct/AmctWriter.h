@@ -24,6 +24,18 @@ namespace qspec::emit::amctwriter {
 
 using namespace qspec::amct;
 
+// A prune recipe (the target's `prune { }`, or a rule's own in its `amct { }` block).
+struct PruneSetting {
+  std::string type; // filter | n_out_of_m
+  double ratio = 0;
+  std::optional<bool> ascendOptimized;
+  std::optional<uint32_t> updateFreq;
+  SourceRange at; // where the spec writes it (not compared)
+  auto tie() const { return std::tie(type, ratio, ascendOptimized, updateFreq); }
+  bool operator==(const PruneSetting &o) const { return tie() == o.tie(); }
+  bool operator<(const PruneSetting &o) const { return tie() < o.tie(); }
+};
+
 // One layer's AMCT recipe, as AMCT will resolve it. `channelWise` is the effective value for
 // the layer's type (or, for a recipe not tied to a type, the value asked for, nullopt = unset).
 struct LayerRecipe {
@@ -40,11 +52,13 @@ struct LayerRecipe {
   std::optional<double> dmq;
   // IFMR (PTQ): search range and step, max percentile; unset = AMCT's 0.7, 1.3, 0.01, 0.999999.
   std::optional<double> searchStart, searchEnd, searchStep, maxPercentile;
+  // QAT: the rule's own prune (the entry's prune_config); unset = the target's prune applies.
+  std::optional<PruneSetting> prune;
 
   auto tie() const {
     return std::tie(act, weight, quantBits, channelWise, asymmetric, actAlgo, wtsAlgo, clipMax,
                     clipMin, fixedMin, numOfBins, dmq, searchStart, searchEnd, searchStep,
-                    maxPercentile);
+                    maxPercentile, prune);
   }
   bool operator==(const LayerRecipe &o) const { return tie() == o.tie(); }
   bool operator<(const LayerRecipe &o) const { return tie() < o.tie(); }
@@ -69,12 +83,8 @@ struct AmctOptions {
   std::optional<bool> activationOffset, doFusion;
   bool forceFp16 = false;
   std::vector<std::pair<std::string, SourceRange>> skipFusion;
-  struct Prune {
+  struct Prune : PruneSetting {
     bool present = false;
-    std::string type; // filter | n_out_of_m
-    double ratio = 0;
-    std::optional<bool> ascendOptimized;
-    std::optional<uint32_t> updateFreq;
     std::vector<std::string> skipLayers, skipTypes; // regular_prune_skip_layers / _types
   } prune;
   // The target's act_algo / weight_algo: the algorithm for methods AMCT has no word for ("" none).
@@ -99,6 +109,9 @@ struct Plan {
   std::vector<NameEntry> nameEntries;
   std::deque<std::string> ownedNames; // names that are not in the spec or inventory (literalName)
   std::deque<LayerRecipe> recipes;    // stable addresses for NameEntry::recipe
+  // Float layers (names; without an inventory also types) whose rule gives them a prune: in a
+  // prune-only file (nothing quantized) entries with only that prune_config.
+  std::vector<std::pair<std::string_view, PruneSetting>> pruneOnlyNames, pruneOnlyTypes;
   std::string_view keep(std::string s) { return ownedNames.emplace_back(std::move(s)); }
 };
 
@@ -129,6 +142,7 @@ private:
   DiagnosticEngine &diags_;
   AmctOptions opts_;
   bool ok_ = true;
+  bool anyRulePrune_ = false; // some rule has its own prune (planning saw it)
 
   bool qat() const { return opts_.kind == ConfigKind::QAT; }
   std::string modeName() const { return qat() ? "QAT" : "PTQ"; }
@@ -203,6 +217,18 @@ private:
   bool parseOptions();
   void parseVersion(const ir::Option &o);
   void parsePrune(const ir::Option &o);
+  // Reads a `prune { ... }` block (the target's, or a rule's: no skip lists there) into `p`.
+  bool parsePruneBlock(const ir::Option &o, PruneSetting &p, std::vector<std::string> *skipLayers,
+                       std::vector<std::string> *skipTypes, const std::string &layer);
+  // A rule's own `amct { prune { ... } }` (the last one), parsed; unset when none.
+  std::optional<PruneSetting> rulePrune(const std::vector<const ir::Option *> &blocks,
+                                        const std::string &layer);
+  // Whether the file is AMCT's prune-only configuration (QAT, something prunes, nothing is
+  // quantized).
+  bool pruneOnly(const Plan &plan) const;
+  // Translation validation of the prune: AMCT's prune reading of `doc` on every module against
+  // the spec's (the rule's own prune ▸ the target's; none on a skipped layer).
+  void verifyPrune(const AmctDocument &doc);
   // Applies recipe-level options (the target's, or a rule's `amct { }` block) to `r`.
   void applyRecipeOptions(const std::vector<ir::Option> &opts, LayerRecipe &r,
                           std::optional<std::string> &actAlgo, std::optional<std::string> &wtsAlgo,

@@ -30,11 +30,12 @@ void registerAmctEmitter() {
       "fixed_min",         "channel_wise",  "dmq_balancer",       "num_of_bins",
       "quant_bits",        "prune",         "search_range_start", "search_range_end",
       "search_step",       "max_percentile"};
-  // What AmctWriter::applyRecipeOptions reads from a rule's `amct { ... }` block.
-  info.ruleOptionKeys = {"act_algo",      "weight_algo",        "channel_wise",     "clip_max",
-                         "clip_min",      "fixed_min",          "num_of_bins",      "dmq_balancer",
-                         "quant_bits",    "search_range_start", "search_range_end", "search_step",
-                         "max_percentile"};
+  // What AmctWriter::applyRecipeOptions (and, for `prune`, AmctWriter::rulePrune) reads from a
+  // rule's `amct { ... }` block.
+  info.ruleOptionKeys = {
+      "act_algo",         "weight_algo", "channel_wise",   "clip_max",   "clip_min",
+      "fixed_min",        "num_of_bins", "dmq_balancer",   "quant_bits", "search_range_start",
+      "search_range_end", "search_step", "max_percentile", "prune",      "clip"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // AMCT: int8 (A8W8), int16 activations (A16W8), 4-bit weights (A8W4), float = skip_layers.

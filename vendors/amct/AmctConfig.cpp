@@ -510,6 +510,39 @@ const pb::Descriptor *rootDescriptor(ConfigKind k) {
   return nullptr;
 }
 
+} // namespace
+
+std::optional<OtherConfig> otherAmctConfig(const std::string &text) {
+  // The top-level fields of AMCT's distillation config (AMCTDistillConfig) and of its auto-search
+  // configs (channel-prune search, quant-bit search), as the vendor's documented samples write
+  // them.
+  static const char *const kDistill[] = {"group_size",
+                                         "data_dump",
+                                         "distill_group",
+                                         "distill_data_quant_config",
+                                         "distill_weight_quant_config",
+                                         "distill_override_layers",
+                                         "distill_override_layer_types"};
+  static const char *const kSearch[] = {"compress_ratio", "max_prune_ratio", "test_iteration",
+                                        "override_prune_cfg"};
+  for (const TopField &f : topLevelFields(text)) {
+    bool known = false;
+    for (ConfigKind k : {ConfigKind::PTQ, ConfigKind::QAT, ConfigKind::KVCache})
+      known = known || rootDescriptor(k)->FindFieldByName(f.name) != nullptr;
+    if (known)
+      continue;
+    for (const char *d : kDistill)
+      if (f.name == d)
+        return OtherConfig{"distillation", f.name, f.line, f.col};
+    for (const char *d : kSearch)
+      if (f.name == d)
+        return OtherConfig{"auto-search", f.name, f.line, f.col};
+  }
+  return std::nullopt;
+}
+
+namespace {
+
 // The message the top-level fields point to: the one that lacks the fewest of them, if exactly
 // one does; its decisive field is the first that no other message defines.
 std::optional<KindEvidence> kindFromFields(const std::string &text) {

@@ -118,6 +118,16 @@ struct KindEvidence {
 bool parseAmctConfig(const std::string &text, AmctDocument &doc, std::vector<ParseError> &errors,
                      std::vector<std::string> *triedErrors = nullptr,
                      KindEvidence *evidence = nullptr);
+// A config of an AMCT API this document model does not read: a distillation config
+// (`distill_group`, `group_size`, ...) or an auto-search config (`compress_ratio`, the target of
+// AMCT's automatic channel-prune or bit-width search). Told by its first top-level field that only
+// such a config has (no root message here defines it): `api` names the config, `field` the field,
+// at its line and column. nullopt: no such field.
+struct OtherConfig {
+  std::string api, field;
+  uint32_t line = 0, col = 0;
+};
+std::optional<OtherConfig> otherAmctConfig(const std::string &text);
 // The same, reporting err_amct_parse at the position in `file` (a SourceManager file).
 bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
 

@@ -40,6 +40,32 @@ std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir
 std::vector<Applied> applyDocument(AmctDocument &&, const std::vector<ir::Module> &, Version,
                                    std::vector<Finding> &) = delete;
 
+// What AMCT prunes on one layer, with AMCT's defaults filled in (ascend_optimized true,
+// update_freq 0) and the ratio as the protobuf float AMCT reads.
+struct PruneApplied {
+  enum Kind { None, Skipped, Filter, NOutOfM } kind = None;
+  float ratio = 0;             // Filter
+  bool ascendOptimized = true; // Filter
+  uint32_t updateFreq = 0;     // NOutOfM
+  uint32_t line = 0, col = 0;  // the prune_config that decides (0: none)
+  bool operator==(const PruneApplied &o) const {
+    return kind == o.kind && ratio == o.ratio && ascendOptimized == o.ascendOptimized &&
+           updateFreq == o.updateFreq;
+  }
+  bool operator!=(const PruneApplied &o) const { return !(*this == o); }
+};
+// The prune recipe `r` writes (kind None when it has no prune_config).
+PruneApplied pruneOf(const Recipe &r);
+// "none", "skipped", "filter ratio 0.5 ascend_optimized true", "n_out_of_m update_freq 1".
+std::string pruneText(const PruneApplied &p);
+// AMCT's prune reading of `doc` on each module (parallel to `modules`): the chosen entry's
+// prune_config (name entry ▸ type entry, the first of repeated ones) replaces the global one, an
+// entry without one keeps the global one; a layer a prune skip list names (skip_layers,
+// skip_layer_types, regular_prune_skip_layers / _types) is Skipped when it would be pruned (the
+// skip wins, even over an override). PTQ documents prune nothing.
+std::vector<PruneApplied> pruneReading(const AmctDocument &doc,
+                                       const std::vector<ir::Module> &modules);
+
 // The layers AMCT's rules see with an inventory (CheckOptions::layerTypes, views into `inv` and
 // `head`): every module, and a tied output head (ir::tiedHeadName), a Linear of the model the
 // index does not list and the emitter skips. The emitter's check, the read-back and qlint use

@@ -4,6 +4,8 @@
 #include "vendors/amct/AmctIntent.h"
 #include "vendors/ViewIndex.h"
 
+#include <cstdio>
+
 namespace qspec::amct {
 
 namespace {
@@ -93,6 +95,75 @@ void applyQat(const Recipe &r, const ir::Module &m, Applied &a) {
 }
 
 } // namespace
+
+PruneApplied pruneOf(const Recipe &r) {
+  PruneApplied p;
+  if (!r.hasPrune)
+    return p;
+  if (r.pruner == "filter") {
+    p.kind = PruneApplied::Filter;
+    p.ratio = static_cast<float>(r.pruneRatio.value_or(0));
+    p.ascendOptimized = r.ascendOptimized.value_or(true);
+  } else if (r.pruner == "n_out_of_m") {
+    p.kind = PruneApplied::NOutOfM;
+    p.updateFreq = r.updateFreq.value_or(0);
+  }
+  p.line = r.pruneLine ? r.pruneLine : r.line;
+  return p;
+}
+
+std::string pruneText(const PruneApplied &p) {
+  switch (p.kind) {
+  case PruneApplied::Filter: {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(p.ratio));
+    return std::string("filter ratio ") + buf + " ascend_optimized " +
+           (p.ascendOptimized ? "true" : "false");
+  }
+  case PruneApplied::NOutOfM:
+    return "n_out_of_m update_freq " + std::to_string(p.updateFreq);
+  case PruneApplied::Skipped:
+    return "skipped";
+  default:
+    return "none";
+  }
+}
+
+std::vector<PruneApplied> pruneReading(const AmctDocument &doc,
+                                       const std::vector<ir::Module> &modules) {
+  std::vector<PruneApplied> out(modules.size());
+  if (doc.kind != ConfigKind::QAT)
+    return out;
+  Index index(doc);
+  vendors::ViewIndex<const Entry *> skipNames(doc.skipLayers.size() + doc.pruneSkipLayers.size()),
+      skipTypes(doc.skipLayerTypes.size() + doc.pruneSkipTypes.size());
+  for (const auto *list : {&doc.skipLayers, &doc.pruneSkipLayers})
+    for (const Entry &e : *list)
+      skipNames.add(e.text, &e);
+  for (const auto *list : {&doc.skipLayerTypes, &doc.pruneSkipTypes})
+    for (const Entry &e : *list)
+      skipTypes.add(e.text, &e);
+  PruneApplied global = pruneOf(doc.global);
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const ir::Module &m = modules[i];
+    const Override *chosen = Index::find(index.byName, m.name);
+    if (!chosen && !m.type.empty())
+      chosen = Index::find(index.byType, m.type);
+    PruneApplied &p = out[i];
+    if (chosen && chosen->recipe.hasPrune) {
+      p = pruneOf(chosen->recipe);
+      p.line = chosen->line;
+      p.col = chosen->col;
+    } else {
+      p = global;
+      p.col = p.line ? 1 : 0;
+    }
+    if (p.kind != PruneApplied::None &&
+        (Index::find(skipNames, m.name) || (!m.type.empty() && Index::find(skipTypes, m.type))))
+      p = PruneApplied{PruneApplied::Skipped, 0, true, 0, p.line, p.col};
+  }
+  return out;
+}
 
 std::vector<Applied> applyDocument(const AmctDocument &doc, const std::vector<ir::Module> &modules,
                                    Version v, std::vector<Finding> &refusals) {

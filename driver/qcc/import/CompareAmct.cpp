@@ -45,23 +45,12 @@ std::vector<std::string> parameters(const Recipe &r, ConfigKind kind) {
   return p;
 }
 
-std::string pruneText(const Recipe &r) {
-  if (!r.hasPrune)
-    return "none";
-  if (r.pruner == "filter")
-    return "filter ratio " + num(r.pruneRatio, 0) + " ascend_optimized " +
-           (r.ascendOptimized.value_or(false) ? "true" : "false");
-  if (r.pruner == "n_out_of_m")
-    return "n_out_of_m update_freq " + std::to_string(r.updateFreq.value_or(0));
-  return "empty";
-}
-
 // The recipe AMCT applies to `m` (name entry ▸ type entry ▸ global; the first of repeated
-// entries), and whether the module is skipped for quantization / pruning.
+// entries), and whether the module is skipped for quantization (its prune: amct::pruneReading).
 struct Effective {
   const Recipe *recipe = nullptr;
   const amct::Override *entry = nullptr;
-  bool quantSkipped = false, pruneSkipped = false;
+  bool quantSkipped = false;
 };
 
 bool listed(const std::vector<amct::Entry> &list, const std::string &s) {
@@ -85,8 +74,6 @@ Effective effective(const AmctDocument &doc, const ir::Module &m) {
       (qat && (listed(doc.quantSkipLayers, m.name) || listed(doc.quantSkipTypes, m.type)));
   if (qat && e.entry)
     e.quantSkipped = false; // AMCT's retrain_enable: an override re-enables
-  e.pruneSkipped = skipName || skipType || listed(doc.pruneSkipLayers, m.name) ||
-                   listed(doc.pruneSkipTypes, m.type);
   return e;
 }
 
@@ -130,7 +117,9 @@ struct AmctComparer {
   }
 
   void layers(const std::vector<ir::Module> &modules) {
-    for (const ir::Module &m : modules) {
+    std::vector<PruneApplied> prA = pruneReading(a, modules), prB = pruneReading(b, modules);
+    for (size_t i = 0; i < modules.size(); ++i) {
+      const ir::Module &m = modules[i];
       if (!m.type.empty() && !isQuantizableType(m.type, a.kind, Version{}) &&
           !isFilterPruneType(m.type) && !isSelectivePruneType(m.type))
         continue;
@@ -141,28 +130,20 @@ struct AmctComparer {
       if (!ea.quantSkipped && !eb.quantSkipped) {
         std::vector<std::string> pa = parameters(*ea.recipe, a.kind),
                                  pb = parameters(*eb.recipe, b.kind);
-        for (size_t i = 0; i < pa.size(); ++i)
-          if (std::find(pb.begin(), pb.end(), pa[i]) == pb.end())
-            report(line ? line : 1, col, pa[i] + " (" + from + ")",
-                   i < pb.size() ? pb[i] : "other parameters");
+        for (size_t j = 0; j < pa.size(); ++j)
+          if (std::find(pb.begin(), pb.end(), pa[j]) == pb.end())
+            report(line ? line : 1, col, pa[j] + " (" + from + ")",
+                   j < pb.size() ? pb[j] : "other parameters");
       }
-      bool own = ea.entry && ea.entry->recipe.hasPrune;
-      std::string prA = prune(ea, a), prB = prune(eb, b);
-      if (prA != prB) {
+      if (prA[i] != prB[i]) {
+        bool own = ea.entry && ea.entry->recipe.hasPrune;
         uint32_t pl = own ? ea.entry->line : a.global.pruneLine ? a.global.pruneLine : line;
         report(pl ? pl : 1, 1,
-               "prune " + prA + " of '" + m.name + "' (" +
+               "prune " + pruneText(prA[i]) + " of '" + m.name + "' (" +
                    (own ? from : "the global prune_config") + ")",
-               prB);
+               pruneText(prB[i]));
       }
     }
-  }
-
-  // The prune recipe AMCT applies to a layer: its entry's prune_config (a replacement) or the
-  // global one; "skipped" when a skip list names it.
-  static std::string prune(const Effective &e, const AmctDocument &d) {
-    std::string p = pruneText(e.entry && e.entry->recipe.hasPrune ? e.entry->recipe : d.global);
-    return p != "none" && e.pruneSkipped ? "skipped" : p;
   }
 };
 

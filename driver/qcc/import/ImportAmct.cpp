@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace qspec::import {
 
@@ -43,6 +44,9 @@ struct AmctImport {
   const Context &ctx;
   const AmctDocument &doc;
   Comments comments;
+  // QAT skip entries an override re-enables for quantization: AMCT still skips them for pruning
+  // (a skip wins over prune), so the target's prune carries them as its skip lists.
+  std::vector<std::string> reenabledNames, reenabledTypes;
   bool qat() const { return doc.kind == ConfigKind::QAT; }
 
   // The inventory type of module `name` ("" unknown).
@@ -116,6 +120,15 @@ struct AmctImport {
         for (const IfmrKnob &k : kIfmrKnobs)
           if (!(r.*k.field) && doc.global.*k.field)
             opts.push_back(std::string(k.name) + " " + floatText(k.dflt));
+      // AMCT's entry replaces the global recipe: an entry without the global clip_max_min or
+      // fixed_min has none (the target's would reach the rule's modules).
+      if (!global && qat() && !r.hasClip && doc.global.hasClip)
+        opts.push_back("clip none");
+      if (!global && qat() && !r.fixedMin && doc.global.fixedMin.value_or(false))
+        opts.push_back("fixed_min false");
+      // An entry's own prune_config replaces the global one on its layers.
+      if (!global && r.hasPrune)
+        opts.push_back(pruneSetting(r, false));
       std::string block;
       for (const std::string &o : opts)
         block += (block.empty() ? "" : "; ") + o;
@@ -171,33 +184,48 @@ struct AmctImport {
     for (const std::string &s : recipeSettings(doc.global))
       t.settings.push_back(s);
     if (doc.global.hasPrune)
-      t.settings.push_back(pruneSetting());
+      t.settings.push_back(pruneSetting(doc.global, true));
     return t;
   }
 
-  std::string pruneSetting() const {
-    const Recipe &r = doc.global;
+  // A prune_config as a `prune { }` setting: the target's (with the skip lists) or an entry's.
+  std::string pruneSetting(const Recipe &r, bool global) const {
+    std::string skips = global ? skipLists() : "";
     if (r.pruner == "n_out_of_m")
       return "prune { type n_out_of_m" +
-             (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + skipLists() +
-             " }";
+             (r.updateFreq ? "; update_freq " + std::to_string(*r.updateFreq) : "") + skips + " }";
     std::string s = "prune { type filter";
     if (r.pruneRatio)
       s += "; ratio " + floatText(*r.pruneRatio);
     if (r.ascendOptimized)
       s += std::string("; ascend_optimized ") + (*r.ascendOptimized ? "true" : "false");
-    return s + skipLists() + " }";
+    return s + skips + " }";
   }
 
-  // regular_prune_skip_layers / _types as the prune block's skip_layers / skip_types.
+  // A prune-only file's entry: the rule says only its prune (every layer stays float).
+  RuleBody pruneOnlyBody(const Recipe &r) const {
+    RuleBody b;
+    if (r.hasPrune)
+      b.targetBlocks.push_back("amct { " + pruneSetting(r, false) + " }");
+    return b;
+  }
+
+  // regular_prune_skip_layers / _types as the prune block's skip_layers / skip_types, with the
+  // skipped layers and types an override re-enables for quantization (still not pruned).
   std::string skipLists() const {
     std::string s;
-    for (const auto &[key, list] :
-         {std::pair<const char *, const std::vector<Entry> *>{"skip_layers", &doc.pruneSkipLayers},
-          {"skip_types", &doc.pruneSkipTypes}}) {
+    for (const auto &[key, list, more] :
+         {std::tuple<const char *, const std::vector<Entry> *, const std::vector<std::string> *>{
+              "skip_layers", &doc.pruneSkipLayers, &reenabledNames},
+          {"skip_types", &doc.pruneSkipTypes, &reenabledTypes}}) {
+      std::set<std::string> seen;
       std::string items;
       for (const Entry &e : *list)
-        items += (items.empty() ? "" : ", ") + qspecString(e.text);
+        if (seen.insert(e.text).second)
+          items += (items.empty() ? "" : ", ") + qspecString(e.text);
+      for (const std::string &n : *more)
+        if (seen.insert(n).second)
+          items += (items.empty() ? "" : ", ") + qspecString(n);
       if (!items.empty())
         s += std::string("; ") + key + " " + items;
     }
@@ -239,13 +267,23 @@ void protects(AmctImport &im, ImportedSpec &out) {
   for (const amct::Override &o : im.doc.typeOverrides)
     overriddenTypes.insert(o.key);
   // QAT: any override that applies to a skipped layer (its name's, or its type's) re-enables it.
+  // skip_layers / skip_layer_types also skip pruning; quant_skip_* do not.
+  auto prunesSkip = [&](const Entry *e) {
+    for (const auto *list : {&im.doc.skipLayers, &im.doc.skipLayerTypes})
+      if (!list->empty() && e >= &list->front() && e <= &list->back())
+        return true;
+    return false;
+  };
   auto reenabled = [&](const std::string &name, const std::string &type) {
     return im.qat() &&
            (overriddenNames.count(name) || (!type.empty() && overriddenTypes.count(type)));
   };
   for (const Entry *e : names) {
-    if (reenabled(e->text, im.typeOf(e->text)))
+    if (reenabled(e->text, im.typeOf(e->text))) {
+      if (prunesSkip(e))
+        im.reenabledNames.push_back(e->text);
       continue;
+    }
     if (!seen.insert("n" + e->text).second)
       continue;
     for (const std::string &c : im.comments.take(e->line))
@@ -257,8 +295,11 @@ void protects(AmctImport &im, ImportedSpec &out) {
                         "the inventory has no layer of that name (AMCT skips nothing with it)");
   }
   for (const Entry *e : types) {
-    if (im.qat() && overriddenTypes.count(e->text))
+    if (im.qat() && overriddenTypes.count(e->text)) {
+      if (prunesSkip(e))
+        im.reenabledTypes.push_back(e->text);
       continue;
+    }
     if (!seen.insert("t" + e->text).second)
       continue;
     for (const std::string &c : im.comments.take(e->line))
@@ -270,9 +311,11 @@ void protects(AmctImport &im, ImportedSpec &out) {
       for (const ir::Module &m : im.ctx.inventory->inventory.modules) {
         if (m.type != e->text)
           continue;
-        if (reenabled(m.name, ""))
+        if (reenabled(m.name, "")) {
           partly = true;
-        else
+          if (prunesSkip(e))
+            im.reenabledNames.push_back(m.name);
+        } else
           stay.push_back(m.name);
       }
     if (partly) {
@@ -296,7 +339,8 @@ void typeOverrides(AmctImport &im, ImportedSpec &out) {
       r.comments.push_back(c);
     r.byType = true;
     r.selectors = {o.key};
-    r.body = im.body(o.recipe, false, o.key, o.line, o.col);
+    r.body = isPruneOnly(im.doc) ? im.pruneOnlyBody(o.recipe)
+                                 : im.body(o.recipe, false, o.key, o.line, o.col);
     r.origin = SourceRange::point(im.src.file, o.line ? o.line : 1, o.col ? o.col : 1);
     out.overrides.push_back(std::move(r));
   }
@@ -317,7 +361,8 @@ void nameOverrides(AmctImport &im, ImportedSpec &out) {
           "the layer is in skip_layers, which wins in PTQ: AMCT never applies this entry");
       continue;
     }
-    RuleBody b = im.body(o.recipe, false, im.typeOf(o.key), o.line, o.col);
+    RuleBody b = isPruneOnly(im.doc) ? im.pruneOnlyBody(o.recipe)
+                                     : im.body(o.recipe, false, im.typeOf(o.key), o.line, o.col);
     std::string key = b.text();
     auto [it, fresh] = byBody.try_emplace(key);
     if (fresh) {
@@ -341,6 +386,21 @@ void nameOverrides(AmctImport &im, ImportedSpec &out) {
 } // namespace
 
 bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
+  // Another AMCT API's config: refused at the field that makes it one, not as a parse error.
+  if (std::optional<OtherConfig> other = otherAmctConfig(*src.text)) {
+    bool distill = other->api == "distillation";
+    ctx.diags.report(
+        DiagID::err_import_unsupported,
+        SourceRange::point(src.file, other->line ? other->line : 1, other->col ? other->col : 1),
+        {src.path,
+         "an AMCT " + other->api + " config ('" + other->field + "' is a field of AMCT's " +
+             (distill ? "distillation API; qspec has no distillation target: its rules say how "
+                        "each module is quantized, not how the quantized model is distilled)"
+                      : "automatic search, which chooses each layer's prune ratio or bit width "
+                        "itself; a spec states each module's setting, and qspec's own search is "
+                        "qtune)")});
+    return false;
+  }
   AmctDocument doc;
   if (!parseAmctConfig(src.file, doc, ctx.diags))
     return false;
@@ -357,8 +417,11 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   out.defaultsComments = im.comments.take(doc.global.line);
   out.header.insert(out.header.begin(), " Imported by 'qcc import' from " + src.path + " (AMCT " +
                                             (im.qat() ? "QAT" : "PTQ") + "). Review before use.");
-  if (isPruneOnly(doc)) { // every layer float and pruned: the target's prune setting
+  if (isPruneOnly(doc)) { // every layer float and pruned: the target's prune setting, and
+                          // the entries' own prune in their rules
     out.defaults.tier = "float";
+    typeOverrides(im, out);
+    nameOverrides(im, out);
   } else {
     out.defaults = im.body(doc.global, true, "", doc.global.line, 1);
     protects(im, out);
@@ -373,14 +436,6 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
                    "the file has no global prune_config, and the amct target writes the skip lists "
                    "in its prune setting");
   }
-  for (const amct::Override &o : doc.typeOverrides)
-    if (o.recipe.hasPrune)
-      ctx.notCarried(src, o.line, o.col, "the entry's prune_config",
-                     "prune is a target-wide setting in qspec");
-  for (const amct::Override &o : doc.nameOverrides)
-    if (o.recipe.hasPrune)
-      ctx.notCarried(src, o.line, o.col, "the entry's prune_config",
-                     "prune is a target-wide setting in qspec");
   std::vector<std::string> rest = im.comments.rest();
   out.targets.back().comments = rest;
   return true;

@@ -251,6 +251,117 @@ std::string generatedType(const std::string &name) {
   return name == "avgpool" ? "AvgPool2d" : "";
 }
 
+TEST(AmctReading, AnEntrysPruneReplacesTheGlobalOneAndASkipWins) {
+  amct::AmctDocument doc = parse(
+      "prune_config { filter_pruner { balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } }\n"
+      "skip_layers: \"conv1\"\nregular_prune_skip_types: \"Linear\"\n"
+      "override_layer_configs { layer_name: \"conv1\" prune_config { filter_pruner { "
+      "balanced_l2_norm_filter_prune { prune_ratio: 0.5 } } } }\n"
+      "override_layer_configs { layer_name: \"conv2\" retrain_data_quant_config { ulq_quantize "
+      "{ } } }\n"
+      "override_layer_types { layer_type: \"Conv2d\" prune_config { n_out_of_m_pruner { "
+      "l1_selective_prune { update_freq: 3 } } } }\n",
+      ConfigKind::QAT);
+  std::vector<ir::Module> mods =
+      modules({{"conv1", "Conv2d"}, {"conv2", "Conv2d"}, {"conv3", "Conv2d"}, {"fc", "Linear"}});
+  std::vector<amct::PruneApplied> p = amct::pruneReading(doc, mods);
+  EXPECT_EQ(p[0].kind, amct::PruneApplied::Skipped); // skip_layers: the skip wins over its entry
+  EXPECT_EQ(p[1].kind, amct::PruneApplied::Filter);  // an entry without prune: the global one
+  EXPECT_FLOAT_EQ(p[1].ratio, 0.3f);
+  EXPECT_TRUE(p[1].ascendOptimized);                 // AMCT's default
+  EXPECT_EQ(p[2].kind, amct::PruneApplied::NOutOfM); // the type entry's own replaces it
+  EXPECT_EQ(p[2].updateFreq, 3u);
+  EXPECT_EQ(amct::pruneText(p[2]), "n_out_of_m update_freq 3");
+  EXPECT_EQ(p[3].kind, amct::PruneApplied::Skipped); // regular_prune_skip_types
+  // PTQ prunes nothing.
+  EXPECT_EQ(amct::pruneReading(parse("", ConfigKind::PTQ), mods)[1].kind, amct::PruneApplied::None);
+}
+
+// AMCT's generated per-layer JSON of the QAT/prune configs: regular_prune_enable and
+// regular_prune_config against pruneReading.
+TEST(AmctConformance, PruneReadingEqualsTheLayerJsonAmctGenerated) {
+  fs::path dir = conformanceDir() / "generated-json";
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
+  int compared = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    fs::path cfg = entry.path();
+    fs::path json = fs::path(cfg).replace_extension(".json");
+    if (cfg.extension() != ".cfg" || !fs::exists(json))
+      continue;
+    SCOPED_TRACE(cfg.filename().string());
+    amct::AmctDocument doc;
+    std::vector<amct::ParseError> errors;
+    ASSERT_TRUE(amct::parseAmctConfig(slurp(cfg), doc, errors)) << errors[0].message;
+    if (doc.kind != ConfigKind::QAT)
+      continue;
+    nlohmann::json layers = nlohmann::json::parse(slurp(json));
+    std::vector<ir::Module> mods;
+    std::vector<const nlohmann::json *> rows;
+    for (auto it = layers.begin(); it != layers.end(); ++it)
+      if (it->is_object() && it->contains("regular_prune_enable")) {
+        mods.push_back({it.key(), generatedType(it.key()), -1, 0});
+        rows.push_back(&*it);
+      }
+    std::vector<amct::PruneApplied> p = amct::pruneReading(doc, mods);
+    for (size_t i = 0; i < mods.size(); ++i) {
+      SCOPED_TRACE(mods[i].name);
+      const nlohmann::json &row = *rows[i];
+      if (!row.value("regular_prune_enable", false)) {
+        EXPECT_EQ(p[i].kind, amct::PruneApplied::Skipped);
+        ++compared;
+        continue;
+      }
+      nlohmann::json c = row.value("regular_prune_config", nlohmann::json::object());
+      bool filter = c.value("prune_type", std::string()) == "filter_prune";
+      EXPECT_EQ(p[i].kind, filter ? amct::PruneApplied::Filter : amct::PruneApplied::NOutOfM);
+      if (filter) {
+        EXPECT_FLOAT_EQ(p[i].ratio, c.value("prune_ratio", 0.0f));
+        EXPECT_EQ(p[i].ascendOptimized, c.value("ascend_optimized", true));
+      } else {
+        EXPECT_EQ(p[i].updateFreq, c.value("update_freq", 0u));
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 4);
+}
+
+// The corpus's distillation and auto-search configs are told apart by their own fields; no
+// config the document model reads is taken for one.
+TEST(AmctConformance, OtherApisConfigsAreToldByTheirFields) {
+  fs::path dir = conformanceDir();
+  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
+  int distill = 0, search = 0;
+  for (const auto &entry : fs::directory_iterator(dir)) {
+    std::string name = entry.path().filename().string();
+    if (entry.path().extension() != ".cfg")
+      continue;
+    SCOPED_TRACE(name);
+    std::string text = slurp(entry.path());
+    std::optional<amct::OtherConfig> other = amct::otherAmctConfig(text);
+    amct::AmctDocument doc;
+    std::vector<amct::ParseError> errors;
+    if (amct::parseAmctConfig(text, doc, errors)) {
+      EXPECT_FALSE(other.has_value());
+    }
+    if (name.find("distill") != std::string::npos) {
+      ASSERT_TRUE(other.has_value());
+      EXPECT_EQ(other->api, "distillation");
+      ++distill;
+    }
+    if (name.find("auto_prune") != std::string::npos ||
+        name.find("auto_channel_prune") != std::string::npos) {
+      ASSERT_TRUE(other.has_value());
+      EXPECT_EQ(other->api, "auto-search");
+      EXPECT_EQ(other->field, "compress_ratio");
+      EXPECT_GT(other->line, 0u);
+      ++search;
+    }
+  }
+  EXPECT_GE(distill, 5);
+  EXPECT_GE(search, 4);
+}
+
 // Compares one layer of AMCT's generated JSON with applyDocument's reading.
 void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
   if (qat) {
