@@ -5,10 +5,11 @@
 #                         `make package`): the compilers, CMake and Ninja, ANTLR 4 and the
 #                         libraries the tools link. Nothing else, nothing from outside Debian.
 #   setup-deps.sh test    the run set, plus what only the tests need (`make test`): FileCheck and
-#                         lit, GoogleTest and Google Benchmark, clang-14 for the sanitizer and
-#                         fuzz tree, clang-format, Python's onnx/protobuf/yaml/numpy/jsonschema
-#                         and torch (docs/python.md's example builds a torch.nn.Module),
-#                         Slurm and munge, Vim and Neovim, zsh, pre-commit, git, GNU time, Node.js.
+#                         lit, GoogleTest and Google Benchmark, clang-14 and lld-14 for the
+#                         sanitizer and fuzz tree, clang-format, Python's
+#                         onnx/protobuf/yaml/numpy/jsonschema and torch (docs/python.md's example
+#                         builds a torch.nn.Module), Slurm and munge, Vim and Neovim, zsh,
+#                         pre-commit, git, GNU time, Node.js.
 #
 # QSPEC_EXTRA_PACKAGES adds more. `dpkg -s` decides what is missing; `apt-get update` runs once,
 # before the first install. docs/contributing.md lists both sets.
@@ -28,7 +29,7 @@ test_packages=(
   python3-onnx python3-protobuf python3-yaml python3-numpy python3-jsonschema pybind11-dev python3-dev python3-venv
   python3-torch
   pre-commit git time vim neovim zsh
-  clang-14 libclang-rt-14-dev llvm-14 clang-format-14
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14
   slurm-wlm munge
 )
 
