@@ -194,5 +194,23 @@ TEST(MsModelSlimV0Emitter, CarriesTheV0OnlySettings) {
             v1run.ids.end());
 }
 
+TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
+  // A v0 calib_cfg that is no mapping: checkPractice (qlint's rule) reports it, and the read-back
+  // refuses the file with the same message.
+  std::string bad = "apiversion: modelslim_v0\nspec:\n  calib_cfg: [w_bit]\n";
+  auto issues = msmodelslim::checkPractice(parse(bad));
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].check, msmodelslim::Check::V0Spec);
+  EXPECT_EQ(issues[0].line, 3u);
+  Read r;
+  read(r, bad, kSpec);
+  EXPECT_FALSE(r.ok);
+  Read good;
+  read(good, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8}\n  anti_cfg:\n", kSpec);
+  EXPECT_TRUE(good.ok);
+  EXPECT_EQ(msmodelslim::classifyPractice(parse(bad), issues), "refused: v0-spec");
+  EXPECT_TRUE(msmodelslim::checkPractice(parse("apiversion: modelslim_v0\nspec: {}\n")).empty());
+}
+
 } // namespace
 } // namespace qspec
