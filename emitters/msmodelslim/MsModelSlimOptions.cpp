@@ -205,6 +205,10 @@ private:
       out_.defaultText = oneValue("default_text");
     }
     out_.include = target_.option("include");
+    if (out_.apiversion != "modelslim_v0")
+      for (const char *key : {"anti_dataset", "disable_anti_names", "use_kvcache_quant"})
+        if (const ir::Option *o = target_.option(key))
+          bad(o, std::string(key) + " exists only under apiversion modelslim_v0");
   }
 
   // One `name value` setting of an anti-outlier processor: a key msModelSlim's processor takes

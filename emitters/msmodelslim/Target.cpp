@@ -9,10 +9,23 @@ void registerMsModelSlimEmitter() {
   info.kind = "msmodelslim";
   info.emitKind = "msmodelslim-yaml";
   info.fileExtension = ".yaml";
-  info.optionKeys = {
-      "apiversion",   "config_id",      "score",         "label",          "verified_model_types",
-      "save",         "part_file_size", "dataset",       "runner",         "anti_outlier",
-      "default_text", "include",        "verified_tags", "attention_quant"};
+  info.optionKeys = {"apiversion",
+                     "config_id",
+                     "score",
+                     "label",
+                     "verified_model_types",
+                     "save",
+                     "part_file_size",
+                     "dataset",
+                     "runner",
+                     "anti_outlier",
+                     "default_text",
+                     "include",
+                     "verified_tags",
+                     "attention_quant",
+                     "anti_dataset",
+                     "disable_anti_names",
+                     "use_kvcache_quant"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16

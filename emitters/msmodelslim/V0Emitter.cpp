@@ -3,16 +3,18 @@
 // MsModelSlimV0.h). Steps:
 // 1. Options: the settings shared with modelslim_v1 (config_id, score, label,
 //    verified_model_types, dataset, part_file_size, anti_outlier) are parsed by
-//    parsePracticeOptions; save, runner and include have no v0 field and are refused.
+//    parsePracticeOptions; save, runner and include have no v0 field and are refused; the
+//    v0-only settings anti_dataset, disable_anti_names and use_kvcache_quant are checked here.
 // 2. Plan: one recipe for every quantized nn.Linear (v0 has one calib_cfg), and the float Linears
 //    as exact names (`disable_names` has no patterns): with an inventory its names; without one
 //    the names the spec writes, each literal (a pattern is err_emit_needs_inventory). A second
 //    recipe, a recipe v0 has no keys for, or an anti-outlier setting v0 cannot say is
 //    err_msmodelslim_v0_not_expressible at the rule or setting.
 // 3. Write: calib_cfg (w_bit, a_bit, mm_tensor, w_sym, w_method, act_method, is_dynamic, pdmix,
-//    disable_last_linear where the last Linear is quantized, disable_names), anti_cfg,
-//    calib_dataset, calib_save_params. emit::emitTargets then reads the bytes back through
-//    vendors/msmodelslim (readMsModelSlimV0) and compares the reading with the IR.
+//    disable_last_linear where the last Linear is quantized, use_kvcache_quant, disable_names),
+//    anti_cfg (with disable_anti_names), calib_dataset, anti_dataset, calib_save_params.
+//    emit::emitTargets then reads the bytes back through vendors/msmodelslim (readMsModelSlimV0)
+//    and compares the reading with the IR.
 #include "emitters/msmodelslim/PracticeYaml.h"
 
 #include "ir/Pattern.h"
@@ -67,6 +69,10 @@ private:
   std::string recipeOf_; // the module (or "the default") that set recipe_
   std::vector<std::string> disable_;
   bool lastLinearQuantized_ = true;
+  // The v0-only settings: anti_dataset, disable_anti_names, use_kvcache_quant.
+  const ir::Value *antiDataset_ = nullptr;
+  std::vector<std::string> disableAnti_;
+  bool kvcache_ = false;
 
   std::set<std::tuple<FileID, uint32_t, uint32_t, std::string>> reported_;
 
@@ -80,6 +86,7 @@ private:
     diags_.report(DiagID::err_msmodelslim_v0_not_expressible, at, {what, why});
   }
   void checkOptions();
+  void checkV0Settings();
   bool recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r);
   void useRecipe(const ir::ResolvedModule &rm, const std::string &name);
   void planWithInventory();
@@ -98,6 +105,7 @@ void V0Writer::checkOptions() {
                               "modelslim_v1"});
       ok_ = false;
     }
+  checkV0Settings();
   const ir::Option *anti = options_.antiOutlier;
   if (!anti)
     return;
@@ -120,6 +128,52 @@ void V0Writer::checkOptions() {
         cannot(p.keyRange, "setting '" + p.key + "' of " + c.key,
                c.key == "flex_smooth_quant" ? "anti_cfg.flex_config takes alpha and beta"
                                             : "anti_cfg m1 takes no settings");
+  }
+}
+
+// anti_dataset (AntiOutlier's calibration data), disable_anti_names (the Linears the anti-outlier
+// step leaves alone, exact names) and use_kvcache_quant (QuantConfig's int8 KV cache).
+void V0Writer::checkV0Settings() {
+  auto bad = [&](const ir::Option &o, const std::string &why) {
+    diags_.report(DiagID::err_msmodelslim_bad_option,
+                  o.values.empty() ? o.range : o.values.front().range, {o.key, why});
+    ok_ = false;
+  };
+  for (const char *key : {"anti_dataset", "disable_anti_names"})
+    if (const ir::Option *o = target_.option(key); o && !options_.antiOutlier)
+      bad(*o, std::string(key) + " configures anti_cfg; it needs an anti_outlier setting");
+  if (const ir::Option *o = target_.option("anti_dataset")) {
+    if (o->isBlock || o->values.size() != 1 || o->values[0].kind != ir::Value::String ||
+        o->values[0].text.empty() || o->values[0].text.size() > 4096)
+      bad(*o, "anti_dataset is one non-empty path of at most 4096 characters");
+    else if (checkWhitelisted(diags_, "anti_dataset", o->values[0].text, o->values[0].range))
+      antiDataset_ = &o->values[0];
+    else
+      ok_ = false;
+  }
+  if (const ir::Option *o = target_.option("disable_anti_names")) {
+    if (o->isBlock || o->values.empty())
+      bad(*o, "disable_anti_names is one or more module names");
+    for (const ir::Value &v : o->values) {
+      if (v.kind != ir::Value::String || v.text.empty() || hasGlobSyntax(v.text) ||
+          !msmodelslim::literalBraceVariable(v.text).empty()) {
+        diags_.report(DiagID::err_msmodelslim_bad_option, v.range,
+                      {o->key, "disable_anti_names takes exact module names, not '" + v.text +
+                                   "' (AntiOutlierConfig matches no patterns)"});
+        ok_ = false;
+      } else if (checkWhitelisted(diags_, "module name", v.text, v.range)) {
+        disableAnti_.push_back(v.text);
+      } else {
+        ok_ = false;
+      }
+    }
+  }
+  if (const ir::Option *o = target_.option("use_kvcache_quant")) {
+    if (o->isBlock || o->values.size() != 1 ||
+        (o->values[0].text != "true" && o->values[0].text != "false"))
+      bad(*o, "use_kvcache_quant is true or false");
+    else
+      kvcache_ = o->values[0].text == "true";
   }
 }
 
@@ -292,6 +346,8 @@ void V0Writer::writeAnti(YAML::Emitter &y) {
     }
     y << YAML::EndMap;
   }
+  if (!disableAnti_.empty())
+    writeNames(y, "disable_anti_names", disableAnti_);
   y << YAML::EndMap;
 }
 
@@ -317,6 +373,8 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "is_dynamic" << YAML::Value << "true";
   if (r.pdmix)
     y << YAML::Key << "pdmix" << YAML::Value << "true";
+  if (kvcache_)
+    y << YAML::Key << "use_kvcache_quant" << YAML::Value << "true";
   // QuantConfig leaves the model's last Linear float unless told not to.
   if (lastLinearQuantized_)
     y << YAML::Key << "disable_last_linear" << YAML::Value << "false";
@@ -325,6 +383,8 @@ void V0Writer::write(OutputContext &out) {
   if (options_.dataset)
     y << YAML::Key << "calib_dataset" << YAML::Value << YAML::DoubleQuoted
       << options_.dataset->text;
+  if (antiDataset_)
+    y << YAML::Key << "anti_dataset" << YAML::Value << YAML::DoubleQuoted << antiDataset_->text;
   if (options_.partFileSize)
     y << YAML::Key << "calib_save_params" << YAML::Value << YAML::BeginMap << YAML::Key
       << "part_file_size" << YAML::Value << practiceNumber(*options_.partFileSize) << YAML::EndMap;

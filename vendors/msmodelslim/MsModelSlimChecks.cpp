@@ -484,6 +484,22 @@ struct Checker {
     }
   }
 
+  // modelslim_v0: the plugin reads spec's keys with dict.get and passes calib_cfg and anti_cfg
+  // to QuantConfig and AntiOutlierConfig as keyword arguments, so each must be a mapping.
+  void v0Spec(const YamlValue &root) {
+    const YamlValue *s = root.get("spec");
+    if (!s)
+      return;
+    if (s->kind != YamlValue::Mapping)
+      return add(Check::V0Spec, true, s, "task spec must be dict");
+    for (const char *key : {"calib_cfg", "anti_cfg"})
+      if (const YamlValue *v = s->get(key);
+          v && v->kind != YamlValue::Mapping && v->kind != YamlValue::Null)
+        add(Check::V0Spec, true, v,
+            std::string("spec.") + key + ": must be a dict of keyword arguments (" +
+                (std::string(key) == "calib_cfg" ? "QuantConfig" : "AntiOutlierConfig") + ")");
+  }
+
   void run() {
     for (const auto &[key, line] : doc.duplicateKeys)
       issues.push_back(
@@ -503,7 +519,9 @@ struct Checker {
               "' in group 'msmodelslim.quant_service.plugins'.");
       return;
     }
-    if (apiText == "modelslim_v0" || apiText == "modelslim_convert") {
+    if (apiText == "modelslim_v0")
+      return v0Spec(root);
+    if (apiText == "modelslim_convert") {
       add(Check::NotATarget, false, api,
           "apiversion '" + apiText + "' is not a qspec target; only its v1 forms are checked");
       return;

@@ -195,7 +195,7 @@ struct Issue {
 // (whitelist inside list items, 10.3). Pure: no diagnostics, no I/O.
 std::vector<Issue> checkPractice(const PracticeDoc &doc);
 
-// Verdict for the conformance table: "accepted", "not-a-target" (modelslim_v0), or
+// Verdict for the conformance table: "accepted", "not-a-target" (modelslim_convert), or
 // "refused: <first error's check>".
 std::string classifyPractice(const PracticeDoc &doc, const std::vector<Issue> &issues);
 

@@ -101,12 +101,17 @@ struct V0Comparer {
                {"w_sym", "true"},
                {"is_dynamic", "false"},
                {"pdmix", "false"},
+               {"use_kvcache_quant", "false"},
                {"disable_last_linear", "true"}});
     if (!ctx.inventory)
       disableNames(*specA, *specB);
     if (specA->get("anti_cfg") || specB->get("anti_cfg"))
       arguments(*specA, *specB, "anti_cfg",
-                {{"w_bit", "8"}, {"a_bit", "8"}, {"w_sym", "true"}, {"anti_method", "'m2'"}});
+                {{"w_bit", "8"},
+                 {"a_bit", "8"},
+                 {"w_sym", "true"},
+                 {"anti_method", "'m2'"},
+                 {"disable_anti_names", "[]"}});
     for (const auto &[k, v] : specA->map) {
       if (k == "calib_cfg" || k == "anti_cfg")
         continue;

@@ -508,10 +508,10 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
   msmodelslim::PracticeDoc doc;
   if (!msmodelslim::parsePractice(*src.text, src.file, doc, ctx.diags))
     return false;
+  if (refused(src, ctx, doc)) // v0 files too: the checks qlint and the read-back apply
+    return false;
   if (doc.apiversion == "modelslim_v0")
     return importMsModelSlimV0(src, ctx, doc, out); // another schema: ImportMsModelSlimV0.cpp
-  if (refused(src, ctx, doc))
-    return false;
   PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}, {}};
   const YamlValue *spec = doc.root.get("spec");
   if (const YamlValue *process = spec ? spec->get("process") : nullptr;

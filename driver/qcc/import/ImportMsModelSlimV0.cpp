@@ -1,7 +1,8 @@
 // `qcc import` of a `modelslim_v0` practice (vendors/msmodelslim/MsModelSlimV0.h). calib_cfg's
 // one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
-// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m1),
-// calib_dataset, calib_save_params.part_file_size and the metadata become the
+// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m1;
+// disable_anti_names), calib_cfg.use_kvcache_quant, calib_dataset, anti_dataset,
+// calib_save_params.part_file_size and the metadata become the
 // `target msmodelslim { apiversion modelslim_v0 ... }` block. Every other key is reported not
 // carried at its place.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
@@ -60,12 +61,15 @@ struct V0Import {
     if (c.at)
       for (const auto &[k, v] : c.at->map) {
         const auto &keys = msmodelslim::v0CalibKeys();
-        if (std::find(keys.begin(), keys.end(), k) == keys.end())
+        if (std::find(keys.begin(), keys.end(), k) == keys.end() &&
+            !(k == "use_kvcache_quant" && isBool(v)))
           notCarried(v, "calib_cfg." + k, "the modelslim_v0 target writes " + keyList());
       }
     protect(c, out);
     return true;
   }
+
+  static bool isBool(const YamlValue &v) { return v.scalarType() == "bool"; }
 
   static std::string keyList() {
     std::string s;
@@ -126,9 +130,14 @@ struct V0Import {
                         "the modelslim_v0 target writes m6 (flex_smooth_quant) and m1 "
                         "(smooth_quant)");
     std::string s = "anti_outlier { " + type + " {";
+    const YamlValue *skip = nullptr;
     for (const auto &[k, v] : cfg.map) {
       if (k == "anti_method" || k == "w_bit" || k == "a_bit" || k == "w_sym")
         continue; // the bits and symmetry: written from the recipe, compared by --roundtrip
+      if (k == "disable_anti_names") {
+        skip = &v;
+        continue;
+      }
       if (k == "flex_config" && type == "flex_smooth_quant" && v.kind == YamlValue::Mapping) {
         for (const auto &[fk, fv] : v.map)
           if ((fk == "alpha" || fk == "beta") && fv.kind == YamlValue::Scalar)
@@ -142,16 +151,38 @@ struct V0Import {
     if (s.back() == ';')
       s.pop_back();
     t.settings.push_back(s + " } }");
+    if (skip)
+      antiNames(*skip, t);
+  }
+
+  // disable_anti_names as the v0 setting of the same name: exact names, each a string.
+  void antiNames(const YamlValue &v, TargetBlock &t) const {
+    std::string s;
+    bool ok = v.kind == YamlValue::Sequence && !v.items.empty();
+    for (const YamlValue &e : v.items)
+      ok = ok && e.kind == YamlValue::Scalar && !e.text.empty();
+    if (!ok)
+      return notCarried(v, "anti_cfg.disable_anti_names", "it is not a list of module names");
+    for (const YamlValue &e : v.items)
+      s += (s.empty() ? "" : ", ") + qspecString(e.text);
+    t.settings.push_back("disable_anti_names " + s);
   }
 
   void specKeys(const YamlValue &spec, TargetBlock &t) const {
     for (const auto &[k, v] : spec.map) {
-      if (k == "calib_cfg")
+      if (k == "calib_cfg") {
+        const YamlValue *kv = v.kind == YamlValue::Mapping ? v.get("use_kvcache_quant") : nullptr;
+        if (kv && isBool(*kv))
+          t.settings.push_back(std::string("use_kvcache_quant ") +
+                               (practiceScalar(*kv) == "true" ? "true" : "false"));
         continue;
+      }
       if (k == "anti_cfg" && v.kind != YamlValue::Null) {
         anti(v, t);
       } else if (k == "calib_dataset" && v.kind == YamlValue::Scalar) {
         t.settings.push_back("dataset " + qspecString(v.text));
+      } else if (k == "anti_dataset" && v.kind == YamlValue::Scalar) {
+        t.settings.push_back("anti_dataset " + qspecString(v.text));
       } else if (k == "calib_save_params" && v.kind == YamlValue::Mapping) {
         for (const auto &[sk, sv] : v.map)
           if (sk == "part_file_size" && sv.scalarType() == "int")

@@ -166,5 +166,51 @@ TEST(MsModelSlimV0Emitter, RefusesWhatV0CannotCarry) {
             anti.ids.end());
 }
 
+TEST(MsModelSlimV0Emitter, CarriesTheV0OnlySettings) {
+  ir::Spec spec, off, v1;
+  auto run = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
+      "anti_outlier { flex_smooth_quant { alpha 0.5 } }; disable_anti_names \"m.0.down\"; "
+      "use_kvcache_quant true; anti_dataset \"a.jsonl\" }\n",
+      kMods, spec);
+  ASSERT_TRUE(run.ok) << run.out;
+  EXPECT_NE(run.out.find("disable_anti_names:\n      - \"m.0.down\""), std::string::npos)
+      << run.out;
+  EXPECT_NE(run.out.find("use_kvcache_quant: true"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("anti_dataset: \"a.jsonl\""), std::string::npos) << run.out;
+  auto none = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
+      "use_kvcache_quant false }\n",
+      kMods, off);
+  ASSERT_TRUE(none.ok) << none.out;
+  EXPECT_EQ(none.out.find("use_kvcache_quant"), std::string::npos) << none.out;
+  auto v1run = testsupport::compileAndEmit(
+      "msmodelslim", "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { anti_dataset \"a\" }\n",
+      kMods, v1);
+  EXPECT_FALSE(v1run.ok);
+  EXPECT_NE(std::find(v1run.ids.begin(), v1run.ids.end(), "err_msmodelslim_bad_option"),
+            v1run.ids.end());
+}
+
+TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
+  // A v0 calib_cfg that is no mapping: checkPractice (qlint's rule) reports it, and the read-back
+  // refuses the file with the same message.
+  std::string bad = "apiversion: modelslim_v0\nspec:\n  calib_cfg: [w_bit]\n";
+  auto issues = msmodelslim::checkPractice(parse(bad));
+  ASSERT_EQ(issues.size(), 1u);
+  EXPECT_EQ(issues[0].check, msmodelslim::Check::V0Spec);
+  EXPECT_EQ(issues[0].line, 3u);
+  Read r;
+  read(r, bad, kSpec);
+  EXPECT_FALSE(r.ok);
+  Read good;
+  read(good, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8}\n  anti_cfg:\n", kSpec);
+  EXPECT_TRUE(good.ok);
+  EXPECT_EQ(msmodelslim::classifyPractice(parse(bad), issues), "refused: v0-spec");
+  EXPECT_TRUE(msmodelslim::checkPractice(parse("apiversion: modelslim_v0\nspec: {}\n")).empty());
+}
+
 } // namespace
 } // namespace qspec
