@@ -956,14 +956,8 @@ void Builder::writeYaml(OutputContext &out) {
   writeSaveAndData(y, options_);
   y << YAML::EndMap;
   y << YAML::EndMap;
-  if (!y.good()) {
-    diags_.report(DiagID::err_internal, target_.range,
-                  {std::string("yaml-cpp: ") + y.GetLastError()});
+  if (!finishPracticeYaml(y, target_, out, diags_))
     ok_ = false;
-    return;
-  }
-  out.buffer() = y.c_str();
-  out.buffer() += "\n";
 }
 
 } // namespace

@@ -20,6 +20,10 @@ void writePracticeValue(YAML::Emitter &y, const ir::Value &v);
 void writePracticeMetadata(YAML::Emitter &y, const PracticeOptions &o,
                            const std::string &weightDtype, const std::string &actDtype);
 
+// Moves the finished document into `out`; a yaml-cpp error is err_internal at the target.
+bool finishPracticeYaml(YAML::Emitter &y, const ir::Target &target, OutputContext &out,
+                        DiagnosticEngine &diags);
+
 // Writes a `modelslim_v0` practice (calib_cfg, anti_cfg, calib_dataset); see V0Emitter.cpp.
 bool emitPracticeV0(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                     DiagnosticEngine &diags);

@@ -389,14 +389,8 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "calib_save_params" << YAML::Value << YAML::BeginMap << YAML::Key
       << "part_file_size" << YAML::Value << practiceNumber(*options_.partFileSize) << YAML::EndMap;
   y << YAML::EndMap << YAML::EndMap;
-  if (!y.good()) {
-    diags_.report(DiagID::err_internal, target_.range,
-                  {std::string("yaml-cpp: ") + y.GetLastError()});
+  if (!finishPracticeYaml(y, target_, out, diags_))
     ok_ = false;
-    return;
-  }
-  out.buffer() = y.c_str();
-  out.buffer() += "\n";
 }
 
 bool V0Writer::run(OutputContext &out) {
