@@ -147,12 +147,7 @@ struct Comparer {
   const Context &ctx;
 
   void report(const YamlValue &at, const std::string &what, const std::string &emitted) const {
-    uint32_t line = at.keyLine ? at.keyLine : at.line, col = at.keyLine ? at.keyCol : at.col;
-    if (ctx.recorded(src.file, line ? line : 1))
-      return;
-    ctx.notCarried(src, line, col, what,
-                   emitted.empty() ? "the re-emitted practice leaves it out"
-                                   : "the re-emitted practice reads " + emitted);
+    reportPracticeDifference(src, ctx, at, what, emitted);
   }
 
   void compareSettings(const Step &a, const Step &b, const std::string &label) const {
@@ -259,6 +254,16 @@ void compareMsModelSlim(const Source &src, std::string_view emitted, const Conte
 }
 
 std::string canonicalPracticeValue(const YamlValue &v) { return canonical(v); }
+
+void reportPracticeDifference(const Source &src, const Context &ctx, const YamlValue &at,
+                              const std::string &what, const std::string &emitted) {
+  uint32_t line = at.keyLine ? at.keyLine : at.line, col = at.keyLine ? at.keyCol : at.col;
+  if (ctx.recorded(src.file, line ? line : 1))
+    return;
+  ctx.notCarried(src, line, col, what,
+                 emitted.empty() ? "the re-emitted practice leaves it out"
+                                 : "the re-emitted practice reads " + emitted);
+}
 
 void comparePracticeMetadata(const Source &src, const Context &ctx,
                              const msmodelslim::PracticeDoc &a, const msmodelslim::PracticeDoc &b) {

@@ -21,12 +21,7 @@ struct V0Comparer {
   const Context &ctx;
 
   void report(const YamlValue &at, const std::string &what, const std::string &emitted) const {
-    uint32_t line = at.keyLine ? at.keyLine : at.line, col = at.keyLine ? at.keyCol : at.col;
-    if (ctx.recorded(src.file, line ? line : 1))
-      return;
-    ctx.notCarried(src, line, col, what,
-                   emitted.empty() ? "the re-emitted practice leaves it out"
-                                   : "the re-emitted practice reads " + emitted);
+    reportPracticeDifference(src, ctx, at, what, emitted);
   }
 
   // The keyword arguments of mapping `key` of spec, each against `defaults` where absent.

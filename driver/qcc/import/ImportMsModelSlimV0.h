@@ -25,6 +25,11 @@ void compareMsModelSlimV0(const Source &src, const Context &ctx,
                           const msmodelslim::PracticeDoc &emitted);
 // A value as msModelSlim's loader types it, canonical text (numbers by value, mappings by key).
 std::string canonicalPracticeValue(const msmodelslim::YamlValue &v);
+// A setting of the original practice at `at` that the re-emitted one reads as `emitted` (empty:
+// leaves it out), reported not carried unless its line is already recorded.
+void reportPracticeDifference(const Source &src, const Context &ctx,
+                              const msmodelslim::YamlValue &at, const std::string &what,
+                              const std::string &emitted);
 // The whole-document comparison of the v1 path for the top level and `metadata`.
 void comparePracticeMetadata(const Source &src, const Context &ctx,
                              const msmodelslim::PracticeDoc &original,
