@@ -1,6 +1,7 @@
 // The KV-cache read-back (AmctReader.h, readAmctKv): AMCT's reading of an AMCTQuantCaliConfig.
-// A Linear listed in kv_cache_quant_config.quant_layers has its K/V output quantized to INT8 by
-// its override_layers_configs entry (the first with its name) or else calibration_config: the
+// AMCT quantizes the K/V output of the Linears listed in kv_cache_quant_config.quant_layers and of
+// those an override_layers_configs entry names (AMCT merges both lists), to INT8 by the layer's
+// entry (the first with its name) or else calibration_config: the
 // algorithm (no algorithm written: ifmr) is the act method, quant_granularity (when written)
 // the act scope, `asymmetric` (else activation_offset, default true) the act symmetry. A Linear
 // not listed stays float; a layer of another type is not decided by the config.
@@ -25,9 +26,9 @@ std::vector<vendors::ModuleReading> readKvDocument(const AmctDocument &doc,
     vendors::ModuleReading &r = out[i];
     r.known = m.type.empty() || isQuantizableType(m.type, ConfigKind::KVCache, Version{});
     const Entry *const *e = listed.find(m.name);
-    if (!r.known || !e)
-      continue;
     const Override *const *o = byName.find(m.name);
+    if (!r.known || (!e && !o))
+      continue;
     const Recipe &rec = o ? (*o)->recipe : doc.global;
     r.line = o ? (*o)->line : (*e)->line;
     r.column = o ? (*o)->col : (*e)->col;

@@ -74,7 +74,8 @@ void addInventoryLayers(const ir::Inventory &inv, const ir::ModelConfig &config,
                         std::string &head);
 
 // AMCT's KV-cache reading of `doc` (a KV-cache document) on each module, in the IR's words
-// (AmctKvReader.cpp): a listed Linear is int8 with its recipe's method, scope and symmetry.
+// (AmctKvReader.cpp): a Linear of quant_layers or of an override entry is int8 with its recipe's
+// method, scope and symmetry.
 std::vector<vendors::ModuleReading> readKvDocument(const AmctDocument &doc,
                                                    const std::vector<ir::Module> &modules);
 

@@ -1,5 +1,6 @@
-// The AMCT KV-cache reading (amct::readKvDocument): a listed Linear is int8 with its entry's or
-// the global calibration, an unlisted one stays float, another type is not decided; and the
+// The AMCT KV-cache reading (amct::readKvDocument): a Linear of quant_layers or of an override
+// entry is int8 with its entry's or the global calibration, another one stays float, another
+// type is not decided; and the
 // printer writes a KV-cache document that parses back to the same reading.
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctReader.h"
@@ -23,7 +24,8 @@ std::vector<ir::Module> kvModules() {
   return {{"q", "Linear", -1, 0},
           {"k", "Linear", -1, 0},
           {"v", "Linear", -1, 0},
-          {"conv", "Conv2d", -1, 0}};
+          {"conv", "Conv2d", -1, 0},
+          {"o", "Linear", -1, 0}};
 }
 
 TEST(AmctKvReading, ListedLinearsTakeTheirEntryOrTheGlobalCalibration) {
@@ -32,9 +34,11 @@ TEST(AmctKvReading, ListedLinearsTakeTheirEntryOrTheGlobalCalibration) {
                      "quant_layers: 'conv' calibration_config { hfmg_quantize { "
                      "quant_granularity: per_channel } } }\n"
                      "override_layers_configs { layer_name: 'k' kv_data_quant_config { "
-                     "ifmr_quantize { asymmetric: true } } }\n");
+                     "ifmr_quantize { asymmetric: true } } }\n"
+                     "override_layers_configs { layer_name: 'o' kv_data_quant_config { "
+                     "hfmg_quantize { num_of_bins: 2048 } } }\n");
   auto r = amct::readKvDocument(doc, kvModules());
-  ASSERT_EQ(r.size(), 4u);
+  ASSERT_EQ(r.size(), 5u);
   EXPECT_EQ(r[0].tier, ir::Tier::Int8);
   EXPECT_EQ(r[0].act.method, vendors::ReadingWord("histogram"));
   EXPECT_EQ(r[0].act.scope, vendors::ReadingWord("per_channel"));
@@ -48,6 +52,10 @@ TEST(AmctKvReading, ListedLinearsTakeTheirEntryOrTheGlobalCalibration) {
   EXPECT_EQ(r[2].tier, ir::Tier::Float);
   EXPECT_FALSE(r[3].known); // listed, but AMCT's KV-cache quantizes Linear only
   EXPECT_EQ(r[3].tier, ir::Tier::Float);
+  // Not in quant_layers, but an override entry names it: AMCT merges the two lists.
+  EXPECT_EQ(r[4].tier, ir::Tier::Int8);
+  EXPECT_EQ(r[4].act.method, vendors::ReadingWord("histogram"));
+  EXPECT_EQ(r[4].line, 4u);
 }
 
 TEST(AmctKvReading, NoAlgorithmWrittenIsIfmrAndThePrintedDocumentReadsTheSame) {
