@@ -45,6 +45,7 @@ public:
 private:
   bool options(AmctDocument &doc);
   bool recipeOf(const ir::Module &m, const ir::ResolvedModule &rm, Recipe &r);
+  bool symbolicLayers(std::vector<ir::Module> &mods, std::vector<ir::ResolvedModule> &rms);
 
   const ir::Spec &spec_;
   const ir::Target &target_;
@@ -132,24 +133,52 @@ bool KvWriter::recipeOf(const ir::Module &m, const ir::ResolvedModule &rm, Recip
   return true;
 }
 
+// Without an inventory: each exact name a rule writes, resolved symbolically, read as a Linear.
+// quant_layers lists names, so what selects modules by pattern or by type (or the defaults)
+// with tier int8 needs an inventory; a Linear type rule would reach names of unknown type.
+bool KvWriter::symbolicLayers(std::vector<ir::Module> &mods, std::vector<ir::ResolvedModule> &rms) {
+  if (spec_.defaultTier() == ir::Tier::Int8) {
+    diags_.report(DiagID::err_emit_needs_inventory,
+                  spec_.defaults.tier ? spec_.defaults.tierRange : target_.range,
+                  {"an AMCT KV-cache config (quant_layers)", "*"});
+    return false;
+  }
+  for (const ir::SymbolicEntry &e : spec_.resolution.symbolic) {
+    const ir::Selector *sel = e.selectors.empty() ? nullptr : e.selectors.front();
+    bool literal = sel && !e.isType && ir::literalName(*sel);
+    if (!literal && (e.isType ? e.text == "Linear" : e.module.tier.value == ir::Tier::Int8)) {
+      diags_.report(DiagID::err_emit_needs_inventory, sel ? sel->range : target_.range,
+                    {"an AMCT KV-cache config (quant_layers)", e.text});
+      return false;
+    }
+    if (!literal)
+      continue;
+    ir::Module m;
+    m.name = e.text;
+    mods.push_back(std::move(m));
+    rms.push_back(e.module);
+  }
+  return true;
+}
+
 bool KvWriter::run(std::string &text) {
   AmctDocument doc;
   doc.kind = ConfigKind::KVCache;
   if (!options(doc))
     return false;
-  if (!spec_.resolution.done) {
-    diags_.report(DiagID::err_emit_needs_inventory, target_.range,
-                  {"an AMCT KV-cache config (quant_layers)", "*"});
+  std::vector<ir::Module> symbolic; // without an inventory: the names the rules write
+  std::vector<ir::ResolvedModule> symbolicRm;
+  if (!spec_.resolution.done && !symbolicLayers(symbolic, symbolicRm))
     return false;
-  }
-  const auto &mods = spec_.inventory.modules;
+  const auto &mods = spec_.resolution.done ? spec_.inventory.modules : symbolic;
   std::vector<std::pair<size_t, Recipe>> quantized;
   std::map<std::string, size_t> count;
   std::vector<std::string> order;
   bool ok = true;
   for (size_t i = 0; i < mods.size(); ++i) {
-    ir::ResolvedModule rm = spec_.expectedModule(target_, i);
-    if (mods[i].type != "Linear" || rm.tier.value != ir::Tier::Int8)
+    ir::ResolvedModule rm =
+        spec_.resolution.done ? spec_.expectedModule(target_, i) : symbolicRm[i];
+    if ((spec_.resolution.done && mods[i].type != "Linear") || rm.tier.value != ir::Tier::Int8)
       continue; // float, or skipped by the target reading pass (warn_amct_not_quantizable)
     Recipe r;
     if (!recipeOf(mods[i], rm, r)) {
@@ -189,7 +218,8 @@ bool KvWriter::run(std::string &text) {
   CheckOptions co;
   co.pytorchTypes = true;
   std::string tiedHead;
-  amct::addInventoryLayers(spec_.inventory, spec_.modelConfig, co, tiedHead);
+  if (spec_.resolution.done)
+    amct::addInventoryLayers(spec_.inventory, spec_.modelConfig, co, tiedHead);
   for (const Finding &f : checkDocument(back, co)) {
     if (f.level == Finding::Error) {
       diags_.report(DiagID::err_amct_check, target_.range, {checkName(f.check), f.message});
