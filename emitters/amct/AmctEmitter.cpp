@@ -503,6 +503,8 @@ using amctwriter::AmctWriter;
 
 bool AmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
+  if (target.variant == "kv")
+    return emitAmctKv(spec, target, diags, out.buffer());
   if (spec.resolution.done && ir::namesOnnxNodes(spec, target)) {
     // Two graphs, framework onnx: the layers are ONNX nodes (AmctOnnxNames.h).
     ir::Spec lowered;

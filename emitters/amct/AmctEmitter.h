@@ -11,4 +11,8 @@ public:
             DiagnosticEngine &diags) override;
 };
 
+// `target amct kv`: the KV-cache calibration config (AmctKv.cpp).
+bool emitAmctKv(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags,
+                std::string &text);
+
 } // namespace qspec::emit

@@ -16,12 +16,18 @@ static amct::Version targetVersion(const ir::Target &target) {
   return amct::Version{};
 }
 
+static amct::ConfigKind kindOf(const ir::Target &target) {
+  return target.variant == "qat"  ? amct::ConfigKind::QAT
+         : target.variant == "kv" ? amct::ConfigKind::KVCache
+                                  : amct::ConfigKind::PTQ;
+}
+
 void registerAmctEmitter() {
   ir::TargetInfo info;
   info.kind = "amct";
   info.emitKind = "amct-cfg";
   info.fileExtension = ".cfg";
-  info.variants = {"ptq", "qat"};
+  info.variants = {"ptq", "qat", "kv"};
   info.defaultVariant = "ptq";
   info.optionKeys = {
       "framework",         "version",       "hardware",           "batch_num",
@@ -42,9 +48,13 @@ void registerAmctEmitter() {
     amct::Version v = targetVersion(target);
     // A type AMCT never quantizes in this mode is skipped whatever its tier (the emitter's
     // warn_amct_not_quantizable), so no tier is inexpressible on it.
-    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
+    amct::ConfigKind kind = kindOf(target);
     if (!type.empty() && !amct::isQuantizableType(type, kind, v))
       return true;
+    if (kind == amct::ConfigKind::KVCache && tier != ir::Tier::Int8 && tier != ir::Tier::Float) {
+      why = "an AMCT KV-cache config quantizes a Linear's K/V output to INT8 only";
+      return false;
+    }
     switch (tier) {
     case ir::Tier::Int8:
     case ir::Tier::Float:
@@ -73,7 +83,7 @@ void registerAmctEmitter() {
   // The expected reading (passes/TargetReadingPass.cpp): the types AMCT quantizes in this mode,
   // and what a rule's `amct { ... }` settings mean in the IR's words.
   info.quantizesType = [](const ir::Target &target, const std::string &type) {
-    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
+    amct::ConfigKind kind = kindOf(target);
     return type.empty() || amct::isQuantizableType(type, kind, targetVersion(target));
   };
   // Such a module a rule gives a tier is skipped with a warning (qcc and qlint, from the pass).
@@ -83,12 +93,16 @@ void registerAmctEmitter() {
     std::string version = v && v->values.size() == 1 && amct::parseVersion(v->values[0].text)
                               ? v->values[0].text
                               : "9.2.0";
-    return std::string(target.variant == "qat" ? "QAT " : "PTQ ") + version;
+    return std::string(target.variant == "qat"  ? "QAT "
+                       : target.variant == "kv" ? "KV-cache "
+                                                : "PTQ ") +
+           version;
   };
   // The QAT/PTQ mapping: the algorithm AMCT applies for each role's method.
   info.methodOf = [](const ir::Target &target, const ir::ResolvedModule &rm, bool weight) {
-    amct::ConfigKind kind = target.variant == "qat" ? amct::ConfigKind::QAT : amct::ConfigKind::PTQ;
-    amct::MethodChoice c = amct::methodChoice(target, rm, weight, kind);
+    if (weight && target.variant == "kv")
+      return ir::TargetInfo::MethodMapping{}; // no weights in a KV-cache config
+    amct::MethodChoice c = amct::methodChoice(target, rm, weight, kindOf(target));
     return ir::TargetInfo::MethodMapping{c.word, c.by ? &c.by->range : nullptr};
   };
   info.ruleOption = [](const ir::Target &target, const ir::Option &setting) {

@@ -371,6 +371,33 @@ void documentFromQat(P::AMCTRetrainConfig &m, AmctDocument &doc, const void *tre
   }
 }
 
+// A KV-cache calibration_config: its algorithm (ifmr, hfmg; "" when neither is written), fields
+// and quant_granularity. Returns whether an algorithm is written.
+static bool readKvRecipe(const K::CalibrationConfig &c, Recipe &r) {
+  if (c.has_ifmr_quantize()) {
+    const auto &q = c.ifmr_quantize();
+    r.actAlgo = "ifmr";
+    readIfmr(q, r);
+    if (q.has_asymmetric())
+      r.asymmetric = q.asymmetric();
+    if (q.has_quant_granularity())
+      r.perChannelAct = q.quant_granularity() == K::per_channel;
+  } else if (c.has_hfmg_quantize()) {
+    const auto &q = c.hfmg_quantize();
+    r.actAlgo = "hfmg";
+    if (q.has_num_of_bins())
+      r.numOfBins = q.num_of_bins();
+    if (q.has_asymmetric())
+      r.asymmetric = q.asymmetric();
+    if (q.has_quant_granularity())
+      r.perChannelAct = q.quant_granularity() == K::per_channel;
+  } else {
+    return false;
+  }
+  r.present = true;
+  return true;
+}
+
 static void documentFromKv(K::AMCTQuantCaliConfig &m, AmctDocument &doc, const Loc &loc) {
   doc = AmctDocument{};
   doc.kind = ConfigKind::KVCache;
@@ -388,22 +415,16 @@ static void documentFromKv(K::AMCTQuantCaliConfig &m, AmctDocument &doc, const L
                                 m.kv_cache_quant_config(), "quant_layers", inner);
   }
   if (m.has_kv_cache_quant_config() &&
-      m.kv_cache_quant_config().calibration_config().has_ifmr_quantize()) {
-    doc.global.present = true;
-    doc.global.actAlgo = "ifmr";
-    readIfmr(m.kv_cache_quant_config().calibration_config().ifmr_quantize(), doc.global);
+      readKvRecipe(m.kv_cache_quant_config().calibration_config(), doc.global))
     doc.global.line = loc.line(m, "kv_cache_quant_config");
-  }
   for (int i = 0; i < m.override_layers_configs_size(); ++i) {
     Override ov;
     ov.key = m.override_layers_configs(i).layer_name();
+    const auto &o = m.override_layers_configs(i);
     ov.line = loc.line(m, "override_layers_configs", i);
-    if (m.override_layers_configs(i).kv_data_quant_config().has_ifmr_quantize()) {
-      ov.recipe.present = true;
-      ov.recipe.actAlgo = "ifmr";
-      ov.recipe.line = ov.line;
-      readIfmr(m.override_layers_configs(i).kv_data_quant_config().ifmr_quantize(), ov.recipe);
-    }
+    ov.col = loc.col(m, "override_layers_configs", i);
+    readKvRecipe(o.kv_data_quant_config(), ov.recipe);
+    ov.recipe.line = ov.line;
     doc.nameOverrides.push_back(std::move(ov));
   }
 }

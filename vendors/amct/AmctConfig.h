@@ -35,7 +35,8 @@ struct Recipe {
   std::optional<double> searchStart, searchEnd, searchStep, maxPercentile;
   std::optional<double> clipMax, clipMin;
   std::optional<bool> fixedMin;
-  bool hasClip = false; // clip_max_min block present
+  std::optional<bool> perChannelAct; // KV-cache quant_granularity (per_channel = true)
+  bool hasClip = false;              // clip_max_min block present
   // Weights.
   std::string wtsAlgo;                // "arq" | "ada" | "ulq" | "" (absent)
   std::optional<DataType> weightType; // QAT dst_type
@@ -131,10 +132,11 @@ std::optional<OtherConfig> otherAmctConfig(const std::string &text);
 // The same, reporting err_amct_parse at the position in `file` (a SourceManager file).
 bool parseAmctConfig(FileID file, AmctDocument &doc, DiagnosticEngine &diags);
 
-// Prints `doc` as its root message (doc.kind: PTQ or QAT) with libprotobuf's TextFormat::Printer:
-// fields in field-number order, strings UTF-8 with C escapes. What is written is exactly what the
-// document holds: a recipe's blocks are written when `present` (QAT: data and weight blocks when
-// an algorithm is set), optional fields when set. Lists keep the document's order.
+// Prints `doc` as its root message (doc.kind: PTQ, QAT or KV-cache) with libprotobuf's
+// TextFormat::Printer: fields in field-number order, strings UTF-8 with C escapes. What is written
+// is exactly what the document holds: a recipe's blocks are written when `present` (QAT: data and
+// weight blocks when an algorithm is set), optional fields when set. Lists keep the document's
+// order.
 std::string printAmctConfig(const AmctDocument &doc);
 // The same for a document printed once and dropped: its strings are moved, not copied.
 std::string printAmctConfig(AmctDocument &&doc);

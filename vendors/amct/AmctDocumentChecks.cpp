@@ -546,11 +546,10 @@ struct Checker {
     }
     missingLayers();
     skippedOverrides(qat);
-    if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty())
-      add(Finding::Error, Check::KvNoQuantLayers,
-          doc.global.line || doc.nameOverrides.empty() ? doc.global.line
-                                                       : doc.nameOverrides[0].line,
-          0, "No quant enable layer in quant config file, please check the quant config file.");
+    // AMCT quantizes quant_layers merged with the override entries' layers.
+    if (doc.kind == ConfigKind::KVCache && doc.kvQuantLayers.empty() && doc.nameOverrides.empty())
+      add(Finding::Error, Check::KvNoQuantLayers, doc.global.line, 0,
+          "No quant enable layer in quant config file, please check the quant config file.");
 
     if (qat)
       qatSkipIneffective();

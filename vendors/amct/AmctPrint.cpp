@@ -14,6 +14,7 @@ namespace qspec::amct {
 namespace {
 
 namespace P = AMCTPytorchProto;
+namespace K = AMCTPytorchQuantCaliProto;
 
 P::DataType toProto(DataType t) {
   return t == DataType::Int4 ? P::INT4 : t == DataType::Int16 ? P::INT16 : P::INT8;
@@ -194,14 +195,65 @@ template <typename Doc> std::string printQat(Doc &doc) {
   return print(m);
 }
 
+void writeKvRecipe(const Recipe &r, K::CalibrationConfig &c) {
+  auto common = [&](auto *q) {
+    if (r.asymmetric)
+      q->set_asymmetric(*r.asymmetric);
+    if (r.perChannelAct)
+      q->set_quant_granularity(*r.perChannelAct ? K::per_channel : K::per_tensor);
+  };
+  if (r.actAlgo == "hfmg") {
+    auto *q = c.mutable_hfmg_quantize();
+    if (r.numOfBins)
+      q->set_num_of_bins(*r.numOfBins);
+    common(q);
+  } else if (r.actAlgo == "ifmr") {
+    auto *q = c.mutable_ifmr_quantize();
+    if (r.searchStart)
+      q->set_search_range_start(static_cast<float>(*r.searchStart));
+    if (r.searchEnd)
+      q->set_search_range_end(static_cast<float>(*r.searchEnd));
+    if (r.searchStep)
+      q->set_search_step(static_cast<float>(*r.searchStep));
+    if (r.maxPercentile)
+      q->set_max_percentile(static_cast<float>(*r.maxPercentile));
+    common(q);
+  }
+}
+
+template <typename Doc> std::string printKv(Doc &doc) {
+  K::AMCTQuantCaliConfig m;
+  if (doc.batchNum)
+    m.set_batch_num(*doc.batchNum);
+  if (doc.activationOffset)
+    m.set_activation_offset(*doc.activationOffset);
+  auto *kv = m.mutable_kv_cache_quant_config();
+  addAll(kv->mutable_quant_layers(), doc.kvQuantLayers);
+  if (doc.global.present)
+    writeKvRecipe(doc.global, *kv->mutable_calibration_config());
+  for (auto &o : doc.nameOverrides) {
+    auto *e = m.add_override_layers_configs();
+    e->set_layer_name(take(o.key));
+    writeKvRecipe(o.recipe, *e->mutable_kv_data_quant_config());
+  }
+  return print(m);
+}
+
+template <typename Doc> std::string printAny(Doc &doc) {
+  switch (doc.kind) {
+  case ConfigKind::QAT:
+    return printQat(doc);
+  case ConfigKind::KVCache:
+    return printKv(doc);
+  default:
+    return printPtq(doc);
+  }
+}
+
 } // namespace
 
-std::string printAmctConfig(const AmctDocument &doc) {
-  return doc.kind == ConfigKind::QAT ? printQat(doc) : printPtq(doc);
-}
+std::string printAmctConfig(const AmctDocument &doc) { return printAny(doc); }
 
-std::string printAmctConfig(AmctDocument &&doc) {
-  return doc.kind == ConfigKind::QAT ? printQat(doc) : printPtq(doc);
-}
+std::string printAmctConfig(AmctDocument &&doc) { return printAny(doc); }
 
 } // namespace qspec::amct

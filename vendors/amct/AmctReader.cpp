@@ -144,7 +144,9 @@ Version versionOf(const ir::Target &target) {
 
 bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view bytes,
               VendorReading &out, DiagnosticEngine &diags) {
-  ConfigKind kind = target.variant == "qat" ? ConfigKind::QAT : ConfigKind::PTQ;
+  ConfigKind kind = target.variant == "qat"  ? ConfigKind::QAT
+                    : target.variant == "kv" ? ConfigKind::KVCache
+                                             : ConfigKind::PTQ;
   out.kind = "amct";
   out.fields = FieldTier | FieldWeightDtype | FieldWeightScope | FieldWeightSymmetric |
                FieldWeightMethod | FieldActDtype | FieldActScope | FieldActSymmetric |
@@ -159,6 +161,8 @@ bool readAmct(const ir::Spec &spec, const ir::Target &target, std::string_view b
         {(e.line ? std::to_string(e.line) + ":" + std::to_string(e.col) + ": " : "") + e.message});
     return false;
   }
+  if (kind == ConfigKind::KVCache)
+    return readAmctKv(spec, target, doc, out, diags);
   CheckOptions co;
   co.version = versionOf(target);
   co.hardware = std::string(targetOption(target, "hardware"));

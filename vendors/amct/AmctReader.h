@@ -73,9 +73,20 @@ std::vector<PruneApplied> pruneReading(const AmctDocument &doc,
 void addInventoryLayers(const ir::Inventory &inv, const ir::ModelConfig &config, CheckOptions &co,
                         std::string &head);
 
+// AMCT's KV-cache reading of `doc` (a KV-cache document) on each module, in the IR's words
+// (AmctKvReader.cpp): a Linear of quant_layers or of an override entry is int8 with its recipe's
+// method, scope and symmetry.
+std::vector<vendors::ModuleReading> readKvDocument(const AmctDocument &doc,
+                                                   const std::vector<ir::Module> &modules);
+
 } // namespace qspec::amct
 
 namespace qspec::vendors {
+
+// readAmct of a `target amct kv` (AmctKvReader.cpp): `doc` refused where AMCT refuses it, then
+// read with readKvDocument.
+bool readAmctKv(const ir::Spec &spec, const ir::Target &target, const amct::AmctDocument &doc,
+                VendorReading &out, DiagnosticEngine &diags);
 
 // The ReadBack of target kind "amct" (registered by emitters/amct/Target.cpp): parses `bytes`
 // strictly as the target's root message, refuses what AMCT refuses (err_amct_parse,

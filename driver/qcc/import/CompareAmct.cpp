@@ -67,6 +67,10 @@ Effective effective(const AmctDocument &doc, const ir::Module &m) {
       if (!e.entry && o.key == (list == &doc.nameOverrides ? m.name : m.type) && !o.key.empty())
         e.entry = &o;
   e.recipe = e.entry ? &e.entry->recipe : &doc.global;
+  if (doc.kind == ConfigKind::KVCache) { // quantized when listed or overridden
+    e.quantSkipped = !e.entry && !listed(doc.kvQuantLayers, m.name);
+    return e;
+  }
   bool qat = doc.kind == ConfigKind::QAT;
   bool skipName = listed(doc.skipLayers, m.name), skipType = listed(doc.skipLayerTypes, m.type);
   e.quantSkipped =

@@ -1,4 +1,5 @@
-// `qcc import` of an AMCT simple config (.cfg, PTQ AMCTConfig or QAT AMCTRetrainConfig), read
+// `qcc import` of an AMCT simple config (.cfg, PTQ AMCTConfig or QAT AMCTRetrainConfig; the
+// KV-cache AMCTQuantCaliConfig is ImportAmctKv.cpp's), read
 // with vendors/amct/AmctConfig.h and turned into a spec AMCT's reading agrees with
 // (vendors/amct/AmctReader.h): the global recipe becomes `defaults`, type entries
 // `override type`, name entries `override name` (entries with the same recipe share one rule,
@@ -404,14 +405,8 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   AmctDocument doc;
   if (!parseAmctConfig(src.file, doc, ctx.diags))
     return false;
-  if (doc.kind == ConfigKind::KVCache) { // at its first quant_layers entry
-    const Entry *at = doc.kvQuantLayers.empty() ? nullptr : &doc.kvQuantLayers.front();
-    ctx.diags.report(
-        DiagID::err_import_unsupported,
-        SourceRange::point(src.file, at && at->line ? at->line : 1, at && at->col ? at->col : 1),
-        {src.path, "an AMCT KV-cache config (qspec has no KV-cache target)"});
-    return false;
-  }
+  if (doc.kind == ConfigKind::KVCache)
+    return importAmctKv(src, ctx, doc, out);
   AmctImport im{src, ctx, doc, Comments(*src.text)};
   out.header = im.comments.takeLeading();
   out.defaultsComments = im.comments.take(doc.global.line);

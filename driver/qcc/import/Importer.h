@@ -10,6 +10,10 @@
 #include <string_view>
 #include <vector>
 
+namespace qspec::amct {
+struct AmctDocument;
+}
+
 namespace qspec::import {
 
 struct Source {
@@ -40,6 +44,9 @@ struct Context {
 };
 
 bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out);
+// An AMCT KV-cache config (AMCTQuantCaliConfig), parsed by importAmct (ImportAmctKv.cpp).
+bool importAmctKv(const Source &src, const Context &ctx, const amct::AmctDocument &doc,
+                  ImportedSpec &out);
 bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importHmct(const Source &src, const Context &ctx, ImportedSpec &out);
 bool importHorizon(const Source &src, const Context &ctx, ImportedSpec &out);

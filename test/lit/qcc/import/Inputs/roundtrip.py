@@ -38,9 +38,13 @@ def write_inventory(rows, out):
 def amct_inventory(path, out):
     """The layers a .cfg names (types from its layer_type entries), plus one layer per type."""
     text = open(path, encoding="utf-8", errors="replace").read()
-    names = re.findall(r'(?:layer_name|skip_layers|quant_skip_layers|skip_fusion_layers)\s*:\s*"([^"]*)"', text)
+    names = re.findall(r'(?:layer_name|skip_layers|quant_skip_layers|skip_fusion_layers)\s*:\s*["\']([^"\']*)["\']', text)
+    # KV-cache quant_layers are Linear layers (AMCT's KV-cache quantizes Linear only).
+    kv = re.findall(r'quant_layers\s*:\s*["\']([^"\']*)["\']', text)
     types = re.findall(r'(?:layer_type|skip_layer_types|quant_skip_types)\s*:\s*"([^"]*)"', text)
     rows = ["conv1 Conv2d", "layer1.0.conv1 Conv2d", "layer1.0.conv2 Conv2d", "fc Linear", "norm LayerNorm"]
+    for n in sorted(set(kv)):
+        rows.append(n + " Linear")
     for n in sorted(set(names)):
         rows.append(n + (" Linear" if re.search(r"fc|linear|dense|matmul|gemm", n, re.I) else " Conv2d"))
     for t in sorted(set(types)):
