@@ -407,7 +407,7 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
     return false;
   if (doc.kind == ConfigKind::KVCache)
     return importAmctKv(src, ctx, doc, out);
-  AmctImport im{src, ctx, doc, Comments(*src.text)};
+  AmctImport im{src, ctx, doc, Comments(*src.text), {}, {}};
   out.header = im.comments.takeLeading();
   out.defaultsComments = im.comments.take(doc.global.line);
   out.header.insert(out.header.begin(), " Imported by 'qcc import' from " + src.path + " (AMCT " +

@@ -553,7 +553,7 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
 
 void importPracticeMetadata(const Source &src, const Context &ctx,
                             const msmodelslim::PracticeDoc &doc, TargetBlock &t) {
-  PracticeImport{src, ctx, doc, Comments(*src.text), {}, {}}.metadata(t);
+  PracticeImport{src, ctx, doc, Comments(*src.text), {}, {}, {}}.metadata(t);
 }
 
 std::string practiceScalar(const YamlValue &v) { return PracticeImport::value(v); }
