@@ -374,23 +374,21 @@ void documentFromQat(P::AMCTRetrainConfig &m, AmctDocument &doc, const void *tre
 // A KV-cache calibration_config: its algorithm (ifmr, hfmg; "" when neither is written), fields
 // and quant_granularity. Returns whether an algorithm is written.
 static bool readKvRecipe(const K::CalibrationConfig &c, Recipe &r) {
+  auto common = [&r](const auto &q) {
+    if (q.has_asymmetric())
+      r.asymmetric = q.asymmetric();
+    if (q.has_quant_granularity())
+      r.perChannelAct = q.quant_granularity() == K::per_channel;
+  };
   if (c.has_ifmr_quantize()) {
-    const auto &q = c.ifmr_quantize();
     r.actAlgo = "ifmr";
-    readIfmr(q, r);
-    if (q.has_asymmetric())
-      r.asymmetric = q.asymmetric();
-    if (q.has_quant_granularity())
-      r.perChannelAct = q.quant_granularity() == K::per_channel;
+    readIfmr(c.ifmr_quantize(), r);
+    common(c.ifmr_quantize());
   } else if (c.has_hfmg_quantize()) {
-    const auto &q = c.hfmg_quantize();
     r.actAlgo = "hfmg";
-    if (q.has_num_of_bins())
-      r.numOfBins = q.num_of_bins();
-    if (q.has_asymmetric())
-      r.asymmetric = q.asymmetric();
-    if (q.has_quant_granularity())
-      r.perChannelAct = q.quant_granularity() == K::per_channel;
+    if (c.hfmg_quantize().has_num_of_bins())
+      r.numOfBins = c.hfmg_quantize().num_of_bins();
+    common(c.hfmg_quantize());
   } else {
     return false;
   }

@@ -29,6 +29,18 @@ template <typename List, typename Entries> void addAll(List *list, Entries &entr
     list->Add(take(e.text));
 }
 
+// IFMR's search of the clip factor, in the PTQ and the KV-cache message alike.
+template <typename Q> void setIfmrSearch(Q *q, const Recipe &r) {
+  if (r.searchStart)
+    q->set_search_range_start(static_cast<float>(*r.searchStart));
+  if (r.searchEnd)
+    q->set_search_range_end(static_cast<float>(*r.searchEnd));
+  if (r.searchStep)
+    q->set_search_step(static_cast<float>(*r.searchStep));
+  if (r.maxPercentile)
+    q->set_max_percentile(static_cast<float>(*r.maxPercentile));
+}
+
 template <typename Q> void setWeightQuantize(Q *q, const Recipe &r) {
   if (r.channelWise)
     q->set_channel_wise(*r.channelWise);
@@ -54,14 +66,7 @@ void writePtqRecipe(const Recipe &r, P::CalibrationConfig &c) {
                                                     : P::HFMGQuantize::INT8);
   } else if (r.actAlgo == "ifmr") {
     auto *q = c.mutable_ifmr_quantize();
-    if (r.searchStart)
-      q->set_search_range_start(static_cast<float>(*r.searchStart));
-    if (r.searchEnd)
-      q->set_search_range_end(static_cast<float>(*r.searchEnd));
-    if (r.searchStep)
-      q->set_search_step(static_cast<float>(*r.searchStep));
-    if (r.maxPercentile)
-      q->set_max_percentile(static_cast<float>(*r.maxPercentile));
+    setIfmrSearch(q, r);
     if (r.asymmetric)
       q->set_asymmetric(*r.asymmetric);
     if (r.actType)
@@ -209,14 +214,7 @@ void writeKvRecipe(const Recipe &r, K::CalibrationConfig &c) {
     common(q);
   } else if (r.actAlgo == "ifmr") {
     auto *q = c.mutable_ifmr_quantize();
-    if (r.searchStart)
-      q->set_search_range_start(static_cast<float>(*r.searchStart));
-    if (r.searchEnd)
-      q->set_search_range_end(static_cast<float>(*r.searchEnd));
-    if (r.searchStep)
-      q->set_search_step(static_cast<float>(*r.searchStep));
-    if (r.maxPercentile)
-      q->set_max_percentile(static_cast<float>(*r.maxPercentile));
+    setIfmrSearch(q, r);
     common(q);
   }
 }
