@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -251,6 +252,35 @@ std::string generatedType(const std::string &name) {
   return name == "avgpool" ? "AvgPool2d" : "";
 }
 
+// The configs of the generated-JSON corpus that have AMCT's per-layer JSON beside them.
+std::vector<fs::path> generatedConfigs() {
+  std::vector<fs::path> out;
+  fs::path dir = conformanceDir() / "generated-json";
+  if (!fs::is_directory(dir))
+    return out;
+  for (const auto &entry : fs::directory_iterator(dir))
+    if (entry.path().extension() == ".cfg" &&
+        fs::exists(fs::path(entry.path()).replace_extension(".json")))
+      out.push_back(entry.path());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The layers of a generated JSON that have `field`, as modules of the generator's model, and
+// their rows in the same order.
+void generatedLayers(const nlohmann::json &layers, std::initializer_list<const char *> fields,
+                     std::vector<ir::Module> &mods, std::vector<const nlohmann::json *> &rows) {
+  for (auto it = layers.begin(); it != layers.end(); ++it) {
+    bool has = false;
+    for (const char *f : fields)
+      has = has || (it->is_object() && it->contains(f));
+    if (has) {
+      mods.push_back({it.key(), generatedType(it.key()), -1, 0});
+      rows.push_back(&*it);
+    }
+  }
+}
+
 TEST(AmctReading, AnEntrysPruneReplacesTheGlobalOneAndASkipWins) {
   amct::AmctDocument doc = parse(
       "prune_config { filter_pruner { balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } }\n"
@@ -280,14 +310,11 @@ TEST(AmctReading, AnEntrysPruneReplacesTheGlobalOneAndASkipWins) {
 // AMCT's generated per-layer JSON of the QAT/prune configs: regular_prune_enable and
 // regular_prune_config against pruneReading.
 TEST(AmctConformance, PruneReadingEqualsTheLayerJsonAmctGenerated) {
-  fs::path dir = conformanceDir() / "generated-json";
-  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
+  std::vector<fs::path> configs = generatedConfigs();
+  ASSERT_FALSE(configs.empty()) << "missing conformance corpus: " << conformanceDir();
   int compared = 0;
-  for (const auto &entry : fs::directory_iterator(dir)) {
-    fs::path cfg = entry.path();
+  for (const fs::path &cfg : configs) {
     fs::path json = fs::path(cfg).replace_extension(".json");
-    if (cfg.extension() != ".cfg" || !fs::exists(json))
-      continue;
     SCOPED_TRACE(cfg.filename().string());
     amct::AmctDocument doc;
     std::vector<amct::ParseError> errors;
@@ -297,11 +324,7 @@ TEST(AmctConformance, PruneReadingEqualsTheLayerJsonAmctGenerated) {
     nlohmann::json layers = nlohmann::json::parse(slurp(json));
     std::vector<ir::Module> mods;
     std::vector<const nlohmann::json *> rows;
-    for (auto it = layers.begin(); it != layers.end(); ++it)
-      if (it->is_object() && it->contains("regular_prune_enable")) {
-        mods.push_back({it.key(), generatedType(it.key()), -1, 0});
-        rows.push_back(&*it);
-      }
+    generatedLayers(layers, {"regular_prune_enable"}, mods, rows);
     std::vector<amct::PruneApplied> p = amct::pruneReading(doc, mods);
     for (size_t i = 0; i < mods.size(); ++i) {
       SCOPED_TRACE(mods[i].name);
@@ -391,14 +414,11 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
 }
 
 TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
-  fs::path dir = conformanceDir() / "generated-json";
-  ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
+  std::vector<fs::path> configs = generatedConfigs();
+  ASSERT_FALSE(configs.empty()) << "missing conformance corpus: " << conformanceDir();
   int compared = 0;
-  for (const auto &entry : fs::directory_iterator(dir)) {
-    fs::path cfg = entry.path();
+  for (const fs::path &cfg : configs) {
     fs::path json = fs::path(cfg).replace_extension(".json");
-    if (cfg.extension() != ".cfg" || !fs::exists(json))
-      continue;
     SCOPED_TRACE(cfg.filename().string());
     amct::AmctDocument doc;
     std::vector<amct::ParseError> errors;
@@ -410,11 +430,7 @@ TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
     nlohmann::json layers = nlohmann::json::parse(slurp(json));
     std::vector<ir::Module> mods;
     std::vector<const nlohmann::json *> rows;
-    for (auto it = layers.begin(); it != layers.end(); ++it)
-      if (it->is_object() && (it->contains("quant_enable") || it->contains("retrain_enable"))) {
-        mods.push_back({it.key(), generatedType(it.key()), -1, 0});
-        rows.push_back(&*it);
-      }
+    generatedLayers(layers, {"quant_enable", "retrain_enable"}, mods, rows);
     std::vector<amct::Finding> refusals;
     auto applied = amct::applyDocument(doc, mods, amct::Version{}, refusals);
     EXPECT_TRUE(refusals.empty());
