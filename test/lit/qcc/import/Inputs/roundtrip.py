@@ -81,12 +81,19 @@ def expand(name):
 
 
 def model_inventories():
-    """Inputs/models.txt: practice file name -> its model's rows ("name type")."""
+    """Inputs/models.txt: practice file name -> its model's rows ("name type"). A `= ` line
+    names one or more practice files (the words ending in .yaml), then the model."""
     models, rows = {}, None
     for line in open(os.path.join(INPUTS, "models.txt")):
         line = line.strip()
         if line.startswith("= "):
-            rows = models.setdefault(line.split()[1], [])
+            rows = []
+            for word in line.split()[1:]:
+                if not word.endswith(".yaml"):
+                    break
+                if word in models:
+                    raise SystemExit("models.txt: %s has two models" % word)
+                models[word] = rows
         elif line and not line.startswith("#"):
             name, type_ = line.split()
             rows.extend(n + " " + type_ for n in expand(name))
@@ -94,6 +101,9 @@ def model_inventories():
 
 
 MODELS = model_inventories()
+for practice in sorted(MODELS):
+    if not os.path.exists(os.path.join(conf, "msmodelslim", practice)):
+        raise SystemExit("models.txt names %s, which the corpus does not have" % practice)
 
 
 def run(args):
