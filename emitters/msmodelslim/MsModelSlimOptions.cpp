@@ -525,6 +525,14 @@ private:
     return true;
   }
 
+  // A processor named without settings (`anti_outlier iter_smooth`, a tune candidate): a known
+  // one that needs none (adapt_rotation needs its stage).
+  void bareProcessor(const std::string &name, SourceRange at) {
+    if (!unknownProcessor(name, at) && name == "adapt_rotation")
+      badAt(at, "anti_outlier.adapt_rotation",
+            "adapt_rotation needs its stage: write 'adapt_rotation { stage 2 }'");
+  }
+
   void antiOutlier() {
     // The tune block's candidates: qtune makes each one this target's processor in turn, so a
     // name the emitter refuses here would fail the search when it came to that candidate. A
@@ -532,16 +540,14 @@ private:
     const ir::Tune &tune = spec_.tune;
     if (tune.antiOutlier.size() > 1)
       for (const std::string &name : tune.antiOutlier)
-        unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement
-                                                                 : tune.range);
+        bareProcessor(name,
+                      tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement : tune.range);
     const ir::Option *o = target_.option("anti_outlier");
     if (!o)
       return;
     out_.antiOutlier = o;
     for (const ir::Value &v : o->values)
-      if (!unknownProcessor(v.text, v.range) && v.text == "adapt_rotation")
-        badAt(v.range, "anti_outlier.adapt_rotation",
-              "adapt_rotation needs its stage: write 'adapt_rotation { stage 2 }'");
+      bareProcessor(v.text, v.range);
     for (const ir::Option &c : o->children)
       if (!unknownProcessor(c.key, c.keyRange))
         processorBlock(c);
