@@ -170,13 +170,13 @@ std::string weightDtypeFor(ir::Tier tier, const std::string &dtype) {
 bool Builder::checkEntry(const Entry &e, const std::string &name, SourceRange wr, SourceRange ar) {
   bool good = true;
   std::string why;
-  if (e.act && !msmodelslim::checkQConfig(msmodelslim::Role::Act, *e.act, why)) {
+  if (e.act && !checkLinearRole(options_, msmodelslim::Role::Act, *e.act, e.actExt, why)) {
     Diagnostic &d = diags_.report(DiagID::err_msmodelslim_illegal_qconfig,
                                   ar.valid() ? ar : target_.range, {"act", name, why});
     (void)d;
     good = false;
   }
-  if (!msmodelslim::checkQConfig(msmodelslim::Role::Weight, e.weight, why)) {
+  if (!checkLinearRole(options_, msmodelslim::Role::Weight, e.weight, e.weightExt, why)) {
     diags_.report(DiagID::err_msmodelslim_illegal_qconfig, wr.valid() ? wr : target_.range,
                   {"weight", name, why});
     good = false;
@@ -707,6 +707,18 @@ bool Builder::run(OutputContext &out) {
     resolveWithInventory();
   else
     lowerSymbolic();
+  // autoround_quant needs a strategy (msModelSlim: strategies must not be empty); float_sparse
+  // keeps what it sparsifies in float, so no Linear may be quantized beside it.
+  auto refuse = [&](const ir::Option *o, const char *why) {
+    diags_.report(DiagID::err_msmodelslim_bad_option, o->keyRange, {o->key, why});
+    ok_ = false;
+  };
+  if (ok_ && options_.autoround && entries_.empty())
+    refuse(options_.autoround, "autoround_quant needs a quantized Linear (its strategies are the "
+                               "Linears' qconfigs; msModelSlim refuses an empty list)");
+  if (ok_ && options_.floatSparse && !entries_.empty())
+    refuse(options_.floatSparse, "float_sparse keeps the Linears it sparsifies in float "
+                                 "(W16A16s): write it in a spec that quantizes no Linear");
   // 3. Lower (step 4, verification, is emitTargets' translation validation).
   if (ok_)
     lower();
@@ -716,8 +728,6 @@ bool Builder::run(OutputContext &out) {
   out.fileName = options_.configId + ".yaml";
   return ok_;
 }
-
-void emitOptionValue(YAML::Emitter &y, const ir::Value &v);
 
 // A qconfig; its `ext` values keep their kind (a number, sign included, is written as a number).
 void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
@@ -731,7 +741,7 @@ void emitQConfig(YAML::Emitter &y, const char *role, const QConfig &q,
     y << YAML::Key << "ext" << YAML::Value << YAML::BeginMap;
     for (const auto &[k, v] : *ext) {
       y << YAML::Key << k << YAML::Value;
-      emitOptionValue(y, v);
+      writePracticeValue(y, v);
     }
     y << YAML::EndMap;
   }
@@ -748,36 +758,6 @@ void emitStringList(YAML::Emitter &y, const char *key, const std::vector<std::st
   y << YAML::EndSeq;
 }
 
-// A number as PyYAML's SafeLoader reads it back: integers without leading zeros (007 would be
-// octal), floats always with a '.' and a signed exponent (1e-5 alone loads as a string).
-std::string yamlNumber(const ir::Value &v) {
-  if (v.isInteger)
-    return std::to_string(static_cast<long long>(v.number));
-  char buf[40];
-  for (int prec = 1; prec <= 17; ++prec) {
-    std::snprintf(buf, sizeof buf, "%.*g", prec, v.number);
-    if (std::strtod(buf, nullptr) == v.number)
-      break;
-  }
-  std::string s = buf;
-  size_t e = s.find_first_of("eE");
-  std::string mant = e == std::string::npos ? s : s.substr(0, e);
-  std::string exp = e == std::string::npos ? "" : s.substr(e);
-  if (mant.find('.') == std::string::npos && mant.find("inf") == std::string::npos &&
-      mant.find("nan") == std::string::npos)
-    mant += ".0";
-  return mant + exp;
-}
-
-void emitOptionValue(YAML::Emitter &y, const ir::Value &v) {
-  if (v.kind == ir::Value::Number)
-    y << yamlNumber(v);
-  else if (v.kind == ir::Value::Ident && (v.text == "true" || v.text == "false"))
-    y << v.text;
-  else
-    y << YAML::DoubleQuoted << v.text;
-}
-
 int bitsOf(const std::string &dtype) {
   if (dtype == "int4" || dtype == "mxfp4")
     return 4;
@@ -792,12 +772,12 @@ void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main
   y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "config_id" << YAML::Value << YAML::DoubleQuoted << o.configId;
   if (o.score)
-    y << YAML::Key << "score" << YAML::Value << yamlNumber(*o.score);
+    y << YAML::Key << "score" << YAML::Value << practiceNumber(*o.score);
   y << YAML::Key << "label" << YAML::Value << YAML::BeginMap;
   auto labelKey = [&](const char *k, const std::string &dflt) {
     y << YAML::Key << k << YAML::Value;
     if (auto it = o.label.find(k); it != o.label.end())
-      emitOptionValue(y, *it->second);
+      writePracticeValue(y, *it->second);
     else
       y << dflt;
   };
@@ -808,7 +788,7 @@ void writeMetadata(YAML::Emitter &y, const PracticeOptions &o, const Entry *main
   for (const char *k : {"fa_bit", "fa_quant"})
     if (auto it = o.label.find(k); it != o.label.end()) {
       y << YAML::Key << k << YAML::Value;
-      emitOptionValue(y, *it->second);
+      writePracticeValue(y, *it->second);
     }
   y << YAML::EndMap;
   emitStringList(y, "verified_model_types", o.verifiedModelTypes);
@@ -840,41 +820,57 @@ void emitQConfigPair(YAML::Emitter &y, const QConfig &weight, const std::optiona
   y << YAML::EndMap;
 }
 
-// Suppression processors first (10.10), in the order written; flex_awq_ssz carries its own
-// qconfig, else `main`'s.
+// One anti-outlier processor (anti_outlier's or prior's; `c` null for a bare name): its
+// settings as written; flex_awq_ssz carries its own qconfig, else `main`'s.
+void writeProcessor(YAML::Emitter &y, const PracticeOptions &o, const std::string &type,
+                    const ir::Option *c, const Entry *main) {
+  y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << type;
+  auto own = c ? o.processorQConfig.find(c) : o.processorQConfig.end();
+  if (type == "flex_awq_ssz" && own != o.processorQConfig.end())
+    emitQConfigPair(y, own->second.weight, own->second.act, own->second.weightExt,
+                    own->second.actExt);
+  else if (type == "flex_awq_ssz" && main)
+    emitQConfigPair(y, main->weight, main->act, main->weightExt, main->actExt);
+  for (size_t i = 0; c && i < c->children.size(); ++i) {
+    const ir::Option &p = c->children[i];
+    if (p.key == "qconfig")
+      continue; // written above
+    if (isListSetting(type, p.key)) {
+      std::vector<std::string> items;
+      for (const ir::Value &v : p.values)
+        items.push_back(v.text);
+      emitStringList(y, p.key.c_str(), items);
+      continue;
+    }
+    y << YAML::Key << p.key << YAML::Value;
+    writePracticeValue(y, p.values[0]);
+  }
+  y << YAML::EndMap;
+}
+
+// Suppression processors first (10.10), in the order written.
 void writeAntiOutlier(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
   if (!o.antiOutlier)
     return;
-  auto head = [&](const std::string &type, const ir::Option *block) {
-    y << YAML::BeginMap << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << type;
-    auto own = block ? o.processorQConfig.find(block) : o.processorQConfig.end();
-    if (type == "flex_awq_ssz" && own != o.processorQConfig.end())
-      emitQConfigPair(y, own->second.weight, own->second.act, own->second.weightExt,
-                      own->second.actExt);
-    else if (type == "flex_awq_ssz" && main)
-      emitQConfigPair(y, main->weight, main->act, main->weightExt, main->actExt);
-  };
-  for (const ir::Value &v : o.antiOutlier->values) {
-    head(v.text, nullptr);
-    y << YAML::EndMap;
-  }
-  for (const ir::Option &c : o.antiOutlier->children) {
-    head(c.key, &c);
-    for (const ir::Option &p : c.children) {
-      if (p.key == "qconfig")
-        continue; // written by head()
-      if (isListSetting(c.key, p.key)) {
-        std::vector<std::string> items;
-        for (const ir::Value &v : p.values)
-          items.push_back(v.text);
-        emitStringList(y, p.key.c_str(), items);
-        continue;
-      }
-      y << YAML::Key << p.key << YAML::Value;
-      emitOptionValue(y, p.values[0]);
-    }
-    y << YAML::EndMap;
-  }
+  for (const ir::Value &v : o.antiOutlier->values)
+    writeProcessor(y, o, v.text, nullptr, main);
+  for (const ir::Option &c : o.antiOutlier->children)
+    writeProcessor(y, o, c.key, &c, main);
+}
+
+// spec.prior: the one stage of the target's `prior`, its processors and dataset.
+void writePrior(YAML::Emitter &y, const PracticeOptions &o, const Entry *main) {
+  if (!o.prior)
+    return;
+  y << YAML::Key << "prior" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
+  y << YAML::Key << "process" << YAML::Value << YAML::BeginSeq;
+  for (const ir::Option &c : o.prior->children)
+    if (c.key != "dataset")
+      writeProcessor(y, o, c.key, &c, main);
+  y << YAML::EndSeq;
+  if (const ir::Option *d = o.prior->child("dataset"))
+    y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << d->values[0].text;
+  y << YAML::EndMap << YAML::EndSeq;
 }
 
 // The attention processors (attention_quant) in the order written: `before` the linear_quant
@@ -903,9 +899,13 @@ void writeAttention(YAML::Emitter &y, const PracticeOptions &o, bool before) {
   }
 }
 
-void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string> &exclude) {
+// A linear_quant processor, or (`strategy`) an autoround_quant strategy: {qconfig, include,
+// exclude}.
+void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string> &exclude,
+                bool strategy) {
   y << YAML::BeginMap;
-  y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
+  if (!strategy)
+    y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << "linear_quant";
   emitQConfigPair(y, e.weight, e.act, e.weightExt, e.actExt);
   emitStringList(y, "include", e.include);
   // The shared exclude, then the earlier entries' includes not in it yet (a hash set: tens of
@@ -926,7 +926,7 @@ void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
   y << YAML::Key << "save" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << o.saver;
   y << YAML::Key << "part_file_size" << YAML::Value
-    << (o.partFileSize ? yamlNumber(*o.partFileSize) : "4");
+    << (o.partFileSize ? practiceNumber(*o.partFileSize) : "4");
   y << YAML::EndMap << YAML::EndSeq;
   if (o.dataset)
     y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o.dataset->text;
@@ -946,11 +946,18 @@ void Builder::writeYaml(OutputContext &out) {
   y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
   if (!options_.runner.empty())
     y << YAML::Key << "runner" << YAML::Value << YAML::DoubleQuoted << options_.runner;
+  writePrior(y, options_, main);
   y << YAML::Key << "process" << YAML::Value << YAML::BeginSeq;
   writeAntiOutlier(y, options_, main);
+  writeFloatSparse(y, options_);
   writeAttention(y, options_, true);
+  bool autoround = options_.autoround != nullptr; // the entries are its strategies
+  if (autoround)
+    writeAutoroundHead(y, options_);
   for (const Entry &e : entries_)
-    writeEntry(y, e, exclude_);
+    writeEntry(y, e, exclude_, autoround);
+  if (autoround)
+    y << YAML::EndSeq << YAML::EndMap;
   writeAttention(y, options_, false);
   y << YAML::EndSeq;
   writeSaveAndData(y, options_);
@@ -961,10 +968,6 @@ void Builder::writeYaml(OutputContext &out) {
 }
 
 } // namespace
-
-std::string practiceNumber(const ir::Value &v) { return yamlNumber(v); }
-
-void writePracticeValue(YAML::Emitter &y, const ir::Value &v) { emitOptionValue(y, v); }
 
 void writePracticeMetadata(YAML::Emitter &y, const PracticeOptions &o,
                            const std::string &weightDtype, const std::string &actDtype) {

@@ -4,6 +4,7 @@
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 
 #include <algorithm>
+#include <climits>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -13,7 +14,7 @@ namespace qspec::emit {
 const std::vector<std::string> kSubgraphTypes = {"norm-linear", "linear-linear", "ov", "up-down"};
 
 bool isListSetting(const std::string &type, const std::string &key) {
-  if (key != "enable_subgraph_type" && key != "include" && key != "exclude")
+  if (key != "enable_subgraph_type" && key != "include" && key != "exclude" && key != "layer_type")
     return false;
   const std::vector<std::string> *keys = msmodelslim::processorKeys(type);
   return keys && std::find(keys->begin(), keys->end(), key) != keys->end();
@@ -33,6 +34,9 @@ public:
     specSettings();
     antiOutlier();
     attentionQuant();
+    autoroundQuant();
+    floatSparse();
+    prior();
     return ok_;
   }
 
@@ -259,8 +263,10 @@ private:
   // The settings of processor `type` (msModelSlim's own field list, vendors/msmodelslim) that hold
   // one value, the ones a `name value` line can write: "alpha, scale_min, symmetric".
   static std::string scalarSettings(const std::string &type) {
-    static const std::vector<std::string> kNotScalar = {
-        "type", "include", "exclude", "enable_subgraph_type", "qconfig", "down_proj_online_layers"};
+    static const std::vector<std::string> kNotScalar = {"type",      "include",
+                                                        "exclude",   "enable_subgraph_type",
+                                                        "qconfig",   "down_proj_online_layers",
+                                                        "layer_type"};
     std::string out;
     if (const std::vector<std::string> *keys = msmodelslim::processorKeys(type))
       for (const std::string &k : *keys)
@@ -398,6 +404,118 @@ private:
     out_.processorQConfig[&c] = std::move(pq);
   }
 
+  // autoround_quant { iters 400; enable_minmax_tuning true; enable_round_tuning true }.
+  void autoroundQuant() {
+    const ir::Option *o = target_.option("autoround_quant");
+    if (!o)
+      return;
+    if (!o->isBlock || !o->values.empty())
+      return bad(o, "autoround_quant is a block such as 'autoround_quant { iters 400 }'");
+    out_.autoround = o;
+    for (const ir::Option &p : o->children) {
+      const ir::Value *v = p.values.size() == 1 && p.children.empty() ? &p.values[0] : nullptr;
+      std::string k = "autoround_quant." + p.key;
+      if (p.key == "iters") {
+        if (!v || v->kind != ir::Value::Number || !v->isInteger || v->number <= 0)
+          badAt(p.range, k, "iters must be greater than 0 (a whole number)");
+      } else if (p.key == "enable_minmax_tuning" || p.key == "enable_round_tuning") {
+        if (!v || v->kind != ir::Value::Ident || (v->text != "true" && v->text != "false"))
+          badAt(p.range, k, p.key + " is true or false");
+      } else {
+        badAt(p.keyRange, k,
+              "'autoround_quant' takes iters, enable_minmax_tuning and enable_round_tuning (its "
+              "strategies are the spec's rules)");
+      }
+    }
+  }
+
+  // float_sparse { sparse_ratio 0.4; include "*"; exclude ... }.
+  void floatSparse() {
+    const ir::Option *o = target_.option("float_sparse");
+    if (!o)
+      return;
+    if (!o->isBlock || !o->values.empty())
+      return bad(o, "float_sparse is a block such as 'float_sparse { sparse_ratio 0.4 }'");
+    out_.floatSparse = o;
+    for (const ir::Option &p : o->children) {
+      const ir::Value *v = p.values.size() == 1 && p.children.empty() ? &p.values[0] : nullptr;
+      if (p.key == "include" || p.key == "exclude")
+        listSetting(*o, p);
+      else if (p.key != "sparse_ratio")
+        badAt(p.keyRange, "float_sparse." + p.key,
+              "'float_sparse' takes sparse_ratio, include and exclude");
+      else if (!v || v->kind != ir::Value::Number || v->number < 0 || v->number > 1)
+        badAt(p.range, "float_sparse.sparse_ratio", "sparse_ratio must be in the range [0, 1]");
+    }
+  }
+
+  // prior { dataset "D"; adapt_rotation { stage 1; ... } }: one stage of spec.prior.
+  void prior() {
+    const ir::Option *o = target_.option("prior");
+    if (!o)
+      return;
+    if (!o->isBlock || !o->values.empty() || o->children.empty())
+      return bad(o, "prior is a block of processors such as 'prior { adapt_rotation { stage 1 } "
+                    "}', with an optional dataset");
+    out_.prior = o;
+    for (const ir::Option &c : o->children) {
+      if (c.key == "dataset") {
+        if (c.values.size() != 1 || !c.children.empty() || c.values[0].text.empty())
+          badAt(c.range, "prior.dataset", "dataset is one non-empty path");
+        else
+          whitelist("prior.dataset", c.values[0].text, c.values[0].range);
+      } else if (!unknownProcessor(c.key, c.keyRange)) {
+        processorBlock(c);
+      }
+    }
+  }
+
+  // An anti-outlier processor's block: each setting, and adapt_rotation's stage rules.
+  void processorBlock(const ir::Option &c) {
+    for (const ir::Option &p : c.children) {
+      if (c.key == "flex_awq_ssz" && p.key == "qconfig")
+        ownQConfig(c, p);
+      else
+        processorSetting(c, p);
+    }
+    if (c.key == "adapt_rotation")
+      adaptRotation(c);
+  }
+
+  // adapt_rotation: `stage` 1 or 2 decides its other settings (msModelSlim: "stage=N allows
+  // only [...]"), each in its range.
+  void adaptRotation(const ir::Option &c) {
+    const ir::Option *st = c.child("stage");
+    const ir::Value *sv = st && st->values.size() == 1 ? &st->values[0] : nullptr;
+    if (!sv || sv->kind != ir::Value::Number || (sv->number != 1 && sv->number != 2))
+      return badAt(st ? st->range : c.keyRange, "adapt_rotation.stage",
+                   "adapt_rotation needs its stage, 1 or 2");
+    bool one = sv->number == 1;
+    std::string allowed = one ? "stage, steps, quant_dtype, layer_type, block_size, max_samples"
+                              : "stage, online, block_size, down_proj_online_layers, max_tp_size";
+    for (const ir::Option &p : c.children) {
+      const ir::Value *v = p.values.size() == 1 ? &p.values[0] : nullptr;
+      long long n = v && v->kind == ir::Value::Number && v->isInteger
+                        ? static_cast<long long>(v->number)
+                        : LLONG_MIN;
+      std::string k = "adapt_rotation." + p.key, why;
+      if ((", " + allowed + ",").find(", " + p.key + ",") == std::string::npos)
+        why = "stage=" + sv->text + " allows only " + allowed;
+      else if (p.key == "steps" && (n < 1 || n > 1000))
+        why = "steps is a whole number in [1, 1000]";
+      else if (p.key == "max_samples" && (n < 1 || n > 100000))
+        why = "max_samples is a whole number in [1, 100000]";
+      else if (p.key == "max_tp_size" && (n < 1 || n > 64 || (n & (n - 1)) != 0))
+        why = "max_tp_size must be a positive power of 2 or equal to 1, at most 64";
+      else if (p.key == "quant_dtype" && (!v || (v->text != "int4" && v->text != "int8")))
+        why = "quant_dtype is int4 or int8";
+      else if (p.key == "online" && (!v || (v->text != "true" && v->text != "false")))
+        why = "online is true or false";
+      if (!why.empty())
+        badAt(p.range, k, why);
+    }
+  }
+
   bool unknownProcessor(const std::string &name, SourceRange at) {
     if (msmodelslim::isAntiOutlierProcessor(name))
       return false;
@@ -407,6 +525,14 @@ private:
     return true;
   }
 
+  // A processor named without settings (`anti_outlier iter_smooth`, a tune candidate): a known
+  // one that needs none (adapt_rotation needs its stage).
+  void bareProcessor(const std::string &name, SourceRange at) {
+    if (!unknownProcessor(name, at) && name == "adapt_rotation")
+      badAt(at, "anti_outlier.adapt_rotation",
+            "adapt_rotation needs its stage: write 'adapt_rotation { stage 2 }'");
+  }
+
   void antiOutlier() {
     // The tune block's candidates: qtune makes each one this target's processor in turn, so a
     // name the emitter refuses here would fail the search when it came to that candidate. A
@@ -414,23 +540,17 @@ private:
     const ir::Tune &tune = spec_.tune;
     if (tune.antiOutlier.size() > 1)
       for (const std::string &name : tune.antiOutlier)
-        unknownProcessor(name, tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement
-                                                                 : tune.range);
+        bareProcessor(name,
+                      tune.antiOutlierStatement.valid() ? tune.antiOutlierStatement : tune.range);
     const ir::Option *o = target_.option("anti_outlier");
     if (!o)
       return;
     out_.antiOutlier = o;
     for (const ir::Value &v : o->values)
-      unknownProcessor(v.text, v.range);
+      bareProcessor(v.text, v.range);
     for (const ir::Option &c : o->children)
-      if (!unknownProcessor(c.key, c.keyRange)) {
-        for (const ir::Option &p : c.children) {
-          if (c.key == "flex_awq_ssz" && p.key == "qconfig")
-            ownQConfig(c, p);
-          else
-            processorSetting(c, p);
-        }
-      }
+      if (!unknownProcessor(c.key, c.keyRange))
+        processorBlock(c);
   }
 };
 
@@ -444,6 +564,18 @@ bool checkWhitelisted(DiagnosticEngine &diags, const std::string &what, const st
   diags.report(DiagID::err_msmodelslim_not_whitelisted, where,
                {what, text, msmodelslim::describeByte(static_cast<unsigned char>(text[at]))});
   return false;
+}
+
+bool checkLinearRole(const PracticeOptions &o, msmodelslim::Role role,
+                     const msmodelslim::QConfig &q, const std::map<std::string, ir::Value> &ext,
+                     std::string &why) {
+  if (!o.autoround)
+    return msmodelslim::checkQConfig(role, q, why);
+  auto gs = ext.find("group_size"), sd = ext.find("scale_dtype");
+  const ir::Value *g = gs == ext.end() ? nullptr : &gs->second;
+  return msmodelslim::checkAutoroundRole(role, q, g ? &g->text : nullptr,
+                                         g && g->kind == ir::Value::Number && g->isInteger,
+                                         sd == ext.end() ? nullptr : &sd->second.text, why);
 }
 
 bool parsePracticeOptions(const ir::Spec &spec, const ir::Target &target, PracticeOptions &out,

@@ -50,7 +50,23 @@ struct PracticeOptions {
   const ir::Value *dataset = nullptr, *defaultText = nullptr;
   const ir::Option *include = nullptr;       // narrows what is quantized
   std::vector<AttentionProcessor> attention; // attention_quant, in the order written
+  // autoround_quant { iters N; enable_minmax_tuning B; enable_round_tuning B }: the Linears'
+  // qconfigs are the strategies of one autoround_quant instead of linear_quant processors.
+  const ir::Option *autoround = nullptr;
+  // float_sparse { sparse_ratio R; include ...; exclude ... }: ahead of the Linears' processors,
+  // in a spec that quantizes no Linear (it keeps the Linears it sparsifies in float).
+  const ir::Option *floatSparse = nullptr;
+  // prior { dataset "D"; PROCESSOR { ... } ... }: the one stage of spec.prior, its processors
+  // anti-outlier ones, written like anti_outlier's.
+  const ir::Option *prior = nullptr;
 };
+
+// Whether a qconfig role of a Linear is one the processor that quantizes Linears accepts:
+// linear_quant's registered quantizers (checkQConfig), or autoround_quant's own validation
+// (checkAutoroundRole, with the role's ext). `why` gets msModelSlim's wording.
+bool checkLinearRole(const PracticeOptions &o, msmodelslim::Role role,
+                     const msmodelslim::QConfig &q, const std::map<std::string, ir::Value> &ext,
+                     std::string &why);
 
 // Reports err_msmodelslim_not_whitelisted when `text` (a `what` the emitter writes) has a byte
 // msModelSlim's character whitelist refuses; true when it has none.

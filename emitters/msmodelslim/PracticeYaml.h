@@ -20,6 +20,12 @@ void writePracticeValue(YAML::Emitter &y, const ir::Value &v);
 void writePracticeMetadata(YAML::Emitter &y, const PracticeOptions &o,
                            const std::string &weightDtype, const std::string &actDtype);
 
+// The one autoround_quant's head: its type and settings as written, then the open `strategies`
+// list; the caller writes each strategy ({qconfig, include, exclude}) and ends both.
+void writeAutoroundHead(YAML::Emitter &y, const PracticeOptions &o);
+// The float_sparse processor (when the target has one), its settings as written.
+void writeFloatSparse(YAML::Emitter &y, const PracticeOptions &o);
+
 // Moves the finished document into `out`; a yaml-cpp error is err_internal at the target.
 bool finishPracticeYaml(YAML::Emitter &y, const ir::Target &target, OutputContext &out,
                         DiagnosticEngine &diags);

@@ -280,7 +280,8 @@ struct Checker {
           attentionRole(type, kv.second, where + ".details." + kv.first);
       }
     } else if (type == "adapt_rotation") {
-      required(p, "stage", where);
+      if (const YamlValue *st = required(p, "stage", where))
+        adaptRotationStage(p, *st, where);
     } else if (type == "group") {
       const YamlValue *cfgs = required(p, "configs", where);
       if (cfgs && cfgs->kind != YamlValue::Sequence)
@@ -291,6 +292,36 @@ struct Checker {
     } else if (type == "autoround_quant") {
       strategies(p, where);
     }
+  }
+
+  // adapt_rotation: its stage (1 or 2) allows only that stage's fields (its config's
+  // before-validator: "stage=1 allows only [...]; got extra: [...]", lists sorted).
+  void adaptRotationStage(const YamlValue &p, const YamlValue &stage, const std::string &where) {
+    if (stage.scalarType() != "int" || (stage.text != "1" && stage.text != "2"))
+      return;
+    std::vector<std::string> allowed =
+        stage.text == "1"
+            ? std::vector<std::string>{"block_size", "layer_type", "max_samples", "quant_dtype",
+                                       "stage",      "steps",      "type"}
+            : std::vector<std::string>{"block_size",  "down_proj_online_layers",
+                                       "max_tp_size", "online",
+                                       "stage",       "type"};
+    std::vector<std::string> extra;
+    for (const auto &kv : p.map)
+      if (std::find(allowed.begin(), allowed.end(), kv.first) == allowed.end())
+        extra.push_back(kv.first);
+    if (extra.empty())
+      return;
+    std::sort(extra.begin(), extra.end());
+    auto list = [](const std::vector<std::string> &v) {
+      std::string s = "[";
+      for (const std::string &x : v)
+        s += (s.size() > 1 ? ", '" : "'") + x + "'";
+      return s + "]";
+    };
+    add(Check::ExtraKey, true, &p,
+        where + ": stage=" + stage.text + " allows only " + list(allowed) +
+            "; got extra: " + list(extra));
   }
 
   // autoround_quant: a non-empty `strategies` list of {qconfig, include, exclude}; int4
@@ -307,6 +338,33 @@ struct Checker {
       extraKeys(s->items[j], keys, at);
       patterns(s->items[j], at);
       qconfig(s->items[j], at, true);
+      autoroundRoles(s->items[j], at);
+    }
+  }
+
+  // A strategy's roles as autoround_quant validates them when the config loads
+  // (checkAutoroundRole: group_size and scale_dtype in ext).
+  void autoroundRoles(const YamlValue &strategy, const std::string &at) {
+    const YamlValue *qc = strategy.get("qconfig");
+    for (Role r : {Role::Act, Role::Weight}) {
+      const char *name = r == Role::Act ? "act" : "weight";
+      const YamlValue *rv = qc && qc->kind == YamlValue::Mapping ? qc->get(name) : nullptr;
+      QConfig q;
+      size_t reported = issues.size(); // qconfig() reported this role's own problems
+      bool complete = rv && role(*rv, at + ".qconfig." + name, q);
+      issues.erase(issues.begin() + static_cast<std::ptrdiff_t>(reported), issues.end());
+      if (!complete)
+        continue;
+      const YamlValue *ext = rv->get("ext");
+      auto extText = [&](const char *k) -> const YamlValue * {
+        const YamlValue *v = ext && ext->kind == YamlValue::Mapping ? ext->get(k) : nullptr;
+        return v && v->kind == YamlValue::Scalar ? v : nullptr;
+      };
+      const YamlValue *gs = extText("group_size"), *sd = extText("scale_dtype");
+      std::string why;
+      if (!checkAutoroundRole(r, q, gs ? &gs->text : nullptr, gs && gs->scalarType() == "int",
+                              sd ? &sd->text : nullptr, why))
+        add(Check::Qconfig, true, rv, "Configuration validation failed for " + at + ": " + why);
     }
   }
 

@@ -47,7 +47,9 @@ std::vector<const YamlValue *> entries(const YamlValue *list) {
   return out;
 }
 
-Processor processorOf(const YamlValue &item) {
+// `autoround`: an autoround_quant strategy, whose dtypes that processor reads its own way
+// (msmodelslim::autoroundDtype: an unknown weight dtype as int8, act dtype as float).
+Processor processorOf(const YamlValue &item, bool autoround = false) {
   Processor p;
   p.line = item.line;
   p.column = item.col;
@@ -57,6 +59,13 @@ Processor processorOf(const YamlValue &item) {
     p.act = roleOf(act);
   else
     p.act.dtype = "float"; // W8A16: activations stay float
+  if (autoround) {
+    using msmodelslim::Role;
+    if (p.weight.dtype)
+      p.weight.dtype = msmodelslim::autoroundDtype(Role::Weight, *p.weight.dtype);
+    if (p.act.dtype)
+      p.act.dtype = msmodelslim::autoroundDtype(Role::Act, *p.act.dtype);
+  }
   p.tier = p.weight.dtype && (*p.weight.dtype == "int4" || *p.weight.dtype == "mxfp4")
                ? ir::Tier::Int4
                : ir::Tier::Int8;
@@ -84,6 +93,11 @@ void collectLinearQuants(const YamlValue &list, std::vector<Processor> &out) {
     const YamlValue *t = item.get("type");
     if (t && t->text == "linear_quant")
       out.push_back(processorOf(item));
+    else if (const YamlValue *s =
+                 t && t->text == "autoround_quant" ? item.get("strategies") : nullptr;
+             s && s->kind == YamlValue::Sequence)
+      for (const YamlValue &strategy : s->items) // the first strategy that selects a Linear
+        out.push_back(processorOf(strategy, true));
     else if (const YamlValue *configs = t && t->text == "group" ? item.get("configs") : nullptr)
       collectLinearQuants(*configs, out);
   }

@@ -7,7 +7,11 @@
 // - only nn.Linear modules are tested (inventory type Linear, or unknown); every other module is
 //   not decided by msModelSlim (ModuleReading::known false);
 // - processors run in order (`group` containers entered) and the first that quantizes a Linear
-//   takes it: later ones no longer see an nn.Linear.
+//   takes it: later ones no longer see an nn.Linear;
+// - an `autoround_quant` reads like one linear_quant per strategy, in order: the first strategy
+//   that selects a Linear configures it ("configuration already exists, skipping"), a Linear no
+//   strategy selects keeps 16 bits (float); its dtypes as that processor parses them (an unknown
+//   weight dtype is int8, an unknown activation dtype float).
 // The practice is first checked with checkPractice; a file msModelSlim would refuse is reported
 // (err_msmodelslim_refused) and read no further.
 #pragma once

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <regex>
 #include <optional>
 #include <set>
@@ -138,11 +139,12 @@ std::string didYouMean(std::string_view word, const std::vector<std::string> &op
 }
 
 bool isAntiOutlierProcessor(std::string_view t) {
-  return isOneOf(t, {"iter_smooth", "flex_smooth_quant", "flex_awq_ssz", "smooth_quant", "quarot"});
+  return isOneOf(t, {"iter_smooth", "flex_smooth_quant", "flex_awq_ssz", "smooth_quant", "quarot",
+                     "adapt_rotation"});
 }
 
 std::string antiOutlierList() {
-  return "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot";
+  return "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot, adapt_rotation";
 }
 
 bool isKnownSaver(std::string_view t, std::string_view api) {
@@ -286,6 +288,41 @@ bool checkAttentionQConfig(std::string_view type, const QConfig &qc, std::string
     return checkQConfig(Role::Act, qc, why);
   }
   return checkVocabularies(qc, why);
+}
+
+bool checkAutoroundRole(Role role, const QConfig &qc, const std::string *groupSize,
+                        bool groupSizeInt, const std::string *scaleDtype, std::string &why) {
+  if (!checkVocabularies(qc, why))
+    return false;
+  if (qc.scope == "per_group" && !groupSize) {
+    why = "When quantization config scope is per_group, ext field must contain group_size";
+    return false;
+  }
+  if (qc.scope == "per_group" && (!groupSizeInt || groupSize->empty() || (*groupSize)[0] == '-' ||
+                                  std::strtoll(groupSize->c_str(), nullptr, 10) <= 0)) {
+    why = "When quantization config scope is per_group, group_size in ext field must be a "
+          "positive integer, got group_size=" +
+          *groupSize;
+    return false;
+  }
+  if (qc.scope != "per_group" && groupSize) {
+    why = "When quantization config scope is not per_group, ext field should not contain "
+          "group_size";
+    return false;
+  }
+  if (role == Role::Weight && scaleDtype && *scaleDtype != "float16" && *scaleDtype != "float32" &&
+      *scaleDtype != "bfloat16") {
+    why = "Unsupported scale dtype '" + *scaleDtype +
+          "', supported types are: ['float16', 'float32', 'bfloat16']";
+    return false;
+  }
+  return true;
+}
+
+std::string autoroundDtype(Role role, const std::string &dtype) {
+  if (dtype == "int8" || dtype == "int4" || dtype == "float")
+    return dtype;
+  return role == Role::Weight ? "int8" : "float";
 }
 
 bool checkQConfig(Role role, const QConfig &qc, std::string &why) {

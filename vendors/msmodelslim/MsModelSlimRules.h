@@ -44,7 +44,7 @@ const std::vector<std::string> *processorKeys(std::string_view type);
 std::string didYouMean(std::string_view word, const std::vector<std::string> &options);
 // The anti-outlier (suppression) processors qspec writes ahead of linear_quant (7).
 bool isAntiOutlierProcessor(std::string_view type);
-// "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot"
+// "iter_smooth, flex_smooth_quant, flex_awq_ssz, smooth_quant, quarot, adapt_rotation"
 std::string antiOutlierList();
 // Saver types for spec.save under `apiversion` (2); `*_distributed` only for VLM/SD.
 bool isKnownSaver(std::string_view type, std::string_view apiversion);
@@ -89,6 +89,18 @@ bool isAttentionProcessor(std::string_view type);
 // scope vocabularies (its per-head quantizer is not dispatched through the registry). Otherwise
 // `why` gets msModelSlim's wording.
 bool checkAttentionQConfig(std::string_view type, const QConfig &qc, std::string &why);
+
+// autoround_quant's check of one strategy role (its config validator; it does not consult the
+// quantizer registry): the dtype and scope vocabularies; ext `group_size` given exactly when the
+// scope is per_group, a positive integer there (`groupSize`: the value as written, null when
+// absent; `groupSizeInt`: whether it is an integer); for the weight, ext `scale_dtype` (default
+// bfloat16) float16, float32 or bfloat16 (`scaleDtype`, null when absent). Otherwise `why` gets
+// msModelSlim's wording.
+bool checkAutoroundRole(Role role, const QConfig &qc, const std::string *groupSize,
+                        bool groupSizeInt, const std::string *scaleDtype, std::string &why);
+// How autoround_quant reads a strategy role's dtype (its _parse_dtype): int8, int4 and float as
+// written; any other dtype as int8 for the weight and float for the activation.
+std::string autoroundDtype(Role role, const std::string &dtype);
 
 // ---- YAML text --------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <map>
 #include <regex>
+#include <set>
 
 namespace qspec::import {
 
@@ -126,7 +127,22 @@ std::vector<Step> steps(const msmodelslim::PracticeDoc &doc) {
 
 // The settings of a step msModelSlim reads here, canonical, by key: for a linear_quant run the
 // settings besides qconfig/include/exclude (each key once, the first processor's value); for
-// another processor every setting, an `include` of ["*"] being the default (None: all).
+// another processor every setting, an `include` of ["*"] being the default (None: all), an
+// autoround_quant's strategies as the set of their qconfigs.
+// An autoround_quant's strategies besides what the module readings compare (which Linear each
+// configures, with which dtype, scope, symmetry and method): the qconfigs they hold, ext included,
+// as a set (the order and the patterns are the readings').
+std::string strategyQConfigs(const YamlValue &strategies) {
+  std::set<std::string> qconfigs;
+  for (const YamlValue &st : strategies.items)
+    if (const YamlValue *q = st.get("qconfig"))
+      qconfigs.insert(canonical(*q));
+  std::string out = "qconfigs {";
+  for (const std::string &q : qconfigs)
+    out += (out.size() > 10 ? ", " : "") + q;
+  return out + "}";
+}
+
 std::map<std::string, std::pair<std::string, const YamlValue *>> settings(const Step &s) {
   std::map<std::string, std::pair<std::string, const YamlValue *>> out;
   bool lq = s.type == "linear_quant";
@@ -134,7 +150,8 @@ std::map<std::string, std::pair<std::string, const YamlValue *>> settings(const 
     for (const auto &[k, v] : item->map) {
       if (k == "type" || (lq && (k == "qconfig" || k == "include" || k == "exclude")))
         continue;
-      std::string c = canonical(v);
+      std::string c =
+          s.type == "autoround_quant" && k == "strategies" ? strategyQConfigs(v) : canonical(v);
       if ((k == "include" && c == "['*']") || (k == "exclude" && c == "[]"))
         continue;
       out.try_emplace(k, c, &v);

@@ -43,6 +43,8 @@ struct PracticeImport {
   std::vector<LinearQuant> quants;
   std::vector<const YamlValue *> antiOutlier;
   std::vector<std::pair<const YamlValue *, bool>> attention; // processor, ahead of linear_quant
+  const YamlValue *autoround = nullptr;                      // its strategies are `quants`
+  const YamlValue *floatSparse = nullptr;                    // ahead of any Linear quantization
 
   void notCarried(const YamlValue &v, const std::string &what, const std::string &why) const {
     ctx.notCarried(src, v.keyLine ? v.keyLine : v.line, v.col, what, why);
@@ -109,14 +111,19 @@ struct PracticeImport {
     for (const YamlValue &item : list.items) {
       const YamlValue *t = item.get("type");
       std::string type = t ? t->text : "";
-      if (type == "linear_quant") {
-        LinearQuant lq;
-        lq.item = &item;
-        const YamlValue *inc = item.get("include");
-        lq.includeAll = !inc || inc->kind == YamlValue::Null;
-        lq.include = lq.includeAll ? std::vector<std::string>{"*"} : scalars(inc);
-        lq.exclude = scalars(item.get("exclude"));
-        quants.push_back(std::move(lq));
+      const YamlValue *strategies = type == "autoround_quant" ? item.get("strategies") : nullptr;
+      if (type == "linear_quant" && !autoround) {
+        quants.push_back(linearQuant(item));
+      } else if (strategies && quants.empty() && strategies->kind == YamlValue::Sequence) {
+        autoround = &item; // its strategies read like linear_quant processors, in order
+        for (const YamlValue &st : strategies->items)
+          quants.push_back(linearQuant(st));
+      } else if (type == "linear_quant" || strategies) {
+        notCarried(item, "processor '" + type + "'",
+                   "the msmodelslim target writes the Linears' quantization as linear_quant "
+                   "processors or as one autoround_quant, not both");
+      } else if (type == "float_sparse" && quants.empty() && !floatSparse) {
+        floatSparse = &item;
       } else if (type == "group" && item.get("configs")) {
         collect(*item.get("configs"));
       } else if (msmodelslim::isAntiOutlierProcessor(type) && quants.empty()) {
@@ -132,9 +139,65 @@ struct PracticeImport {
     }
   }
 
-  std::string antiOutlierSetting() const {
-    std::string s = "anti_outlier {";
-    for (const YamlValue *p : antiOutlier) {
+  // A linear_quant processor or an autoround_quant strategy ({qconfig, include, exclude}).
+  static LinearQuant linearQuant(const YamlValue &item) {
+    LinearQuant lq;
+    lq.item = &item;
+    const YamlValue *inc = item.get("include");
+    lq.includeAll = !inc || inc->kind == YamlValue::Null;
+    lq.include = lq.includeAll ? std::vector<std::string>{"*"} : scalars(inc);
+    lq.exclude = scalars(item.get("exclude"));
+    return lq;
+  }
+
+  // `NAME { key value; ... }` of a processor whose scalar settings and string lists are written
+  // as the target's block (autoround_quant, float_sparse); `skip`: a key carried elsewhere.
+  std::string settingsBlock(const YamlValue &p, const char *skip) const {
+    std::string type = p.get("type")->text, s, skipKey = skip ? skip : "type";
+    for (const auto &[k, v] : p.map) {
+      std::string list = k == "type" || k == skipKey ? "-" : stringList(type, k, v);
+      if (list == "-")
+        continue;
+      if (v.kind == YamlValue::Scalar)
+        s += " " + k + " " + value(v) + ";";
+      else if (!list.empty())
+        s += " " + k + " " + list + ";";
+      else
+        notCarried(v, "setting '" + k + "' of " + type,
+                   "only scalar settings and lists of strings are carried");
+    }
+    if (!s.empty() && s.back() == ';')
+      s.pop_back();
+    return type + " {" + s + " }";
+  }
+
+  std::string antiOutlierSetting() const { return "anti_outlier {" + processorBlocks(antiOutlier); }
+
+  // spec.prior: one stage whose processors are anti-outlier ones, as `prior { ... }`.
+  void priorSetting(const YamlValue &v, TargetBlock &t) const {
+    const YamlValue *stage =
+        v.kind == YamlValue::Sequence && v.items.size() == 1 ? &v.items[0] : nullptr;
+    const YamlValue *process = stage ? stage->get("process") : nullptr;
+    std::vector<const YamlValue *> procs;
+    bool ok = process && process->kind == YamlValue::Sequence && !process->items.empty();
+    for (size_t i = 0; ok && i < process->items.size(); ++i) {
+      const YamlValue *type = process->items[i].get("type");
+      ok = type && msmodelslim::isAntiOutlierProcessor(type->text);
+      procs.push_back(&process->items[i]);
+    }
+    if (!ok)
+      return notCarried(v, "spec.prior",
+                        "the msmodelslim target writes one prior stage of anti-outlier processors");
+    std::string s = "prior {";
+    if (const YamlValue *d = stage->get("dataset"); d && d->kind == YamlValue::Scalar)
+      s += " dataset " + qspecString(d->text) + ";";
+    t.settings.push_back(s + processorBlocks(procs));
+  }
+
+  // ` NAME { key value; ... } ... }`: anti-outlier processors as the target's blocks.
+  std::string processorBlocks(const std::vector<const YamlValue *> &procs) const {
+    std::string s;
+    for (const YamlValue *p : procs) {
       s += " " + p->get("type")->text + " {";
       for (const auto &[k, v] : p->map) {
         if (k == "type")
@@ -342,6 +405,10 @@ struct PracticeImport {
     for (const auto &[k, v] : spec->map) {
       if (k == "process")
         continue;
+      if (k == "prior") {
+        priorSetting(v, t);
+        continue;
+      }
       if ((k == "dataset" || k == "default_text") && v.kind == YamlValue::Scalar) {
         t.settings.push_back(k + " " + qspecString(v.text));
       } else if (k == "runner" && v.kind == YamlValue::Scalar) {
@@ -512,7 +579,7 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
     return false;
   if (doc.apiversion == "modelslim_v0")
     return importMsModelSlimV0(src, ctx, doc, out); // another schema: ImportMsModelSlimV0.cpp
-  PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}, {}};
+  PracticeImport im{src, ctx, doc, Comments(*src.text), {}, {}, {}, nullptr, nullptr};
   const YamlValue *spec = doc.root.get("spec");
   if (const YamlValue *process = spec ? spec->get("process") : nullptr;
       process && process->kind == YamlValue::Sequence)
@@ -529,13 +596,24 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
     t.settings.push_back(im.antiOutlierSetting());
   if (std::string a = im.attention.empty() ? "" : im.attentionSetting(); !a.empty())
     t.settings.push_back(a);
+  if (im.floatSparse)
+    t.settings.push_back(im.settingsBlock(*im.floatSparse, nullptr));
+  if (im.autoround)
+    t.settings.push_back(im.settingsBlock(*im.autoround, "strategies"));
   im.specSettings(t);
+  if (im.quants.empty() && im.floatSparse) { // W16A16s: no Linear is quantized
+    out.defaults.tier = "float";
+    t.comments = im.comments.rest();
+    out.targets.push_back(std::move(t));
+    return true;
+  }
   if (im.quants.empty()) { // at spec.process
     const YamlValue *process = spec ? spec->get("process") : nullptr;
     uint32_t line = process ? (process->keyLine ? process->keyLine : process->line) : 1;
-    ctx.diags.report(DiagID::err_import_unsupported,
-                     SourceRange::point(src.file, line ? line : 1, process ? process->col : 1),
-                     {src.path, "a practice without linear_quant"});
+    ctx.diags.report(
+        DiagID::err_import_unsupported,
+        SourceRange::point(src.file, line ? line : 1, process ? process->col : 1),
+        {src.path, "a practice without linear_quant, autoround_quant or float_sparse"});
     return false;
   }
   const LinearQuant &lq = im.quants.front();
@@ -553,7 +631,7 @@ bool importMsModelSlim(const Source &src, const Context &ctx, ImportedSpec &out)
 
 void importPracticeMetadata(const Source &src, const Context &ctx,
                             const msmodelslim::PracticeDoc &doc, TargetBlock &t) {
-  PracticeImport{src, ctx, doc, Comments(*src.text), {}, {}, {}}.metadata(t);
+  PracticeImport{src, ctx, doc, Comments(*src.text), {}, {}, {}, nullptr, nullptr}.metadata(t);
 }
 
 std::string practiceScalar(const YamlValue &v) { return PracticeImport::value(v); }

@@ -4,8 +4,10 @@
 // table and wording are the emitter's (msmodelslim::checkQConfig). The attention processors'
 // qconfigs (dynamic_cache `qconfig`, fa3_quant `qconfig` and `details`) are checked as
 // msModelSlim builds their quantizers (msmodelslim::checkAttentionQConfig, which the emitter's
-// attention_quant setting uses too). autoround_quant, which skips the check, and other processors
-// are left alone.
+// attention_quant setting uses too). autoround_quant skips the quantizer table but validates each
+// strategy's roles when its config loads (msmodelslim::checkAutoroundRole: ext group_size only
+// with per_group, weight ext scale_dtype float16/float32/bfloat16), which the emitter's
+// autoround_quant setting uses too. Other processors are left alone.
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 #include "lint/rules/msmodelslim/PracticeUtil.h"
 
@@ -28,6 +30,32 @@ bool readQConfig(const LNode &r, msmodelslim::QConfig &q) {
   q.method = method->value;
   q.symmetric = *b;
   return true;
+}
+
+// An autoround_quant strategy's roles, as its config validator checks them.
+void checkAutoroundStrategies(PracticeInput &ctx, const LNode &item, const std::string &path) {
+  const LNode *strategies = item.get("strategies");
+  for (size_t i = 0; strategies && strategies->isSeq() && i < strategies->seq.size(); ++i) {
+    const LNode *qc = strategies->seq[i].get("qconfig");
+    for (const char *role : {"act", "weight"}) {
+      const LNode *r = qc && qc->isMap() ? qc->get(role) : nullptr;
+      msmodelslim::QConfig q;
+      if (!r || !r->isMap() || !readQConfig(*r, q))
+        continue;
+      const LNode *ext = r->get("ext");
+      const LNode *gs = ext && ext->isMap() ? ext->get("group_size") : nullptr;
+      const LNode *sd = ext && ext->isMap() ? ext->get("scale_dtype") : nullptr;
+      bool gsInt = gs && gs->isScalar() && !gs->quoted && !gs->value.empty() &&
+                   gs->value.find_first_not_of("-0123456789") == std::string::npos;
+      std::string why;
+      if (!msmodelslim::checkAutoroundRole(
+              role[0] == 'a' ? msmodelslim::Role::Act : msmodelslim::Role::Weight, q,
+              gs ? &gs->value : nullptr, gsInt, sd ? &sd->value : nullptr, why))
+        ctx.report(RuleID::MsmodelslimIllegalQconfig, r->range,
+                   "Configuration validation failed for " + path + ".autoround_quant.strategies." +
+                       std::to_string(i) + ": " + why);
+    }
+  }
 }
 
 } // namespace
@@ -54,6 +82,8 @@ void checkMsmodelslimIllegalQconfig(PracticeInput &ctx) {
                      path + "." + type->value + "." + name + ": " + why);
       return;
     }
+    if (type->value == "autoround_quant")
+      return checkAutoroundStrategies(ctx, item, path);
     if (type->value != "linear_quant" || !qc || !qc->isMap())
       return;
     for (const char *role : {"act", "weight"}) {

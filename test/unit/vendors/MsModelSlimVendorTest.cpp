@@ -266,6 +266,72 @@ TEST(MsModelSlimReader, RefusesWhatMsModelSlimRefuses) {
   EXPECT_FALSE(longName.ok);
 }
 
+// autoround_quant reads like one linear_quant per strategy: the first strategy that selects a
+// Linear configures it, a Linear none selects stays float, and its own dtype parsing applies.
+TEST(MsModelSlimReader, AutoroundStrategiesFirstMatchWins) {
+  auto strategy = [](const std::string &w, const std::string &a, const std::string &include,
+                     const std::string &exclude) {
+    return "        - qconfig:\n            weight: {scope: per_channel, dtype: " + w +
+           ", symmetric: true, method: autoround}\n            act: {scope: per_token, dtype: " +
+           a + ", symmetric: true, method: minmax}\n          include: " + include +
+           "\n          exclude: " + exclude + "\n";
+  };
+  Reading r;
+  read(r, std::string(kHead) + "    - type: autoround_quant\n      iters: 4\n      strategies:\n" +
+              strategy("int8", "int8", "[\"m.*.q\"]", "[]") +
+              strategy("int4", "int4", "[\"m.*\"]", "[\"m.1.k\"]") +
+              strategy("mxfp4", "fp8_e4m3", "[\"lm_head\"]", "[]"));
+  ASSERT_TRUE(r.ok);
+  const auto &m = r.reading.modules;
+  ASSERT_EQ(m.size(), kMods.size());
+  EXPECT_EQ(*m[0].weight.dtype, "int8"); // m.0.q: the first strategy
+  EXPECT_EQ(*m[0].act.dtype, "int8");
+  EXPECT_EQ(*m[1].weight.dtype, "int4"); // m.0.k: the second
+  EXPECT_EQ(m[1].tier, ir::Tier::Int4);
+  EXPECT_EQ(*m[2].weight.dtype, "int8"); // m.1.q: the first again
+  EXPECT_EQ(m[3].tier, ir::Tier::Float); // m.1.k: excluded by the only one selecting it
+  EXPECT_FALSE(m[4].known);              // RMSNorm: never tested
+  EXPECT_EQ(*m[5].weight.dtype, "int8"); // mxfp4 is no dtype of autoround's: 8-bit int
+  EXPECT_EQ(*m[5].act.dtype, "float");   // and fp8 activations 16-bit float
+}
+
+// What autoround_quant's config validator refuses (group_size, scale_dtype), and an
+// adapt_rotation field of the other stage, are refused when the practice loads.
+TEST(MsModelSlimReader, RefusesAutoroundAndAdaptRotationConfigs) {
+  auto one = [](const std::string &ext) {
+    return std::string(kHead) +
+           "    - type: autoround_quant\n      strategies:\n        - qconfig:\n"
+           "            weight: {scope: per_channel, dtype: int8, symmetric: true, method: "
+           "autoround, ext: " +
+           ext + "}\n";
+  };
+  for (const char *ext : {"{scale_dtype: int8}", "{group_size: 64}"}) {
+    Reading r;
+    read(r, one(ext));
+    EXPECT_FALSE(r.ok) << ext;
+  }
+  Reading good;
+  read(good, one("{scale_dtype: float16}"));
+  EXPECT_TRUE(good.ok);
+  Reading stage;
+  read(stage, std::string(kHead) + "    - {type: adapt_rotation, stage: 2, steps: 20}\n" +
+                  quant("int8", "[\"*\"]", "[]"));
+  EXPECT_FALSE(stage.ok);
+  std::vector<msmodelslim::Issue> issues;
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  msmodelslim::PracticeDoc doc;
+  ASSERT_TRUE(msmodelslim::parsePractice(
+      std::string(kHead) + "    - {type: adapt_rotation, stage: 2, steps: 20}\n", 0, doc, diags));
+  issues = msmodelslim::checkPractice(doc);
+  ASSERT_FALSE(issues.empty());
+  EXPECT_NE(issues[0].message.find("stage=2 allows only ['block_size', 'down_proj_online_layers', "
+                                   "'max_tp_size', 'online', 'stage', 'type']; got extra: "
+                                   "['steps']"),
+            std::string::npos)
+      << issues[0].message;
+}
+
 TEST(TranslationValidation, ReportsEachDivergenceWithTheRule) {
   Reading r;
   // The spec quantizes everything at int8 but protects lm_head; the practice quantizes lm_head

@@ -35,18 +35,56 @@ def write_inventory(rows, out):
         f.write("\n".join(uniq) + "\n")
 
 
+# A weight recipe only a channel-wise type (Conv2d) takes: channel_wise true (Linear cannot be
+# channel-wise) or 6/7 quant_bits (Conv2d only). AMCT refuses the whole config when a layer the
+# recipe reaches cannot take it, so the generated layers get a type their recipe allows.
+CONV_ONLY = re.compile(r"channel_wise\s*:\s*true|quant_bits\s*:\s*[67]\b", re.I)
+
+
+def amct_entries(text):
+    """(layer_name, body) of each override_layer_configs entry, and the text outside them (the
+    global recipe), by brace matching."""
+    entries, rest, i = [], [], 0
+    for m in re.finditer(r"\boverride_layer_configs\s*:?\s*\{", text):
+        if m.start() < i:
+            continue
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[j], 0)
+            j += 1
+        body = text[m.end():j]
+        name = re.search(r'layer_name\s*:\s*["\']([^"\']*)["\']', body)
+        if name:
+            entries.append((name.group(1), body))
+        rest.append(text[i:m.start()])
+        i = j
+    rest.append(text[i:])
+    return entries, "".join(rest)
+
+
 def amct_inventory(path, out):
-    """The layers a .cfg names (types from its layer_type entries), plus one layer per type."""
+    """The layers a .cfg names, plus one layer per type it names and a few of each type its
+    global recipe allows. A layer of an override_layer_configs entry gets a type that entry's
+    recipe allows, any other named layer one the global recipe allows (by the name where both
+    are allowed: fc, linear, dense, matmul, gemm are Linear); a type entry's layer has its type."""
     text = open(path, encoding="utf-8", errors="replace").read()
+    text = re.sub(r"#[^\n]*", "", text)
+    entries, global_text = amct_entries(text)
+    own = dict(entries)
+    global_conv = bool(CONV_ONLY.search(global_text))
     names = re.findall(r'(?:layer_name|skip_layers|quant_skip_layers|skip_fusion_layers)\s*:\s*["\']([^"\']*)["\']', text)
     # KV-cache quant_layers are Linear layers (AMCT's KV-cache quantizes Linear only).
     kv = re.findall(r'quant_layers\s*:\s*["\']([^"\']*)["\']', text)
     types = re.findall(r'(?:layer_type|skip_layer_types|quant_skip_types)\s*:\s*"([^"]*)"', text)
-    rows = ["conv1 Conv2d", "layer1.0.conv1 Conv2d", "layer1.0.conv2 Conv2d", "fc Linear", "norm LayerNorm"]
+    rows = ["conv1 Conv2d", "layer1.0.conv1 Conv2d", "layer1.0.conv2 Conv2d"]
+    rows += [] if global_conv else ["fc Linear"]
+    rows += ["norm LayerNorm"]
     for n in sorted(set(kv)):
         rows.append(n + " Linear")
     for n in sorted(set(names)):
-        rows.append(n + (" Linear" if re.search(r"fc|linear|dense|matmul|gemm", n, re.I) else " Conv2d"))
+        conv_only = bool(CONV_ONLY.search(own[n])) if n in own else global_conv
+        linear = re.search(r"fc|linear|dense|matmul|gemm", n, re.I) and not conv_only
+        rows.append(n + (" Linear" if linear else " Conv2d"))
     for t in sorted(set(types)):
         rows.append("typed." + t + ".0 " + t)
     write_inventory(rows, out)
@@ -148,7 +186,10 @@ for path in sorted(glob.glob(os.path.join(conf, "amct", "*.cfg")) + glob.glob(os
                    glob.glob(os.path.join(conf, "compressed-tensors", "*.yaml")))[::STRIDE]:
     kind = ("amct" if path.endswith(".cfg") else "hmct" if "/hmct/" in path else
             "llm-compressor" if "/compressed-tensors/" in path else "msmodelslim")
-    rc, out, err = run([qlint, path])
+    # qcc import reads a .cfg as AMCT for PyTorch reads it (the target's framework): a file that
+    # AMCT refuses on every model (a type it does not quantize, such as a template's "Optype")
+    # is the vendor's refusal, not the import's.
+    rc, out, err = run([qlint] + (["--amct-framework=pytorch"] if kind == "amct" else []) + [path])
     if rc != 0:
         continue  # the vendor refuses it (or qlint finds a problem): not part of the round trip
     if kind in ("amct", "hmct"):
