@@ -115,19 +115,19 @@ void V0Writer::checkOptions() {
            "anti_cfg runs one anti_method");
   for (const ir::Value &v : anti->values)
     if (msmodelslim::v0AntiMethod(v.text).empty())
-      cannot(v.range, "anti-outlier processor '" + v.text + "'",
-             "anti_cfg.anti_method has flex_smooth_quant (m6) and smooth_quant (m1)");
+      cannot(v.range, "anti-outlier processor '" + v.text + "'", msmodelslim::v0AntiMethodList());
   for (const ir::Option &c : anti->children) {
     if (msmodelslim::v0AntiMethod(c.key).empty()) {
-      cannot(c.keyRange, "anti-outlier processor '" + c.key + "'",
-             "anti_cfg.anti_method has flex_smooth_quant (m6) and smooth_quant (m1)");
+      cannot(c.keyRange, "anti-outlier processor '" + c.key + "'", msmodelslim::v0AntiMethodList());
       continue;
     }
     for (const ir::Option &p : c.children)
       if (c.key != "flex_smooth_quant" || (p.key != "alpha" && p.key != "beta"))
         cannot(p.keyRange, "setting '" + p.key + "' of " + c.key,
-               c.key == "flex_smooth_quant" ? "anti_cfg.flex_config takes alpha and beta"
-                                            : "anti_cfg m1 takes no settings");
+               c.key == "flex_smooth_quant"
+                   ? "anti_cfg.flex_config takes alpha and beta"
+                   : "anti_cfg " + msmodelslim::v0AntiMethod(c.key) +
+                         " takes no settings (AntiOutlierConfig fixes them)");
   }
 }
 
@@ -330,14 +330,9 @@ void V0Writer::writeAnti(YAML::Emitter &y) {
   y << YAML::Key << "anti_cfg" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "anti_method" << YAML::Value << YAML::DoubleQuoted
     << msmodelslim::v0AntiMethod(type);
-  // AntiOutlierConfig's own w_bit/a_bit/w_sym default to 8/8/true: written when the recipe's
-  // differ.
-  if (recipe_->wBit != 8)
-    y << YAML::Key << "w_bit" << YAML::Value << recipe_->wBit;
-  if (recipe_->aBit != 8)
-    y << YAML::Key << "a_bit" << YAML::Value << recipe_->aBit;
-  if (!recipe_->wSym)
-    y << YAML::Key << "w_sym" << YAML::Value << "false";
+  // AntiOutlierConfig's own w_bit/a_bit/w_sym are left at 8/8/true, as msModelSlim's lab
+  // practices leave them under w4a8 and w8a16 recipes too: besides m3 (AWQ, which qspec does not
+  // write) it refuses a_bit 16 and w_sym false.
   if (anti->values.empty() && !anti->children[0].children.empty()) {
     y << YAML::Key << "flex_config" << YAML::Value << YAML::BeginMap;
     for (const ir::Option &p : anti->children[0].children) {

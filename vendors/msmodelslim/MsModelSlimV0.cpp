@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <utility>
 
 namespace qspec::msmodelslim {
 
@@ -104,20 +105,31 @@ bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
   return true;
 }
 
+namespace {
+
+// anti_method and the processor of the same algorithm (AntiOutlier.process: m1 smooth_ln_fcs,
+// m4 iter_smooth, m6 flex_smooth); m2 (outlier suppression), m3 (AWQ) and m5 (CBQ) have none.
+const std::pair<const char *, const char *> kAntiMethods[] = {
+    {"m6", "flex_smooth_quant"}, {"m4", "iter_smooth"}, {"m1", "smooth_quant"}};
+
+} // namespace
+
 std::string v0AntiMethod(std::string_view processor) {
-  if (processor == "flex_smooth_quant")
-    return "m6";
-  if (processor == "smooth_quant")
-    return "m1";
+  for (const auto &[method, type] : kAntiMethods)
+    if (processor == type)
+      return method;
   return "";
 }
 
 std::string v0AntiProcessor(std::string_view antiMethod) {
-  if (antiMethod == "m6")
-    return "flex_smooth_quant";
-  if (antiMethod == "m1")
-    return "smooth_quant";
+  for (const auto &[method, type] : kAntiMethods)
+    if (antiMethod == method)
+      return type;
   return "";
+}
+
+std::string v0AntiMethodList() {
+  return "anti_cfg.anti_method has flex_smooth_quant (m6), iter_smooth (m4) and smooth_quant (m1)";
 }
 
 } // namespace qspec::msmodelslim

@@ -42,9 +42,11 @@ bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
               vendors::RoleReading &act, std::string &why);
 
 // anti_cfg.anti_method for a suppression processor qspec writes (`flex_smooth_quant` -> m6,
-// `smooth_quant` -> m1), "" when v0 has none; and the processor of an anti_method ("" for m2..m5).
+// `iter_smooth` -> m4, `smooth_quant` -> m1), "" when v0 has none; the processor of an
+// anti_method ("" for m2, m3 and m5); and the sentence that lists them, for diagnostics.
 std::string v0AntiMethod(std::string_view processor);
 std::string v0AntiProcessor(std::string_view antiMethod);
+std::string v0AntiMethodList();
 
 } // namespace qspec::msmodelslim
 

@@ -1,6 +1,6 @@
 // `qcc import` of a `modelslim_v0` practice (vendors/msmodelslim/MsModelSlimV0.h). calib_cfg's
 // one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
-// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m1;
+// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m4, m1;
 // disable_anti_names), calib_cfg.use_kvcache_quant, calib_dataset, anti_dataset,
 // calib_save_params.part_file_size and the metadata become the
 // `target msmodelslim { apiversion modelslim_v0 ... }` block. Every other key is reported not
@@ -127,13 +127,16 @@ struct V0Import {
     std::string type = msmodelslim::v0AntiProcessor(method);
     if (type.empty())
       return notCarried(m ? *m : cfg, "anti_method " + method,
-                        "the modelslim_v0 target writes m6 (flex_smooth_quant) and m1 "
-                        "(smooth_quant)");
+                        "the modelslim_v0 target writes m6 (flex_smooth_quant), m4 "
+                        "(iter_smooth) and m1 (smooth_quant)");
     std::string s = "anti_outlier { " + type + " {";
     const YamlValue *skip = nullptr;
     for (const auto &[k, v] : cfg.map) {
-      if (k == "anti_method" || k == "w_bit" || k == "a_bit" || k == "w_sym")
-        continue; // the bits and symmetry: written from the recipe, compared by --roundtrip
+      if (k == "anti_method")
+        continue;
+      if ((k == "w_bit" || k == "a_bit" || k == "w_sym") &&
+          practiceScalar(v) == (k == "w_sym" ? "true" : "8"))
+        continue; // AntiOutlierConfig's defaults, which the target writes by leaving them out
       if (k == "disable_anti_names") {
         skip = &v;
         continue;
