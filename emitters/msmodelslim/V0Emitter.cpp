@@ -4,14 +4,17 @@
 // 1. Options: the settings shared with modelslim_v1 (config_id, score, label,
 //    verified_model_types, dataset, part_file_size, anti_outlier) are parsed by
 //    parsePracticeOptions; save, runner and include have no v0 field and are refused; the
-//    v0-only settings anti_dataset, disable_anti_names and use_kvcache_quant are checked here.
+//    v0-only settings anti_dataset, disable_anti_names, use_kvcache_quant and the sparse scheme's
+//    co_sparse, is_lowbit, use_sigma, fraction, sigma_factor and pr are checked here (the
+//    sparse scheme against the recipe once it is planned: checkSparse).
 // 2. Plan: one recipe for every quantized nn.Linear (v0 has one calib_cfg), and the float Linears
 //    as exact names (`disable_names` has no patterns): with an inventory its names; without one
 //    the names the spec writes, each literal (a pattern is err_emit_needs_inventory). A second
 //    recipe, a recipe v0 has no keys for, or an anti-outlier setting v0 cannot say is
 //    err_msmodelslim_v0_not_expressible at the rule or setting.
 // 3. Write: calib_cfg (w_bit, a_bit, mm_tensor, w_sym, w_method, act_method, is_dynamic, pdmix,
-//    disable_last_linear where the last Linear is quantized, use_kvcache_quant, disable_names),
+//    the sparse arguments, use_kvcache_quant, disable_last_linear where the last Linear is
+//    quantized, disable_names),
 //    anti_cfg (with disable_anti_names), calib_dataset, anti_dataset, calib_save_params.
 //    emit::emitTargets then reads the bytes back through vendors/msmodelslim (readMsModelSlimV0)
 //    and compares the reading with the IR.
@@ -69,10 +72,13 @@ private:
   std::string recipeOf_; // the module (or "the default") that set recipe_
   std::vector<std::string> disable_;
   bool lastLinearQuantized_ = true;
-  // The v0-only settings: anti_dataset, disable_anti_names, use_kvcache_quant.
+  SourceRange recipeAt_; // the rule that set recipe_
+  // The v0-only settings: anti_dataset, disable_anti_names, use_kvcache_quant, and the sparse
+  // scheme's co_sparse, is_lowbit, use_sigma, fraction, sigma_factor, pr.
   const ir::Value *antiDataset_ = nullptr;
   std::vector<std::string> disableAnti_;
-  bool kvcache_ = false;
+  bool kvcache_ = false, coSparse_ = false, isLowbit_ = false, useSigma_ = false;
+  const ir::Value *fraction_ = nullptr, *sigmaFactor_ = nullptr, *pr_ = nullptr;
 
   std::set<std::tuple<FileID, uint32_t, uint32_t, std::string>> reported_;
 
@@ -87,6 +93,10 @@ private:
   }
   void checkOptions();
   void checkV0Settings();
+  void badOption(const ir::Option &o, const std::string &why);
+  bool boolSetting(const char *key);
+  const ir::Value *numberSetting(const char *key, double lo, double hi);
+  void checkSparse();
   bool recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r);
   void useRecipe(const ir::ResolvedModule &rm, const std::string &name);
   void planWithInventory();
@@ -131,14 +141,45 @@ void V0Writer::checkOptions() {
   }
 }
 
+void V0Writer::badOption(const ir::Option &o, const std::string &why) {
+  diags_.report(DiagID::err_msmodelslim_bad_option,
+                o.values.empty() ? o.range : o.values.front().range, {o.key, why});
+  ok_ = false;
+}
+
+// A QuantConfig switch: `true` or `false` (false, its default, writes nothing).
+bool V0Writer::boolSetting(const char *key) {
+  const ir::Option *o = target_.option(key);
+  if (!o)
+    return false;
+  if (o->isBlock || o->values.size() != 1 ||
+      (o->values[0].text != "true" && o->values[0].text != "false")) {
+    badOption(*o, std::string(key) + " is true or false");
+    return false;
+  }
+  return o->values[0].text == "true";
+}
+
+// A QuantConfig float in [lo, hi], the range its check_number applies.
+const ir::Value *V0Writer::numberSetting(const char *key, double lo, double hi) {
+  const ir::Option *o = target_.option(key);
+  if (!o)
+    return nullptr;
+  if (o->isBlock || o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
+      !(o->values[0].number >= lo && o->values[0].number <= hi)) {
+    badOption(*o, std::string(key) + " is a number in [" +
+                      practiceNumber({ir::Value::Number, "", lo}) + ", " +
+                      practiceNumber({ir::Value::Number, "", hi}) + "]");
+    return nullptr;
+  }
+  return &o->values[0];
+}
+
 // anti_dataset (AntiOutlier's calibration data), disable_anti_names (the Linears the anti-outlier
-// step leaves alone, exact names) and use_kvcache_quant (QuantConfig's int8 KV cache).
+// step leaves alone, exact names), use_kvcache_quant (QuantConfig's int8 KV cache) and the sparse
+// scheme's arguments (their combination with the recipe: checkSparse).
 void V0Writer::checkV0Settings() {
-  auto bad = [&](const ir::Option &o, const std::string &why) {
-    diags_.report(DiagID::err_msmodelslim_bad_option,
-                  o.values.empty() ? o.range : o.values.front().range, {o.key, why});
-    ok_ = false;
-  };
+  auto bad = [&](const ir::Option &o, const std::string &why) { badOption(o, why); };
   for (const char *key : {"anti_dataset", "disable_anti_names"})
     if (const ir::Option *o = target_.option(key); o && !options_.antiOutlier)
       bad(*o, std::string(key) + " configures anti_cfg; it needs an anti_outlier setting");
@@ -168,13 +209,50 @@ void V0Writer::checkV0Settings() {
       }
     }
   }
-  if (const ir::Option *o = target_.option("use_kvcache_quant")) {
-    if (o->isBlock || o->values.size() != 1 ||
-        (o->values[0].text != "true" && o->values[0].text != "false"))
-      bad(*o, "use_kvcache_quant is true or false");
-    else
-      kvcache_ = o->values[0].text == "true";
-  }
+  kvcache_ = boolSetting("use_kvcache_quant");
+  coSparse_ = boolSetting("co_sparse");
+  isLowbit_ = boolSetting("is_lowbit");
+  useSigma_ = boolSetting("use_sigma");
+  // QuantConfig checks fraction and sigma_factor whatever the scheme; pr only in the low-bit one,
+  // where [0, 1] applies (qspec applies it always: pr is a probability).
+  fraction_ = numberSetting("fraction", 0.01, 0.1);
+  sigmaFactor_ = numberSetting("sigma_factor", 3.0, 4.0);
+  pr_ = numberSetting("pr", 0.0, 1.0);
+}
+
+// The sparse scheme (QuantConfig's check_sparse_config and get_quant_type): co_sparse, or
+// is_lowbit (which turns co_sparse off) with w_bit 4, quantizes w4a8 as W8A8S. co_sparse replaces
+// w_bit and a_bit by 4 and 8 and pr by 1.0, so a spec that says another recipe or pr is refused
+// rather than written to be changed; a w4a8 recipe without the scheme is W4A8_DYNAMIC, which
+// needs per-group weights v0 cannot say.
+void V0Writer::checkSparse() {
+  const V0Recipe &r = *recipe_;
+  bool w4a8 = r.wBit == 4 && r.aBit == 8;
+  auto at = [&](const char *key) { return target_.option(key)->range; };
+  if (isLowbit_ && !w4a8)
+    cannot(at("is_lowbit"), "is_lowbit with a " + r.describe() + " recipe",
+           "qspec writes is_lowbit for the w4a8 sparse scheme (weight int4, act int8) only");
+  else if (coSparse_ && !isLowbit_ && !w4a8)
+    cannot(at("co_sparse"), "co_sparse with a " + r.describe() + " recipe",
+           "co_sparse makes QuantConfig's recipe w4a8 (it replaces w_bit and a_bit); say weight "
+           "int4 and act int8");
+  if (w4a8 && !coSparse_ && !isLowbit_)
+    cannot(recipeAt_, "a " + r.describe() + " recipe without co_sparse or is_lowbit",
+           "QuantConfig quantizes w_bit 4 with a_bit 8 as the sparse scheme (co_sparse or "
+           "is_lowbit) or as W4A8_DYNAMIC, which needs per-group weights");
+  if (!w4a8 || (!coSparse_ && !isLowbit_))
+    return;
+  const char *scheme = isLowbit_ ? "is_lowbit" : "co_sparse";
+  if (r.isDynamic || r.pdmix)
+    cannot(recipeAt_,
+           std::string(r.isDynamic ? "per_token" : "pd_mix") + " activations with " + scheme,
+           "the sparse scheme (W8A8S) quantizes activations per_tensor");
+  if (r.wMethod != "MinMax")
+    cannot(recipeAt_, "weight method " + r.wMethod + " with " + scheme,
+           "the sparse scheme (W8A8S) takes MinMax weights");
+  if (coSparse_ && !isLowbit_ && pr_ && pr_->number != 1.0)
+    cannot(pr_->range, "pr " + pr_->text + " with co_sparse",
+           "QuantConfig sets pr to 1.0 for co_sparse");
 }
 
 // The QuantConfig arguments of one quantized module, or false after reporting what v0 lacks.
@@ -219,6 +297,12 @@ bool V0Writer::recipeFor(const ir::ResolvedModule &rm, const std::string &name, 
     return false;
   }
   r.aBit = 8;
+  if (!r.wSym) {
+    cannot(at(rm.weight.symmetric.from),
+           "asymmetric weights of '" + name + "' with int8 activations",
+           "QuantConfig requires w_sym true when a_bit is 8");
+    return false;
+  }
   const std::string &as = rm.act.scope.value.str();
   if (!as.empty() && as != "per_tensor" && as != "per_token" && as != "pd_mix") {
     cannot(at(rm.act.scope.from), "act scope '" + as + "' of '" + name + "'",
@@ -254,6 +338,7 @@ void V0Writer::useRecipe(const ir::ResolvedModule &rm, const std::string &name) 
   if (!recipe_) {
     recipe_ = r;
     recipeOf_ = name;
+    recipeAt_ = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
   } else if (!(*recipe_ == r) && ok_) {
     cannot(rm.tier.from.range(), "two recipes",
            "'" + recipeOf_ + "' is " + recipe_->describe() + " and '" + name + "' is " +
@@ -368,6 +453,19 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "is_dynamic" << YAML::Value << "true";
   if (r.pdmix)
     y << YAML::Key << "pdmix" << YAML::Value << "true";
+  for (const auto &[key, on] :
+       {std::pair{"is_lowbit", isLowbit_}, std::pair{"co_sparse", coSparse_},
+        std::pair{"use_sigma", useSigma_}})
+    if (on)
+      y << YAML::Key << key << YAML::Value << "true";
+  // QuantConfig's check_number takes Python floats only: 4 is written 4.0.
+  for (const auto &[key, v] : {std::pair{"fraction", fraction_},
+                               std::pair{"sigma_factor", sigmaFactor_}, std::pair{"pr", pr_}})
+    if (v) {
+      ir::Value f = *v;
+      f.isInteger = false;
+      y << YAML::Key << key << YAML::Value << practiceNumber(f);
+    }
   if (kvcache_)
     y << YAML::Key << "use_kvcache_quant" << YAML::Value << "true";
   // QuantConfig leaves the model's last Linear float unless told not to.
@@ -399,6 +497,8 @@ bool V0Writer::run(OutputContext &out) {
   if (ok_ && !recipe_)
     cannot(target_.range, "a spec with no quantized Linear",
            "calib_cfg always quantizes; use modelslim_v1");
+  if (ok_)
+    checkSparse();
   if (!ok_)
     return false;
   write(out);

@@ -10,8 +10,8 @@ namespace qspec::msmodelslim {
 
 const std::vector<std::string> &v0CalibKeys() {
   static const std::vector<std::string> k = {
-      "w_bit",      "a_bit", "act_method",          "w_method",     "mm_tensor", "w_sym",
-      "is_dynamic", "pdmix", "disable_last_linear", "disable_names"};
+      "w_bit",      "a_bit", "act_method",          "w_method",      "mm_tensor", "w_sym",
+      "is_dynamic", "pdmix", "disable_last_linear", "disable_names", "co_sparse", "is_lowbit"};
   return k;
 }
 
@@ -54,6 +54,10 @@ V0Calib readV0Calib(const YamlValue &root) {
       c.isDynamic = boolOf(v, c.isDynamic);
     else if (k == "pdmix")
       c.pdmix = boolOf(v, c.pdmix);
+    else if (k == "co_sparse")
+      c.coSparse = boolOf(v, c.coSparse);
+    else if (k == "is_lowbit")
+      c.isLowbit = boolOf(v, c.isLowbit);
     else if (k == "disable_last_linear")
       c.disableLastLinear = boolOf(v, c.disableLastLinear);
     else if (k == "disable_names" && v.kind == YamlValue::Sequence)
@@ -64,8 +68,46 @@ V0Calib readV0Calib(const YamlValue &root) {
   return c;
 }
 
-bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
+namespace {
+
+// What QuantConfig refuses, or quantizes otherwise than the roles say, in the sparse scheme and
+// around it (config_utils: check_sparse_config, check_and_set_w4a8_dynamic_config, the pdmix and
+// w_sym checks, WeightQuantMethod.check_quant_type); "" when none applies. `c` has co_sparse's
+// replacements applied.
+std::string sparseProblem(const V0Calib &c) {
+  bool w4a8 = c.wBit == 4 && c.aBit == 8;
+  bool sparse = c.coSparse || (c.isLowbit && c.wBit == 4);
+  if (c.aBit == 8 && !c.wSym)
+    return "w_sym false with a_bit 8 (QuantConfig: w_sym should be True when a_bit = 8)";
+  if (c.isLowbit && !w4a8)
+    return "is_lowbit with w_bit " + std::to_string(c.wBit) + " and a_bit " +
+           std::to_string(c.aBit) + " (qspec reads is_lowbit in the w4a8 sparse scheme)";
+  if (w4a8 && !sparse)
+    return "w_bit 4 with a_bit 8 without co_sparse or is_lowbit (QuantConfig: W4A8_DYNAMIC "
+           "should be used with per-group quantization and dynamic quantization)";
+  if (!sparse)
+    return "";
+  if (c.isDynamic || c.pdmix)
+    return std::string(c.isDynamic ? "is_dynamic" : "pdmix") +
+           " with the sparse scheme (W8A8S quantizes activations per_tensor)";
+  std::string m = c.wMethod;
+  std::transform(m.begin(), m.end(), m.begin(), [](unsigned char ch) { return std::tolower(ch); });
+  if (m != "minmax")
+    return "w_method '" + c.wMethod + "' with the sparse scheme (W8A8S takes MinMax)";
+  return "";
+}
+
+} // namespace
+
+bool v0Recipe(const V0Calib &given, ir::Tier &tier, vendors::RoleReading &weight,
               vendors::RoleReading &act, std::string &why) {
+  V0Calib c = given;
+  if (c.isLowbit)
+    c.coSparse = false; // check_sparse_config: is_lowbit wins
+  if (c.coSparse) {     // ... and co_sparse replaces the bits
+    c.wBit = 4;
+    c.aBit = 8;
+  }
   if (c.wBit != 8 && c.wBit != 4) {
     why = "w_bit " + std::to_string(c.wBit) + " (qspec reads w_bit 8 and 4)";
     return false;
@@ -81,6 +123,10 @@ bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
     return false;
   }
   weight.method = m;
+  if (c.aBit == 8 || c.aBit == 16)
+    why = sparseProblem(c);
+  if (!why.empty())
+    return false;
   if (c.aBit == 16) {
     act.dtype = "float";
     return true;

@@ -25,11 +25,13 @@ struct V0Calib {
   std::string wMethod = "MinMax"; // MinMax, GPTQ, HQQ
   bool mmTensor = true;           // true: per-tensor weights; false: per-channel
   bool wSym = true, isDynamic = false, pdmix = false, disableLastLinear = true;
+  bool coSparse = false, isLowbit = false;     // the sparse scheme (W8A8S)
   std::vector<const YamlValue *> disableNames; // scalar entries
   const YamlValue *at = nullptr;               // calib_cfg itself (null: absent)
 };
 
-// The calib_cfg keys the reading uses; QuantConfig has more (use_kvcache_quant, group_size...).
+// The calib_cfg keys the reading uses; QuantConfig has more (use_kvcache_quant, fraction,
+// group_size...).
 const std::vector<std::string> &v0CalibKeys();
 // Reads spec.calib_cfg of a parsed v0 practice (a missing or non-mapping calib_cfg: defaults).
 V0Calib readV0Calib(const YamlValue &root);
@@ -37,7 +39,12 @@ V0Calib readV0Calib(const YamlValue &root);
 // The recipe calib_cfg gives every quantized Linear, in qspec's words: the tier (int8 or int4),
 // the weight role (dtype, scope, symmetric, method) and the activation role (float for a_bit 16;
 // int8 per_tensor asymmetric static, per_token symmetric with is_dynamic, pd_mix asymmetric with
-// pdmix). False, with the reason in `why`, for a recipe qspec has no words for (w_bit 2...).
+// pdmix). The sparse scheme as QuantConfig applies it: co_sparse (unless is_lowbit, which turns
+// it off) replaces w_bit and a_bit by 4 and 8; co_sparse, or is_lowbit with w_bit 4, is W8A8S,
+// read as int4 weights and int8 per_tensor activations. False, with the reason in `why`, for a
+// recipe qspec has no words for (w_bit 2...) or that QuantConfig refuses or reads otherwise (w4a8
+// without the sparse scheme, is_lowbit outside w4a8, the sparse scheme with is_dynamic, pdmix or
+// a w_method other than MinMax, w_sym false with a_bit 8).
 bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
               vendors::RoleReading &act, std::string &why);
 

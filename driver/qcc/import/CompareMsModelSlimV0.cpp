@@ -78,6 +78,14 @@ struct V0Comparer {
     report(*at, "calib_cfg.disable_names", "another set of " + std::to_string(b.size()) + " names");
   }
 
+  // A float default as canonicalPracticeValue writes a float the file holds.
+  static std::string number(const char *text) {
+    YamlValue v;
+    v.kind = YamlValue::Scalar;
+    v.text = text;
+    return canonicalPracticeValue(v);
+  }
+
   void run(const msmodelslim::PracticeDoc &a, const msmodelslim::PracticeDoc &b) const {
     comparePracticeMetadata(src, ctx, a, b);
     YamlValue none;
@@ -97,6 +105,12 @@ struct V0Comparer {
                {"is_dynamic", "false"},
                {"pdmix", "false"},
                {"use_kvcache_quant", "false"},
+               {"co_sparse", "false"},
+               {"is_lowbit", "false"},
+               {"use_sigma", "false"},
+               {"fraction", number("0.01")},
+               {"sigma_factor", number("3.0")},
+               {"pr", number("1.0")},
                {"disable_last_linear", "true"}});
     if (!ctx.inventory)
       disableNames(*specA, *specB);

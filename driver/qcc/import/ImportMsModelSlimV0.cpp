@@ -1,7 +1,8 @@
 // `qcc import` of a `modelslim_v0` practice (vendors/msmodelslim/MsModelSlimV0.h). calib_cfg's
 // one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
 // Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m4, m1;
-// disable_anti_names), calib_cfg.use_kvcache_quant, calib_dataset, anti_dataset,
+// disable_anti_names), calib_cfg's use_kvcache_quant and sparse arguments (co_sparse, is_lowbit,
+// use_sigma, fraction, sigma_factor, pr), calib_dataset, anti_dataset,
 // calib_save_params.part_file_size and the metadata become the
 // `target msmodelslim { apiversion modelslim_v0 ... }` block. Every other key is reported not
 // carried at its place.
@@ -61,15 +62,33 @@ struct V0Import {
     if (c.at)
       for (const auto &[k, v] : c.at->map) {
         const auto &keys = msmodelslim::v0CalibKeys();
-        if (std::find(keys.begin(), keys.end(), k) == keys.end() &&
-            !(k == "use_kvcache_quant" && isBool(v)))
-          notCarried(v, "calib_cfg." + k, "the modelslim_v0 target writes " + keyList());
+        bool read = std::find(keys.begin(), keys.end(), k) != keys.end();
+        if (!v0Setting(k, v) && (!read || settingKey(k)))
+          notCarried(v, "calib_cfg." + k,
+                     settingKey(k) ? "the v0 setting of that name takes " +
+                                         std::string(boolSetting(k) ? "true or false" : "a number")
+                                   : "the modelslim_v0 target writes " + keyList());
       }
     protect(c, out);
     return true;
   }
 
   static bool isBool(const YamlValue &v) { return v.scalarType() == "bool"; }
+
+  // The calib_cfg arguments the target says as v0 settings of the same name: switches, and the
+  // sparse scheme's floats.
+  static bool boolSetting(const std::string &k) {
+    return k == "use_kvcache_quant" || k == "co_sparse" || k == "is_lowbit" || k == "use_sigma";
+  }
+  static bool settingKey(const std::string &k) {
+    return boolSetting(k) || k == "fraction" || k == "sigma_factor" || k == "pr";
+  }
+  // Whether `v` is a value the setting `k` carries.
+  static bool v0Setting(const std::string &k, const YamlValue &v) {
+    if (!settingKey(k))
+      return false;
+    return boolSetting(k) ? isBool(v) : v.scalarType() == "float" || v.scalarType() == "int";
+  }
 
   static std::string keyList() {
     std::string s;
@@ -174,10 +193,10 @@ struct V0Import {
   void specKeys(const YamlValue &spec, TargetBlock &t) const {
     for (const auto &[k, v] : spec.map) {
       if (k == "calib_cfg") {
-        const YamlValue *kv = v.kind == YamlValue::Mapping ? v.get("use_kvcache_quant") : nullptr;
-        if (kv && isBool(*kv))
-          t.settings.push_back(std::string("use_kvcache_quant ") +
-                               (practiceScalar(*kv) == "true" ? "true" : "false"));
+        if (v.kind == YamlValue::Mapping)
+          for (const auto &[ck, cv] : v.map)
+            if (v0Setting(ck, cv))
+              t.settings.push_back(ck + " " + practiceScalar(cv));
         continue;
       }
       if (k == "anti_cfg" && v.kind != YamlValue::Null) {

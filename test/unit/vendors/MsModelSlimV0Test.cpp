@@ -59,6 +59,7 @@ TEST(MsModelSlimV0, RecipeWords) {
   EXPECT_EQ(*w.scope, "per_channel");
   EXPECT_EQ(*w.method, "gptq");
   EXPECT_EQ(*a.dtype, "float");
+  c.wBit = 8; // w4a8 is the sparse scheme or per-group W4A8_DYNAMIC (SparseScheme... below)
   c.aBit = 8;
   c.isDynamic = true;
   vendors::RoleReading w2, a2;
@@ -71,6 +72,57 @@ TEST(MsModelSlimV0, RecipeWords) {
   EXPECT_EQ(msmodelslim::v0AntiMethod("flex_smooth_quant"), "m6");
   EXPECT_EQ(msmodelslim::v0AntiProcessor("m1"), "smooth_quant");
   EXPECT_EQ(msmodelslim::v0AntiMethod("quarot"), "");
+}
+
+// The sparse scheme as QuantConfig applies it (config_utils.check_sparse_config, get_quant_type).
+TEST(MsModelSlimV0, SparseSchemeAsQuantConfigAppliesIt) {
+  ir::Tier tier;
+  vendors::RoleReading w, a;
+  std::string why;
+  // co_sparse replaces the bits: a w8a16 calib_cfg with co_sparse is quantized w4a8.
+  msmodelslim::V0Calib c;
+  c.aBit = 16;
+  c.mmTensor = false;
+  c.coSparse = true;
+  ASSERT_TRUE(msmodelslim::v0Recipe(c, tier, w, a, why)) << why;
+  EXPECT_EQ(tier, ir::Tier::Int4);
+  EXPECT_EQ(*w.dtype, "int4");
+  EXPECT_EQ(*a.dtype, "int8");
+  EXPECT_EQ(*a.scope, "per_tensor");
+  // is_lowbit turns co_sparse off: with w8a8 it is no sparse scheme, which qspec refuses to read.
+  c.aBit = 8;
+  c.isLowbit = true;
+  EXPECT_FALSE(msmodelslim::v0Recipe(c, tier, w, a, why));
+  EXPECT_NE(why.find("is_lowbit with w_bit 8"), std::string::npos) << why;
+  // is_lowbit with w4a8 is the scheme.
+  c.wBit = 4;
+  why.clear();
+  EXPECT_TRUE(msmodelslim::v0Recipe(c, tier, w, a, why)) << why;
+  // w4a8 without it is W4A8_DYNAMIC, which QuantConfig refuses without per-group weights.
+  c.isLowbit = c.coSparse = false;
+  EXPECT_FALSE(msmodelslim::v0Recipe(c, tier, w, a, why));
+  EXPECT_NE(why.find("without co_sparse or is_lowbit"), std::string::npos) << why;
+  // The scheme with pdmix, is_dynamic or GPTQ weights; asymmetric weights with int8 activations.
+  for (int k = 0; k < 4; ++k) {
+    msmodelslim::V0Calib s;
+    s.wBit = 4;
+    s.coSparse = true;
+    s.pdmix = k == 0;
+    s.isDynamic = k == 1;
+    s.wMethod = k == 2 ? "GPTQ" : "MinMax";
+    s.wSym = k != 3;
+    why.clear();
+    EXPECT_FALSE(msmodelslim::v0Recipe(s, tier, w, a, why)) << k;
+    EXPECT_FALSE(why.empty());
+  }
+  msmodelslim::V0Calib r = msmodelslim::readV0Calib(
+      parse("apiversion: modelslim_v0\nspec:\n  calib_cfg: {co_sparse: True, is_lowbit: true}\n")
+          .root);
+  EXPECT_TRUE(r.coSparse);
+  EXPECT_TRUE(r.isLowbit);
+  EXPECT_EQ(msmodelslim::v0AntiMethod("iter_smooth"), "m4");
+  EXPECT_EQ(msmodelslim::v0AntiProcessor("m4"), "iter_smooth");
+  EXPECT_EQ(msmodelslim::v0AntiProcessor("m2"), "");
 }
 
 struct Read {
@@ -192,6 +244,39 @@ TEST(MsModelSlimV0Emitter, CarriesTheV0OnlySettings) {
   EXPECT_FALSE(v1run.ok);
   EXPECT_NE(std::find(v1run.ids.begin(), v1run.ids.end(), "err_msmodelslim_bad_option"),
             v1run.ids.end());
+}
+
+TEST(MsModelSlimV0Emitter, WritesTheSparseScheme) {
+  ir::Spec spec, bits, bare;
+  auto run = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int4; weight int4; act int8 }\ntarget msmodelslim { apiversion "
+      "modelslim_v0; is_lowbit true; co_sparse true; use_sigma true; sigma_factor 4; fraction "
+      "0.011 }\n",
+      kMods, spec);
+  ASSERT_TRUE(run.ok) << run.out;
+  EXPECT_NE(run.out.find("is_lowbit: true\n    co_sparse: true\n    use_sigma: true\n    "
+                         "fraction: 0.011\n    sigma_factor: 4.0\n"),
+            std::string::npos)
+      << run.out;
+  // co_sparse would turn a w8a8 recipe into w4a8: refused rather than written.
+  auto w8 = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8; act int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
+      "co_sparse true }\n",
+      kMods, bits);
+  EXPECT_FALSE(w8.ok);
+  EXPECT_NE(std::find(w8.ids.begin(), w8.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            w8.ids.end());
+  // A w4a8 recipe needs the scheme.
+  auto plain = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int4; weight int4; act int8 }\ntarget msmodelslim { apiversion "
+      "modelslim_v0 }\n",
+      kMods, bare);
+  EXPECT_FALSE(plain.ok);
+  EXPECT_NE(std::find(plain.ids.begin(), plain.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            plain.ids.end());
 }
 
 TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
