@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <regex>
 #include <utility>
 
 namespace qspec::msmodelslim {
@@ -31,9 +32,12 @@ int intOf(const YamlValue &v, int fallback) {
 } // namespace
 
 V0Calib readV0Calib(const YamlValue &root) {
-  V0Calib c;
   const YamlValue *spec = root.get("spec");
-  const YamlValue *cfg = spec ? spec->get("calib_cfg") : nullptr;
+  return readCalibCfg(spec ? spec->get("calib_cfg") : nullptr);
+}
+
+V0Calib readCalibCfg(const YamlValue *cfg) {
+  V0Calib c;
   if (!cfg || cfg->kind != YamlValue::Mapping)
     return c;
   c.at = cfg;
@@ -159,6 +163,124 @@ const std::pair<const char *, const char *> kAntiMethods[] = {
     {"m6", "flex_smooth_quant"}, {"m4", "iter_smooth"}, {"m1", "smooth_quant"}};
 
 } // namespace
+
+namespace {
+
+// Python's type name of a YAML value as PyYAML's SafeLoader builds it.
+std::string pyType(const YamlValue &v) {
+  if (v.kind == YamlValue::Mapping)
+    return "dict";
+  if (v.kind == YamlValue::Sequence)
+    return "list";
+  std::string t = v.kind == YamlValue::Null ? "null" : v.scalarType();
+  return t == "null" ? "NoneType" : t;
+}
+
+// One argument's check_type / check_number, in ascend_utils' words; "" when it passes.
+std::string argProblem(const YamlValue &v, const std::string &param, const char *type,
+                       const char *lo = nullptr, const char *hi = nullptr) {
+  std::string t = pyType(v);
+  if (t != type)
+    return param + " must be " + type + ", not " + t + ".";
+  if (!lo)
+    return "";
+  double x = std::strtod(v.text.c_str(), nullptr);
+  if (x > std::strtod(hi, nullptr))
+    return param + " = " + v.text + " is larger than " + hi + ".";
+  if (x < std::strtod(lo, nullptr))
+    return param + " = " + v.text + " is smaller than " + lo + ".";
+  return "";
+}
+
+struct Arg {
+  const char *name, *type, *lo, *hi;
+};
+
+// QuantConfig.__init__'s keywords (and use_fa_quant / fa_amp, which the plugin pops first), with
+// the checks config_utils applies whatever the scheme; fraction and sigma_factor are checked as
+// floats in every scheme, pr only in the low-bit one (below).
+const Arg kCalibArgs[] = {{"w_bit", "int", nullptr, nullptr},
+                          {"a_bit", "int", nullptr, nullptr},
+                          {"act_method", "int", "1", "3"},
+                          {"w_method", "str", nullptr, nullptr},
+                          {"disable_names", "list", nullptr, nullptr},
+                          {"pr", nullptr, nullptr, nullptr},
+                          {"mm_tensor", "bool", nullptr, nullptr},
+                          {"dev_id", nullptr, nullptr, nullptr},
+                          {"fraction", "float", "0.01", "0.1"},
+                          {"nonuniform", "bool", nullptr, nullptr},
+                          {"co_sparse", "bool", nullptr, nullptr},
+                          {"w_sym", "bool", nullptr, nullptr},
+                          {"is_lowbit", "bool", nullptr, nullptr},
+                          {"do_smooth", "bool", nullptr, nullptr},
+                          {"use_sigma", "bool", nullptr, nullptr},
+                          {"sigma_factor", "float", "3.0", "4.0"},
+                          {"disable_last_linear", "bool", nullptr, nullptr},
+                          {"use_kvcache_quant", "bool", nullptr, nullptr},
+                          {"open_outlier", "bool", nullptr, nullptr},
+                          {"is_dynamic", "bool", nullptr, nullptr},
+                          {"group_size", "int", nullptr, nullptr},
+                          {"percdamp", "float", "0", "1"},
+                          {"pdmix", nullptr, nullptr, nullptr},
+                          {"use_fa_quant", nullptr, nullptr, nullptr},
+                          {"fa_amp", nullptr, nullptr, nullptr}};
+const Arg kAntiArgs[] = {
+    {"w_bit", "int", nullptr, nullptr},       {"a_bit", "int", nullptr, nullptr},
+    {"anti_method", "str", nullptr, nullptr}, {"dev_id", nullptr, nullptr, nullptr},
+    {"w_sym", "bool", nullptr, nullptr},      {"disable_anti_names", "list", nullptr, nullptr},
+    {"flex_config", "dict", nullptr, nullptr}};
+
+template <size_t N>
+void checkArgs(const YamlValue &cfg, const Arg (&args)[N], const char *ctor,
+               const std::function<void(uint32_t, uint32_t, std::string)> &report) {
+  for (const auto &[k, v] : cfg.map) {
+    const Arg *a = nullptr;
+    for (const Arg &x : args)
+      if (k == x.name)
+        a = &x;
+    if (!a) {
+      // dev_type is passed by the plugin itself: a second one is a TypeError too.
+      report(v.keyLine, v.keyCol,
+             std::string(ctor) + ".__init__() got " +
+                 (k == "dev_type" ? "multiple values for keyword argument '"
+                                  : "an unexpected keyword argument '") +
+                 k + "'");
+      continue;
+    }
+    if (!a->type || (v.kind == YamlValue::Null && std::string(a->type) == "list"))
+      continue; // unchecked, or None for a list QuantConfig defaults
+    std::string param = k == "sigma_factor" ? "sigma factor" : k;
+    if (std::string why = argProblem(v, param, a->type, a->lo, a->hi); !why.empty())
+      report(v.line, v.col, why);
+  }
+}
+
+} // namespace
+
+void checkV0Arguments(const YamlValue &spec,
+                      const std::function<void(uint32_t, uint32_t, std::string)> &report) {
+  if (const YamlValue *cfg = spec.get("calib_cfg"); cfg && cfg->kind == YamlValue::Mapping) {
+    checkArgs(*cfg, kCalibArgs, "QuantConfig", report);
+    V0Calib c = readCalibCfg(cfg);
+    const YamlValue *pr = cfg->get("pr");
+    // check_sparse_config checks pr in the low-bit scheme (is_lowbit, w_bit 4), co_sparse sets it.
+    if (pr && c.isLowbit && c.wBit == 4)
+      if (std::string why = argProblem(*pr, "pr", "float", "0", "1"); !why.empty())
+        report(pr->line, pr->col, why);
+    const YamlValue *ws = cfg->get("w_sym");
+    if (ws && c.aBit == 8 && !c.wSym)
+      report(ws->line, ws->col, "w_sym should be True when a_bit = 8, please check it");
+  }
+  if (const YamlValue *cfg = spec.get("anti_cfg"); cfg && cfg->kind == YamlValue::Mapping) {
+    checkArgs(*cfg, kAntiArgs, "AntiOutlierConfig", report);
+    const YamlValue *m = cfg->get("anti_method");
+    if (m && m->kind == YamlValue::Scalar && m->scalarType() == "str" &&
+        !std::regex_match(m->text, std::regex("m[1-6]")))
+      report(m->line, m->col,
+             "Configuration param `anti_method` must be in choices ['m1', 'm2', 'm3', 'm4', "
+             "'m5', 'm6']");
+  }
+}
 
 std::string v0AntiMethod(std::string_view processor) {
   for (const auto &[method, type] : kAntiMethods)

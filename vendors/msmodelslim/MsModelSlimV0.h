@@ -12,6 +12,8 @@
 #include "vendors/Reading.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,8 @@ struct V0Calib {
 const std::vector<std::string> &v0CalibKeys();
 // Reads spec.calib_cfg of a parsed v0 practice (a missing or non-mapping calib_cfg: defaults).
 V0Calib readV0Calib(const YamlValue &root);
+// The same, of a calib_cfg value (null or not a mapping: defaults).
+V0Calib readCalibCfg(const YamlValue *calibCfg);
 
 // The recipe calib_cfg gives every quantized Linear, in qspec's words: the tier (int8 or int4),
 // the weight role (dtype, scope, symmetric, method) and the activation role (float for a_bit 16;
@@ -47,6 +51,14 @@ V0Calib readV0Calib(const YamlValue &root);
 // a w_method other than MinMax, w_sym false with a_bit 8).
 bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
               vendors::RoleReading &act, std::string &why);
+
+// The keyword arguments of spec.calib_cfg and spec.anti_cfg (mappings) that QuantConfig or
+// AntiOutlierConfig refuses when the v0 plugin constructs them, with msModelSlim's message, each
+// reported at its line and column: an unknown keyword, a value of the wrong Python type, a
+// number out of its range (act_method, fraction, sigma_factor, pr where QuantConfig checks it),
+// an anti_method outside m1..m6, w_sym false with a_bit 8.
+void checkV0Arguments(const YamlValue &spec,
+                      const std::function<void(uint32_t, uint32_t, std::string)> &report);
 
 // anti_cfg.anti_method for a suppression processor qspec writes (`flex_smooth_quant` -> m6,
 // `iter_smooth` -> m4, `smooth_quant` -> m1), "" when v0 has none; the processor of an

@@ -297,5 +297,31 @@ TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
   EXPECT_TRUE(msmodelslim::checkPractice(parse("apiversion: modelslim_v0\nspec: {}\n")).empty());
 }
 
+TEST(MsModelSlimV0Checks, ConstructorArguments) {
+  // What QuantConfig / AntiOutlierConfig refuse, at the value (an unknown keyword at its key).
+  auto issues = msmodelslim::checkPractice(
+      parse("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m0}\n  calib_cfg:\n"
+            "    sigma_factor: 4\n    fraction: 0.011\n    use_sigmaa: true\n"));
+  ASSERT_EQ(issues.size(), 3u);
+  std::vector<std::string> messages;
+  for (const auto &i : issues) {
+    EXPECT_EQ(i.check, msmodelslim::Check::V0Spec);
+    messages.push_back(std::to_string(i.line) + ":" + std::to_string(i.col) + " " + i.message);
+  }
+  std::sort(messages.begin(), messages.end());
+  EXPECT_EQ(messages[0], "3:27 Configuration param `anti_method` must be in choices ['m1', "
+                         "'m2', 'm3', 'm4', 'm5', 'm6']");
+  EXPECT_EQ(messages[1], "5:19 sigma factor must be float, not int.");
+  EXPECT_EQ(messages[2],
+            "7:5 QuantConfig.__init__() got an unexpected keyword argument 'use_sigmaa'");
+  // The sparse practices msModelSlim ships pass.
+  EXPECT_TRUE(msmodelslim::checkPractice(
+                  parse("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m4}\n"
+                        "  calib_cfg: {w_bit: 4, a_bit: 8, mm_tensor: False, is_lowbit: True, "
+                        "co_sparse: True, use_sigma: True, fraction: 0.011, sigma_factor: 4.0, "
+                        "disable_names: }\n"))
+                  .empty());
+}
+
 } // namespace
 } // namespace qspec
