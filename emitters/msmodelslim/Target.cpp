@@ -31,7 +31,8 @@ void registerMsModelSlimEmitter() {
                      "use_sigma",
                      "sigma_factor",
                      "fraction",
-                     "pr"};
+                     "pr",
+                     "mix_cfg"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16

@@ -79,6 +79,7 @@ private:
   std::vector<std::string> disableAnti_;
   bool kvcache_ = false, coSparse_ = false, isLowbit_ = false, useSigma_ = false;
   const ir::Value *fraction_ = nullptr, *sigmaFactor_ = nullptr, *pr_ = nullptr;
+  std::vector<const ir::Value *> mixFloat_; // mix_cfg { float "PATTERN", ... }
 
   std::set<std::tuple<FileID, uint32_t, uint32_t, std::string>> reported_;
 
@@ -97,6 +98,11 @@ private:
   bool boolSetting(const char *key);
   const ir::Value *numberSetting(const char *key, double lo, double hi);
   void checkSparse();
+  void checkMixCfg();
+  const ir::Value *mixFloatFor(const std::string &name) const;
+  // Float Linears a mix_cfg float entry covers leave disable_names; a quantized one it selects
+  // is refused.
+  bool coveredByMix(const std::string &name, bool isFloat);
   bool recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r);
   void useRecipe(const ir::ResolvedModule &rm, const std::string &name);
   void planWithInventory();
@@ -218,6 +224,57 @@ void V0Writer::checkV0Settings() {
   fraction_ = numberSetting("fraction", 0.01, 0.1);
   sigmaFactor_ = numberSetting("sigma_factor", 3.0, 4.0);
   pr_ = numberSetting("pr", 0.0, 1.0);
+  checkMixCfg();
+}
+
+// mix_cfg { float "PATTERN", ... }: Calibrator's mix_cfg entries that pick the float config, an
+// fnmatch pattern or exact name each (no braces or backslashes: fnmatch has neither, qspec's
+// patterns have both). Other configs would give Linears a second recipe.
+void V0Writer::checkMixCfg() {
+  const ir::Option *o = target_.option("mix_cfg");
+  if (!o)
+    return;
+  if (!o->isBlock || o->children.empty())
+    return badOption(*o, "mix_cfg is a block: mix_cfg { float \"PATTERN\", ... }");
+  for (const ir::Option &c : o->children) {
+    if (c.key != "float") {
+      cannot(c.keyRange, "mix_cfg entries of config '" + c.key + "'",
+             "qspec writes mix_cfg's float entries; a w8a8, w8a16 or w8a8_dynamic entry gives "
+             "Linears a second recipe (use modelslim_v1)");
+      continue;
+    }
+    if (c.values.empty())
+      badOption(c, "mix_cfg float takes one or more patterns");
+    for (const ir::Value &v : c.values) {
+      if (v.kind != ir::Value::String || v.text.empty() ||
+          v.text.find_first_of("{}\\") != std::string::npos) {
+        diags_.report(DiagID::err_msmodelslim_bad_option, v.range,
+                      {"mix_cfg", "a mix_cfg entry is a name or an fnmatch pattern without "
+                                  "braces or backslashes, not '" +
+                                      v.text + "'"});
+        ok_ = false;
+      } else if (checkWhitelisted(diags_, "mix_cfg entry", v.text, v.range)) {
+        mixFloat_.push_back(&v);
+      } else {
+        ok_ = false;
+      }
+    }
+  }
+}
+
+const ir::Value *V0Writer::mixFloatFor(const std::string &name) const {
+  for (const ir::Value *v : mixFloat_)
+    if (v->text == name || msmodelslim::fnmatchCase(name, v->text))
+      return v;
+  return nullptr;
+}
+
+bool V0Writer::coveredByMix(const std::string &name, bool isFloat) {
+  const ir::Value *v = mixFloatFor(name);
+  if (v && !isFloat)
+    cannot(v->range, "mix_cfg float entry '" + v->text + "'",
+           "it selects '" + name + "', which the spec quantizes; protect it or narrow the entry");
+  return v != nullptr;
 }
 
 // The sparse scheme (QuantConfig's check_sparse_config and get_quant_type): co_sparse, or
@@ -355,6 +412,8 @@ void V0Writer::planWithInventory() {
       continue; // QuantConfig quantizes nn.Linear only
     const ir::ResolvedModule &rm = spec_.resolution.modules[m];
     lastLinearQuantized_ = rm.tier.value != ir::Tier::Float;
+    if (coveredByMix(inv.modules[m].name, !lastLinearQuantized_))
+      continue;
     if (rm.tier.value == ir::Tier::Float)
       disable_.push_back(inv.modules[m].name);
     else
@@ -383,6 +442,8 @@ void V0Writer::planSymbolic() {
     if (e.isType)
       continue;
     SourceRange at = e.selectors.empty() ? target_.range : e.selectors.front()->range;
+    if (coveredByMix(e.text, e.module.tier.value == ir::Tier::Float))
+      continue;
     if (e.module.tier.value != ir::Tier::Float) {
       useRecipe(e.module, e.text);
       continue;
@@ -473,6 +534,14 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "disable_last_linear" << YAML::Value << "false";
   writeNames(y, "disable_names", disable_);
   y << YAML::EndMap;
+  if (!mixFloat_.empty()) {
+    y << YAML::Key << "calib_params" << YAML::Value << YAML::BeginMap << YAML::Key << "mix_cfg"
+      << YAML::Value << YAML::BeginMap;
+    for (const ir::Value *v : mixFloat_)
+      y << YAML::Key << YAML::DoubleQuoted << v->text << YAML::Value << YAML::DoubleQuoted
+        << "float";
+    y << YAML::EndMap << YAML::EndMap;
+  }
   if (options_.dataset)
     y << YAML::Key << "calib_dataset" << YAML::Value << YAML::DoubleQuoted
       << options_.dataset->text;

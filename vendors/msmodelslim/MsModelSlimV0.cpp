@@ -282,6 +282,92 @@ void checkV0Arguments(const YamlValue &spec,
   }
 }
 
+std::vector<V0Mix> readV0MixCfg(const YamlValue &root) {
+  std::vector<V0Mix> out;
+  const YamlValue *spec = root.get("spec");
+  const YamlValue *params = spec ? spec->get("calib_params") : nullptr;
+  const YamlValue *mix = params ? params->get("mix_cfg") : nullptr;
+  if (mix && mix->kind == YamlValue::Mapping)
+    for (const auto &[k, v] : mix->map)
+      out.push_back({k, v.kind == YamlValue::Scalar ? v.text : "", &v});
+  return out;
+}
+
+bool fnmatchCase(std::string_view name, std::string_view pat) {
+  // Backtracking over the last `*`, with `[...]` sets as fnmatch.translate reads them (a `[`
+  // without its `]` is literal).
+  size_t n = 0, p = 0, starP = std::string_view::npos, starN = 0;
+  auto setEnd = [&](size_t at) {
+    size_t j = at + 1;
+    if (j < pat.size() && pat[j] == '!')
+      ++j;
+    if (j < pat.size() && pat[j] == ']')
+      ++j;
+    while (j < pat.size() && pat[j] != ']')
+      ++j;
+    return j < pat.size() ? j : std::string_view::npos;
+  };
+  auto inSet = [&](size_t at, size_t end, char c) {
+    size_t j = at + 1;
+    bool neg = j < end && pat[j] == '!';
+    if (neg)
+      ++j;
+    bool hit = false;
+    for (; j < end; ++j) {
+      if (j + 2 < end && pat[j + 1] == '-') {
+        hit = hit || (pat[j] <= c && c <= pat[j + 2]);
+        j += 2;
+      } else {
+        hit = hit || pat[j] == c;
+      }
+    }
+    return hit != neg;
+  };
+  while (n < name.size()) {
+    if (p < pat.size() && pat[p] == '*') {
+      starP = p++;
+      starN = n;
+      continue;
+    }
+    if (p < pat.size()) {
+      if (pat[p] == '[') {
+        if (size_t end = setEnd(p); end != std::string_view::npos) {
+          if (inSet(p, end, name[n])) {
+            p = end + 1;
+            ++n;
+            continue;
+          }
+        } else if (name[n] == '[') {
+          ++p;
+          ++n;
+          continue;
+        }
+      } else if (pat[p] == '?' || pat[p] == name[n]) {
+        ++p;
+        ++n;
+        continue;
+      }
+    }
+    if (starP == std::string_view::npos)
+      return false;
+    p = starP + 1;
+    n = ++starN;
+  }
+  while (p < pat.size() && pat[p] == '*')
+    ++p;
+  return p == pat.size();
+}
+
+const V0Mix *v0MixFor(const std::vector<V0Mix> &mix, std::string_view name) {
+  for (const V0Mix &m : mix)
+    if (m.pattern == name)
+      return &m;
+  for (const V0Mix &m : mix)
+    if (fnmatchCase(name, m.pattern))
+      return &m;
+  return nullptr;
+}
+
 std::string v0AntiMethod(std::string_view processor) {
   for (const auto &[method, type] : kAntiMethods)
     if (processor == type)
@@ -297,12 +383,40 @@ std::string v0AntiProcessor(std::string_view antiMethod) {
 }
 
 std::string v0AntiMethodList() {
-  return "anti_cfg.anti_method has flex_smooth_quant (m6), iter_smooth (m4) and smooth_quant (m1)";
+  return "anti_cfg.anti_method has flex_smooth_quant (m6), iter_smooth (m4) and smooth_quant "
+         "(m1)";
 }
 
 } // namespace qspec::msmodelslim
 
 namespace qspec::vendors {
+
+namespace {
+
+// The reading of a Linear mix_cfg gives `x`: float, or the recipe Calibrator derives for w8a8,
+// w8a16 and w8a8_dynamic (LayerConfigManager.convert_to_*: w_bit 8, those act bits, is_dynamic),
+// which it has for a w_bit 8 calib_cfg only; else (w4a8_dynamic, a derived config it lacks)
+// Calibrator stops, read as quantized with unknown roles.
+ModuleReading mixReading(const msmodelslim::V0Calib &c, const msmodelslim::V0Mix &x) {
+  ModuleReading r;
+  r.line = x.at->line;
+  r.column = x.at->col;
+  if (x.type == "float") {
+    r.tier = ir::Tier::Float;
+    return r;
+  }
+  r.tier = ir::Tier::Int8;
+  msmodelslim::V0Calib d = c;
+  d.isDynamic = x.type == "w8a8_dynamic";
+  d.aBit = x.type == "w8a16" ? 16 : 8;
+  std::string why;
+  bool derived = c.wBit == 8 && (x.type == "w8a8" || x.type == "w8a16" || d.isDynamic);
+  if (!derived || !msmodelslim::v0Recipe(d, r.tier, r.weight, r.act, why))
+    r.weight = r.act = RoleReading{};
+  return r;
+}
+
+} // namespace
 
 void readMsModelSlimV0(const ir::Spec &spec, const msmodelslim::PracticeDoc &doc,
                        VendorReading &out) {
@@ -320,12 +434,14 @@ void readMsModelSlimV0(const ir::Spec &spec, const msmodelslim::PracticeDoc &doc
     q.column = c.at->keyLine ? c.at->keyCol : c.at->col;
   }
   out.modules.assign(inv.modules.size(), ModuleReading{});
+  std::vector<msmodelslim::V0Mix> mix = msmodelslim::readV0MixCfg(doc.root);
   size_t last = inv.modules.size();
   for (size_t m = 0; m < inv.modules.size(); ++m) {
     const ir::Module &mod = inv.modules[m];
     if (!mod.type.empty() && mod.type != "Linear")
       continue; // not an nn.Linear: QuantConfig never tests it
-    out.modules[m] = q;
+    const msmodelslim::V0Mix *x = mix.empty() ? nullptr : msmodelslim::v0MixFor(mix, mod.name);
+    out.modules[m] = x ? mixReading(c, *x) : q;
     out.modules[m].known = true;
     last = m;
   }

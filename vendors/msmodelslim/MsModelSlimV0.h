@@ -5,8 +5,10 @@
 // (unknown spec keys are ignored); QuantConfig and AntiOutlierConfig take named parameters only.
 //
 // The reading (readMsModelSlimV0): every nn.Linear of the inventory is quantized with the one
-// recipe of calib_cfg, except the names of `disable_names` (exact equality, no patterns) and,
-// while `disable_last_linear` is true (its default), the last Linear of the model.
+// recipe of calib_cfg, or the config `spec.calib_params.mix_cfg` picks for it (float; w8a8, w8a16,
+// w8a8_dynamic: the recipe with those bits, which Calibrator derives for w_bit 8 only), except
+// the names of `disable_names` (exact equality, no patterns) and, while `disable_last_linear` is
+// true (its default), the last Linear of the model, which are rolled back to float first.
 #pragma once
 
 #include "vendors/Reading.h"
@@ -51,6 +53,21 @@ V0Calib readCalibCfg(const YamlValue *calibCfg);
 // a w_method other than MinMax, w_sym false with a_bit 8).
 bool v0Recipe(const V0Calib &c, ir::Tier &tier, vendors::RoleReading &weight,
               vendors::RoleReading &act, std::string &why);
+
+// One entry of spec.calib_params.mix_cfg (Calibrator's per-Linear config choice): a name or
+// fnmatch pattern and the config it picks ("float", "w8a8", "w8a16", "w8a8_dynamic",
+// "w4a8_dynamic"), in file order.
+struct V0Mix {
+  std::string pattern, type;
+  const YamlValue *at = nullptr; // the entry's value
+};
+std::vector<V0Mix> readV0MixCfg(const YamlValue &root);
+// Python's fnmatch.fnmatchcase: `*`, `?`, `[seq]`, `[!seq]`; everything else literal (no braces,
+// no escapes).
+bool fnmatchCase(std::string_view name, std::string_view pattern);
+// LayerConfigManager.build_layer_config's choice for a Linear named `name`: an entry named exactly
+// like it, else the first entry whose pattern matches; null for none (the default config).
+const V0Mix *v0MixFor(const std::vector<V0Mix> &mix, std::string_view name);
 
 // The keyword arguments of spec.calib_cfg and spec.anti_cfg (mappings) that QuantConfig or
 // AntiOutlierConfig refuses when the v0 plugin constructs them, with msModelSlim's message, each

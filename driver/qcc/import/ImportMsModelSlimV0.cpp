@@ -57,6 +57,17 @@ struct V0Import {
                        {src.path, "a modelslim_v0 calib_cfg with " + why});
       return false;
     }
+    // mix_cfg gives the Linears it selects another config: only its float entries have words.
+    for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
+      if (!mixCarried()) {
+        ctx.diags.report(DiagID::err_import_unsupported, at(*m.at),
+                         {src.path, "a modelslim_v0 calib_params.mix_cfg entry '" + m.pattern +
+                                        "': '" + m.at->text +
+                                        "' (the target writes calib_cfg's one recipe and "
+                                        "mix_cfg's float entries, fnmatch patterns without braces "
+                                        "or backslashes)"});
+        return false;
+      }
     out.defaults.weight = words(w);
     out.defaults.act = words(a);
     if (c.at)
@@ -97,16 +108,41 @@ struct V0Import {
     return s;
   }
 
+  // calib_params.mix_cfg as the v0 setting `mix_cfg { float ... }`: only when every entry picks
+  // the float config and is a pattern both fnmatch and qspec read alike (no braces, no `\`).
+  bool mixCarried() const {
+    std::vector<msmodelslim::V0Mix> mix = msmodelslim::readV0MixCfg(doc.root);
+    for (const msmodelslim::V0Mix &m : mix)
+      if (m.type != "float" || m.pattern.empty() ||
+          m.pattern.find_first_of("{}\\") != std::string::npos)
+        return false;
+    return !mix.empty();
+  }
+
   void protect(const msmodelslim::V0Calib &c, ImportedSpec &out) const {
     const ir::Inventory *inv = ctx.inventory ? &ctx.inventory->inventory : nullptr;
     std::vector<std::string> names;
+    // The Linears mix_cfg's float entries leave float are protected too; without an inventory
+    // the entries themselves, which the target then writes back to mix_cfg.
+    std::vector<msmodelslim::V0Mix> mix;
+    if (mixCarried())
+      mix = msmodelslim::readV0MixCfg(doc.root);
+    if (inv) {
+      for (const ir::Module &m : inv->modules)
+        if ((m.type.empty() || m.type == "Linear") && msmodelslim::v0MixFor(mix, m.name))
+          names.push_back(m.name);
+    } else {
+      for (const msmodelslim::V0Mix &m : mix)
+        out.protectNames.push_back(m.pattern);
+    }
     for (const YamlValue *n : c.disableNames) {
       if (inv && !inv->find(n->text)) {
         notCarried(*n, "disable_names entry \"" + n->text + "\"",
                    "it names no module of the inventory");
         continue;
       }
-      names.push_back(n->text);
+      if (std::find(names.begin(), names.end(), n->text) == names.end())
+        names.push_back(n->text);
     }
     if (c.disableLastLinear) {
       const ir::Module *last = nullptr;
@@ -190,6 +226,24 @@ struct V0Import {
     t.settings.push_back("disable_anti_names " + s);
   }
 
+  // Calibrator's keyword arguments: mix_cfg's float entries; disable_level (a rollback of layers
+  // chosen by the calibration run) and the others are not carried.
+  void calibParams(const YamlValue &params, TargetBlock &t) const {
+    for (const auto &[k, v] : params.map) {
+      if (k != "mix_cfg" || !mixCarried()) {
+        notCarried(v, "calib_params." + k,
+                   k == "mix_cfg" ? "the target writes mix_cfg's float entries (fnmatch patterns "
+                                    "without braces or backslashes)"
+                                  : "the modelslim_v0 target writes calib_params.mix_cfg");
+        continue;
+      }
+      std::string s;
+      for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
+        s += (s.empty() ? "" : ", ") + qspecString(m.pattern);
+      t.settings.push_back("mix_cfg { float " + s + " }");
+    }
+  }
+
   void specKeys(const YamlValue &spec, TargetBlock &t) const {
     for (const auto &[k, v] : spec.map) {
       if (k == "calib_cfg") {
@@ -205,6 +259,8 @@ struct V0Import {
         t.settings.push_back("dataset " + qspecString(v.text));
       } else if (k == "anti_dataset" && v.kind == YamlValue::Scalar) {
         t.settings.push_back("anti_dataset " + qspecString(v.text));
+      } else if (k == "calib_params" && v.kind == YamlValue::Mapping) {
+        calibParams(v, t);
       } else if (k == "calib_save_params" && v.kind == YamlValue::Mapping) {
         for (const auto &[sk, sv] : v.map)
           if (sk == "part_file_size" && sv.scalarType() == "int")

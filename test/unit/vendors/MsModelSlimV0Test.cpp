@@ -163,6 +163,57 @@ TEST(MsModelSlimV0Reader, DisableNamesAndTheLastLinear) {
   EXPECT_EQ(kept.reading.modules[5].tier, ir::Tier::Int8);
 }
 
+TEST(MsModelSlimV0, FnmatchCase) {
+  using msmodelslim::fnmatchCase;
+  EXPECT_TRUE(fnmatchCase("model.layers.3.mlp.down_proj", "model.layers.*.mlp.down_proj"));
+  EXPECT_TRUE(fnmatchCase("a.b.c", "*"));
+  EXPECT_TRUE(fnmatchCase("m.1.q", "m.?.q"));
+  EXPECT_TRUE(fnmatchCase("m.1.q", "m.[0-3].q"));
+  EXPECT_FALSE(fnmatchCase("m.1.q", "m.[!0-3].q"));
+  EXPECT_TRUE(fnmatchCase("m[1", "m[1")); // a `[` without its `]` is literal
+  EXPECT_FALSE(fnmatchCase("m.{0,1}", "m.0"));
+  EXPECT_FALSE(fnmatchCase("M.1.q", "m.*")); // case-sensitive
+  EXPECT_FALSE(fnmatchCase("model.layers.3.mlp.up", "*.mlp.down*"));
+}
+
+// Calibrator's mix_cfg: an exact key first, else the first matching pattern; float entries
+// leave Linears float, w8a8_dynamic gives a w_bit 8 recipe per_token activations; the rollback
+// (disable_names, the last Linear) comes first.
+TEST(MsModelSlimV0Reader, MixCfg) {
+  Read r;
+  read(r,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false, disable_names: "
+       "[m.1.q]}\n  calib_params:\n    mix_cfg:\n      \"m.*.down\": float\n"
+       "      \"m.1.*\": w8a8_dynamic\n      \"m.0.q\": w8a8\n",
+       kSpec);
+  ASSERT_TRUE(r.ok);
+  const auto &m = r.reading.modules;
+  EXPECT_EQ(m[0].tier, ir::Tier::Int8); // m.0.q: w8a8, the recipe itself
+  EXPECT_EQ(*m[0].act.scope, "per_tensor");
+  EXPECT_EQ(m[1].tier, ir::Tier::Float); // m.0.down
+  EXPECT_EQ(m[1].line, 6u);
+  EXPECT_EQ(m[2].tier, ir::Tier::Float); // m.1.q: disable_names first
+  EXPECT_EQ(m[3].tier, ir::Tier::Float); // m.1.down: the first matching entry is float
+  EXPECT_EQ(m[5].tier, ir::Tier::Float); // lm_head: the last Linear
+  Read dyn;
+  read(dyn,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n  calib_params:\n"
+       "    mix_cfg: {\"m.1.*\": w8a8_dynamic}\n",
+       kSpec);
+  ASSERT_TRUE(dyn.ok);
+  EXPECT_EQ(*dyn.reading.modules[2].act.scope, "per_token");
+  EXPECT_EQ(*dyn.reading.modules[0].act.scope, "per_tensor");
+  // A w4a8 sparse calib_cfg has no derived w8a8 configs: Calibrator stops, roles unknown.
+  Read w4;
+  read(w4,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 4, co_sparse: true}\n"
+       "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
+       kSpec);
+  ASSERT_TRUE(w4.ok);
+  EXPECT_FALSE(w4.reading.modules[2].weight.dtype);
+  EXPECT_EQ(*w4.reading.modules[0].weight.dtype, "int4");
+}
+
 TEST(MsModelSlimV0Reader, TranslationValidationFindsAQuantizedHead) {
   // The spec quantizes every Linear; the file leaves the last Linear to QuantConfig's default.
   Read r;
