@@ -255,6 +255,34 @@ void checkArgs(const YamlValue &cfg, const Arg (&args)[N], const char *ctor,
   }
 }
 
+// Calibrator's keyword arguments besides model, cfg and calib_data: disable_level (`L0`, `L<n>`),
+// all_tensors, mix_cfg (a dict whose values are ALLOWED_MIX_TYPES).
+void checkCalibParams(const YamlValue &params,
+                      const std::function<void(uint32_t, uint32_t, std::string)> &report) {
+  static const Arg args[] = {{"disable_level", "str", nullptr, nullptr},
+                             {"all_tensors", nullptr, nullptr, nullptr},
+                             {"mix_cfg", nullptr, nullptr, nullptr}};
+  checkArgs(params, args, "Calibrator", report);
+  const YamlValue *level = params.get("disable_level");
+  if (level && pyType(*level) == "str" &&
+      !std::regex_match(level->text, std::regex("L(0|[1-9][0-9]*)")))
+    report(level->line, level->col, "Please check the `disable_level` configuration.");
+  const YamlValue *mix = params.get("mix_cfg");
+  bool empty = mix && ((mix->kind == YamlValue::Sequence && mix->items.empty()) ||
+                       (mix->kind == YamlValue::Scalar && mix->text.empty()));
+  if (!mix || mix->kind == YamlValue::Null || empty)
+    return; // Calibrator checks a mix_cfg that is truthy only
+  if (mix->kind != YamlValue::Mapping)
+    return report(mix->line, mix->col, "mix_cfg must be a dict if provided.");
+  for (const auto &[k, v] : mix->map)
+    if (v.kind != YamlValue::Scalar ||
+        !std::regex_match(v.text, std::regex("float|w8a8|w8a16|w8a8_dynamic|w4a8_dynamic")))
+      report(
+          v.line, v.col,
+          "mix_cfg entry '" + k + "': config '" + v.text +
+              "' is not among ALLOWED_MIX_TYPES (float, w4a8_dynamic, w8a16, w8a8, w8a8_dynamic)");
+}
+
 } // namespace
 
 void checkV0Arguments(const YamlValue &spec,
@@ -271,6 +299,8 @@ void checkV0Arguments(const YamlValue &spec,
     if (ws && c.aBit == 8 && !c.wSym)
       report(ws->line, ws->col, "w_sym should be True when a_bit = 8, please check it");
   }
+  if (const YamlValue *p = spec.get("calib_params"); p && p->kind == YamlValue::Mapping)
+    checkCalibParams(*p, report);
   if (const YamlValue *cfg = spec.get("anti_cfg"); cfg && cfg->kind == YamlValue::Mapping) {
     checkArgs(*cfg, kAntiArgs, "AntiOutlierConfig", report);
     const YamlValue *m = cfg->get("anti_method");
