@@ -121,8 +121,10 @@ struct V0Comparer {
                  {"w_sym", "true"},
                  {"anti_method", "'m2'"},
                  {"disable_anti_names", "[]"}});
+    // Calibrator's arguments: disable_level L0 is its default (no rollback).
+    arguments(*specA, *specB, "calib_params", {{"disable_level", "'L0'"}});
     for (const auto &[k, v] : specA->map) {
-      if (k == "calib_cfg" || k == "anti_cfg")
+      if (k == "calib_cfg" || k == "anti_cfg" || k == "calib_params")
         continue;
       const YamlValue *w = specB->get(k);
       if (!w)
@@ -131,7 +133,7 @@ struct V0Comparer {
         report(v, "spec." + k, k + ": " + canonicalPracticeValue(*w));
     }
     for (const auto &[k, w] : specB->map)
-      if (!specA->get(k) && k != "calib_cfg" && k != "anti_cfg")
+      if (!specA->get(k) && k != "calib_cfg" && k != "anti_cfg" && k != "calib_params")
         report(*specA, "the default of spec." + k, k + ": " + canonicalPracticeValue(w));
   }
 };

@@ -57,6 +57,15 @@ struct V0Import {
                        {src.path, "a modelslim_v0 calib_cfg with " + why});
       return false;
     }
+    // disable_level L<n> rolls back n layers the calibration run chooses: no reading knows which.
+    if (const YamlValue *level = calibParam("disable_level");
+        level && level->kind == YamlValue::Scalar && level->text != "L0") {
+      ctx.diags.report(DiagID::err_import_unsupported, at(*level),
+                       {src.path, "a modelslim_v0 calib_params.disable_level " + level->text +
+                                      " (the calibration run rolls back layers it chooses, "
+                                      "which no reading knows; L0, none, is the default)"});
+      return false;
+    }
     // mix_cfg gives the Linears it selects another config: only its float entries have words.
     for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
       if (!mixCarried()) {
@@ -85,6 +94,12 @@ struct V0Import {
   }
 
   static bool isBool(const YamlValue &v) { return v.scalarType() == "bool"; }
+
+  const YamlValue *calibParam(const char *key) const {
+    const YamlValue *spec = doc.root.get("spec");
+    const YamlValue *p = spec ? spec->get("calib_params") : nullptr;
+    return p && p->kind == YamlValue::Mapping ? p->get(key) : nullptr;
+  }
 
   // The calib_cfg arguments the target says as v0 settings of the same name: switches, and the
   // sparse scheme's floats.
@@ -226,10 +241,12 @@ struct V0Import {
     t.settings.push_back("disable_anti_names " + s);
   }
 
-  // Calibrator's keyword arguments: mix_cfg's float entries; disable_level (a rollback of layers
-  // chosen by the calibration run) and the others are not carried.
+  // Calibrator's keyword arguments: mix_cfg's float entries, disable_level L0 (its default, as
+  // the target leaves it out; calib() refuses the others); the rest is not carried.
   void calibParams(const YamlValue &params, TargetBlock &t) const {
     for (const auto &[k, v] : params.map) {
+      if (k == "disable_level" && v.kind == YamlValue::Scalar && v.text == "L0")
+        continue;
       if (k != "mix_cfg" || !mixCarried()) {
         notCarried(v, "calib_params." + k,
                    k == "mix_cfg" ? "the target writes mix_cfg's float entries (fnmatch patterns "
