@@ -1,8 +1,9 @@
 // `qcc import --roundtrip` of a modelslim_v0 practice: everything the v0 plugin reads besides the
 // module readings (which Linear is quantized with which recipe), compared between the original
-// and the re-emitted practice. calib_cfg and anti_cfg are compared argument by argument, an
-// absent argument being QuantConfig's or AntiOutlierConfig's default; `disable_names` is part of
-// the module readings (compared as a set without an inventory); every other spec key by value.
+// and the re-emitted practice. calib_cfg, anti_cfg and calib_params are compared argument by
+// argument, an absent argument being QuantConfig's, AntiOutlierConfig's or Calibrator's default;
+// `disable_names` is part of the module readings (compared as a set without an inventory); every
+// other spec key by value.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "vendors/msmodelslim/MsModelSlimV0.h"

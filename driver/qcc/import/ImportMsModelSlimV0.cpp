@@ -2,10 +2,11 @@
 // one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
 // Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m4, m1;
 // disable_anti_names), calib_cfg's use_kvcache_quant and sparse arguments (co_sparse, is_lowbit,
-// use_sigma, fraction, sigma_factor, pr), calib_dataset, anti_dataset,
-// calib_save_params.part_file_size and the metadata become the
-// `target msmodelslim { apiversion modelslim_v0 ... }` block. Every other key is reported not
-// carried at its place.
+// use_sigma, fraction, sigma_factor, pr), calib_params.mix_cfg's float entries (whose Linears
+// also join `protect`), calib_dataset, anti_dataset, calib_save_params.part_file_size and the
+// metadata become the `target msmodelslim { apiversion modelslim_v0 ... }` block. A calib_cfg,
+// mix_cfg entry or disable_level whose reading qspec cannot say is refused; every other key is
+// reported not carried at its place.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "frontend/Parser.h"
