@@ -210,7 +210,9 @@ private:
     }
     out_.include = target_.option("include");
     if (out_.apiversion != "modelslim_v0")
-      for (const char *key : {"anti_dataset", "disable_anti_names", "use_kvcache_quant"})
+      for (const char *key :
+           {"anti_dataset", "disable_anti_names", "use_kvcache_quant", "co_sparse", "is_lowbit",
+            "use_sigma", "sigma_factor", "fraction", "pr", "mix_cfg"})
         if (const ir::Option *o = target_.option(key))
           bad(o, std::string(key) + " exists only under apiversion modelslim_v0");
   }

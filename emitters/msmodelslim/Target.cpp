@@ -28,7 +28,14 @@ void registerMsModelSlimEmitter() {
                      "use_kvcache_quant",
                      "autoround_quant",
                      "float_sparse",
-                     "prior"};
+                     "prior",
+                     "co_sparse",
+                     "is_lowbit",
+                     "use_sigma",
+                     "sigma_factor",
+                     "fraction",
+                     "pr",
+                     "mix_cfg"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16

@@ -4,14 +4,17 @@
 // 1. Options: the settings shared with modelslim_v1 (config_id, score, label,
 //    verified_model_types, dataset, part_file_size, anti_outlier) are parsed by
 //    parsePracticeOptions; save, runner and include have no v0 field and are refused; the
-//    v0-only settings anti_dataset, disable_anti_names and use_kvcache_quant are checked here.
+//    v0-only settings anti_dataset, disable_anti_names, use_kvcache_quant and the sparse scheme's
+//    co_sparse, is_lowbit, use_sigma, fraction, sigma_factor and pr are checked here (the
+//    sparse scheme against the recipe once it is planned: checkSparse).
 // 2. Plan: one recipe for every quantized nn.Linear (v0 has one calib_cfg), and the float Linears
 //    as exact names (`disable_names` has no patterns): with an inventory its names; without one
 //    the names the spec writes, each literal (a pattern is err_emit_needs_inventory). A second
 //    recipe, a recipe v0 has no keys for, or an anti-outlier setting v0 cannot say is
 //    err_msmodelslim_v0_not_expressible at the rule or setting.
 // 3. Write: calib_cfg (w_bit, a_bit, mm_tensor, w_sym, w_method, act_method, is_dynamic, pdmix,
-//    disable_last_linear where the last Linear is quantized, use_kvcache_quant, disable_names),
+//    the sparse arguments, use_kvcache_quant, disable_last_linear where the last Linear is
+//    quantized, disable_names),
 //    anti_cfg (with disable_anti_names), calib_dataset, anti_dataset, calib_save_params.
 //    emit::emitTargets then reads the bytes back through vendors/msmodelslim (readMsModelSlimV0)
 //    and compares the reading with the IR.
@@ -69,10 +72,14 @@ private:
   std::string recipeOf_; // the module (or "the default") that set recipe_
   std::vector<std::string> disable_;
   bool lastLinearQuantized_ = true;
-  // The v0-only settings: anti_dataset, disable_anti_names, use_kvcache_quant.
+  SourceRange recipeAt_; // the rule that set recipe_
+  // The v0-only settings: anti_dataset, disable_anti_names, use_kvcache_quant, and the sparse
+  // scheme's co_sparse, is_lowbit, use_sigma, fraction, sigma_factor, pr.
   const ir::Value *antiDataset_ = nullptr;
   std::vector<std::string> disableAnti_;
-  bool kvcache_ = false;
+  bool kvcache_ = false, coSparse_ = false, isLowbit_ = false, useSigma_ = false;
+  const ir::Value *fraction_ = nullptr, *sigmaFactor_ = nullptr, *pr_ = nullptr;
+  std::vector<const ir::Value *> mixFloat_; // mix_cfg { float "PATTERN", ... }
 
   std::set<std::tuple<FileID, uint32_t, uint32_t, std::string>> reported_;
 
@@ -87,6 +94,15 @@ private:
   }
   void checkOptions();
   void checkV0Settings();
+  void badOption(const ir::Option &o, const std::string &why);
+  bool boolSetting(const char *key);
+  const ir::Value *numberSetting(const char *key, double lo, double hi);
+  void checkSparse();
+  void checkMixCfg();
+  const ir::Value *mixFloatFor(const std::string &name) const;
+  // Float Linears a mix_cfg float entry covers leave disable_names; a quantized one it selects
+  // is refused.
+  bool coveredByMix(const std::string &name, bool isFloat);
   bool recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r);
   void useRecipe(const ir::ResolvedModule &rm, const std::string &name);
   void planWithInventory();
@@ -115,30 +131,61 @@ void V0Writer::checkOptions() {
            "anti_cfg runs one anti_method");
   for (const ir::Value &v : anti->values)
     if (msmodelslim::v0AntiMethod(v.text).empty())
-      cannot(v.range, "anti-outlier processor '" + v.text + "'",
-             "anti_cfg.anti_method has flex_smooth_quant (m6) and smooth_quant (m1)");
+      cannot(v.range, "anti-outlier processor '" + v.text + "'", msmodelslim::v0AntiMethodList());
   for (const ir::Option &c : anti->children) {
     if (msmodelslim::v0AntiMethod(c.key).empty()) {
-      cannot(c.keyRange, "anti-outlier processor '" + c.key + "'",
-             "anti_cfg.anti_method has flex_smooth_quant (m6) and smooth_quant (m1)");
+      cannot(c.keyRange, "anti-outlier processor '" + c.key + "'", msmodelslim::v0AntiMethodList());
       continue;
     }
     for (const ir::Option &p : c.children)
       if (c.key != "flex_smooth_quant" || (p.key != "alpha" && p.key != "beta"))
         cannot(p.keyRange, "setting '" + p.key + "' of " + c.key,
-               c.key == "flex_smooth_quant" ? "anti_cfg.flex_config takes alpha and beta"
-                                            : "anti_cfg m1 takes no settings");
+               c.key == "flex_smooth_quant"
+                   ? "anti_cfg.flex_config takes alpha and beta"
+                   : "anti_cfg " + msmodelslim::v0AntiMethod(c.key) +
+                         " takes no settings (AntiOutlierConfig fixes them)");
   }
 }
 
+void V0Writer::badOption(const ir::Option &o, const std::string &why) {
+  diags_.report(DiagID::err_msmodelslim_bad_option,
+                o.values.empty() ? o.range : o.values.front().range, {o.key, why});
+  ok_ = false;
+}
+
+// A QuantConfig switch: `true` or `false` (false, its default, writes nothing).
+bool V0Writer::boolSetting(const char *key) {
+  const ir::Option *o = target_.option(key);
+  if (!o)
+    return false;
+  if (o->isBlock || o->values.size() != 1 ||
+      (o->values[0].text != "true" && o->values[0].text != "false")) {
+    badOption(*o, std::string(key) + " is true or false");
+    return false;
+  }
+  return o->values[0].text == "true";
+}
+
+// A QuantConfig float in [lo, hi], the range its check_number applies.
+const ir::Value *V0Writer::numberSetting(const char *key, double lo, double hi) {
+  const ir::Option *o = target_.option(key);
+  if (!o)
+    return nullptr;
+  if (o->isBlock || o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
+      !(o->values[0].number >= lo && o->values[0].number <= hi)) {
+    badOption(*o, std::string(key) + " is a number in [" +
+                      practiceNumber({ir::Value::Number, "", lo}) + ", " +
+                      practiceNumber({ir::Value::Number, "", hi}) + "]");
+    return nullptr;
+  }
+  return &o->values[0];
+}
+
 // anti_dataset (AntiOutlier's calibration data), disable_anti_names (the Linears the anti-outlier
-// step leaves alone, exact names) and use_kvcache_quant (QuantConfig's int8 KV cache).
+// step leaves alone, exact names), use_kvcache_quant (QuantConfig's int8 KV cache) and the sparse
+// scheme's arguments (their combination with the recipe: checkSparse).
 void V0Writer::checkV0Settings() {
-  auto bad = [&](const ir::Option &o, const std::string &why) {
-    diags_.report(DiagID::err_msmodelslim_bad_option,
-                  o.values.empty() ? o.range : o.values.front().range, {o.key, why});
-    ok_ = false;
-  };
+  auto bad = [&](const ir::Option &o, const std::string &why) { badOption(o, why); };
   for (const char *key : {"anti_dataset", "disable_anti_names"})
     if (const ir::Option *o = target_.option(key); o && !options_.antiOutlier)
       bad(*o, std::string(key) + " configures anti_cfg; it needs an anti_outlier setting");
@@ -168,13 +215,101 @@ void V0Writer::checkV0Settings() {
       }
     }
   }
-  if (const ir::Option *o = target_.option("use_kvcache_quant")) {
-    if (o->isBlock || o->values.size() != 1 ||
-        (o->values[0].text != "true" && o->values[0].text != "false"))
-      bad(*o, "use_kvcache_quant is true or false");
-    else
-      kvcache_ = o->values[0].text == "true";
+  kvcache_ = boolSetting("use_kvcache_quant");
+  coSparse_ = boolSetting("co_sparse");
+  isLowbit_ = boolSetting("is_lowbit");
+  useSigma_ = boolSetting("use_sigma");
+  // QuantConfig checks fraction and sigma_factor whatever the scheme; pr only in the low-bit one,
+  // where [0, 1] applies (qspec applies it always: pr is a probability).
+  fraction_ = numberSetting("fraction", 0.01, 0.1);
+  sigmaFactor_ = numberSetting("sigma_factor", 3.0, 4.0);
+  pr_ = numberSetting("pr", 0.0, 1.0);
+  checkMixCfg();
+}
+
+// mix_cfg { float "PATTERN", ... }: Calibrator's mix_cfg entries that pick the float config, an
+// fnmatch pattern or exact name each (no braces or backslashes: fnmatch has neither, qspec's
+// patterns have both). Other configs would give Linears a second recipe.
+void V0Writer::checkMixCfg() {
+  const ir::Option *o = target_.option("mix_cfg");
+  if (!o)
+    return;
+  if (!o->isBlock || o->children.empty())
+    return badOption(*o, "mix_cfg is a block: mix_cfg { float \"PATTERN\", ... }");
+  for (const ir::Option &c : o->children) {
+    if (c.key != "float") {
+      cannot(c.keyRange, "mix_cfg entries of config '" + c.key + "'",
+             "qspec writes mix_cfg's float entries; a w8a8, w8a16 or w8a8_dynamic entry gives "
+             "Linears a second recipe (use modelslim_v1)");
+      continue;
+    }
+    if (c.values.empty())
+      badOption(c, "mix_cfg float takes one or more patterns");
+    for (const ir::Value &v : c.values) {
+      if (v.kind != ir::Value::String || v.text.empty() ||
+          v.text.find_first_of("{}\\") != std::string::npos) {
+        diags_.report(DiagID::err_msmodelslim_bad_option, v.range,
+                      {"mix_cfg", "a mix_cfg entry is a name or an fnmatch pattern without "
+                                  "braces or backslashes, not '" +
+                                      v.text + "'"});
+        ok_ = false;
+      } else if (checkWhitelisted(diags_, "mix_cfg entry", v.text, v.range)) {
+        mixFloat_.push_back(&v);
+      } else {
+        ok_ = false;
+      }
+    }
   }
+}
+
+const ir::Value *V0Writer::mixFloatFor(const std::string &name) const {
+  for (const ir::Value *v : mixFloat_)
+    if (v->text == name || msmodelslim::fnmatchCase(name, v->text))
+      return v;
+  return nullptr;
+}
+
+bool V0Writer::coveredByMix(const std::string &name, bool isFloat) {
+  const ir::Value *v = mixFloatFor(name);
+  if (v && !isFloat)
+    cannot(v->range, "mix_cfg float entry '" + v->text + "'",
+           "it selects '" + name + "', which the spec quantizes; protect it or narrow the entry");
+  return v != nullptr;
+}
+
+// The sparse scheme (QuantConfig's check_sparse_config and get_quant_type): co_sparse, or
+// is_lowbit (which turns co_sparse off) with w_bit 4, quantizes w4a8 as W8A8S. co_sparse replaces
+// w_bit and a_bit by 4 and 8 and pr by 1.0, so a spec that says another recipe or pr is refused
+// rather than written to be changed; a w4a8 recipe without the scheme is W4A8_DYNAMIC, which
+// needs per-group weights v0 cannot say.
+void V0Writer::checkSparse() {
+  const V0Recipe &r = *recipe_;
+  bool w4a8 = r.wBit == 4 && r.aBit == 8;
+  auto at = [&](const char *key) { return target_.option(key)->range; };
+  if (isLowbit_ && !w4a8)
+    cannot(at("is_lowbit"), "is_lowbit with a " + r.describe() + " recipe",
+           "qspec writes is_lowbit for the w4a8 sparse scheme (weight int4, act int8) only");
+  else if (coSparse_ && !isLowbit_ && !w4a8)
+    cannot(at("co_sparse"), "co_sparse with a " + r.describe() + " recipe",
+           "co_sparse makes QuantConfig's recipe w4a8 (it replaces w_bit and a_bit); say weight "
+           "int4 and act int8");
+  if (w4a8 && !coSparse_ && !isLowbit_)
+    cannot(recipeAt_, "a " + r.describe() + " recipe without co_sparse or is_lowbit",
+           "QuantConfig quantizes w_bit 4 with a_bit 8 as the sparse scheme (co_sparse or "
+           "is_lowbit) or as W4A8_DYNAMIC, which needs per-group weights");
+  if (!w4a8 || (!coSparse_ && !isLowbit_))
+    return;
+  const char *scheme = isLowbit_ ? "is_lowbit" : "co_sparse";
+  if (r.isDynamic || r.pdmix)
+    cannot(recipeAt_,
+           std::string(r.isDynamic ? "per_token" : "pd_mix") + " activations with " + scheme,
+           "the sparse scheme (W8A8S) quantizes activations per_tensor");
+  if (r.wMethod != "MinMax")
+    cannot(recipeAt_, "weight method " + r.wMethod + " with " + scheme,
+           "the sparse scheme (W8A8S) takes MinMax weights");
+  if (coSparse_ && !isLowbit_ && pr_ && pr_->number != 1.0)
+    cannot(pr_->range, "pr " + pr_->text + " with co_sparse",
+           "QuantConfig sets pr to 1.0 for co_sparse");
 }
 
 // The QuantConfig arguments of one quantized module, or false after reporting what v0 lacks.
@@ -219,6 +354,12 @@ bool V0Writer::recipeFor(const ir::ResolvedModule &rm, const std::string &name, 
     return false;
   }
   r.aBit = 8;
+  if (!r.wSym) {
+    cannot(at(rm.weight.symmetric.from),
+           "asymmetric weights of '" + name + "' with int8 activations",
+           "QuantConfig requires w_sym true when a_bit is 8");
+    return false;
+  }
   const std::string &as = rm.act.scope.value.str();
   if (!as.empty() && as != "per_tensor" && as != "per_token" && as != "pd_mix") {
     cannot(at(rm.act.scope.from), "act scope '" + as + "' of '" + name + "'",
@@ -254,6 +395,7 @@ void V0Writer::useRecipe(const ir::ResolvedModule &rm, const std::string &name) 
   if (!recipe_) {
     recipe_ = r;
     recipeOf_ = name;
+    recipeAt_ = rm.tier.from.range().valid() ? rm.tier.from.range() : target_.range;
   } else if (!(*recipe_ == r) && ok_) {
     cannot(rm.tier.from.range(), "two recipes",
            "'" + recipeOf_ + "' is " + recipe_->describe() + " and '" + name + "' is " +
@@ -270,6 +412,8 @@ void V0Writer::planWithInventory() {
       continue; // QuantConfig quantizes nn.Linear only
     const ir::ResolvedModule &rm = spec_.resolution.modules[m];
     lastLinearQuantized_ = rm.tier.value != ir::Tier::Float;
+    if (coveredByMix(inv.modules[m].name, !lastLinearQuantized_))
+      continue;
     if (rm.tier.value == ir::Tier::Float)
       disable_.push_back(inv.modules[m].name);
     else
@@ -298,6 +442,8 @@ void V0Writer::planSymbolic() {
     if (e.isType)
       continue;
     SourceRange at = e.selectors.empty() ? target_.range : e.selectors.front()->range;
+    if (coveredByMix(e.text, e.module.tier.value == ir::Tier::Float))
+      continue;
     if (e.module.tier.value != ir::Tier::Float) {
       useRecipe(e.module, e.text);
       continue;
@@ -330,14 +476,9 @@ void V0Writer::writeAnti(YAML::Emitter &y) {
   y << YAML::Key << "anti_cfg" << YAML::Value << YAML::BeginMap;
   y << YAML::Key << "anti_method" << YAML::Value << YAML::DoubleQuoted
     << msmodelslim::v0AntiMethod(type);
-  // AntiOutlierConfig's own w_bit/a_bit/w_sym default to 8/8/true: written when the recipe's
-  // differ.
-  if (recipe_->wBit != 8)
-    y << YAML::Key << "w_bit" << YAML::Value << recipe_->wBit;
-  if (recipe_->aBit != 8)
-    y << YAML::Key << "a_bit" << YAML::Value << recipe_->aBit;
-  if (!recipe_->wSym)
-    y << YAML::Key << "w_sym" << YAML::Value << "false";
+  // AntiOutlierConfig's own w_bit/a_bit/w_sym are left at 8/8/true, as msModelSlim's lab
+  // practices leave them under w4a8 and w8a16 recipes too: besides m3 (AWQ, which qspec does not
+  // write) it refuses a_bit 16 and w_sym false.
   if (anti->values.empty() && !anti->children[0].children.empty()) {
     y << YAML::Key << "flex_config" << YAML::Value << YAML::BeginMap;
     for (const ir::Option &p : anti->children[0].children) {
@@ -373,6 +514,19 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "is_dynamic" << YAML::Value << "true";
   if (r.pdmix)
     y << YAML::Key << "pdmix" << YAML::Value << "true";
+  for (const auto &[key, on] :
+       {std::pair{"is_lowbit", isLowbit_}, std::pair{"co_sparse", coSparse_},
+        std::pair{"use_sigma", useSigma_}})
+    if (on)
+      y << YAML::Key << key << YAML::Value << "true";
+  // QuantConfig's check_number takes Python floats only: 4 is written 4.0.
+  for (const auto &[key, v] : {std::pair{"fraction", fraction_},
+                               std::pair{"sigma_factor", sigmaFactor_}, std::pair{"pr", pr_}})
+    if (v) {
+      ir::Value f = *v;
+      f.isInteger = false;
+      y << YAML::Key << key << YAML::Value << practiceNumber(f);
+    }
   if (kvcache_)
     y << YAML::Key << "use_kvcache_quant" << YAML::Value << "true";
   // QuantConfig leaves the model's last Linear float unless told not to.
@@ -380,6 +534,14 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "disable_last_linear" << YAML::Value << "false";
   writeNames(y, "disable_names", disable_);
   y << YAML::EndMap;
+  if (!mixFloat_.empty()) {
+    y << YAML::Key << "calib_params" << YAML::Value << YAML::BeginMap << YAML::Key << "mix_cfg"
+      << YAML::Value << YAML::BeginMap;
+    for (const ir::Value *v : mixFloat_)
+      y << YAML::Key << YAML::DoubleQuoted << v->text << YAML::Value << YAML::DoubleQuoted
+        << "float";
+    y << YAML::EndMap << YAML::EndMap;
+  }
   if (options_.dataset)
     y << YAML::Key << "calib_dataset" << YAML::Value << YAML::DoubleQuoted
       << options_.dataset->text;
@@ -404,6 +566,8 @@ bool V0Writer::run(OutputContext &out) {
   if (ok_ && !recipe_)
     cannot(target_.range, "a spec with no quantized Linear",
            "calib_cfg always quantizes; use modelslim_v1");
+  if (ok_)
+    checkSparse();
   if (!ok_)
     return false;
   write(out);

@@ -5,6 +5,7 @@
 #include "vendors/CheckHelpers.h"
 
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
+#include "vendors/msmodelslim/MsModelSlimV0.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -543,7 +544,8 @@ struct Checker {
   }
 
   // modelslim_v0: the plugin reads spec's keys with dict.get and passes calib_cfg and anti_cfg
-  // to QuantConfig and AntiOutlierConfig as keyword arguments, so each must be a mapping.
+  // to QuantConfig and AntiOutlierConfig as keyword arguments, so each must be a mapping of
+  // arguments those constructors take, with values they accept (checkV0Arguments).
   void v0Spec(const YamlValue &root) {
     const YamlValue *s = root.get("spec");
     if (!s)
@@ -556,6 +558,9 @@ struct Checker {
         add(Check::V0Spec, true, v,
             std::string("spec.") + key + ": must be a dict of keyword arguments (" +
                 (std::string(key) == "calib_cfg" ? "QuantConfig" : "AntiOutlierConfig") + ")");
+    checkV0Arguments(*s, [&](uint32_t line, uint32_t col, std::string msg) {
+      issues.push_back({Check::V0Spec, true, line, col, std::move(msg)});
+    });
   }
 
   void run() {

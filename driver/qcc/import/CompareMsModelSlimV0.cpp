@@ -1,8 +1,9 @@
 // `qcc import --roundtrip` of a modelslim_v0 practice: everything the v0 plugin reads besides the
 // module readings (which Linear is quantized with which recipe), compared between the original
-// and the re-emitted practice. calib_cfg and anti_cfg are compared argument by argument, an
-// absent argument being QuantConfig's or AntiOutlierConfig's default; `disable_names` is part of
-// the module readings (compared as a set without an inventory); every other spec key by value.
+// and the re-emitted practice. calib_cfg, anti_cfg and calib_params are compared argument by
+// argument, an absent argument being QuantConfig's, AntiOutlierConfig's or Calibrator's default;
+// `disable_names` is part of the module readings (compared as a set without an inventory); every
+// other spec key by value.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "vendors/msmodelslim/MsModelSlimV0.h"
@@ -78,6 +79,14 @@ struct V0Comparer {
     report(*at, "calib_cfg.disable_names", "another set of " + std::to_string(b.size()) + " names");
   }
 
+  // A float default as canonicalPracticeValue writes a float the file holds.
+  static std::string number(const char *text) {
+    YamlValue v;
+    v.kind = YamlValue::Scalar;
+    v.text = text;
+    return canonicalPracticeValue(v);
+  }
+
   void run(const msmodelslim::PracticeDoc &a, const msmodelslim::PracticeDoc &b) const {
     comparePracticeMetadata(src, ctx, a, b);
     YamlValue none;
@@ -97,6 +106,12 @@ struct V0Comparer {
                {"is_dynamic", "false"},
                {"pdmix", "false"},
                {"use_kvcache_quant", "false"},
+               {"co_sparse", "false"},
+               {"is_lowbit", "false"},
+               {"use_sigma", "false"},
+               {"fraction", number("0.01")},
+               {"sigma_factor", number("3.0")},
+               {"pr", number("1.0")},
                {"disable_last_linear", "true"}});
     if (!ctx.inventory)
       disableNames(*specA, *specB);
@@ -107,8 +122,10 @@ struct V0Comparer {
                  {"w_sym", "true"},
                  {"anti_method", "'m2'"},
                  {"disable_anti_names", "[]"}});
+    // Calibrator's arguments: disable_level L0 is its default (no rollback).
+    arguments(*specA, *specB, "calib_params", {{"disable_level", "'L0'"}});
     for (const auto &[k, v] : specA->map) {
-      if (k == "calib_cfg" || k == "anti_cfg")
+      if (k == "calib_cfg" || k == "anti_cfg" || k == "calib_params")
         continue;
       const YamlValue *w = specB->get(k);
       if (!w)
@@ -117,7 +134,7 @@ struct V0Comparer {
         report(v, "spec." + k, k + ": " + canonicalPracticeValue(*w));
     }
     for (const auto &[k, w] : specB->map)
-      if (!specA->get(k) && k != "calib_cfg" && k != "anti_cfg")
+      if (!specA->get(k) && k != "calib_cfg" && k != "anti_cfg" && k != "calib_params")
         report(*specA, "the default of spec." + k, k + ": " + canonicalPracticeValue(w));
   }
 };

@@ -1,10 +1,12 @@
 // `qcc import` of a `modelslim_v0` practice (vendors/msmodelslim/MsModelSlimV0.h). calib_cfg's
 // one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
-// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m1;
-// disable_anti_names), calib_cfg.use_kvcache_quant, calib_dataset, anti_dataset,
-// calib_save_params.part_file_size and the metadata become the
-// `target msmodelslim { apiversion modelslim_v0 ... }` block. Every other key is reported not
-// carried at its place.
+// Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m4, m1;
+// disable_anti_names), calib_cfg's use_kvcache_quant and sparse arguments (co_sparse, is_lowbit,
+// use_sigma, fraction, sigma_factor, pr), calib_params.mix_cfg's float entries (whose Linears
+// also join `protect`), calib_dataset, anti_dataset, calib_save_params.part_file_size and the
+// metadata become the `target msmodelslim { apiversion modelslim_v0 ... }` block. A calib_cfg,
+// mix_cfg entry or disable_level whose reading qspec cannot say is refused; every other key is
+// reported not carried at its place.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "frontend/Parser.h"
@@ -56,20 +58,64 @@ struct V0Import {
                        {src.path, "a modelslim_v0 calib_cfg with " + why});
       return false;
     }
+    // disable_level L<n> rolls back n layers the calibration run chooses: no reading knows which.
+    if (const YamlValue *level = calibParam("disable_level");
+        level && level->kind == YamlValue::Scalar && level->text != "L0") {
+      ctx.diags.report(DiagID::err_import_unsupported, at(*level),
+                       {src.path, "a modelslim_v0 calib_params.disable_level " + level->text +
+                                      " (the calibration run rolls back layers it chooses, "
+                                      "which no reading knows; L0, none, is the default)"});
+      return false;
+    }
+    // mix_cfg gives the Linears it selects another config: only its float entries have words.
+    for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
+      if (!mixCarried()) {
+        ctx.diags.report(DiagID::err_import_unsupported, at(*m.at),
+                         {src.path, "a modelslim_v0 calib_params.mix_cfg entry '" + m.pattern +
+                                        "': '" + m.at->text +
+                                        "' (the target writes calib_cfg's one recipe and "
+                                        "mix_cfg's float entries, fnmatch patterns without braces "
+                                        "or backslashes)"});
+        return false;
+      }
     out.defaults.weight = words(w);
     out.defaults.act = words(a);
     if (c.at)
       for (const auto &[k, v] : c.at->map) {
         const auto &keys = msmodelslim::v0CalibKeys();
-        if (std::find(keys.begin(), keys.end(), k) == keys.end() &&
-            !(k == "use_kvcache_quant" && isBool(v)))
-          notCarried(v, "calib_cfg." + k, "the modelslim_v0 target writes " + keyList());
+        bool read = std::find(keys.begin(), keys.end(), k) != keys.end();
+        if (!v0Setting(k, v) && (!read || settingKey(k)))
+          notCarried(v, "calib_cfg." + k,
+                     settingKey(k) ? "the v0 setting of that name takes " +
+                                         std::string(boolSetting(k) ? "true or false" : "a number")
+                                   : "the modelslim_v0 target writes " + keyList());
       }
     protect(c, out);
     return true;
   }
 
   static bool isBool(const YamlValue &v) { return v.scalarType() == "bool"; }
+
+  const YamlValue *calibParam(const char *key) const {
+    const YamlValue *spec = doc.root.get("spec");
+    const YamlValue *p = spec ? spec->get("calib_params") : nullptr;
+    return p && p->kind == YamlValue::Mapping ? p->get(key) : nullptr;
+  }
+
+  // The calib_cfg arguments the target says as v0 settings of the same name: switches, and the
+  // sparse scheme's floats.
+  static bool boolSetting(const std::string &k) {
+    return k == "use_kvcache_quant" || k == "co_sparse" || k == "is_lowbit" || k == "use_sigma";
+  }
+  static bool settingKey(const std::string &k) {
+    return boolSetting(k) || k == "fraction" || k == "sigma_factor" || k == "pr";
+  }
+  // Whether `v` is a value the setting `k` carries.
+  static bool v0Setting(const std::string &k, const YamlValue &v) {
+    if (!settingKey(k))
+      return false;
+    return boolSetting(k) ? isBool(v) : v.scalarType() == "float" || v.scalarType() == "int";
+  }
 
   static std::string keyList() {
     std::string s;
@@ -78,16 +124,41 @@ struct V0Import {
     return s;
   }
 
+  // calib_params.mix_cfg as the v0 setting `mix_cfg { float ... }`: only when every entry picks
+  // the float config and is a pattern both fnmatch and qspec read alike (no braces, no `\`).
+  bool mixCarried() const {
+    std::vector<msmodelslim::V0Mix> mix = msmodelslim::readV0MixCfg(doc.root);
+    for (const msmodelslim::V0Mix &m : mix)
+      if (m.type != "float" || m.pattern.empty() ||
+          m.pattern.find_first_of("{}\\") != std::string::npos)
+        return false;
+    return !mix.empty();
+  }
+
   void protect(const msmodelslim::V0Calib &c, ImportedSpec &out) const {
     const ir::Inventory *inv = ctx.inventory ? &ctx.inventory->inventory : nullptr;
     std::vector<std::string> names;
+    // The Linears mix_cfg's float entries leave float are protected too; without an inventory
+    // the entries themselves, which the target then writes back to mix_cfg.
+    std::vector<msmodelslim::V0Mix> mix;
+    if (mixCarried())
+      mix = msmodelslim::readV0MixCfg(doc.root);
+    if (inv) {
+      for (const ir::Module &m : inv->modules)
+        if ((m.type.empty() || m.type == "Linear") && msmodelslim::v0MixFor(mix, m.name))
+          names.push_back(m.name);
+    } else {
+      for (const msmodelslim::V0Mix &m : mix)
+        out.protectNames.push_back(m.pattern);
+    }
     for (const YamlValue *n : c.disableNames) {
       if (inv && !inv->find(n->text)) {
         notCarried(*n, "disable_names entry \"" + n->text + "\"",
                    "it names no module of the inventory");
         continue;
       }
-      names.push_back(n->text);
+      if (std::find(names.begin(), names.end(), n->text) == names.end())
+        names.push_back(n->text);
     }
     if (c.disableLastLinear) {
       const ir::Module *last = nullptr;
@@ -127,13 +198,16 @@ struct V0Import {
     std::string type = msmodelslim::v0AntiProcessor(method);
     if (type.empty())
       return notCarried(m ? *m : cfg, "anti_method " + method,
-                        "the modelslim_v0 target writes m6 (flex_smooth_quant) and m1 "
-                        "(smooth_quant)");
+                        "the modelslim_v0 target writes m6 (flex_smooth_quant), m4 "
+                        "(iter_smooth) and m1 (smooth_quant)");
     std::string s = "anti_outlier { " + type + " {";
     const YamlValue *skip = nullptr;
     for (const auto &[k, v] : cfg.map) {
-      if (k == "anti_method" || k == "w_bit" || k == "a_bit" || k == "w_sym")
-        continue; // the bits and symmetry: written from the recipe, compared by --roundtrip
+      if (k == "anti_method")
+        continue;
+      if ((k == "w_bit" || k == "a_bit" || k == "w_sym") &&
+          practiceScalar(v) == (k == "w_sym" ? "true" : "8"))
+        continue; // AntiOutlierConfig's defaults, which the target writes by leaving them out
       if (k == "disable_anti_names") {
         skip = &v;
         continue;
@@ -168,13 +242,33 @@ struct V0Import {
     t.settings.push_back("disable_anti_names " + s);
   }
 
+  // Calibrator's keyword arguments: mix_cfg's float entries, disable_level L0 (its default, as
+  // the target leaves it out; calib() refuses the others); the rest is not carried.
+  void calibParams(const YamlValue &params, TargetBlock &t) const {
+    for (const auto &[k, v] : params.map) {
+      if (k == "disable_level" && v.kind == YamlValue::Scalar && v.text == "L0")
+        continue;
+      if (k != "mix_cfg" || !mixCarried()) {
+        notCarried(v, "calib_params." + k,
+                   k == "mix_cfg" ? "the target writes mix_cfg's float entries (fnmatch patterns "
+                                    "without braces or backslashes)"
+                                  : "the modelslim_v0 target writes calib_params.mix_cfg");
+        continue;
+      }
+      std::string s;
+      for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
+        s += (s.empty() ? "" : ", ") + qspecString(m.pattern);
+      t.settings.push_back("mix_cfg { float " + s + " }");
+    }
+  }
+
   void specKeys(const YamlValue &spec, TargetBlock &t) const {
     for (const auto &[k, v] : spec.map) {
       if (k == "calib_cfg") {
-        const YamlValue *kv = v.kind == YamlValue::Mapping ? v.get("use_kvcache_quant") : nullptr;
-        if (kv && isBool(*kv))
-          t.settings.push_back(std::string("use_kvcache_quant ") +
-                               (practiceScalar(*kv) == "true" ? "true" : "false"));
+        if (v.kind == YamlValue::Mapping)
+          for (const auto &[ck, cv] : v.map)
+            if (v0Setting(ck, cv))
+              t.settings.push_back(ck + " " + practiceScalar(cv));
         continue;
       }
       if (k == "anti_cfg" && v.kind != YamlValue::Null) {
@@ -183,6 +277,8 @@ struct V0Import {
         t.settings.push_back("dataset " + qspecString(v.text));
       } else if (k == "anti_dataset" && v.kind == YamlValue::Scalar) {
         t.settings.push_back("anti_dataset " + qspecString(v.text));
+      } else if (k == "calib_params" && v.kind == YamlValue::Mapping) {
+        calibParams(v, t);
       } else if (k == "calib_save_params" && v.kind == YamlValue::Mapping) {
         for (const auto &[sk, sv] : v.map)
           if (sk == "part_file_size" && sv.scalarType() == "int")

@@ -59,6 +59,7 @@ TEST(MsModelSlimV0, RecipeWords) {
   EXPECT_EQ(*w.scope, "per_channel");
   EXPECT_EQ(*w.method, "gptq");
   EXPECT_EQ(*a.dtype, "float");
+  c.wBit = 8; // w4a8 is the sparse scheme or per-group W4A8_DYNAMIC (SparseScheme... below)
   c.aBit = 8;
   c.isDynamic = true;
   vendors::RoleReading w2, a2;
@@ -71,6 +72,57 @@ TEST(MsModelSlimV0, RecipeWords) {
   EXPECT_EQ(msmodelslim::v0AntiMethod("flex_smooth_quant"), "m6");
   EXPECT_EQ(msmodelslim::v0AntiProcessor("m1"), "smooth_quant");
   EXPECT_EQ(msmodelslim::v0AntiMethod("quarot"), "");
+}
+
+// The sparse scheme as QuantConfig applies it (config_utils.check_sparse_config, get_quant_type).
+TEST(MsModelSlimV0, SparseSchemeAsQuantConfigAppliesIt) {
+  ir::Tier tier;
+  vendors::RoleReading w, a;
+  std::string why;
+  // co_sparse replaces the bits: a w8a16 calib_cfg with co_sparse is quantized w4a8.
+  msmodelslim::V0Calib c;
+  c.aBit = 16;
+  c.mmTensor = false;
+  c.coSparse = true;
+  ASSERT_TRUE(msmodelslim::v0Recipe(c, tier, w, a, why)) << why;
+  EXPECT_EQ(tier, ir::Tier::Int4);
+  EXPECT_EQ(*w.dtype, "int4");
+  EXPECT_EQ(*a.dtype, "int8");
+  EXPECT_EQ(*a.scope, "per_tensor");
+  // is_lowbit turns co_sparse off: with w8a8 it is no sparse scheme, which qspec refuses to read.
+  c.aBit = 8;
+  c.isLowbit = true;
+  EXPECT_FALSE(msmodelslim::v0Recipe(c, tier, w, a, why));
+  EXPECT_NE(why.find("is_lowbit with w_bit 8"), std::string::npos) << why;
+  // is_lowbit with w4a8 is the scheme.
+  c.wBit = 4;
+  why.clear();
+  EXPECT_TRUE(msmodelslim::v0Recipe(c, tier, w, a, why)) << why;
+  // w4a8 without it is W4A8_DYNAMIC, which QuantConfig refuses without per-group weights.
+  c.isLowbit = c.coSparse = false;
+  EXPECT_FALSE(msmodelslim::v0Recipe(c, tier, w, a, why));
+  EXPECT_NE(why.find("without co_sparse or is_lowbit"), std::string::npos) << why;
+  // The scheme with pdmix, is_dynamic or GPTQ weights; asymmetric weights with int8 activations.
+  for (int k = 0; k < 4; ++k) {
+    msmodelslim::V0Calib s;
+    s.wBit = 4;
+    s.coSparse = true;
+    s.pdmix = k == 0;
+    s.isDynamic = k == 1;
+    s.wMethod = k == 2 ? "GPTQ" : "MinMax";
+    s.wSym = k != 3;
+    why.clear();
+    EXPECT_FALSE(msmodelslim::v0Recipe(s, tier, w, a, why)) << k;
+    EXPECT_FALSE(why.empty());
+  }
+  msmodelslim::V0Calib r = msmodelslim::readV0Calib(
+      parse("apiversion: modelslim_v0\nspec:\n  calib_cfg: {co_sparse: True, is_lowbit: true}\n")
+          .root);
+  EXPECT_TRUE(r.coSparse);
+  EXPECT_TRUE(r.isLowbit);
+  EXPECT_EQ(msmodelslim::v0AntiMethod("iter_smooth"), "m4");
+  EXPECT_EQ(msmodelslim::v0AntiProcessor("m4"), "iter_smooth");
+  EXPECT_EQ(msmodelslim::v0AntiProcessor("m2"), "");
 }
 
 struct Read {
@@ -109,6 +161,57 @@ TEST(MsModelSlimV0Reader, DisableNamesAndTheLastLinear) {
   read(kept, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_last_linear: false}\n", kSpec);
   ASSERT_TRUE(kept.ok);
   EXPECT_EQ(kept.reading.modules[5].tier, ir::Tier::Int8);
+}
+
+TEST(MsModelSlimV0, FnmatchCase) {
+  using msmodelslim::fnmatchCase;
+  EXPECT_TRUE(fnmatchCase("model.layers.3.mlp.down_proj", "model.layers.*.mlp.down_proj"));
+  EXPECT_TRUE(fnmatchCase("a.b.c", "*"));
+  EXPECT_TRUE(fnmatchCase("m.1.q", "m.?.q"));
+  EXPECT_TRUE(fnmatchCase("m.1.q", "m.[0-3].q"));
+  EXPECT_FALSE(fnmatchCase("m.1.q", "m.[!0-3].q"));
+  EXPECT_TRUE(fnmatchCase("m[1", "m[1")); // a `[` without its `]` is literal
+  EXPECT_FALSE(fnmatchCase("m.{0,1}", "m.0"));
+  EXPECT_FALSE(fnmatchCase("M.1.q", "m.*")); // case-sensitive
+  EXPECT_FALSE(fnmatchCase("model.layers.3.mlp.up", "*.mlp.down*"));
+}
+
+// Calibrator's mix_cfg: an exact key first, else the first matching pattern; float entries
+// leave Linears float, w8a8_dynamic gives a w_bit 8 recipe per_token activations; the rollback
+// (disable_names, the last Linear) comes first.
+TEST(MsModelSlimV0Reader, MixCfg) {
+  Read r;
+  read(r,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false, disable_names: "
+       "[m.1.q]}\n  calib_params:\n    mix_cfg:\n      \"m.*.down\": float\n"
+       "      \"m.1.*\": w8a8_dynamic\n      \"m.0.q\": w8a8\n",
+       kSpec);
+  ASSERT_TRUE(r.ok);
+  const auto &m = r.reading.modules;
+  EXPECT_EQ(m[0].tier, ir::Tier::Int8); // m.0.q: w8a8, the recipe itself
+  EXPECT_EQ(*m[0].act.scope, "per_tensor");
+  EXPECT_EQ(m[1].tier, ir::Tier::Float); // m.0.down
+  EXPECT_EQ(m[1].line, 6u);
+  EXPECT_EQ(m[2].tier, ir::Tier::Float); // m.1.q: disable_names first
+  EXPECT_EQ(m[3].tier, ir::Tier::Float); // m.1.down: the first matching entry is float
+  EXPECT_EQ(m[5].tier, ir::Tier::Float); // lm_head: the last Linear
+  Read dyn;
+  read(dyn,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n  calib_params:\n"
+       "    mix_cfg: {\"m.1.*\": w8a8_dynamic}\n",
+       kSpec);
+  ASSERT_TRUE(dyn.ok);
+  EXPECT_EQ(*dyn.reading.modules[2].act.scope, "per_token");
+  EXPECT_EQ(*dyn.reading.modules[0].act.scope, "per_tensor");
+  // A w4a8 sparse calib_cfg has no derived w8a8 configs: Calibrator stops, roles unknown.
+  Read w4;
+  read(w4,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 4, co_sparse: true}\n"
+       "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
+       kSpec);
+  ASSERT_TRUE(w4.ok);
+  EXPECT_FALSE(w4.reading.modules[2].weight.dtype);
+  EXPECT_EQ(*w4.reading.modules[0].weight.dtype, "int4");
 }
 
 TEST(MsModelSlimV0Reader, TranslationValidationFindsAQuantizedHead) {
@@ -194,6 +297,39 @@ TEST(MsModelSlimV0Emitter, CarriesTheV0OnlySettings) {
             v1run.ids.end());
 }
 
+TEST(MsModelSlimV0Emitter, WritesTheSparseScheme) {
+  ir::Spec spec, bits, bare;
+  auto run = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int4; weight int4; act int8 }\ntarget msmodelslim { apiversion "
+      "modelslim_v0; is_lowbit true; co_sparse true; use_sigma true; sigma_factor 4; fraction "
+      "0.011 }\n",
+      kMods, spec);
+  ASSERT_TRUE(run.ok) << run.out;
+  EXPECT_NE(run.out.find("is_lowbit: true\n    co_sparse: true\n    use_sigma: true\n    "
+                         "fraction: 0.011\n    sigma_factor: 4.0\n"),
+            std::string::npos)
+      << run.out;
+  // co_sparse would turn a w8a8 recipe into w4a8: refused rather than written.
+  auto w8 = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int8; act int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
+      "co_sparse true }\n",
+      kMods, bits);
+  EXPECT_FALSE(w8.ok);
+  EXPECT_NE(std::find(w8.ids.begin(), w8.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            w8.ids.end());
+  // A w4a8 recipe needs the scheme.
+  auto plain = testsupport::compileAndEmit(
+      "msmodelslim",
+      "qspec 1\ndefaults { tier int4; weight int4; act int8 }\ntarget msmodelslim { apiversion "
+      "modelslim_v0 }\n",
+      kMods, bare);
+  EXPECT_FALSE(plain.ok);
+  EXPECT_NE(std::find(plain.ids.begin(), plain.ids.end(), "err_msmodelslim_v0_not_expressible"),
+            plain.ids.end());
+}
+
 TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
   // A v0 calib_cfg that is no mapping: checkPractice (qlint's rule) reports it, and the read-back
   // refuses the file with the same message.
@@ -210,6 +346,32 @@ TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
   EXPECT_TRUE(good.ok);
   EXPECT_EQ(msmodelslim::classifyPractice(parse(bad), issues), "refused: v0-spec");
   EXPECT_TRUE(msmodelslim::checkPractice(parse("apiversion: modelslim_v0\nspec: {}\n")).empty());
+}
+
+TEST(MsModelSlimV0Checks, ConstructorArguments) {
+  // What QuantConfig / AntiOutlierConfig refuse, at the value (an unknown keyword at its key).
+  auto issues = msmodelslim::checkPractice(
+      parse("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m0}\n  calib_cfg:\n"
+            "    sigma_factor: 4\n    fraction: 0.011\n    use_sigmaa: true\n"));
+  ASSERT_EQ(issues.size(), 3u);
+  std::vector<std::string> messages;
+  for (const auto &i : issues) {
+    EXPECT_EQ(i.check, msmodelslim::Check::V0Spec);
+    messages.push_back(std::to_string(i.line) + ":" + std::to_string(i.col) + " " + i.message);
+  }
+  std::sort(messages.begin(), messages.end());
+  EXPECT_EQ(messages[0], "3:27 Configuration param `anti_method` must be in choices ['m1', "
+                         "'m2', 'm3', 'm4', 'm5', 'm6']");
+  EXPECT_EQ(messages[1], "5:19 sigma factor must be float, not int.");
+  EXPECT_EQ(messages[2],
+            "7:5 QuantConfig.__init__() got an unexpected keyword argument 'use_sigmaa'");
+  // The sparse practices msModelSlim ships pass.
+  EXPECT_TRUE(msmodelslim::checkPractice(
+                  parse("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m4}\n"
+                        "  calib_cfg: {w_bit: 4, a_bit: 8, mm_tensor: False, is_lowbit: True, "
+                        "co_sparse: True, use_sigma: True, fraction: 0.011, sigma_factor: 4.0, "
+                        "disable_names: }\n"))
+                  .empty());
 }
 
 } // namespace
