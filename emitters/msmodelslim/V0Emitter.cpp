@@ -173,9 +173,12 @@ const ir::Value *V0Writer::numberSetting(const char *key, double lo, double hi) 
     return nullptr;
   if (o->isBlock || o->values.size() != 1 || o->values[0].kind != ir::Value::Number ||
       !(o->values[0].number >= lo && o->values[0].number <= hi)) {
-    badOption(*o, std::string(key) + " is a number in [" +
-                      practiceNumber({ir::Value::Number, "", lo}) + ", " +
-                      practiceNumber({ir::Value::Number, "", hi}) + "]");
+    ir::Value bound;
+    bound.kind = ir::Value::Number;
+    bound.number = lo;
+    std::string range = "[" + practiceNumber(bound) + ", ";
+    bound.number = hi;
+    badOption(*o, std::string(key) + " is a number in " + range + practiceNumber(bound) + "]");
     return nullptr;
   }
   return &o->values[0];
