@@ -1,8 +1,9 @@
 // The msmodelslim-yaml emitter: a practice YAML for `msmodelslim quant`, in four steps.
 //
 // 1. Options: the target settings (apiversion, config_id, metadata, save, dataset, runner,
-//    anti_outlier, default_text, include) are parsed once into PracticeOptions and checked
-//    against msModelSlim's rules (MsModelSlimOptions.h); the file name is `<config_id>.yaml`.
+//    anti_outlier, attention_quant, default_text, multimodal_sd_config, include) are parsed once
+//    into PracticeOptions and checked against msModelSlim's rules (MsModelSlimOptions.h); the
+//    file name is `<config_id>.yaml`.
 // 2. Plan, from the resolution. With an inventory: group the quantized Linears (tier int4/int8)
 //    by their resolved qconfig (so one weight width per processor); one `linear_quant` per group.
 //    Each group's `include` and the shared `exclude` (every float Linear: protected ∪ tuning) are
@@ -22,7 +23,8 @@
 //    string against the character whitelist; then yaml-cpp writes the document (strings
 //    double-quoted).
 // 4. Verify: emit::emitTargets reads the bytes back through vendors/msmodelslim and compares
-//    msModelSlim's reading with the IR (translation validation).
+//    msModelSlim's reading with the IR (translation validation); an SD practice's
+//    multimodal_sd_config is read back here, as the SD service reads it.
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
 #include "emitters/msmodelslim/MsModelSlimOptions.h"
@@ -714,6 +716,8 @@ bool Builder::run(OutputContext &out) {
     return false;
   writeYaml(out);
   out.fileName = options_.configId + ".yaml";
+  if (ok_ && options_.sd)
+    ok_ = validateSdPractice(target_, out.buffer(), diags_); // SdConfig.cpp
   return ok_;
 }
 
@@ -899,6 +903,8 @@ void writeAttention(YAML::Emitter &y, const PracticeOptions &o, bool before) {
           items.push_back(v.text);
         emitStringList(y, list->key.c_str(), items);
       }
+    if (a.blockSize)
+      y << YAML::Key << "block_size" << YAML::Value << yamlNumber(*a.blockSize);
     y << YAML::EndMap;
   }
 }
@@ -921,7 +927,7 @@ void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string>
   y << YAML::EndMap;
 }
 
-// spec.save (one saver), dataset, default_text.
+// spec.save (one saver), dataset, default_text, multimodal_sd_config.
 void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
   y << YAML::Key << "save" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << o.saver;
@@ -932,6 +938,8 @@ void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
     y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o.dataset->text;
   if (o.defaultText)
     y << YAML::Key << "default_text" << YAML::Value << YAML::DoubleQuoted << o.defaultText->text;
+  if (o.sdConfig)
+    writeSdConfig(y, *o.sdConfig);
 }
 
 void Builder::writeYaml(OutputContext &out) {

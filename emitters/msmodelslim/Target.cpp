@@ -25,7 +25,8 @@ void registerMsModelSlimEmitter() {
                      "attention_quant",
                      "anti_dataset",
                      "disable_anti_names",
-                     "use_kvcache_quant"};
+                     "use_kvcache_quant",
+                     "multimodal_sd_config"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16

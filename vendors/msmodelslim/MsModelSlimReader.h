@@ -9,7 +9,9 @@
 // - processors run in order (`group` containers entered) and the first that quantizes a Linear
 //   takes it: later ones no longer see an nn.Linear.
 // The practice is first checked with checkPractice; a file msModelSlim would refuse is reported
-// (err_msmodelslim_refused) and read no further.
+// (err_msmodelslim_refused) and read no further. A multimodal_sd_modelslim_v1 file runs the same
+// processors on each expert model of the pipeline (its DiT, whose module names the inventory
+// holds); its multimodal_sd_config is read by MsModelSlimSd.h.
 #pragma once
 
 #include "vendors/Reading.h"
