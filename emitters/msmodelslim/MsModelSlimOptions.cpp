@@ -426,8 +426,9 @@ private:
       return;
     }
     if (!o || !o->isBlock || !o->child("dump_config"))
-      return bad(o, "multimodal_sd_modelslim_v1 needs 'multimodal_sd_config { dump_config { ... } "
-                    "}' (msModelSlim: multimodal_sd_config.dump_config Field required)");
+      return badAt(o ? valueAt(o) : target_.range, "multimodal_sd_config",
+                   "multimodal_sd_modelslim_v1 needs 'multimodal_sd_config { dump_config { ... } "
+                   "}' (msModelSlim: multimodal_sd_config.dump_config Field required)");
     out_.sdConfig = o;
     const ir::Option *inference = nullptr;
     std::set<std::string> seen;
