@@ -81,18 +81,13 @@ def expand(name):
 
 
 def model_inventories():
-    """Inputs/models.txt: practice file name -> its model's rows ("name type"). Header lines in
-    a row (practices of one model) share the rows that follow them."""
-    models, rows, after_header = {}, None, False
+    """Inputs/models.txt: practice file name -> its model's rows ("name type")."""
+    models, rows = {}, None
     for line in open(os.path.join(INPUTS, "models.txt")):
         line = line.strip()
         if line.startswith("= "):
-            if not after_header:
-                rows = []
-            models[line.split()[1]] = rows
-            after_header = True
+            rows = models.setdefault(line.split()[1], [])
         elif line and not line.startswith("#"):
-            after_header = False
             name, type_ = line.split()
             rows.extend(n + " " + type_ for n in expand(name))
     return models
