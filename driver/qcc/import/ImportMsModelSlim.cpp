@@ -347,6 +347,11 @@ struct PracticeImport {
         continue;
       if ((k == "dataset" || k == "default_text") && v.kind == YamlValue::Scalar) {
         t.settings.push_back(k + " " + qspecString(v.text));
+      } else if (k == "runner" && v.kind == YamlValue::Scalar && v.text != "layer_wise" &&
+                 doc.apiversion != "modelslim_v1") {
+        notCarried(v, "spec.runner '" + v.text + "'",
+                   "msModelSlim runs a " + doc.apiversion +
+                       " practice layer_wise whatever it says, and the target writes only that");
       } else if (k == "runner" && v.kind == YamlValue::Scalar) {
         t.settings.push_back("runner " + v.text);
       } else if (k == "save" && v.kind == YamlValue::Sequence && !v.items.empty()) {
