@@ -1,9 +1,8 @@
 // The msmodelslim-yaml emitter: a practice YAML for `msmodelslim quant`, in four steps.
 //
-// 1. Options: the target settings (apiversion, config_id, metadata, save, dataset, runner,
-//    anti_outlier, attention_quant, default_text, multimodal_sd_config, include) are parsed once
-//    into PracticeOptions and checked against msModelSlim's rules (MsModelSlimOptions.h); the
-//    file name is `<config_id>.yaml`.
+// 1. Options: the target settings (apiversion, metadata, save, runner, anti_outlier, include,
+//    attention_quant, multimodal_sd_config...) are parsed once into PracticeOptions, checked by
+//    msModelSlim's rules (MsModelSlimOptions.h); the file name is `<config_id>.yaml`.
 // 2. Plan, from the resolution. With an inventory: group the quantized Linears (tier int4/int8)
 //    by their resolved qconfig (so one weight width per processor); one `linear_quant` per group.
 //    Each group's `include` and the shared `exclude` (every float Linear: protected ∪ tuning) are
@@ -23,8 +22,7 @@
 //    string against the character whitelist; then yaml-cpp writes the document (strings
 //    double-quoted).
 // 4. Verify: emit::emitTargets reads the bytes back through vendors/msmodelslim and compares
-//    msModelSlim's reading with the IR (translation validation); an SD practice's
-//    multimodal_sd_config is read back here, as the SD service reads it.
+//    msModelSlim's reading with the IR (translation validation; an SD block: validateSdPractice).
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
 #include "emitters/msmodelslim/MsModelSlimOptions.h"
@@ -716,8 +714,7 @@ bool Builder::run(OutputContext &out) {
     return false;
   writeYaml(out);
   out.fileName = options_.configId + ".yaml";
-  if (ok_ && options_.sd)
-    ok_ = validateSdPractice(target_, out.buffer(), diags_); // SdConfig.cpp
+  ok_ = ok_ && (!options_.sd || validateSdPractice(target_, out.buffer(), diags_));
   return ok_;
 }
 
@@ -938,8 +935,7 @@ void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
     y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o.dataset->text;
   if (o.defaultText)
     y << YAML::Key << "default_text" << YAML::Value << YAML::DoubleQuoted << o.defaultText->text;
-  if (o.sdConfig)
-    writeSdConfig(y, *o.sdConfig);
+  writeSdConfig(y, o.sdConfig);
 }
 
 void Builder::writeYaml(OutputContext &out) {

@@ -20,9 +20,9 @@ void writePracticeValue(YAML::Emitter &y, const ir::Value &v);
 void writePracticeMetadata(YAML::Emitter &y, const PracticeOptions &o,
                            const std::string &weightDtype, const std::string &actDtype);
 
-// `multimodal_sd_config` (a checked PracticeOptions::sdConfig) as a mapping in the order written:
-// a setting of one value is a scalar (writePracticeValue), of several a list, a block a mapping.
-void writeSdConfig(YAML::Emitter &y, const ir::Option &sdConfig);
+// `multimodal_sd_config` (a checked PracticeOptions::sdConfig; null: nothing) as a mapping in the
+// order written: one value a scalar (writePracticeValue), several a list, a block a mapping.
+void writeSdConfig(YAML::Emitter &y, const ir::Option *sdConfig);
 
 // Translation validation of a written SD practice's multimodal_sd_config: `bytes` read back as
 // msModelSlim's SD service reads them (vendors/msmodelslim/MsModelSlimSd.h) against the target's

@@ -25,7 +25,10 @@ void writeSetting(YAML::Emitter &y, const ir::Option &o) {
 
 } // namespace
 
-void writeSdConfig(YAML::Emitter &y, const ir::Option &sdConfig) { writeSetting(y, sdConfig); }
+void writeSdConfig(YAML::Emitter &y, const ir::Option *sdConfig) {
+  if (sdConfig)
+    writeSetting(y, *sdConfig);
+}
 
 bool validateSdPractice(const ir::Target &target, const std::string &bytes,
                         DiagnosticEngine &diags) {
