@@ -1,8 +1,8 @@
 // The msmodelslim-yaml emitter: a practice YAML for `msmodelslim quant`, in four steps.
 //
-// 1. Options: the target settings (apiversion, config_id, metadata, save, dataset, runner,
-//    anti_outlier, default_text, include) are parsed once into PracticeOptions and checked
-//    against msModelSlim's rules (MsModelSlimOptions.h); the file name is `<config_id>.yaml`.
+// 1. Options: the target settings (apiversion, metadata, save, runner, anti_outlier, include,
+//    attention_quant, multimodal_sd_config...) are parsed once into PracticeOptions, checked by
+//    msModelSlim's rules (MsModelSlimOptions.h); the file name is `<config_id>.yaml`.
 // 2. Plan, from the resolution. With an inventory: group the quantized Linears (tier int4/int8)
 //    by their resolved qconfig (so one weight width per processor); one `linear_quant` per group.
 //    Each group's `include` and the shared `exclude` (every float Linear: protected ∪ tuning) are
@@ -22,7 +22,7 @@
 //    string against the character whitelist; then yaml-cpp writes the document (strings
 //    double-quoted).
 // 4. Verify: emit::emitTargets reads the bytes back through vendors/msmodelslim and compares
-//    msModelSlim's reading with the IR (translation validation).
+//    msModelSlim's reading with the IR (translation validation; an SD block: validateSdPractice).
 #include "emitters/msmodelslim/MsModelSlimEmitter.h"
 
 #include "emitters/msmodelslim/MsModelSlimOptions.h"
@@ -726,6 +726,7 @@ bool Builder::run(OutputContext &out) {
     return false;
   writeYaml(out);
   out.fileName = options_.configId + ".yaml";
+  ok_ = ok_ && (!options_.sd || validateSdPractice(target_, out.buffer(), diags_));
   return ok_;
 }
 
@@ -895,6 +896,8 @@ void writeAttention(YAML::Emitter &y, const PracticeOptions &o, bool before) {
           items.push_back(v.text);
         emitStringList(y, list->key.c_str(), items);
       }
+    if (a.blockSize)
+      y << YAML::Key << "block_size" << YAML::Value << practiceNumber(*a.blockSize);
     y << YAML::EndMap;
   }
 }
@@ -921,7 +924,7 @@ void writeEntry(YAML::Emitter &y, const Entry &e, const std::vector<std::string>
   y << YAML::EndMap;
 }
 
-// spec.save (one saver), dataset, default_text.
+// spec.save (one saver), dataset, default_text, multimodal_sd_config.
 void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
   y << YAML::Key << "save" << YAML::Value << YAML::BeginSeq << YAML::BeginMap;
   y << YAML::Key << "type" << YAML::Value << YAML::DoubleQuoted << o.saver;
@@ -932,6 +935,7 @@ void writeSaveAndData(YAML::Emitter &y, const PracticeOptions &o) {
     y << YAML::Key << "dataset" << YAML::Value << YAML::DoubleQuoted << o.dataset->text;
   if (o.defaultText)
     y << YAML::Key << "default_text" << YAML::Value << YAML::DoubleQuoted << o.defaultText->text;
+  writeSdConfig(y, o.sdConfig);
 }
 
 void Builder::writeYaml(OutputContext &out) {

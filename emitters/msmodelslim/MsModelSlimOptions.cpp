@@ -37,6 +37,7 @@ public:
     autoroundQuant();
     floatSparse();
     prior();
+    sdConfig();
     return ok_;
   }
 
@@ -88,6 +89,7 @@ private:
       }
     }
     out_.vlm = out_.apiversion == "multimodal_vlm_modelslim_v1";
+    out_.sd = out_.apiversion == "multimodal_sd_modelslim_v1";
     out_.configId = std::filesystem::path(spec_.path).stem().string();
     SourceRange idAt = target_.range;
     if (auto v = single("config_id")) {
@@ -168,11 +170,13 @@ private:
   // save, part_file_size, runner, dataset, default_text, include.
   void specSettings() {
     if (const ir::Option *o = target_.option("save")) {
-      if (o->values.size() != 1 || !msmodelslim::isKnownSaver(o->values[0].text, "modelslim_v1"))
+      if (o->values.size() != 1 || !msmodelslim::isKnownSaver(o->values[0].text, "modelslim_v1") ||
+          (out_.sd && !msmodelslim::isKnownSaver(o->values[0].text, out_.apiversion)))
         bad(o,
             "saver '" + (o->values.empty() ? std::string() : o->values[0].text) +
                 "' is not one msModelSlim accepts here; use ascendv1_saver, mindie_format_saver or "
-                "compressed_tensors (distributed savers are not emitted)");
+                "compressed_tensors (not under multimodal_sd_modelslim_v1; distributed savers are "
+                "not emitted)");
       else
         out_.saver = o->values[0].text;
     }
@@ -186,8 +190,8 @@ private:
     if (const ir::Option *o = target_.option("runner")) {
       if (o->values.size() != 1 || !msmodelslim::isKnownRunner(o->values[0].text))
         bad(o, "runner is one of auto, model_wise, layer_wise, dp_layer_wise");
-      else if (out_.vlm && o->values[0].text != "layer_wise")
-        bad(o, "multimodal_vlm_modelslim_v1 forces runner layer_wise");
+      else if ((out_.vlm || out_.sd) && o->values[0].text != "layer_wise")
+        bad(o, out_.apiversion + " forces runner layer_wise");
       else
         out_.runner = o->values[0].text;
     }
@@ -293,7 +297,8 @@ private:
       if (!msmodelslim::isAttentionProcessor(c.key) || !c.isBlock) {
         badAt(c.keyRange, k,
               "'" + c.key +
-                  "' is not an attention processor block; use dynamic_cache or fa3_quant");
+                  "' is not an attention processor block; use dynamic_cache, fa3_quant or "
+                  "online_quarot");
         continue;
       }
       AttentionProcessor a;
@@ -310,8 +315,18 @@ private:
 
   void attentionSetting(const ir::Option &c, const ir::Option &p, AttentionProcessor &a) {
     std::string k = "attention_quant." + c.key + "." + p.key;
-    bool fa3 = c.key == "fa3_quant";
-    if (p.key == "include" || p.key == "exclude") {
+    bool fa3 = c.key == "fa3_quant", rotation = c.key == "online_quarot";
+    if (rotation && p.key == "block_size") {
+      const ir::Value *v = p.values.size() == 1 && p.children.empty() ? &p.values[0] : nullptr;
+      long long x =
+          v && v->kind == ir::Value::Number && v->isInteger ? static_cast<long long>(v->number) : 0;
+      if (x != -1 && (x <= 0 || (x & (x - 1)) != 0))
+        badAt(p.range, k,
+              "block_size must be -1 or a positive power of 2, got " +
+                  (v ? v->text : std::string("nothing")));
+      else
+        a.blockSize = v;
+    } else if (p.key == "include" || p.key == "exclude") {
       listSetting(c, p);
       (p.key == "include" ? a.include : a.exclude) = &p;
     } else if (p.key == "before") {
@@ -320,8 +335,8 @@ private:
         badAt(p.range, k, "'before' takes linear_quant (the processor runs ahead of them)");
       else
         a.beforeLinearQuant = true;
-    } else if (p.key == "qconfig" ||
-               (fa3 && (p.key == "fa_q" || p.key == "fa_k" || p.key == "fa_v"))) {
+    } else if (!rotation && (p.key == "qconfig" ||
+                             (fa3 && (p.key == "fa_q" || p.key == "fa_k" || p.key == "fa_v")))) {
       msmodelslim::QConfig q;
       std::string why;
       if (!qconfigBlock(p, k, q, nullptr))
@@ -334,7 +349,9 @@ private:
         a.details.emplace_back(p.key, q);
     } else {
       badAt(p.keyRange, k,
-            "'" + c.key + "' takes qconfig" + (fa3 ? ", fa_q, fa_k, fa_v" : "") +
+            "'" + c.key + "' takes " +
+                (rotation ? std::string("block_size")
+                          : "qconfig" + std::string(fa3 ? ", fa_q, fa_k, fa_v" : "")) +
                 ", include, exclude and before");
     }
   }
@@ -515,6 +532,90 @@ private:
         why = "online is true or false";
       if (!why.empty())
         badAt(p.range, k, why);
+    }
+  }
+
+  // multimodal_sd_config { dump_config { enable_dump B; capture_mode "args"; dump_data_dir "D" }
+  // inference_config { key value ... } }: the SD service's block (vendors/msmodelslim/
+  // MsModelSlimSd.h), required under multimodal_sd_modelslim_v1 and refused elsewhere.
+  void sdConfig() {
+    const ir::Option *o = target_.option("multimodal_sd_config");
+    if (!out_.sd) {
+      if (o)
+        bad(o, "multimodal_sd_config exists only under apiversion multimodal_sd_modelslim_v1");
+      return;
+    }
+    if (!o || !o->isBlock || !o->child("dump_config"))
+      return badAt(o ? valueAt(o) : target_.range, "multimodal_sd_config",
+                   "multimodal_sd_modelslim_v1 needs 'multimodal_sd_config { dump_config { ... } "
+                   "}' (msModelSlim: multimodal_sd_config.dump_config Field required)");
+    out_.sdConfig = o;
+    const ir::Option *inference = nullptr;
+    std::set<std::string> seen;
+    for (const ir::Option &c : o->children) {
+      std::string k = "multimodal_sd_config." + c.key;
+      if (!seen.insert(c.key).second)
+        badAt(c.keyRange, k, "'" + c.key + "' is given twice (msModelSlim refuses a repeated key)");
+      else if (c.key == "dump_config")
+        dumpConfig(c, k);
+      else if ((c.key == "inference_config" || c.key == "model_config") && !c.isBlock)
+        badAt(c.range, k, "'" + c.key + "' is a block of settings (msModelSlim: a dict)");
+      else if ((c.key == "inference_config" || c.key == "model_config") && inference)
+        badAt(c.keyRange, k,
+              "inference_config and model_config are mutually exclusive; please keep only one.");
+      else if (c.key == "inference_config" || c.key == "model_config")
+        inferenceSettings(*(inference = &c), k);
+      else
+        badAt(c.keyRange, k,
+              "msModelSlim's SD service reads dump_config, inference_config and model_config "
+              "only");
+    }
+  }
+
+  void dumpConfig(const ir::Option &c, const std::string &k) {
+    if (!c.isBlock)
+      return badAt(c.range, k,
+                   "dump_config is a block '{ enable_dump true|false; capture_mode \"args\"; "
+                   "dump_data_dir \"DIR\" }'");
+    std::set<std::string> seen;
+    for (const ir::Option &p : c.children) {
+      std::string pk = k + "." + p.key;
+      const ir::Value *v = p.values.size() == 1 && !p.isBlock ? &p.values[0] : nullptr;
+      bool word = v && v->kind == ir::Value::Ident;
+      if (!seen.insert(p.key).second)
+        badAt(p.keyRange, pk,
+              "'" + p.key + "' is given twice (msModelSlim refuses a repeated key)");
+      else if (p.key == "enable_dump" && !(word && (v->text == "true" || v->text == "false")))
+        badAt(p.range, pk, "enable_dump is true or false (msModelSlim: a valid boolean)");
+      else if (p.key == "capture_mode" && !(v && v->kind != ir::Value::Number && v->text == "args"))
+        badAt(p.range, pk, "capture_mode: Input should be 'args'");
+      else if (p.key == "dump_data_dir" && !(v && v->kind == ir::Value::String))
+        badAt(p.range, pk, "dump_data_dir is one string (\"\": the save path)");
+      else if (p.key == "dump_data_dir")
+        whitelist(pk, v->text, v->range);
+      else if (p.key != "enable_dump" && p.key != "capture_mode")
+        badAt(p.keyRange, pk,
+              "Extra inputs are not permitted (dump_config takes enable_dump, capture_mode and "
+              "dump_data_dir)");
+    }
+  }
+
+  // The settings of an inference block, at any depth: each key once, and keys and string values
+  // msModelSlim's whitelist accepts (it checks this block). A value is written as a number,
+  // true/false, or a string; several values are a list, a block a dict.
+  void inferenceSettings(const ir::Option &block, const std::string &k) {
+    std::set<std::string> seen;
+    for (const ir::Option &p : block.children) {
+      std::string pk = k + "." + p.key;
+      if (!seen.insert(p.key).second)
+        badAt(p.keyRange, pk,
+              "'" + p.key + "' is given twice (msModelSlim refuses a repeated key)");
+      whitelist(k + " key", p.key, p.keyRange);
+      for (const ir::Value &v : p.values)
+        if (v.kind != ir::Value::Number)
+          whitelist(pk, v.text, v.range);
+      if (p.isBlock)
+        inferenceSettings(p, pk);
     }
   }
 

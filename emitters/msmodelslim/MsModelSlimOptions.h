@@ -14,13 +14,15 @@
 namespace qspec::emit {
 
 // One processor of `attention_quant`: dynamic_cache (the KV cache) or fa3_quant (FA3's Q, K and V
-// inputs), its qconfigs checked with msmodelslim::checkAttentionQConfig.
+// inputs), its qconfigs checked with msmodelslim::checkAttentionQConfig, or online_quarot (the
+// rotation of Q and K ahead of attention; no qconfig).
 struct AttentionProcessor {
   std::string type;
   std::optional<msmodelslim::QConfig> qconfig;
   std::vector<std::pair<std::string, msmodelslim::QConfig>> details; // fa3_quant: fa_q, fa_k, fa_v
   const ir::Option *include = nullptr, *exclude = nullptr;
-  bool beforeLinearQuant = false; // `before linear_quant`: written ahead of linear_quant
+  const ir::Value *blockSize = nullptr; // online_quarot; null: its -1
+  bool beforeLinearQuant = false;       // `before linear_quant`: written ahead of linear_quant
 };
 
 // A processor's own qconfig (flex_awq_ssz `qconfig { act { ... } weight { ... } }`), each role
@@ -33,7 +35,10 @@ struct ProcessorQConfig {
 
 struct PracticeOptions {
   std::string apiversion = "modelslim_v1";
-  bool vlm = false;                               // multimodal_vlm_modelslim_v1
+  bool vlm = false; // multimodal_vlm_modelslim_v1
+  bool sd = false;  // multimodal_sd_modelslim_v1
+  // multimodal_sd_config { dump_config { ... } inference_config { ... } } (SD only), checked.
+  const ir::Option *sdConfig = nullptr;
   std::string configId;                           // default: the spec's stem; also the file name
   const ir::Value *score = nullptr;               // null: msModelSlim's 100
   std::map<std::string, const ir::Value *> label; // given label keys

@@ -26,6 +26,16 @@ void writeAutoroundHead(YAML::Emitter &y, const PracticeOptions &o);
 // The float_sparse processor (when the target has one), its settings as written.
 void writeFloatSparse(YAML::Emitter &y, const PracticeOptions &o);
 
+// `multimodal_sd_config` (a checked PracticeOptions::sdConfig; null: nothing) as a mapping in the
+// order written: one value a scalar (writePracticeValue), several a list, a block a mapping.
+void writeSdConfig(YAML::Emitter &y, const ir::Option *sdConfig);
+
+// Translation validation of a written SD practice's multimodal_sd_config: `bytes` read back as
+// msModelSlim's SD service reads them (vendors/msmodelslim/MsModelSlimSd.h) against the target's
+// setting; false after reporting each difference.
+bool validateSdPractice(const ir::Target &target, const std::string &bytes,
+                        DiagnosticEngine &diags);
+
 // Moves the finished document into `out`; a yaml-cpp error is err_internal at the target.
 bool finishPracticeYaml(YAML::Emitter &y, const ir::Target &target, OutputContext &out,
                         DiagnosticEngine &diags);

@@ -35,7 +35,8 @@ void registerMsModelSlimEmitter() {
                      "sigma_factor",
                      "fraction",
                      "pr",
-                     "mix_cfg"};
+                     "mix_cfg",
+                     "multimodal_sd_config"};
   info.canExpress = [](const ir::Target &target, ir::Tier tier, const std::string &type,
                        std::string &why) {
     // msModelSlim quantizes nn.Linear only; other types are outside its scope. It has no int16

@@ -8,6 +8,7 @@
 #include "vendors/msmodelslim/MsModelSlimV0.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -518,6 +519,77 @@ struct Checker {
     }
   }
 
+  // spec.multimodal_sd_config of an SD practice (2, SD): MultimodalSDConfig keeps unknown keys,
+  // requires dump_config (so a missing block fails too: its default lacks it), whose own keys
+  // are enable_dump (bool), capture_mode ('args') and dump_data_dir (str); inference_config is a
+  // dict or null, and resolve_inference_raw refuses it beside the legacy model_config, which must
+  // be a dict.
+  void sdConfig(const YamlValue &spec) {
+    const YamlValue *sd = spec.get("multimodal_sd_config");
+    if (!sd || sd->kind == YamlValue::Null) { // at the block's key, else at `spec:`
+      const YamlValue &at = sd ? *sd : spec;
+      issues.push_back({Check::MissingField, true, at.keyLine ? at.keyLine : at.line,
+                        at.keyLine ? at.keyCol : at.col,
+                        "spec.multimodal_sd_config.dump_config: Field required (the block's "
+                        "default has no dump_config)"});
+      return;
+    }
+    if (sd->kind != YamlValue::Mapping)
+      return add(Check::SdConfig, true, sd,
+                 "spec.multimodal_sd_config: Input should be a valid dictionary");
+    const std::string at = "spec.multimodal_sd_config";
+    if (const YamlValue *d = required(*sd, "dump_config", at); d && d->kind != YamlValue::Mapping) {
+      add(Check::SdConfig, true, d, at + ".dump_config: Input should be a valid dictionary");
+    } else if (d) {
+      static const std::vector<std::string> keys = {"enable_dump", "capture_mode", "dump_data_dir"};
+      extraKeys(*d, keys, at + ".dump_config");
+      if (const YamlValue *e = d->get("enable_dump"); e && !sdBool(*e))
+        add(Check::SdConfig, true, e,
+            at + ".dump_config.enable_dump: Input should be a valid boolean");
+      if (const YamlValue *c = d->get("capture_mode"); c && !(c->isString() && c->text == "args"))
+        add(Check::SdConfig, true, c, at + ".dump_config.capture_mode: Input should be 'args'");
+      if (const YamlValue *p = d->get("dump_data_dir"); p && !p->isString())
+        add(Check::SdConfig, true, p,
+            at + ".dump_config.dump_data_dir: Input should be a valid string");
+    }
+    const YamlValue *inf = sd->get("inference_config"), *legacy = sd->get("model_config");
+    bool hasInference = inf && inf->kind != YamlValue::Null;
+    if (hasInference && inf->kind != YamlValue::Mapping)
+      add(Check::SdConfig, true, inf, at + ".inference_config: Input should be a valid dictionary");
+    // Both at the model_config key.
+    auto atKey = [&](const YamlValue &v, std::string msg) {
+      issues.push_back({Check::SdConfig, true, v.keyLine, v.keyCol, std::move(msg)});
+    };
+    if (hasInference && legacy)
+      atKey(*legacy,
+            "inference_config and model_config are mutually exclusive; please keep only one.");
+    else if (legacy && legacy->kind != YamlValue::Mapping)
+      atKey(*legacy, "model_config must be dict, got <class '" + pythonType(*legacy) + "'>");
+  }
+
+  // The Python type PyYAML loads `v` as.
+  static std::string pythonType(const YamlValue &v) {
+    if (v.kind == YamlValue::Sequence)
+      return "list";
+    std::string t = v.scalarType();
+    return t == "null" ? "NoneType" : t;
+  }
+
+  // pydantic's lax bool: YAML booleans, 0 and 1, and the words it accepts as strings.
+  static bool sdBool(const YamlValue &v) {
+    if (v.kind != YamlValue::Scalar)
+      return false;
+    std::string t = v.scalarType(), w;
+    if (t == "bool")
+      return true;
+    if (t == "int")
+      return v.text == "0" || v.text == "1";
+    for (char c : v.text)
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return t == "str" &&
+           isOneOf(w, {"0", "1", "off", "on", "f", "t", "false", "true", "n", "y", "no", "yes"});
+  }
+
   // The spec block under `api` (2).
   void spec(const YamlValue &spec, const std::string &api) {
     if (spec.kind != YamlValue::Mapping) {
@@ -535,6 +607,8 @@ struct Checker {
               didYouMean(r->text, runners));
     processLists(spec, api);
     save(spec, api);
+    if (api == "multimodal_sd_modelslim_v1")
+      sdConfig(spec);
     if (const YamlValue *dt = spec.get("default_text")) {
       bool blank =
           dt->kind != YamlValue::Scalar || dt->text.find_first_not_of(" \t") == std::string::npos;

@@ -13,7 +13,9 @@
 //   strategy selects keeps 16 bits (float); its dtypes as that processor parses them (an unknown
 //   weight dtype is int8, an unknown activation dtype float).
 // The practice is first checked with checkPractice; a file msModelSlim would refuse is reported
-// (err_msmodelslim_refused) and read no further.
+// (err_msmodelslim_refused) and read no further. A multimodal_sd_modelslim_v1 file runs the same
+// processors on each expert model of the pipeline (its DiT, whose module names the inventory
+// holds); its multimodal_sd_config is read by MsModelSlimSd.h.
 #pragma once
 
 #include "vendors/Reading.h"

@@ -51,7 +51,8 @@ bool isKnownApiVersion(std::string_view v) {
 }
 
 bool isEmittableApiVersion(std::string_view v) {
-  return v == "modelslim_v1" || v == "multimodal_vlm_modelslim_v1" || v == "modelslim_v0";
+  return isOneOf(v, {"modelslim_v1", "multimodal_vlm_modelslim_v1", "multimodal_sd_modelslim_v1",
+                     "modelslim_v0"});
 }
 
 const std::vector<std::string> &processorTypes() {
@@ -276,7 +277,7 @@ bool checkVocabularies(const QConfig &qc, std::string &why) {
 } // namespace
 
 bool isAttentionProcessor(std::string_view type) {
-  return type == "dynamic_cache" || type == "fa3_quant";
+  return type == "dynamic_cache" || type == "fa3_quant" || type == "online_quarot";
 }
 
 bool checkAttentionQConfig(std::string_view type, const QConfig &qc, std::string &why) {

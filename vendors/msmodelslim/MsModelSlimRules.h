@@ -31,7 +31,8 @@ namespace qspec::msmodelslim {
 
 // Every plugin msModelSlim registers for `apiversion` (1.3).
 bool isKnownApiVersion(std::string_view v);
-// The ones qspec emits: modelslim_v1, multimodal_vlm_modelslim_v1 and modelslim_v0.
+// The ones qspec emits: modelslim_v1, multimodal_vlm_modelslim_v1, multimodal_sd_modelslim_v1
+// and modelslim_v0.
 bool isEmittableApiVersion(std::string_view v);
 // Processor `type` tags of spec.process (4), savers included.
 bool isKnownProcessor(std::string_view type);
@@ -80,8 +81,9 @@ struct QConfig {
 // implementation found ...") or an enum error for unknown dtype/scope.
 bool checkQConfig(Role role, const QConfig &qc, std::string &why);
 
-// The attention processors (`dynamic_cache`: the KV cache; `fa3_quant`: FA3's Q, K and V inputs),
-// each with one qconfig per quantized tensor (reference 3, 4).
+// The attention processors (`dynamic_cache`: the KV cache; `fa3_quant`: FA3's Q, K and V inputs,
+// each with one qconfig per quantized tensor, reference 3, 4; `online_quarot`: the Hadamard
+// rotation of Q and K that the model adapter places ahead of attention, no qconfig).
 bool isAttentionProcessor(std::string_view type);
 // True if `qc` is a qconfig msModelSlim accepts for attention processor `type`. dynamic_cache:
 // per_channel only (its processor's own check), and a registered activation quantizer (its

@@ -213,8 +213,8 @@ struct Comparer {
       // Named, not a structured binding: C++17 lambdas cannot capture those.
       const auto &k = entry.first;
       const auto &v = entry.second;
-      if (k == skip)
-        continue;
+      if (k == skip || (prefix == "spec." && k == "multimodal_sd_config"))
+        continue; // the SD service's own reading: compareSdConfig
       const YamlValue *w = b.get(k);
       auto text = [&](const YamlValue &x) {
         return prefix == "metadata." && k == "label" ? canonicalLabel(x)
@@ -228,7 +228,8 @@ struct Comparer {
     }
     for (const auto &[k, w] : b.map) {
       std::string c = prefix == "spec." && k == "save" ? canonicalSave(w) : canonical(w);
-      if (k != skip && !a.get(k) && !isDefault(prefix, k, c))
+      if (k != skip && !a.get(k) && !isDefault(prefix, k, c) &&
+          !(prefix == "spec." && k == "multimodal_sd_config"))
         report(a, "the default of " + prefix + k, k + ": " + c);
     }
   }
@@ -247,6 +248,8 @@ struct Comparer {
     const YamlValue *specA = sub(a, "spec"), *specB = sub(b, "spec");
     if (specA != &kEmpty)
       mapping(*specA, *specB, "spec.", "process");
+    if (a.apiversion == "multimodal_sd_modelslim_v1")
+      compareSdConfig(src, ctx, a, b); // ImportMsModelSlimSd.cpp
     const YamlValue *mdA = sub(a, "metadata"), *mdB = sub(b, "metadata");
     if (mdA != &kEmpty)
       mapping(*mdA, *mdB, "metadata.", "");

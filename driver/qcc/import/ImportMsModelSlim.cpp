@@ -1,13 +1,14 @@
-// `qcc import` of an msModelSlim practice (YAML, apiversion modelslim_v1 or
-// multimodal_vlm_modelslim_v1), read with vendors/msmodelslim/ (parsePractice, checkPractice,
-// the reading of MsModelSlimReader.h). One `linear_quant`: its qconfig becomes `defaults`, its
-// exclude `protect`, its include the target's `include`. Several (msModelSlim: the first that
-// selects a Linear quantizes it): the practice is read on the inventory, the most used
-// processor's qconfig becomes `defaults`, every other processor an `override name` over the
-// Linears it quantizes, and the Linears none quantizes `protect`, each list compressed with the
-// emitters' SelectionCompressor. Anti-outlier processors ahead of `linear_quant`, the saver,
-// dataset, runner and metadata become the `target msmodelslim` block. A modelslim_v0 practice is
-// imported by ImportMsModelSlimV0.cpp.
+// `qcc import` of an msModelSlim practice (YAML, apiversion modelslim_v1,
+// multimodal_vlm_modelslim_v1 or multimodal_sd_modelslim_v1), read with vendors/msmodelslim/
+// (parsePractice, checkPractice, the reading of MsModelSlimReader.h). One `linear_quant`: its
+// qconfig becomes `defaults`, its exclude `protect`, its include the target's `include`. Several
+// (msModelSlim: the first that selects a Linear quantizes it): the practice is read on the
+// inventory, the most used processor's qconfig becomes `defaults`, every other processor an
+// `override name` over the Linears it quantizes, and the Linears none quantizes `protect`, each
+// list compressed with the emitters' SelectionCompressor. Anti-outlier processors ahead of
+// `linear_quant`, the saver, dataset, runner and metadata become the `target msmodelslim` block, an
+// SD practice's multimodal_sd_config its block of that name (ImportMsModelSlimSd.cpp). A
+// modelslim_v0 practice is imported by ImportMsModelSlimV0.cpp.
 #include "driver/qcc/import/Importer.h"
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
@@ -81,8 +82,8 @@ struct PracticeImport {
       w.push_back(v->text);
     if (const YamlValue *ext = q->get("ext"); ext && ext->kind == YamlValue::Mapping) {
       for (const auto &[k, v] : ext->map) {
-        if (v.kind == YamlValue::Scalar)
-          w.push_back(k + "=" + v.text);
+        if (v.kind == YamlValue::Scalar) // a boolean as true/false, which the emitter types
+          w.push_back(k + "=" + (v.scalarType() == "bool" ? value(v) : v.text));
         else
           notCarried(v, "qconfig ext " + k, "only scalar ext values are carried");
       }
@@ -255,6 +256,8 @@ struct PracticeImport {
           add("qconfig " + words);
         } else if (k == "details" && v.kind == YamlValue::Mapping && details(v, list)) {
           add(list);
+        } else if (k == "block_size" && type == "online_quarot" && v.scalarType() == "int") {
+          add("block_size " + v.text);
         } else if ((k == "include" || k == "exclude") && v.kind == YamlValue::Sequence &&
                    scalars(&v).size() == v.items.size()) {
           for (const std::string &x : scalars(&v))
@@ -264,7 +267,7 @@ struct PracticeImport {
         } else {
           notCarried(v, "setting '" + k + "' of " + type,
                      "the target writes a qconfig (dtype, scope, symmetric, method), fa3_quant's "
-                     "details, include and exclude");
+                     "details, online_quarot's block_size, include and exclude");
         }
       }
       s += " " + type + " {" + body + " }";
@@ -411,10 +414,18 @@ struct PracticeImport {
       }
       if ((k == "dataset" || k == "default_text") && v.kind == YamlValue::Scalar) {
         t.settings.push_back(k + " " + qspecString(v.text));
+      } else if (k == "runner" && v.kind == YamlValue::Scalar && v.text != "layer_wise" &&
+                 doc.apiversion != "modelslim_v1") {
+        notCarried(v, "spec.runner '" + v.text + "'",
+                   "msModelSlim runs a " + doc.apiversion +
+                       " practice layer_wise whatever it says, and the target writes only that");
       } else if (k == "runner" && v.kind == YamlValue::Scalar) {
         t.settings.push_back("runner " + v.text);
       } else if (k == "save" && v.kind == YamlValue::Sequence && !v.items.empty()) {
         saver(v, t);
+      } else if (k == "multimodal_sd_config" && doc.apiversion == "multimodal_sd_modelslim_v1") {
+        if (std::string sd = importSdConfig(src, ctx, v); !sd.empty())
+          t.settings.push_back(sd);
       } else {
         notCarried(v, "spec." + k, "the msmodelslim target has no setting for it");
       }
@@ -561,9 +572,9 @@ bool refused(const Source &src, const Context &ctx, const msmodelslim::PracticeD
     ctx.diags.report(
         DiagID::err_import_unsupported,
         SourceRange::point(src.file, v && v->line ? v->line : 1, v && v->col ? v->col : 1),
-        {src.path,
-         "a practice with apiversion '" + doc.apiversion +
-             "' (qspec writes modelslim_v1, multimodal_vlm_modelslim_v1 and modelslim_v0)"});
+        {src.path, "a practice with apiversion '" + doc.apiversion +
+                       "' (qspec writes modelslim_v1, multimodal_vlm_modelslim_v1, "
+                       "multimodal_sd_modelslim_v1 and modelslim_v0)"});
     bad = true;
   }
   return bad;
