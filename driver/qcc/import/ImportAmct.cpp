@@ -386,6 +386,28 @@ void nameOverrides(AmctImport &im, ImportedSpec &out) {
 
 } // namespace
 
+namespace {
+
+// The file as AMCT for PyTorch checks it (the reading the import applies, vendors/amct): a
+// config AMCT refuses on every model (a type it never quantizes, a duplicate entry) is refused
+// at the construct, as the other importers refuse what their vendor refuses.
+bool refusedByAmct(const Source &src, const Context &ctx, const AmctDocument &doc) {
+  CheckOptions co;
+  co.pytorchTypes = true;
+  co.framework = Framework::PyTorch;
+  bool bad = false;
+  for (const Finding &f : checkDocument(doc, co))
+    if (f.level == Finding::Error) {
+      ctx.diags.report(DiagID::err_import_refused,
+                       SourceRange::point(src.file, f.line ? f.line : 1, f.col ? f.col : 1),
+                       {"AMCT", f.message + " (" + checkName(f.check) + ")"});
+      bad = true;
+    }
+  return bad;
+}
+
+} // namespace
+
 bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
   // Another AMCT API's config: refused at the field that makes it one, not as a parse error.
   if (std::optional<OtherConfig> other = otherAmctConfig(*src.text)) {
@@ -403,7 +425,7 @@ bool importAmct(const Source &src, const Context &ctx, ImportedSpec &out) {
     return false;
   }
   AmctDocument doc;
-  if (!parseAmctConfig(src.file, doc, ctx.diags))
+  if (!parseAmctConfig(src.file, doc, ctx.diags) || refusedByAmct(src, ctx, doc))
     return false;
   if (doc.kind == ConfigKind::KVCache)
     return importAmctKv(src, ctx, doc, out);
