@@ -28,6 +28,27 @@ print(f"{passed} passed, {failed} failed, {skipped} skipped")' "$results"
   fi
 }
 
+unit_counts() {
+  # A tree whose unit tests run as shards (QSPEC_UNIT_TEST_SHARDS) has one ctest entry per shard;
+  # each shard's gtest JSON report (test/unit-shard-K.json) gives the counts of its tests.
+  local dir
+  dir=$(dirname "$1")/test
+  ls "$dir"/unit-shard-*.json >/dev/null 2>&1 || return 0
+  /usr/bin/python3 -c '
+import json, sys
+passed = failed = skipped = 0
+for path in sys.argv[1:]:
+    for suite in json.load(open(path)).get("testsuites", []):
+        for t in suite.get("testsuite", []):
+            if t.get("failures"):
+                failed += 1
+            elif t.get("result") == "SKIPPED":
+                skipped += 1
+            else:
+                passed += 1
+print(f"{passed} passed, {failed} failed, {skipped} skipped ({len(sys.argv) - 1} shards)")' "$dir"/unit-shard-*.json
+}
+
 ctest_summary() {
   grep -E 'tests passed, [0-9]+ tests failed out of' "$1" | tail -1
 }
@@ -67,7 +88,8 @@ if [ "${1:-}" = "--summary" ]; then
   stage_table "$build/stage-times.txt"
   slowest_lit "$build"
   if [ -n "$san" ] && [ -f "$san/ctest.log" ]; then
-    echo "sanitizer (ASan+UBSan): $(ctest_summary "$san/ctest.log"); lit $(lit_counts "$san/ctest.log")"
+    units=$(unit_counts "$san/ctest.log")
+    echo "sanitizer (ASan+UBSan): $(ctest_summary "$san/ctest.log");${units:+ unit $units;} lit $(lit_counts "$san/ctest.log")"
   fi
   if [ -n "$fuzz" ] && [ -f "$fuzz/fuzz/smoke.log" ]; then
     echo "$(tail -1 "$fuzz/fuzz/smoke.log")"
@@ -97,9 +119,13 @@ if [ $sanitize -eq 1 ]; then
   args+=(-LE no-sanitize)
   echo "==== tests under ASan+UBSan ($build) ===="
 fi
+# A shard that dies before writing its report must not be counted from an earlier run's.
+rm -f test/unit-shard-*.json
 ctest "${args[@]}" 2>&1 | tee ctest.log
 rc=${PIPESTATUS[0]}
-# The lit suite is one ctest entry; report its own counts too.
+# The lit suite is one ctest entry (and the unit tests may be a few shards); report their counts.
+units=$(unit_counts ctest.log)
+[ -z "$units" ] || echo "unit: $units"
 echo "lit: $(lit_counts ctest.log)"
 if [ $sanitize -eq 1 ]; then
   # LeakSanitizer's exit-time check stops every thread with ptrace; a thread the process has just
