@@ -182,6 +182,30 @@ struct Comparer {
                k + ": " + v.first);
   }
 
+  // What the module readings leave out of a linear_quant qconfig: each role's `ext` (group_size,
+  // scale_dtype, ...). The import may merge or split the processors, so the exts are compared as
+  // a set: one of `a` that no qconfig of `b` has, or the reverse, is a difference.
+  void qconfigExts(const std::vector<Step> &sa, const std::vector<Step> &sb) const {
+    auto exts = [](const std::vector<Step> &steps) {
+      std::map<std::string, const YamlValue *> out;
+      for (const Step &s : steps)
+        for (const YamlValue *item : s.items)
+          if (const YamlValue *q = s.type == "linear_quant" ? item->get("qconfig") : nullptr)
+            for (const char *role : {"weight", "act"})
+              if (const YamlValue *r = q->get(role))
+                if (const YamlValue *e = r->get("ext"))
+                  out.try_emplace(std::string(role) + ".ext " + canonical(*e), e);
+      return out;
+    };
+    std::map<std::string, const YamlValue *> ea = exts(sa), eb = exts(sb);
+    for (const auto &[k, v] : ea)
+      if (!eb.count(k))
+        report(*v, "qconfig " + k, "");
+    for (const auto &[k, v] : eb)
+      if (!ea.count(k) && !sa.empty())
+        report(*sa.front().items.front(), "the linear_quant qconfigs", "an added " + k);
+  }
+
   // The steps in order: each step of `a` is matched with the next step of `b` of its type; a
   // step `b` lacks, or one `b` adds before it, is a difference.
   void process(const msmodelslim::PracticeDoc &a, const msmodelslim::PracticeDoc &b) const {
@@ -204,6 +228,7 @@ struct Comparer {
     }
     for (; j < sb.size(); ++j)
       report(spec ? *spec : a.root, "the processor list", "an added '" + sb[j].type + "'");
+    qconfigExts(sa, sb);
   }
 
   // The keys of mapping `key` (or of the root) other than `skip`, value by value.
