@@ -1,10 +1,13 @@
 // Shared by the emitter unit tests: compile a spec text against a hand-given inventory and run
-// one backend, collecting the diagnostic IDs.
+// one backend, collecting the diagnostic IDs; parse a practice text.
 #pragma once
 
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
+#include "vendors/msmodelslim/MsModelSlimRules.h"
+
+#include <gtest/gtest.h>
 
 #include <fstream>
 #include <filesystem>
@@ -15,6 +18,15 @@
 #include <vector>
 
 namespace qspec::testsupport {
+
+// A practice text parsed as msModelSlim's loader reads it (a parse failure fails the test).
+inline msmodelslim::PracticeDoc parsePracticeText(const std::string &yaml) {
+  SourceManager sm;
+  DiagnosticEngine diags(sm);
+  msmodelslim::PracticeDoc doc;
+  EXPECT_TRUE(msmodelslim::parsePractice(yaml, 0, doc, diags));
+  return doc;
+}
 
 struct EmitRun {
   bool ok = false;

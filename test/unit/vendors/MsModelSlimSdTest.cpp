@@ -23,11 +23,7 @@ const Mods kDit = {{"blocks.0.self_attn.q", "Linear"}, {"blocks.0.ffn.0", "Linea
                    {"blocks.1.ffn.2", "Linear"},       {"blocks.1.norm1", "WanLayerNorm"}};
 
 msmodelslim::PracticeDoc parse(const std::string &yaml) {
-  SourceManager sm;
-  DiagnosticEngine diags(sm);
-  msmodelslim::PracticeDoc doc;
-  EXPECT_TRUE(msmodelslim::parsePractice(yaml, 0, doc, diags));
-  return doc;
+  return testsupport::parsePracticeText(yaml);
 }
 
 std::vector<std::string> checks(const std::string &yaml) {

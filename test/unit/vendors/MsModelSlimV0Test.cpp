@@ -19,11 +19,7 @@ const Mods kMods = {{"m.0.q", "Linear"},    {"m.0.down", "Linear"}, {"m.1.q", "L
                     {"m.1.down", "Linear"}, {"m.norm", "RMSNorm"},  {"lm_head", "Linear"}};
 
 msmodelslim::PracticeDoc parse(const std::string &yaml) {
-  SourceManager sm;
-  DiagnosticEngine diags(sm);
-  msmodelslim::PracticeDoc doc;
-  EXPECT_TRUE(msmodelslim::parsePractice(yaml, 0, doc, diags));
-  return doc;
+  return testsupport::parsePracticeText(yaml);
 }
 
 TEST(MsModelSlimV0, CalibDefaultsAreQuantConfigs) {
