@@ -5,16 +5,20 @@
 //    verified_model_types, dataset, part_file_size, anti_outlier) are parsed by
 //    parsePracticeOptions; save, runner and include have no v0 field and are refused; the
 //    v0-only settings anti_dataset, disable_anti_names, use_kvcache_quant and the sparse scheme's
-//    co_sparse, is_lowbit, use_sigma, fraction, sigma_factor and pr are checked here (the
+//    co_sparse, is_lowbit, use_sigma, fraction, sigma_factor, pr and mix_cfg are checked here (the
 //    sparse scheme against the recipe once it is planned: checkSparse).
 // 2. Plan: one recipe for every quantized nn.Linear (v0 has one calib_cfg), and the float Linears
 //    as exact names (`disable_names` has no patterns): with an inventory its names; without one
-//    the names the spec writes, each literal (a pattern is err_emit_needs_inventory). A second
-//    recipe, a recipe v0 has no keys for, or an anti-outlier setting v0 cannot say is
+//    the names the spec writes, each literal (a pattern is err_emit_needs_inventory). mix_cfg's
+//    entries decide the Linears they select (LayerConfigManager: rollback first, an exact name,
+//    else the first match): a float entry's float Linears leave disable_names, a w8a8, w8a16 or
+//    w8a8_dynamic entry's quantized Linears must have the recipe Calibrator derives from
+//    calib_cfg's (checkMixed; such entries need an inventory). A second recipe, a recipe v0 has
+//    no keys for, or an anti-outlier setting v0 cannot say is
 //    err_msmodelslim_v0_not_expressible at the rule or setting.
 // 3. Write: calib_cfg (w_bit, a_bit, mm_tensor, w_sym, w_method, act_method, is_dynamic, pdmix,
 //    the sparse arguments, use_kvcache_quant, disable_last_linear where the last Linear is
-//    quantized, disable_names),
+//    quantized, disable_names), calib_params.mix_cfg,
 //    anti_cfg (with disable_anti_names), calib_dataset, anti_dataset, calib_save_params.
 //    emit::emitTargets then reads the bytes back through vendors/msmodelslim (readMsModelSlimV0)
 //    and compares the reading with the IR.
@@ -79,7 +83,20 @@ private:
   std::vector<std::string> disableAnti_;
   bool kvcache_ = false, coSparse_ = false, isLowbit_ = false, useSigma_ = false;
   const ir::Value *fraction_ = nullptr, *sigmaFactor_ = nullptr, *pr_ = nullptr;
-  std::vector<const ir::Value *> mixFloat_; // mix_cfg { float "PATTERN", ... }
+  // mix_cfg { float "PATTERN", ...; w8a8_dynamic "PATTERN", ... }: Calibrator's entries in the
+  // order written, and the quantized Linears a w8a8, w8a16 or w8a8_dynamic entry selects (checked
+  // against the recipe Calibrator derives for them once calib_cfg's is known: checkMixed).
+  struct MixEntry {
+    std::string type;
+    const ir::Value *pattern;
+  };
+  std::vector<MixEntry> mix_;
+  struct MixedLinear {
+    const MixEntry *entry;
+    const ir::ResolvedModule *module;
+    std::string name;
+  };
+  std::vector<MixedLinear> mixed_;
 
   std::set<std::tuple<FileID, uint32_t, uint32_t, std::string>> reported_;
 
@@ -99,10 +116,14 @@ private:
   const ir::Value *numberSetting(const char *key, double lo, double hi);
   void checkSparse();
   void checkMixCfg();
-  const ir::Value *mixFloatFor(const std::string &name) const;
-  // Float Linears a mix_cfg float entry covers leave disable_names; a quantized one it selects
-  // is refused.
-  bool coveredByMix(const std::string &name, bool isFloat);
+  // LayerConfigManager's choice for a Linear: the entry named exactly so, else the first whose
+  // pattern matches (null: none, calib_cfg's recipe).
+  const MixEntry *mixFor(const std::string &name) const;
+  // Whether mix_cfg decides the Linear `name`: float Linears a float entry selects leave
+  // disable_names (a quantized one is refused); quantized Linears another entry selects join
+  // mixed_. Float Linears another entry selects stay in disable_names (rolled back first).
+  bool coveredByMix(const ir::ResolvedModule &rm, const std::string &name);
+  void checkMixed();
   bool recipeFor(const ir::ResolvedModule &rm, const std::string &name, V0Recipe &r);
   void useRecipe(const ir::ResolvedModule &rm, const std::string &name);
   void planWithInventory();
@@ -230,24 +251,31 @@ void V0Writer::checkV0Settings() {
   checkMixCfg();
 }
 
-// mix_cfg { float "PATTERN", ... }: Calibrator's mix_cfg entries that pick the float config, an
-// fnmatch pattern or exact name each (no braces or backslashes: fnmatch has neither, qspec's
-// patterns have both). Other configs would give Linears a second recipe.
+// mix_cfg { CONFIG "PATTERN", ... }: Calibrator's mix_cfg entries, an fnmatch pattern or exact
+// name each (no braces or backslashes: fnmatch has neither, qspec's patterns have both), in the
+// order written (the first matching entry decides). The configs are ALLOWED_MIX_TYPES';
+// w4a8_dynamic is one Calibrator does not derive from calib_cfg.
 void V0Writer::checkMixCfg() {
   const ir::Option *o = target_.option("mix_cfg");
   if (!o)
     return;
   if (!o->isBlock || o->children.empty())
     return badOption(*o, "mix_cfg is a block: mix_cfg { float \"PATTERN\", ... }");
+  std::set<std::string> seen;
   for (const ir::Option &c : o->children) {
-    if (c.key != "float") {
-      cannot(c.keyRange, "mix_cfg entries of config '" + c.key + "'",
-             "qspec writes mix_cfg's float entries; a w8a8, w8a16 or w8a8_dynamic entry gives "
-             "Linears a second recipe (use modelslim_v1)");
+    if (c.key == "w4a8_dynamic") {
+      cannot(c.keyRange, "mix_cfg entries of config 'w4a8_dynamic'",
+             "Calibrator derives w8a8, w8a16 and w8a8_dynamic configs from calib_cfg, not "
+             "w4a8_dynamic");
+      continue;
+    }
+    if (c.key != "float" && c.key != "w8a8" && c.key != "w8a16" && c.key != "w8a8_dynamic") {
+      badOption(c,
+                "mix_cfg's configs are float, w8a8, w8a16 and w8a8_dynamic, not '" + c.key + "'");
       continue;
     }
     if (c.values.empty())
-      badOption(c, "mix_cfg float takes one or more patterns");
+      badOption(c, "mix_cfg " + c.key + " takes one or more patterns");
     for (const ir::Value &v : c.values) {
       if (v.kind != ir::Value::String || v.text.empty() ||
           v.text.find_first_of("{}\\") != std::string::npos) {
@@ -256,8 +284,13 @@ void V0Writer::checkMixCfg() {
                                   "braces or backslashes, not '" +
                                       v.text + "'"});
         ok_ = false;
+      } else if (!seen.insert(v.text).second) {
+        diags_.report(
+            DiagID::err_msmodelslim_bad_option, v.range,
+            {"mix_cfg", "mix_cfg has one entry per pattern; '" + v.text + "' is given twice"});
+        ok_ = false;
       } else if (checkWhitelisted(diags_, "mix_cfg entry", v.text, v.range)) {
-        mixFloat_.push_back(&v);
+        mix_.push_back({c.key, &v});
       } else {
         ok_ = false;
       }
@@ -265,19 +298,101 @@ void V0Writer::checkMixCfg() {
   }
 }
 
-const ir::Value *V0Writer::mixFloatFor(const std::string &name) const {
-  for (const ir::Value *v : mixFloat_)
-    if (v->text == name || msmodelslim::fnmatchCase(name, v->text))
-      return v;
+const V0Writer::MixEntry *V0Writer::mixFor(const std::string &name) const {
+  for (const MixEntry &e : mix_)
+    if (e.pattern->text == name)
+      return &e;
+  for (const MixEntry &e : mix_)
+    if (msmodelslim::fnmatchCase(name, e.pattern->text))
+      return &e;
   return nullptr;
 }
 
-bool V0Writer::coveredByMix(const std::string &name, bool isFloat) {
-  const ir::Value *v = mixFloatFor(name);
-  if (v && !isFloat)
-    cannot(v->range, "mix_cfg float entry '" + v->text + "'",
+bool V0Writer::coveredByMix(const ir::ResolvedModule &rm, const std::string &name) {
+  const MixEntry *e = mixFor(name);
+  bool isFloat = rm.tier.value == ir::Tier::Float;
+  if (!e || (e->type != "float" && isFloat))
+    return false;
+  if (e->type != "float")
+    mixed_.push_back({e, &rm, name});
+  else if (!isFloat)
+    cannot(e->pattern->range, "mix_cfg float entry '" + e->pattern->text + "'",
            "it selects '" + name + "', which the spec quantizes; protect it or narrow the entry");
-  return v != nullptr;
+  return true;
+}
+
+namespace {
+
+msmodelslim::V0Calib calibOf(const V0Recipe &r, bool coSparse, bool isLowbit) {
+  msmodelslim::V0Calib c;
+  c.wBit = r.wBit;
+  c.aBit = r.aBit;
+  c.actMethod = r.actMethod;
+  c.wMethod = r.wMethod;
+  c.mmTensor = r.mmTensor;
+  c.wSym = r.wSym;
+  c.isDynamic = r.isDynamic;
+  c.pdmix = r.pdmix;
+  c.coSparse = coSparse;
+  c.isLowbit = isLowbit;
+  return c;
+}
+
+// A QuantConfig as the recipe recipeFor says (a_bit 16: no activation arguments).
+V0Recipe recipeOf(const msmodelslim::V0Calib &c) {
+  V0Recipe r;
+  r.wBit = c.wBit;
+  r.aBit = c.aBit;
+  r.wMethod = c.wMethod;
+  r.mmTensor = c.mmTensor;
+  r.wSym = c.wSym;
+  if (c.aBit != 16) {
+    r.actMethod = c.actMethod;
+    r.isDynamic = c.isDynamic;
+    r.pdmix = c.pdmix;
+  }
+  return r;
+}
+
+} // namespace
+
+// The quantized Linears a w8a8, w8a16 or w8a8_dynamic entry selects take the recipe Calibrator
+// derives from calib_cfg's (v0MixCalib). calib_cfg's recipe is the one of the Linears no entry
+// decides; when every quantized Linear is decided by an entry, it is the first such Linear's with
+// static activations (a w8a8_dynamic entry's Linear gives its w8a8 recipe).
+void V0Writer::checkMixed() {
+  std::set<const MixEntry *> refused;
+  for (const MixedLinear &x : mixed_) {
+    V0Recipe r;
+    if (!recipeFor(*x.module, x.name, r))
+      continue;
+    if (!recipe_) {
+      recipe_ = r;
+      recipe_->isDynamic = false;
+      recipeOf_ = x.name;
+      recipeAt_ = x.module->tier.from.range().valid() ? x.module->tier.from.range()
+                                                      : x.entry->pattern->range;
+    }
+    if (refused.count(x.entry))
+      continue;
+    msmodelslim::V0Calib d;
+    std::string why;
+    std::string what =
+        "mix_cfg entry '" + x.entry->pattern->text + "' of config '" + x.entry->type + "'";
+    if (!msmodelslim::v0MixCalib(calibOf(*recipe_, coSparse_, isLowbit_), x.entry->type, d, why)) {
+      refused.insert(x.entry);
+      cannot(x.entry->pattern->range, what, why);
+      continue;
+    }
+    V0Recipe derived = recipeOf(d);
+    if (derived == r)
+      continue;
+    refused.insert(x.entry);
+    cannot(x.entry->pattern->range, what,
+           "it selects '" + x.name + "', which the spec gives " + r.describe() +
+               "; Calibrator derives " + derived.describe() + " from calib_cfg's " +
+               recipe_->describe());
+  }
 }
 
 // The sparse scheme (QuantConfig's check_sparse_config and get_quant_type): co_sparse, or
@@ -415,7 +530,7 @@ void V0Writer::planWithInventory() {
       continue; // QuantConfig quantizes nn.Linear only
     const ir::ResolvedModule &rm = spec_.resolution.modules[m];
     lastLinearQuantized_ = rm.tier.value != ir::Tier::Float;
-    if (coveredByMix(inv.modules[m].name, !lastLinearQuantized_))
+    if (coveredByMix(rm, inv.modules[m].name))
       continue;
     if (rm.tier.value == ir::Tier::Float)
       disable_.push_back(inv.modules[m].name);
@@ -430,8 +545,13 @@ void V0Writer::planWithInventory() {
   }
 }
 
-// Without an inventory: the Linear type's recipe; float names written as they are (literal).
+// Without an inventory: the Linear type's recipe; float names written as they are (literal). An
+// entry of another config than float gives a recipe to Linears no name of the spec may say.
 void V0Writer::planSymbolic() {
+  for (const MixEntry &e : mix_)
+    if (e.type != "float")
+      cannot(e.pattern->range, "mix_cfg entry '" + e.pattern->text + "' of config '" + e.type + "'",
+             "which Linears it selects, and so which take its recipe, needs --inventory");
   const ir::TargetReading *reading = spec_.readingOf(target_);
   const std::vector<ir::SymbolicEntry> &entries =
       reading && !reading->symbolic.empty() ? reading->symbolic : spec_.resolution.symbolic;
@@ -445,7 +565,7 @@ void V0Writer::planSymbolic() {
     if (e.isType)
       continue;
     SourceRange at = e.selectors.empty() ? target_.range : e.selectors.front()->range;
-    if (coveredByMix(e.text, e.module.tier.value == ir::Tier::Float))
+    if (coveredByMix(e.module, e.text))
       continue;
     if (e.module.tier.value != ir::Tier::Float) {
       useRecipe(e.module, e.text);
@@ -537,12 +657,12 @@ void V0Writer::write(OutputContext &out) {
     y << YAML::Key << "disable_last_linear" << YAML::Value << "false";
   writeNames(y, "disable_names", disable_);
   y << YAML::EndMap;
-  if (!mixFloat_.empty()) {
+  if (!mix_.empty()) {
     y << YAML::Key << "calib_params" << YAML::Value << YAML::BeginMap << YAML::Key << "mix_cfg"
       << YAML::Value << YAML::BeginMap;
-    for (const ir::Value *v : mixFloat_)
-      y << YAML::Key << YAML::DoubleQuoted << v->text << YAML::Value << YAML::DoubleQuoted
-        << "float";
+    for (const MixEntry &e : mix_)
+      y << YAML::Key << YAML::DoubleQuoted << e.pattern->text << YAML::Value << YAML::DoubleQuoted
+        << e.type;
     y << YAML::EndMap << YAML::EndMap;
   }
   if (options_.dataset)
@@ -562,10 +682,12 @@ bool V0Writer::run(OutputContext &out) {
   if (!parsePracticeOptions(spec_, target_, options_, diags_))
     return false;
   checkOptions();
-  if (spec_.resolution.done && spec_.inventory.present())
+  if (spec_.resolution.done && spec_.inventory.present()) {
     planWithInventory();
-  else
+    checkMixed();
+  } else {
     planSymbolic();
+  }
   if (ok_ && !recipe_)
     cannot(target_.range, "a spec with no quantized Linear",
            "calib_cfg always quantizes; use modelslim_v1");

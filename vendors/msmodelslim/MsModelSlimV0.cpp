@@ -398,6 +398,26 @@ const V0Mix *v0MixFor(const std::vector<V0Mix> &mix, std::string_view name) {
   return nullptr;
 }
 
+bool v0MixCalib(const V0Calib &c, std::string_view type, V0Calib &derived, std::string &why) {
+  if (type != "w8a8" && type != "w8a16" && type != "w8a8_dynamic") {
+    why = "Calibrator derives the w8a8, w8a16 and w8a8_dynamic configs from calib_cfg, not '" +
+          std::string(type) + "'";
+    return false;
+  }
+  bool sparse = c.coSparse && !c.isLowbit; // check_sparse_config: w_bit 4 (and a_bit 8)
+  int wBit = sparse ? 4 : c.wBit, aBit = sparse ? 8 : c.aBit;
+  if (wBit != 8 && !(wBit == 4 && aBit == 4)) {
+    why = "Calibrator derives '" + std::string(type) + "' from a calib_cfg whose w_bit is 8" +
+          (sparse ? " (co_sparse makes it 4)" : ", not " + std::to_string(wBit));
+    return false;
+  }
+  derived = c;
+  derived.wBit = 8;
+  derived.aBit = type == "w8a16" ? 16 : 8;
+  derived.isDynamic = type == "w8a8_dynamic";
+  return true;
+}
+
 std::string v0AntiMethod(std::string_view processor) {
   for (const auto &[method, type] : kAntiMethods)
     if (processor == type)
@@ -424,9 +444,8 @@ namespace qspec::vendors {
 namespace {
 
 // The reading of a Linear mix_cfg gives `x`: float, or the recipe Calibrator derives for w8a8,
-// w8a16 and w8a8_dynamic (LayerConfigManager.convert_to_*: w_bit 8, those act bits, is_dynamic),
-// which it has for a w_bit 8 calib_cfg only; else (w4a8_dynamic, a derived config it lacks)
-// Calibrator stops, read as quantized with unknown roles.
+// w8a16 and w8a8_dynamic (v0MixCalib); else (w4a8_dynamic, a derived config it lacks) Calibrator
+// stops, read as quantized with unknown roles.
 ModuleReading mixReading(const msmodelslim::V0Calib &c, const msmodelslim::V0Mix &x) {
   ModuleReading r;
   r.line = x.at->line;
@@ -436,12 +455,10 @@ ModuleReading mixReading(const msmodelslim::V0Calib &c, const msmodelslim::V0Mix
     return r;
   }
   r.tier = ir::Tier::Int8;
-  msmodelslim::V0Calib d = c;
-  d.isDynamic = x.type == "w8a8_dynamic";
-  d.aBit = x.type == "w8a16" ? 16 : 8;
+  msmodelslim::V0Calib d;
   std::string why;
-  bool derived = c.wBit == 8 && (x.type == "w8a8" || x.type == "w8a16" || d.isDynamic);
-  if (!derived || !msmodelslim::v0Recipe(d, r.tier, r.weight, r.act, why))
+  if (!msmodelslim::v0MixCalib(c, x.type, d, why) ||
+      !msmodelslim::v0Recipe(d, r.tier, r.weight, r.act, why))
     r.weight = r.act = RoleReading{};
   return r;
 }

@@ -68,6 +68,13 @@ bool fnmatchCase(std::string_view name, std::string_view pattern);
 // LayerConfigManager.build_layer_config's choice for a Linear named `name`: an entry named exactly
 // like it, else the first entry whose pattern matches; null for none (the default config).
 const V0Mix *v0MixFor(const std::vector<V0Mix> &mix, std::string_view name);
+// The QuantConfig Calibrator gives the Linears a mix_cfg entry of config `type` selects:
+// LayerConfigManager.convert_to_w8a8 / convert_to_w816 / convert_to_w8a8_dynamic of calib_cfg
+// (w_bit 8, a_bit 8, 16 and 8, is_dynamic false, false and true, every other argument kept), which
+// Calibrator derives only when QuantConfig's w_bit is 8 (co_sparse's replacement applied) or the
+// recipe is w4a4. False, with the reason in `why`, for float, w4a8_dynamic, an unknown config and
+// a calib_cfg Calibrator derives nothing from (it then stops at the entry).
+bool v0MixCalib(const V0Calib &c, std::string_view type, V0Calib &derived, std::string &why);
 
 // The keyword arguments of spec.calib_cfg and spec.anti_cfg (mappings) that QuantConfig or
 // AntiOutlierConfig refuses when the v0 plugin constructs them, with msModelSlim's message, each

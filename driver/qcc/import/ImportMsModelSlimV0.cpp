@@ -2,11 +2,12 @@
 // one recipe becomes `defaults`; `disable_names` (exact names) and, with an inventory, the last
 // Linear while `disable_last_linear` holds become `protect`; anti_cfg (m6 with flex_config, m4, m1;
 // disable_anti_names), calib_cfg's use_kvcache_quant and sparse arguments (co_sparse, is_lowbit,
-// use_sigma, fraction, sigma_factor, pr), calib_params.mix_cfg's float entries (whose Linears
-// also join `protect`), calib_dataset, anti_dataset, calib_save_params.part_file_size and the
-// metadata become the `target msmodelslim { apiversion modelslim_v0 ... }` block. A calib_cfg,
-// mix_cfg entry or disable_level whose reading qspec cannot say is refused; every other key is
-// reported not carried at its place.
+// use_sigma, fraction, sigma_factor, pr), calib_params.mix_cfg's entries (the Linears of float
+// ones also join `protect`; those of w8a8, w8a16 and w8a8_dynamic ones, with an inventory, get
+// a name override with the recipe Calibrator derives for them), calib_dataset, anti_dataset,
+// calib_save_params.part_file_size and the metadata become the `target msmodelslim { apiversion
+// modelslim_v0 ... }` block. A calib_cfg, mix_cfg entry or disable_level whose reading qspec cannot
+// say is refused; every other key is reported not carried at its place.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
 #include "frontend/Parser.h"
@@ -67,15 +68,12 @@ struct V0Import {
                                       "which no reading knows; L0, none, is the default)"});
       return false;
     }
-    // mix_cfg gives the Linears it selects another config: only its float entries have words.
+    // mix_cfg gives the Linears it selects another config: float, or a recipe Calibrator derives.
     for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
-      if (!mixCarried()) {
+      if (std::string problem = mixProblem(c, m); !problem.empty()) {
         ctx.diags.report(DiagID::err_import_unsupported, at(*m.at),
                          {src.path, "a modelslim_v0 calib_params.mix_cfg entry '" + m.pattern +
-                                        "': '" + m.at->text +
-                                        "' (the target writes calib_cfg's one recipe and "
-                                        "mix_cfg's float entries, fnmatch patterns without braces "
-                                        "or backslashes)"});
+                                        "': '" + m.at->text + "' (" + problem + ")"});
         return false;
       }
     out.defaults.weight = words(w);
@@ -91,6 +89,7 @@ struct V0Import {
                                    : "the modelslim_v0 target writes " + keyList());
       }
     protect(c, out);
+    mixRules(c, out);
     return true;
   }
 
@@ -124,15 +123,92 @@ struct V0Import {
     return s;
   }
 
-  // calib_params.mix_cfg as the v0 setting `mix_cfg { float ... }`: only when every entry picks
-  // the float config and is a pattern both fnmatch and qspec read alike (no braces, no `\`).
+  // Why the entry `m` of calib_params.mix_cfg has no words in the v0 setting `mix_cfg { CONFIG
+  // "PATTERN", ... }` ("" when it has): a pattern fnmatch and qspec read differently (braces,
+  // `\`), a config Calibrator does not derive from calib_cfg (w4a8_dynamic, or any for a calib_cfg
+  // whose w_bit is not 8) or whose recipe qspec has no words for, or, without an inventory, a
+  // config other than float (which Linears take its recipe is the inventory's).
+  std::string mixProblem(const msmodelslim::V0Calib &c, const msmodelslim::V0Mix &m) const {
+    if (m.pattern.empty() || m.pattern.find_first_of("{}\\") != std::string::npos)
+      return "the target writes fnmatch patterns without braces or backslashes";
+    if (m.type == "float")
+      return "";
+    msmodelslim::V0Calib d;
+    ir::Tier tier;
+    vendors::RoleReading w, a;
+    std::string why;
+    if (!msmodelslim::v0MixCalib(c, m.type, d, why) || !msmodelslim::v0Recipe(d, tier, w, a, why))
+      return why;
+    if (!ctx.inventory)
+      return "which Linears take the recipe of a " + m.type + " entry needs --inventory";
+    return "";
+  }
   bool mixCarried() const {
+    msmodelslim::V0Calib c = msmodelslim::readV0Calib(doc.root);
     std::vector<msmodelslim::V0Mix> mix = msmodelslim::readV0MixCfg(doc.root);
     for (const msmodelslim::V0Mix &m : mix)
-      if (m.type != "float" || m.pattern.empty() ||
-          m.pattern.find_first_of("{}\\") != std::string::npos)
+      if (!mixProblem(c, m).empty())
         return false;
     return !mix.empty();
+  }
+
+  // The Linears a w8a8, w8a16 or w8a8_dynamic entry decides (not rolled back first) as a name
+  // override per config with the recipe Calibrator derives for it, where it differs from
+  // calib_cfg's (the defaults). Protected Linears are left to either side of the patterns.
+  void mixRules(const msmodelslim::V0Calib &c, ImportedSpec &out) const {
+    const ir::Inventory *inv = ctx.inventory ? &ctx.inventory->inventory : nullptr;
+    if (!inv || !mixCarried())
+      return;
+    std::vector<msmodelslim::V0Mix> mix = msmodelslim::readV0MixCfg(doc.root);
+    auto linear = [](const ir::Module &m) { return m.type.empty() || m.type == "Linear"; };
+    std::vector<bool> rolled(inv->modules.size(), false);
+    for (const YamlValue *n : c.disableNames)
+      if (const ir::Module *m = inv->find(n->text))
+        rolled[static_cast<size_t>(m - inv->modules.data())] = true;
+    if (c.disableLastLinear)
+      for (size_t m = inv->modules.size(); m-- > 0;)
+        if (linear(inv->modules[m])) {
+          rolled[m] = true;
+          break;
+        }
+    std::vector<const msmodelslim::V0Mix *> configs; // the first entry of each config
+    for (const msmodelslim::V0Mix &m : mix)
+      if (m.type != "float" &&
+          std::none_of(configs.begin(), configs.end(), [&](auto *x) { return x->type == m.type; }))
+        configs.push_back(&m);
+    for (const msmodelslim::V0Mix *x : configs) {
+      msmodelslim::V0Calib d;
+      ir::Tier tier;
+      vendors::RoleReading w, a;
+      std::string why;
+      msmodelslim::v0MixCalib(c, x->type, d, why);
+      msmodelslim::v0Recipe(d, tier, w, a, why);
+      Override o;
+      if (words(w) != out.defaults.weight)
+        o.body.weight = words(w);
+      if (words(a) != out.defaults.act)
+        o.body.act = words(a);
+      if (o.body.empty())
+        continue;
+      std::vector<msmodelslim::Want> want(inv->modules.size(), msmodelslim::Want::DontCare);
+      bool any = false;
+      for (size_t m = 0; m < inv->modules.size(); ++m) {
+        const msmodelslim::V0Mix *e = msmodelslim::v0MixFor(mix, inv->modules[m].name);
+        if (!linear(inv->modules[m]) || rolled[m] || (e && e->type == "float"))
+          continue;
+        bool mine = e && e->type == x->type;
+        want[m] = mine ? msmodelslim::Want::Must : msmodelslim::Want::Forbid;
+        any = any || mine;
+      }
+      if (!any)
+        continue;
+      bool verified = true;
+      o.selectors = msmodelslim::SelectionCompressor(*inv).compress(want, verified);
+      o.comments = {" calib_params.mix_cfg " + x->type +
+                    ": the recipe Calibrator derives from calib_cfg's for these Linears"};
+      o.origin = at(*x->at);
+      out.overrides.push_back(std::move(o));
+    }
   }
 
   void protect(const msmodelslim::V0Calib &c, ImportedSpec &out) const {
@@ -145,11 +221,13 @@ struct V0Import {
       mix = msmodelslim::readV0MixCfg(doc.root);
     if (inv) {
       for (const ir::Module &m : inv->modules)
-        if ((m.type.empty() || m.type == "Linear") && msmodelslim::v0MixFor(mix, m.name))
+        if (const msmodelslim::V0Mix *x = msmodelslim::v0MixFor(mix, m.name);
+            x && x->type == "float" && (m.type.empty() || m.type == "Linear"))
           names.push_back(m.name);
     } else {
       for (const msmodelslim::V0Mix &m : mix)
-        out.protectNames.push_back(m.pattern);
+        if (m.type == "float")
+          out.protectNames.push_back(m.pattern);
     }
     for (const YamlValue *n : c.disableNames) {
       if (inv && !inv->find(n->text)) {
@@ -250,15 +328,18 @@ struct V0Import {
         continue;
       if (k != "mix_cfg" || !mixCarried()) {
         notCarried(v, "calib_params." + k,
-                   k == "mix_cfg" ? "the target writes mix_cfg's float entries (fnmatch patterns "
-                                    "without braces or backslashes)"
+                   k == "mix_cfg" ? "the target writes mix_cfg entries whose Linears it can say"
                                   : "the modelslim_v0 target writes calib_params.mix_cfg");
         continue;
       }
-      std::string s;
-      for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root))
-        s += (s.empty() ? "" : ", ") + qspecString(m.pattern);
-      t.settings.push_back("mix_cfg { float " + s + " }");
+      // The entries in the file's order, consecutive ones of one config in one line.
+      std::string s, type;
+      for (const msmodelslim::V0Mix &m : msmodelslim::readV0MixCfg(doc.root)) {
+        s += m.type == type ? ", " : (type.empty() ? " " : "; ") + m.type + " ";
+        s += qspecString(m.pattern);
+        type = m.type;
+      }
+      t.settings.push_back("mix_cfg {" + s + " }");
     }
   }
 

@@ -210,6 +210,46 @@ TEST(MsModelSlimV0Reader, MixCfg) {
   EXPECT_EQ(*w4.reading.modules[0].weight.dtype, "int4");
 }
 
+// LayerConfigManager.convert_to_*: the bits and is_dynamic replaced, every other argument kept;
+// derived only from a w_bit 8 QuantConfig (co_sparse's w_bit 4 applied) or a w4a4 one.
+TEST(MsModelSlimV0, MixConfigsAreDerivedFromCalibCfg) {
+  msmodelslim::V0Calib c;
+  c.mmTensor = false;
+  c.actMethod = 2;
+  msmodelslim::V0Calib d;
+  std::string why;
+  ASSERT_TRUE(msmodelslim::v0MixCalib(c, "w8a8_dynamic", d, why));
+  EXPECT_TRUE(d.isDynamic);
+  EXPECT_EQ(d.aBit, 8);
+  EXPECT_FALSE(d.mmTensor);
+  EXPECT_EQ(d.actMethod, 2);
+  ASSERT_TRUE(msmodelslim::v0MixCalib(c, "w8a16", d, why));
+  EXPECT_EQ(d.aBit, 16);
+  EXPECT_FALSE(d.isDynamic);
+  EXPECT_FALSE(msmodelslim::v0MixCalib(c, "w4a8_dynamic", d, why));
+  EXPECT_FALSE(msmodelslim::v0MixCalib(c, "float", d, why));
+  msmodelslim::V0Calib sparse = c;
+  sparse.coSparse = true; // QuantConfig makes w_bit 4: Calibrator derives nothing
+  EXPECT_FALSE(msmodelslim::v0MixCalib(sparse, "w8a8", d, why));
+  EXPECT_NE(why.find("co_sparse"), std::string::npos);
+  msmodelslim::V0Calib w4a4 = c;
+  w4a4.wBit = w4a4.aBit = 4;
+  ASSERT_TRUE(msmodelslim::v0MixCalib(w4a4, "w8a8", d, why));
+  EXPECT_EQ(d.wBit, 8);
+}
+
+TEST(MsModelSlimV0Reader, MixCfgOfASparseCalibCfgIsUnknown) {
+  // co_sparse makes QuantConfig's w_bit 4 although the file says 8: no derived w8a8 config.
+  Read r;
+  read(r,
+       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8, co_sparse: true}\n"
+       "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
+       kSpec);
+  ASSERT_TRUE(r.ok);
+  EXPECT_EQ(r.reading.modules[2].tier, ir::Tier::Int8);
+  EXPECT_FALSE(r.reading.modules[2].weight.dtype);
+}
+
 TEST(MsModelSlimV0Reader, TranslationValidationFindsAQuantizedHead) {
   // The spec quantizes every Linear; the file leaves the last Linear to QuantConfig's default.
   Read r;
