@@ -1,7 +1,7 @@
 #include "ir/DiagnosticVerifier.h"
+#include "ir/Regex.h"
 
 #include <ostream>
-#include <regex>
 
 namespace qspec {
 
@@ -21,7 +21,7 @@ bool isSpecFile(const std::string &path) {
 
 bool verifyDiagnostics(const DiagnosticEngine &diags, const SourceManager &sm, std::ostream &os) {
   std::vector<Expectation> expected;
-  static const std::regex re(
+  static const ir::Regex re(
       R"(expected-(error|warning|note|remark)(@([+-]?)(\d+))?\s*\{\{(.*?)\}\})");
   for (FileID f = 1; !sm.path(f).empty(); ++f) {
     if (!sm.hasText(f) || !isSpecFile(sm.path(f)))
@@ -33,21 +33,19 @@ bool verifyDiagnostics(const DiagnosticEngine &diags, const SourceManager &sm, s
       size_t end = text.find('\n', start);
       if (end == std::string::npos)
         end = text.size();
-      std::string l = text.substr(start, end - start);
-      for (auto it = std::sregex_iterator(l.begin(), l.end(), re); it != std::sregex_iterator();
-           ++it) {
-        const std::smatch &m = *it;
-        Expectation e{f, line, Severity::Error, m[5].str()};
-        std::string sev = m[1].str();
+      for (const ir::Regex::Match &m :
+           re.findAll(std::string_view(text).substr(start, end - start))) {
+        Expectation e{f, line, Severity::Error, m.groups[5]};
+        const std::string &sev = m.groups[1];
         e.severity = sev == "warning"  ? Severity::Warning
                      : sev == "note"   ? Severity::Note
                      : sev == "remark" ? Severity::Remark
                                        : Severity::Error;
-        if (m[2].matched) {
-          long n = std::stol(m[4].str());
-          e.line = m[3].str() == "+"   ? line + static_cast<uint32_t>(n)
-                   : m[3].str() == "-" ? line - static_cast<uint32_t>(n)
-                                       : static_cast<uint32_t>(n);
+        if (m.matched[2]) {
+          long n = std::stol(m.groups[4]);
+          e.line = m.groups[3] == "+"   ? line + static_cast<uint32_t>(n)
+                   : m.groups[3] == "-" ? line - static_cast<uint32_t>(n)
+                                        : static_cast<uint32_t>(n);
         }
         expected.push_back(e);
       }

@@ -1,22 +1,22 @@
 // compressed-tensors' and vLLM's matching rules (CompressedTensors.h, rules 1-4), and the checks of
 // one `re:` entry against an inventory.
 //
-// `re:` patterns are Python regular expressions; qspec runs them with std::regex (ECMAScript),
+// `re:` patterns are Python regular expressions; qspec runs them as ECMAScript (ir::Regex),
 // which reads the common subset the same way (., *, +, ?, {m,n}, [...], (...), |, \d, \w, \s, ^,
 // $). Python-only syntax -- named groups (?P<...>), inline flags (?i), \A, \Z, comments, atomic
 // groups and lookbehind -- is refused rather than read differently. Python's re.match is a search
-// anchored at the start only: std::regex_search with match_continuous.
+// anchored at the start only: ir::Regex::prefixMatch.
 #include "vendors/compressed_tensors/CompressedTensors.h"
+#include "ir/Regex.h"
 
 #include <algorithm>
 #include <cctype>
-#include <regex>
 #include <unordered_map>
 
 namespace qspec::vendors::ct {
 
 struct Matcher::Re {
-  std::regex re;
+  ir::Regex re;
 };
 
 Matcher::~Matcher() = default;
@@ -30,7 +30,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-// Python syntax std::regex would read differently (or not at all); "" when none.
+// Python syntax an ECMAScript regex would read differently (or not at all); "" when none.
 std::string pythonOnly(const std::string &p) {
   static const char *const kBad[] = {"(?P", "(?<", "(?i", "(?m", "(?s", "(?x", "(?a", "(?u", "(?L",
                                      "(?#", "(?(", "(?>", "\\A", "\\Z", "*+",  "++",  "?+"};
@@ -40,22 +40,12 @@ std::string pythonOnly(const std::string &p) {
   return "";
 }
 
-bool compileRegex(const std::string &pattern, std::regex &out, std::string &error) {
+std::optional<ir::Regex> compileRegex(const std::string &pattern, std::string &error) {
   if (std::string why = pythonOnly(pattern); !why.empty()) {
     error = why;
-    return false;
+    return std::nullopt;
   }
-  try {
-    out = std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error &e) {
-    error = e.what();
-    return false;
-  }
-  return true;
-}
-
-bool prefixMatch(const std::regex &re, std::string_view name) {
-  return std::regex_search(name.begin(), name.end(), re, std::regex_constants::match_continuous);
+  return ir::Regex::compile(pattern, error);
 }
 
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
@@ -107,20 +97,21 @@ bool Matcher::compile(const std::string &entry, std::unique_ptr<Matcher> &out, s
   out.reset(new Matcher);
   out->text_ = entry;
   if (entry.rfind("re:", 0) == 0) {
-    out->regex_ = std::make_unique<Re>();
-    if (!compileRegex(entry.substr(3), out->regex_->re, error))
+    std::optional<ir::Regex> re = compileRegex(entry.substr(3), error);
+    if (!re)
       return false;
+    out->regex_ = std::make_unique<Re>(Re{std::move(*re)});
   }
   return true;
 }
 
 bool Matcher::matchesName(std::string_view name) const {
-  return regex_ ? prefixMatch(regex_->re, name) : name == text_;
+  return regex_ ? regex_->re.prefixMatch(name) : name == text_;
 }
 
 bool Matcher::containedIn(std::string_view className) const {
   if (regex_)
-    return prefixMatch(regex_->re, className);
+    return regex_->re.prefixMatch(className);
   return !text_.empty() && lower(className).find(lower(text_)) != std::string::npos;
 }
 
@@ -253,12 +244,11 @@ PatternVerdict judgePattern(const std::string &entry, const std::vector<ir::Modu
     v.kind = PatternVerdict::Syntax;
     return v;
   }
-  std::regex literal;
-  bool haveLiteral = false;
+  std::optional<ir::Regex> literal;
   if (m->isRegex()) {
     std::string error;
     v.fix = "re:" + literalReading(entry.substr(3));
-    haveLiteral = compileRegex(v.fix.substr(3), literal, error);
+    literal = compileRegex(v.fix.substr(3), error);
   }
   size_t matched = 0;
   for (const ir::Module &mod : modules) {
@@ -266,7 +256,7 @@ PatternVerdict judgePattern(const std::string &entry, const std::vector<ir::Modu
     if (!hit)
       continue;
     ++matched;
-    if (haveLiteral && !prefixMatch(literal, mod.name) && !m->namesClass(mod.type)) {
+    if (literal && !literal->prefixMatch(mod.name) && !m->namesClass(mod.type)) {
       if (v.extra++ == 0)
         v.firstExtra = mod.name;
     }

@@ -5,6 +5,7 @@
 #include "vendors/CheckHelpers.h"
 
 #include "ir/EditDistance.h"
+#include "ir/Regex.h"
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 
 #include <yaml-cpp/yaml.h>
@@ -13,7 +14,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
 #include <optional>
 #include <set>
 
@@ -367,26 +367,26 @@ bool checkQConfig(Role role, const QConfig &qc, std::string &why) {
 namespace {
 
 std::string plainScalarTypeByRegex(const std::string &t) {
-  static const std::regex kBool(
+  static const ir::Regex kBool(
       "yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF");
-  static const std::regex kNull("~|null|Null|NULL|");
-  static const std::regex kInt(
+  static const ir::Regex kNull("~|null|Null|NULL|");
+  static const ir::Regex kInt(
       "[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|"
       "[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+");
-  static const std::regex kFloat(
+  static const ir::Regex kFloat(
       "[-+]?([0-9][0-9_]*)\\.[0-9_]*([eE][-+][0-9]+)?|\\.[0-9_]+([eE][-+][0-9]+)?|"
       "[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\\.[0-9_]*|[-+]?\\.(inf|Inf|INF)|"
       "\\.(nan|NaN|NAN)");
-  static const std::regex kTimestamp("[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*");
-  if (std::regex_match(t, kBool))
+  static const ir::Regex kTimestamp("[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}.*");
+  if (kBool.fullMatch(t))
     return "bool";
-  if (std::regex_match(t, kNull))
+  if (kNull.fullMatch(t))
     return "null";
-  if (std::regex_match(t, kInt))
+  if (kInt.fullMatch(t))
     return "int";
-  if (std::regex_match(t, kFloat))
+  if (kFloat.fullMatch(t))
     return "float";
-  if (std::regex_match(t, kTimestamp))
+  if (kTimestamp.fullMatch(t))
     return "timestamp";
   if (t == "<<")
     return "merge";
@@ -420,8 +420,7 @@ bool needsYamlQuotes(std::string_view text) {
   if (t.empty() || plainScalarType(t) != "str")
     return true;
   // yaml-cpp additionally reads these words as booleans/nulls in as<bool>().
-  static const std::regex kCppWords("y|Y|n|N");
-  if (std::regex_match(t, kCppWords))
+  if (t == "y" || t == "Y" || t == "n" || t == "N")
     return true;
   static const std::string kIndicators = "-?:,[]{}#&*!|>'\"%@`";
   if (kIndicators.find(t[0]) != std::string::npos || t[0] == ' ' || t.back() == ' ')
@@ -441,6 +440,11 @@ const YamlValue *YamlValue::get(std::string_view key) const {
     if (kv.first == key)
       return &kv.second;
   return nullptr;
+}
+
+bool YamlValue::isExponentNumber() const {
+  static const ir::Regex kExp("-?[0-9]+[eE][-+]?[0-9]+");
+  return kind == Scalar && !quoted && kExp.fullMatch(text);
 }
 
 std::string YamlValue::scalarType() const {

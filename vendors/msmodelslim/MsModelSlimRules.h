@@ -175,6 +175,9 @@ struct YamlValue {
   // Resolved like PyYAML's SafeLoader: "str", "bool", "int", "float", "null" (scalars only).
   std::string scalarType() const;
   bool isString() const { return kind == Scalar && scalarType() == "str"; }
+  // Plain `1e-5`, `-2E+3` (an exponent, no '.'): a string to YAML 1.1, a number to msModelSlim's
+  // pydantic models.
+  bool isExponentNumber() const;
 };
 
 struct PracticeDoc {

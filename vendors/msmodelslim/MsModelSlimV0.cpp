@@ -1,10 +1,11 @@
 // msModelSlim's v0 practice schema and its reading; see MsModelSlimV0.h.
 #include "vendors/msmodelslim/MsModelSlimV0.h"
 
+#include "ir/Regex.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
-#include <regex>
 #include <utility>
 
 namespace qspec::msmodelslim {
@@ -264,8 +265,7 @@ void checkCalibParams(const YamlValue &params,
                              {"mix_cfg", nullptr, nullptr, nullptr}};
   checkArgs(params, args, "Calibrator", report);
   const YamlValue *level = params.get("disable_level");
-  if (level && pyType(*level) == "str" &&
-      !std::regex_match(level->text, std::regex("L(0|[1-9][0-9]*)")))
+  if (level && pyType(*level) == "str" && !ir::Regex("L(0|[1-9][0-9]*)").fullMatch(level->text))
     report(level->line, level->col, "Please check the `disable_level` configuration.");
   const YamlValue *mix = params.get("mix_cfg");
   bool empty = mix && ((mix->kind == YamlValue::Sequence && mix->items.empty()) ||
@@ -276,7 +276,7 @@ void checkCalibParams(const YamlValue &params,
     return report(mix->line, mix->col, "mix_cfg must be a dict if provided.");
   for (const auto &[k, v] : mix->map)
     if (v.kind != YamlValue::Scalar ||
-        !std::regex_match(v.text, std::regex("float|w8a8|w8a16|w8a8_dynamic|w4a8_dynamic")))
+        !ir::Regex("float|w8a8|w8a16|w8a8_dynamic|w4a8_dynamic").fullMatch(v.text))
       report(
           v.line, v.col,
           "mix_cfg entry '" + k + "': config '" + v.text +
@@ -305,7 +305,7 @@ void checkV0Arguments(const YamlValue &spec,
     checkArgs(*cfg, kAntiArgs, "AntiOutlierConfig", report);
     const YamlValue *m = cfg->get("anti_method");
     if (m && m->kind == YamlValue::Scalar && m->scalarType() == "str" &&
-        !std::regex_match(m->text, std::regex("m[1-6]")))
+        !ir::Regex("m[1-6]").fullMatch(m->text))
       report(m->line, m->col,
              "Configuration param `anti_method` must be in choices ['m1', 'm2', 'm3', 'm4', "
              "'m5', 'm6']");

@@ -11,7 +11,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
-#include <regex>
 #include <set>
 
 namespace qspec::import {
@@ -28,8 +27,7 @@ std::string canonical(const YamlValue &v) {
     return "null";
   case YamlValue::Scalar: {
     std::string t = v.scalarType();
-    static const std::regex kExp("-?[0-9]+[eE][-+]?[0-9]+");
-    if (t == "int" || t == "float" || (t == "str" && !v.quoted && std::regex_match(v.text, kExp)))
+    if (t == "int" || t == "float" || (t == "str" && v.isExponentNumber()))
       return numberText(std::strtod(v.text.c_str(), nullptr));
     if (t == "bool")
       return v.text == "true" || v.text == "True" || v.text == "TRUE" ? "true" : "false";

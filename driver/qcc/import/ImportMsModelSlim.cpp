@@ -17,10 +17,10 @@
 #include "vendors/msmodelslim/MsModelSlimBraces.h"
 #include "vendors/msmodelslim/MsModelSlimReader.h"
 #include "vendors/msmodelslim/MsModelSlimRules.h"
+#include "ir/Regex.h"
 #include "ir/Select.h"
 
 #include <map>
-#include <regex>
 
 namespace qspec::import {
 
@@ -58,16 +58,10 @@ struct PracticeImport {
       return v.text;
     if (t == "bool")
       return v.text == "true" || v.text == "True" || v.text == "TRUE" ? "true" : "false";
-    if (t == "str" && !v.quoted && isExponentNumber(v.text))
+    if (t == "str" && v.isExponentNumber())
       return v.text; // YAML 1.1 reads `1e-5` as a string, msModelSlim's pydantic as the number
     return qspecString(v.text);
   }
-  // `1e-5`, `-2E+3`: a number with an exponent and no '.' (the grammar's FLOAT).
-  static bool isExponentNumber(const std::string &t) {
-    static const std::regex kExp("-?[0-9]+[eE][-+]?[0-9]+");
-    return std::regex_match(t, kExp);
-  }
-
   // The recipe words of one qconfig role.
   std::vector<std::string> role(const YamlValue *q) const {
     std::vector<std::string> w;
@@ -317,8 +311,8 @@ struct PracticeImport {
 
   // A word as a .qspec value: bare when it is an identifier, else a string.
   static std::string word(const std::string &t) {
-    static const std::regex kIdent("[A-Za-z_][A-Za-z0-9_]*");
-    return std::regex_match(t, kIdent) ? t : qspecString(t);
+    static const ir::Regex kIdent("[A-Za-z_][A-Za-z0-9_]*");
+    return kIdent.fullMatch(t) ? t : qspecString(t);
   }
 
   // fa3_quant's details {fa_q, fa_k, fa_v}: `fa_q DTYPE SCOPE ...; fa_k ...`.

@@ -3,10 +3,10 @@
 // reads it (vendors/msmodelslim/MsModelSlimSd.h). See ImportMsModelSlimV0.h.
 #include "driver/qcc/import/ImportMsModelSlimV0.h"
 
+#include "ir/Regex.h"
 #include "vendors/msmodelslim/MsModelSlimSd.h"
 
 #include <map>
-#include <regex>
 
 namespace qspec::import {
 
@@ -25,8 +25,8 @@ struct SdImport {
 
   // `key value`, `key v1, v2, ...` or `key { ... }`; "" when qspec cannot write it (reported).
   std::string entry(const std::string &path, const std::string &key, const YamlValue &v) const {
-    static const std::regex kName("[A-Za-z_][A-Za-z0-9_.-]*");
-    if (!std::regex_match(key, kName)) {
+    static const ir::Regex kName("[A-Za-z_][A-Za-z0-9_.-]*");
+    if (!kName.fullMatch(key)) {
       notCarried(v, path, "its key is not a name a setting can have");
       return "";
     }
