@@ -4,6 +4,7 @@
 // a process group of its own, a file without `#!` run by /bin/sh, and a program that cannot be
 // executed reported on the job's stderr with exit code 127.
 #include "driver/qtune/Process.h"
+#include "../TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -24,13 +25,6 @@ struct Ran {
   tune::JobResult result;
   std::string out, err;
 };
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class ProcessTest : public ::testing::Test {
 protected:

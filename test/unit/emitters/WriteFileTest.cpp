@@ -2,6 +2,7 @@
 // the stretches whose writeback starts early), and a failure while they are made leaves the old
 // file as it was and no temporary file behind.
 #include "emitters/WriteFile.h"
+#include "../TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -15,13 +16,6 @@ using namespace qspec;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
 
 fs::path freshDir(const char *name) {
   fs::path d = fs::temp_directory_path() /

@@ -7,6 +7,7 @@
 #include "frontend/Frontend.h"
 #include "passes/Pass.h"
 
+#include "../TestFiles.h"
 #include "EmitTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -27,7 +28,7 @@ namespace {
 using testsupport::Mods;
 using AmctRun = testsupport::EmitRun;
 
-AmctRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
+AmctRun compileAmct(const std::string &specText, const Mods &mods, ir::Spec &spec) {
   return testsupport::compileAndEmit("amct", specText, mods, spec);
 }
 
@@ -110,7 +111,7 @@ Mods netMods() {
   return mods;
 }
 
-const char *kSpec = R"(
+const char *kAmctSpec = R"(
 tiers int4 < int8 < int16 < float
 defaults { tier int8; weight int8 per_channel symmetric; act int8 asymmetric }
 protect "lm_head"
@@ -125,16 +126,16 @@ tune { exclude "model.layers.2.conv_b"; raise "model.layers.2.conv_a" to int16 }
 
 TEST(AmctEmitterTest, PtqRoundTripMatchesIR) {
   ir::Spec spec;
-  AmctRun r =
-      compile(std::string(kSpec) + "target amct ptq { version \"9.2.0\" }\n", netMods(), spec);
+  AmctRun r = compileAmct(std::string(kAmctSpec) + "target amct ptq { version \"9.2.0\" }\n",
+                          netMods(), spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   expectMatchesIR(spec, r.out, amct::ConfigKind::PTQ);
 }
 
 TEST(AmctEmitterTest, QatRoundTripMatchesIR) {
   ir::Spec spec;
-  AmctRun r =
-      compile(std::string(kSpec) + "target amct qat { version \"9.2.0\" }\n", netMods(), spec);
+  AmctRun r = compileAmct(std::string(kAmctSpec) + "target amct qat { version \"9.2.0\" }\n",
+                          netMods(), spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   expectMatchesIR(spec, r.out, amct::ConfigKind::QAT);
   // No override may name a skipped layer (it would re-enable it), and no type override may
@@ -153,13 +154,13 @@ TEST(AmctEmitterTest, QatRoundTripMatchesIR) {
 TEST(AmctEmitterTest, DeterministicUnderInventoryOrder) {
   Mods mods = netMods();
   ir::Spec a;
-  AmctRun ra = compile(std::string(kSpec) + "target amct qat { }\n", mods, a);
+  AmctRun ra = compileAmct(std::string(kAmctSpec) + "target amct qat { }\n", mods, a);
   ASSERT_TRUE(ra.ok);
   std::mt19937 rng(42);
   for (int i = 0; i < 3; ++i) {
     std::shuffle(mods.begin(), mods.end(), rng);
     ir::Spec b;
-    AmctRun rb = compile(std::string(kSpec) + "target amct qat { }\n", mods, b);
+    AmctRun rb = compileAmct(std::string(kAmctSpec) + "target amct qat { }\n", mods, b);
     ASSERT_TRUE(rb.ok);
     EXPECT_EQ(ra.out, rb.out);
   }
@@ -175,7 +176,7 @@ TEST(AmctEmitterTest, HostileNamesRoundTrip) {
     mods.push_back({n, "Conv2d"});
   mods.push_back({"plain", "Conv2d"});
   ir::Spec spec;
-  AmctRun r = compile(
+  AmctRun r = compileAmct(
       "tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
       mods, spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
@@ -198,7 +199,7 @@ TEST(AmctEmitterTest, NulAndInvalidUtf8AndGlobalKeyRefused) {
   for (std::string bad :
        {std::string("a\0b", 3), std::string("bad\xff"), std::string("batch_num")}) {
     ir::Spec spec;
-    AmctRun r = compile(
+    AmctRun r = compileAmct(
         "tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget amct ptq { }\n",
         {{bad, "Conv2d"}, {"ok", "Linear"}}, spec);
     EXPECT_FALSE(r.ok);
@@ -474,19 +475,12 @@ const Verdict kVerdicts[] = {
     {"generated-json/GENERATED__qat_skip_and_override.cfg", "qat", nullptr},
 };
 
-fs::path conformanceDir() {
-  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "amct";
-}
-
-std::string readAll(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
+fs::path amctDir() { return conformanceDir() / "amct"; }
 
 } // namespace
 
 TEST(AmctConformanceTest, EveryFileHasTheExpectedVerdict) {
-  fs::path dir = conformanceDir();
+  fs::path dir = amctDir();
   ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   std::map<std::string, const Verdict *> table;
   for (const Verdict &v : kVerdicts)
@@ -502,7 +496,7 @@ TEST(AmctConformanceTest, EveryFileHasTheExpectedVerdict) {
     ++seen;
     amct::AmctDocument doc;
     std::vector<amct::ParseError> errors;
-    bool ok = amct::parseAmctConfig(readAll(entry.path()), doc, errors);
+    bool ok = amct::parseAmctConfig(slurp(entry.path()), doc, errors);
     const Verdict &v = *it->second;
     if (v.accepted) {
       EXPECT_TRUE(ok) << (errors.empty() ? "" : errors[0].message);
@@ -520,12 +514,12 @@ TEST(AmctConformanceTest, EveryFileHasTheExpectedVerdict) {
 }
 
 TEST(AmctConformanceTest, DocumentRulesOnRealFiles) {
-  fs::path dir = conformanceDir();
+  fs::path dir = amctDir();
   ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   auto findings = [&](const char *file) {
     amct::AmctDocument doc;
     std::vector<amct::ParseError> errors;
-    EXPECT_TRUE(amct::parseAmctConfig(readAll(dir / file), doc, errors)) << file;
+    EXPECT_TRUE(amct::parseAmctConfig(slurp(dir / file), doc, errors)) << file;
     std::set<std::string> rules;
     for (const auto &f : amct::checkDocument(doc, amct::CheckOptions{}))
       rules.insert(amct::checkName(f.check));

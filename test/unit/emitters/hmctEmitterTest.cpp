@@ -44,7 +44,7 @@ std::string effective(const nlohmann::json &cfg, const std::string &name, const 
   return cfg["model_config"]["all_node_type"].get<std::string>();
 }
 
-void expectRoundTrip(const std::string &text, const ir::Spec &spec) {
+void expectHmctRoundTrip(const std::string &text, const ir::Spec &spec) {
   nlohmann::json cfg = nlohmann::json::parse(text); // strict: throws on comments/trailing commas
   const auto &mods = spec.inventory.modules;
   for (size_t m = 0; m < mods.size(); ++m)
@@ -90,7 +90,7 @@ Mods vit() {
   return m;
 }
 
-const char *kSpec = R"(qspec 1
+const char *kHmctSpec = R"(qspec 1
 defaults { tier int8; act int8 per_tensor minmax }
 protect "/t_embedder/Cos"
 override type Softmax { tier int16 }
@@ -106,9 +106,9 @@ target hmct { march nash-m; model_output_type float32 }
 
 TEST(HmctEmitter, RoundTripMatchesResolvedIR) {
   ir::Spec spec;
-  EmitRun r = compileHmct(kSpec, vit(), spec);
+  EmitRun r = compileHmct(kHmctSpec, vit(), spec);
   ASSERT_TRUE(r.ok) << r.out;
-  expectRoundTrip(r.out, spec);
+  expectHmctRoundTrip(r.out, spec);
   // A name override that lowers a node below its op entry must be a node entry.
   EXPECT_NE(r.out.find("\"/blocks.2/attn/MatMul\""), std::string::npos) << r.out;
 }
@@ -118,16 +118,16 @@ TEST(HmctEmitter, DualInt16DefaultUsesOpLevel) {
   Mods m = {{"/a/MatMul", "MatMul"}, {"/a/Conv", "Conv"}, {"/a/Gemm", "Gemm"}};
   EmitRun r = compileHmct("qspec 1\ndefaults { tier dual-int16 }\ntarget hmct { }\n", m, spec);
   ASSERT_TRUE(r.ok) << r.out;
-  expectRoundTrip(r.out, spec);
+  expectHmctRoundTrip(r.out, spec);
 }
 
 TEST(HmctEmitter, DeterministicAcrossInventoryOrder) {
   Mods m = vit();
   ir::Spec a, b;
-  EmitRun ra = compileHmct(kSpec, m, a);
+  EmitRun ra = compileHmct(kHmctSpec, m, a);
   std::mt19937 rng(3);
   std::shuffle(m.begin(), m.end(), rng);
-  EmitRun rb = compileHmct(kSpec, m, b);
+  EmitRun rb = compileHmct(kHmctSpec, m, b);
   ASSERT_TRUE(ra.ok && rb.ok);
   EXPECT_EQ(ra.out, rb.out);
 }
@@ -151,7 +151,7 @@ TEST(HmctEmitter, HostileNames) {
   EmitRun r =
       compileHmct("qspec 1\ndefaults { tier int8 }\ntarget hmct { }\n", m, spec, protectAll);
   ASSERT_TRUE(r.ok) << r.out;
-  expectRoundTrip(r.out, spec);
+  expectHmctRoundTrip(r.out, spec);
   nlohmann::json cfg = nlohmann::json::parse(r.out);
   for (const auto &n : names)
     EXPECT_TRUE(cfg["node_config"].contains(n)) << n;

@@ -32,7 +32,7 @@ fs::path tempDir() {
   return dir;
 }
 
-HorizonRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec) {
+HorizonRun compileHorizon(const std::string &specText, const Mods &mods, ir::Spec &spec) {
   return testsupport::compileAndEmit("horizon", specText, mods, spec);
 }
 
@@ -118,15 +118,15 @@ TEST(HorizonEmitterTest, StubRecordsMatchIR) {
       {"head.fc", "Linear"},        {"head.norm", "LayerNorm"},   {"lm_head", "Linear"},
       {"new\nline", "Linear"},      {"tab\tname", "Conv2d"},      {"q\"uote", "LayerNorm"}};
   ir::Spec spec;
-  HorizonRun r = compile("tiers int8 < int16 < dual-int16 < fp16 < float\n"
-                         "defaults { tier int8 }\n"
-                         "protect \"lm_head\"\n"
-                         "override name \"backbone.conv2\", \"new\\nline\" { tier int16 }\n"
-                         "override name \"attn.matmul\" { tier dual-int16 }\n"
-                         "override type LayerNorm { tier fp16 }\n"
-                         "tune { exclude \"tab\\tname\" }\n"
-                         "target horizon { march \"nash-m\" }\n",
-                         mods, spec);
+  HorizonRun r = compileHorizon("tiers int8 < int16 < dual-int16 < fp16 < float\n"
+                                "defaults { tier int8 }\n"
+                                "protect \"lm_head\"\n"
+                                "override name \"backbone.conv2\", \"new\\nline\" { tier int16 }\n"
+                                "override name \"attn.matmul\" { tier dual-int16 }\n"
+                                "override type LayerNorm { tier fp16 }\n"
+                                "tune { exclude \"tab\\tname\" }\n"
+                                "target horizon { march \"nash-m\" }\n",
+                                mods, spec);
   ASSERT_TRUE(r.ok) << ::testing::PrintToString(r.ids);
   auto recs = record(r.out);
   ASSERT_FALSE(recs.empty());
@@ -163,7 +163,7 @@ TEST(HorizonEmitterTest, StubRecordsMatchIR) {
 
 TEST(HorizonEmitterTest, NulRefused) {
   ir::Spec spec;
-  HorizonRun r = compile(
+  HorizonRun r = compileHorizon(
       "tiers int8 < float\ndefaults { tier int8 }\nprotect type Conv2d\ntarget horizon { }\n",
       {{std::string("a\0b", 3), "Conv2d"}}, spec);
   EXPECT_FALSE(r.ok);
@@ -176,13 +176,13 @@ TEST(HorizonEmitterTest, NulRefused) {
 // override lowering a protected name is err_protected_lowered); each template is sorted.
 TEST(HorizonEmitterTest, AsWrittenEntriesOncePerNameByPrecedenceSorted) {
   ir::Spec spec;
-  HorizonRun r =
-      compile("tiers int8 < int16 < dual-int16 < fp16 < float\ndefaults { tier int8 }\n"
-              "override name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
-              "override name \"a.b\" priority 1 { tier fp16 }\n"
-              "tune { metric accuracy >= 0.5; exclude \"b.x\", \"m.n\"; raise \"m.n\" to fp16 }\n"
-              "target horizon { }\n",
-              {}, spec);
+  HorizonRun r = compileHorizon(
+      "tiers int8 < int16 < dual-int16 < fp16 < float\ndefaults { tier int8 }\n"
+      "override name \"z.a\", \"b.x\", \"a.b\" { tier int16 }\n"
+      "override name \"a.b\" priority 1 { tier fp16 }\n"
+      "tune { metric accuracy >= 0.5; exclude \"b.x\", \"m.n\"; raise \"m.n\" to fp16 }\n"
+      "target horizon { }\n",
+      {}, spec);
   ASSERT_TRUE(r.ok);
   auto body = [&](const std::string &after) {
     size_t at = r.out.find(after);

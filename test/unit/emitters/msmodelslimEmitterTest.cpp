@@ -28,8 +28,8 @@ namespace {
 using testsupport::EmitRun;
 using testsupport::Mods;
 
-EmitRun compile(const std::string &specText, const Mods &mods, ir::Spec &spec,
-                const std::function<void(ir::Spec &)> &tweak = {}) {
+EmitRun compileMsModelSlim(const std::string &specText, const Mods &mods, ir::Spec &spec,
+                           const std::function<void(ir::Spec &)> &tweak = {}) {
   return testsupport::compileAndEmit("msmodelslim", specText, mods, spec, tweak);
 }
 
@@ -49,7 +49,7 @@ bool selects(const YAML::Node &list, const std::string &name) {
 
 // Re-reads the YAML with yaml-cpp and checks, module by module, that msModelSlim's matching
 // (section 5: include minus exclude, first entry wins) gives what the IR resolved.
-void expectRoundTrip(const std::string &yaml, const ir::Spec &spec) {
+void expectYamlRoundTrip(const std::string &yaml, const ir::Spec &spec) {
   YAML::Node doc = YAML::Load(yaml);
   ASSERT_TRUE(doc["spec"]["process"].IsSequence());
   std::vector<YAML::Node> lqs;
@@ -117,10 +117,10 @@ target msmodelslim { anti_outlier iter_smooth; config_id "toy-w8a8" }
 
 TEST(MsModelSlimEmitter, RoundTripMatchesResolvedIR) {
   ir::Spec spec;
-  EmitRun r = compile(kMixed, llm(12), spec);
+  EmitRun r = compileMsModelSlim(kMixed, llm(12), spec);
   ASSERT_TRUE(r.ok) << r.out;
   EXPECT_EQ(r.fileName, "toy-w8a8.yaml");
-  expectRoundTrip(r.out, spec);
+  expectYamlRoundTrip(r.out, spec);
   // Compression: layers 0..3 collapse into one brace range.
   EXPECT_NE(r.out.find("\"model.layers.{0..3}.*\""), std::string::npos) << r.out;
 }
@@ -128,10 +128,10 @@ TEST(MsModelSlimEmitter, RoundTripMatchesResolvedIR) {
 TEST(MsModelSlimEmitter, DeterministicAcrossInventoryOrder) {
   Mods mods = llm(10);
   ir::Spec a, b;
-  EmitRun ra = compile(kMixed, mods, a);
+  EmitRun ra = compileMsModelSlim(kMixed, mods, a);
   std::mt19937 rng(7);
   std::shuffle(mods.begin(), mods.end(), rng);
-  EmitRun rb = compile(kMixed, mods, b);
+  EmitRun rb = compileMsModelSlim(kMixed, mods, b);
   ASSERT_TRUE(ra.ok && rb.ok);
   EXPECT_EQ(ra.out, rb.out);
 }
@@ -149,15 +149,15 @@ TEST(MsModelSlimEmitter, ExpertsCompressToOnePattern) {
     mods.push_back({"model.layers." + std::to_string(l) + ".self_attn.q_proj", "Linear"});
   }
   ir::Spec spec;
-  EmitRun r = compile(R"(qspec 1
+  EmitRun r = compileMsModelSlim(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax }
 tiers int4 < int8 < float
 override name "model.layers.3.mlp.experts.*" { tier int4 }
 target msmodelslim { }
 )",
-                      mods, spec);
+                                 mods, spec);
   ASSERT_TRUE(r.ok) << r.out;
-  expectRoundTrip(r.out, spec);
+  expectYamlRoundTrip(r.out, spec);
   EXPECT_NE(r.out.find("- \"model.layers.3.mlp.experts.*\""), std::string::npos) << r.out;
   EXPECT_LT(r.out.size(), 2000u) << r.out;
 }
@@ -171,13 +171,13 @@ TEST(MsModelSlimEmitter, UsesTheCompressorPassedIn) {
     for (const char *p : {"mlp.down_proj", "mlp.up_proj", "self_attn.q_proj"})
       mods.push_back({"model.layers." + std::to_string(l) + "." + p, "Linear"});
   ir::Spec spec;
-  EmitRun r = compile(R"(qspec 1
+  EmitRun r = compileMsModelSlim(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax }
 tiers int8 < float
 protect "model.layers.{0,1}.mlp.*"
 target msmodelslim { }
 )",
-                      mods, spec);
+                                 mods, spec);
   ASSERT_TRUE(r.ok) << r.out;
   const ir::ModuleSelector *shared = ir::sharedSelector(spec);
   ASSERT_NE(shared, nullptr);
@@ -213,9 +213,9 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
   const char *spec = "qspec 1\ndefaults { tier int8; weight int8 per_channel symmetric minmax }\n"
                      "tiers int8 < float\ntarget msmodelslim { }\n";
   ir::Spec s1;
-  EmitRun r = compile(spec, mods, s1, makeFloat(fine));
+  EmitRun r = compileMsModelSlim(spec, mods, s1, makeFloat(fine));
   ASSERT_TRUE(r.ok) << r.out;
-  expectRoundTrip(r.out, s1);
+  expectYamlRoundTrip(r.out, s1);
   YAML::Node doc = YAML::Load(r.out);
   std::set<std::string> excl;
   for (const auto &e : doc["spec"]["process"][0]["exclude"])
@@ -229,7 +229,7 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
         std::string("caf\xc3\xa9"), std::string("semi;colon"), std::string("at@")}) {
     Mods m2 = {{"ok_linear", "Linear"}, {bad, "Linear"}};
     ir::Spec s2;
-    EmitRun rb = compile(spec, m2, s2, makeFloat({bad}));
+    EmitRun rb = compileMsModelSlim(spec, m2, s2, makeFloat({bad}));
     EXPECT_FALSE(rb.ok) << bad;
     EXPECT_NE(std::find(rb.ids.begin(), rb.ids.end(), "err_msmodelslim_not_whitelisted"),
               rb.ids.end())
@@ -239,7 +239,7 @@ TEST(MsModelSlimEmitter, HostileNamesEscapedOrRefused) {
 
 TEST(MsModelSlimEmitter, AsWrittenWithoutInventory) {
   ir::Spec spec;
-  EmitRun r = compile(R"(qspec 1
+  EmitRun r = compileMsModelSlim(R"(qspec 1
 defaults { tier int8; weight int8 per_channel symmetric minmax; act int8 per_tensor asymmetric minmax }
 tiers int4 < int8 < float
 protect "lm_head"
@@ -247,7 +247,7 @@ override name "*mlp.experts*" { tier int4 }
 override name "model.layers.0.*" { tier float }
 target msmodelslim { }
 )",
-                      {}, spec);
+                                 {}, spec);
   ASSERT_TRUE(r.ok) << r.out;
   YAML::Node doc = YAML::Load(r.out);
   auto process = doc["spec"]["process"];

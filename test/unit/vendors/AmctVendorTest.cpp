@@ -6,6 +6,7 @@
 #include "vendors/amct/AmctConfig.h"
 #include "vendors/amct/AmctReader.h"
 
+#include "../TestFiles.h"
 #include "../emitters/EmitTestSupport.h"
 
 #include <gtest/gtest.h>
@@ -29,7 +30,7 @@ using amct::Applied;
 using amct::ConfigKind;
 using testsupport::Mods;
 
-amct::AmctDocument parse(const std::string &text, ConfigKind kind) {
+amct::AmctDocument parseAmct(const std::string &text, ConfigKind kind) {
   amct::AmctDocument doc;
   std::vector<amct::ParseError> errors;
   EXPECT_TRUE(amct::parseAmctConfigAs(text, kind, doc, errors))
@@ -50,7 +51,7 @@ std::vector<Applied> apply(const std::string &text, ConfigKind kind,
   std::vector<amct::Finding> refusals;
   static std::deque<amct::AmctDocument>
       docs; // the result's algorithm names are views into its document
-  docs.push_back(parse(text, kind));
+  docs.push_back(parseAmct(text, kind));
   auto out = amct::applyDocument(docs.back(), mods, amct::Version{}, refusals);
   if (refusalsOut)
     *refusalsOut = refusals;
@@ -79,7 +80,7 @@ TEST(AmctChecks, EachCheckNamesItsOwnStableId) {
     EXPECT_TRUE(seen.insert(id).second) << id;
   }
   EXPECT_STREQ(amct::checkName(amct::Check::QuantBits), "amct-quant-bits");
-  amct::AmctDocument doc = parse("batch_num: 0\n", ConfigKind::PTQ);
+  amct::AmctDocument doc = parseAmct("batch_num: 0\n", ConfigKind::PTQ);
   std::vector<amct::Finding> findings = amct::checkDocument(doc, amct::CheckOptions{});
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].check, amct::Check::BatchNum);
@@ -87,7 +88,7 @@ TEST(AmctChecks, EachCheckNamesItsOwnStableId) {
 
 TEST(AmctConfig, RememberedDocumentIsTakenOnceForTheSameBytesAndKind) {
   const std::string text = "batch_num: 2\nskip_layers: \"fc\"\n";
-  amct::AmctDocument doc = parse(text, ConfigKind::PTQ);
+  amct::AmctDocument doc = parseAmct(text, ConfigKind::PTQ);
   ASSERT_EQ(doc.skipLayers.size(), 1u);
   doc.skipLayers[0].text = "marker";
   amct::AmctDocument got;
@@ -230,18 +231,7 @@ TEST(AmctReading, GlobalInt16FallsBackOnABiaslessLinearAndAnOverrideIsRefused) {
 
 // ---- The corpus ------------------------------------------------------------------------------
 
-fs::path conformanceDir() {
-  if (const char *env = std::getenv("QSPEC_CONFORMANCE"))
-    return fs::path(env) / "amct";
-  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance" / "amct";
-}
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+fs::path amctDir() { return conformanceDir() / "amct"; }
 
 // The layer types of the model AMCT's generator used (a ResNet: conv*, fc, avgpool).
 std::string generatedType(const std::string &name) {
@@ -255,7 +245,7 @@ std::string generatedType(const std::string &name) {
 // The configs of the generated-JSON corpus that have AMCT's per-layer JSON beside them.
 std::vector<fs::path> generatedConfigs() {
   std::vector<fs::path> out;
-  fs::path dir = conformanceDir() / "generated-json";
+  fs::path dir = amctDir() / "generated-json";
   if (!fs::is_directory(dir))
     return out;
   for (const auto &entry : fs::directory_iterator(dir))
@@ -282,7 +272,7 @@ void generatedLayers(const nlohmann::json &layers, std::initializer_list<const c
 }
 
 TEST(AmctReading, AnEntrysPruneReplacesTheGlobalOneAndASkipWins) {
-  amct::AmctDocument doc = parse(
+  amct::AmctDocument doc = parseAmct(
       "prune_config { filter_pruner { balanced_l2_norm_filter_prune { prune_ratio: 0.3 } } }\n"
       "skip_layers: \"conv1\"\nregular_prune_skip_types: \"Linear\"\n"
       "override_layer_configs { layer_name: \"conv1\" prune_config { filter_pruner { "
@@ -304,14 +294,15 @@ TEST(AmctReading, AnEntrysPruneReplacesTheGlobalOneAndASkipWins) {
   EXPECT_EQ(amct::pruneText(p[2]), "n_out_of_m update_freq 3");
   EXPECT_EQ(p[3].kind, amct::PruneApplied::Skipped); // regular_prune_skip_types
   // PTQ prunes nothing.
-  EXPECT_EQ(amct::pruneReading(parse("", ConfigKind::PTQ), mods)[1].kind, amct::PruneApplied::None);
+  EXPECT_EQ(amct::pruneReading(parseAmct("", ConfigKind::PTQ), mods)[1].kind,
+            amct::PruneApplied::None);
 }
 
 // AMCT's generated per-layer JSON of the QAT/prune configs: regular_prune_enable and
 // regular_prune_config against pruneReading.
 TEST(AmctConformance, PruneReadingEqualsTheLayerJsonAmctGenerated) {
   std::vector<fs::path> configs = generatedConfigs();
-  ASSERT_FALSE(configs.empty()) << "missing conformance corpus: " << conformanceDir();
+  ASSERT_FALSE(configs.empty()) << "missing conformance corpus: " << amctDir();
   int compared = 0;
   for (const fs::path &cfg : configs) {
     fs::path json = fs::path(cfg).replace_extension(".json");
@@ -352,7 +343,7 @@ TEST(AmctConformance, PruneReadingEqualsTheLayerJsonAmctGenerated) {
 // The corpus's distillation and auto-search configs are told apart by their own fields; no
 // config the document model reads is taken for one.
 TEST(AmctConformance, OtherApisConfigsAreToldByTheirFields) {
-  fs::path dir = conformanceDir();
+  fs::path dir = amctDir();
   ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   int distill = 0, search = 0;
   for (const auto &entry : fs::directory_iterator(dir)) {
@@ -415,7 +406,7 @@ void expectLayer(const nlohmann::json &layer, const Applied &a, bool qat) {
 
 TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
   std::vector<fs::path> configs = generatedConfigs();
-  ASSERT_FALSE(configs.empty()) << "missing conformance corpus: " << conformanceDir();
+  ASSERT_FALSE(configs.empty()) << "missing conformance corpus: " << amctDir();
   int compared = 0;
   for (const fs::path &cfg : configs) {
     fs::path json = fs::path(cfg).replace_extension(".json");
@@ -426,7 +417,7 @@ TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
     // A text both messages read (an empty file) is what the generator was asked for.
     std::string stem = cfg.filename().string();
     if (doc.ambiguous && stem.find("__ptq_") == std::string::npos)
-      doc = parse(slurp(cfg), ConfigKind::QAT);
+      doc = parseAmct(slurp(cfg), ConfigKind::QAT);
     nlohmann::json layers = nlohmann::json::parse(slurp(json));
     std::vector<ir::Module> mods;
     std::vector<const nlohmann::json *> rows;
@@ -445,7 +436,7 @@ TEST(AmctConformance, ReadingEqualsTheLayerJsonAmctGenerated) {
 }
 
 TEST(AmctConformance, EveryRealConfigReadsAsVerdictsSays) {
-  fs::path dir = conformanceDir();
+  fs::path dir = amctDir();
   ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
   std::ifstream verdicts(dir / "VERDICTS.txt");
   std::string line;
@@ -467,7 +458,7 @@ TEST(AmctConformance, EveryRealConfigReadsAsVerdictsSays) {
           amct::rootMessageName(doc.kind)) { // text both messages read (no QAT-only field)
         EXPECT_TRUE(doc.ambiguous);
         ASSERT_EQ(message, "AMCTRetrainConfig");
-        doc = parse(slurp(dir / name), ConfigKind::QAT);
+        doc = parseAmct(slurp(dir / name), ConfigKind::QAT);
       }
       // The reading applies it to the layers it names without refusing.
       std::vector<ir::Module> mods;

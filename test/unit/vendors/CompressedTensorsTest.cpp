@@ -1,6 +1,7 @@
 // compressed-tensors' document model and matching rules (vendors/compressed_tensors), on hand-made
 // documents and on the real llm-compressor recipes in test/Inputs/conformance/compressed-tensors.
 #include "vendors/compressed_tensors/CompressedTensors.h"
+#include "../TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -15,20 +16,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path conformanceDir() {
-  if (const char *env = std::getenv("QSPEC_CONFORMANCE"); env && *env)
-    return env;
-  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance";
-}
-
-std::string slurp(const fs::path &p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-Doc parse(const std::string &text) {
+Doc parseCt(const std::string &text) {
   Doc d;
   std::string error;
   Loc at;
@@ -59,7 +47,7 @@ TEST(CompressedTensors, ReMatchIsAnchoredAtTheStartOnly) {
 }
 
 TEST(CompressedTensors, VllmTakesTheFirstTargetTheLibraryTheExactName) {
-  Doc d = parse(R"({"config_groups": {
+  Doc d = parseCt(R"({"config_groups": {
       "group_0": {"targets": ["re:.*proj$"], "weights": {"num_bits": 8}},
       "group_1": {"targets": ["model.layers.0.mlp.down_proj"], "weights": {"num_bits": 4, "strategy": "group", "group_size": 128}}},
     "format": "pack-quantized", "quant_method": "compressed-tensors"})");
@@ -73,7 +61,7 @@ TEST(CompressedTensors, VllmTakesTheFirstTargetTheLibraryTheExactName) {
 }
 
 TEST(CompressedTensors, ClassTargets) {
-  Doc d = parse("{\"config_groups\": {\"g\": {\"targets\": [\"Linear\"], \"weights\": {}}}}");
+  Doc d = parseCt("{\"config_groups\": {\"g\": {\"targets\": [\"Linear\"], \"weights\": {}}}}");
   Rules r;
   std::string error;
   Loc at;
@@ -85,7 +73,7 @@ TEST(CompressedTensors, ClassTargets) {
 }
 
 TEST(CompressedTensors, ATargetInTwoGroupsTakesTheLastScheme) {
-  Doc d = parse(R"({"config_groups": {
+  Doc d = parseCt(R"({"config_groups": {
       "a": {"targets": ["Linear", "lm_head"], "weights": {"num_bits": 8}},
       "b": {"targets": ["lm_head"], "weights": {"num_bits": 4, "strategy": "channel"}}}})");
   Rules r;
@@ -106,7 +94,7 @@ TEST(CompressedTensors, FusedLayers) {
   EXPECT_FALSE(fusedLayerOf("model.layers.3.mlp.down_proj"));
   // vLLM reads a fused layer by its class before its shards' names: a class target wins over
   // exact shard names.
-  Doc d = parse(R"({"config_groups": {
+  Doc d = parseCt(R"({"config_groups": {
       "a": {"targets": ["Linear"], "weights": {"num_bits": 8}},
       "b": {"targets": ["m.q_proj", "m.k_proj", "m.v_proj"], "weights": {"num_bits": 4, "strategy": "group", "group_size": 64}}}})");
   Rules r;
@@ -121,7 +109,7 @@ TEST(CompressedTensors, FusedLayers) {
 TEST(CompressedTensors, RealRecipesParse) {
   fs::path dir = conformanceDir() / "compressed-tensors";
   ASSERT_TRUE(fs::is_directory(dir)) << "missing conformance corpus: " << dir;
-  Doc int8 = parse(
+  Doc int8 = parseCt(
       slurp(dir / "llm-compressor__INT8__recipe_int8_channel_weight_static_per_tensor_act.yaml"));
   EXPECT_TRUE(int8.recipe);
   ASSERT_EQ(int8.groups.size(), 1u);
@@ -133,7 +121,7 @@ TEST(CompressedTensors, RealRecipesParse) {
   EXPECT_EQ(int8.ignore.at(0).at.line, 6u);
 
   Doc w4 =
-      parse(slurp(dir / "llm-compressor__WNA16__recipe_w4a16_group_quant_first_10_layers.yaml"));
+      parseCt(slurp(dir / "llm-compressor__WNA16__recipe_w4a16_group_quant_first_10_layers.yaml"));
   ASSERT_EQ(w4.groups.size(), 1u);
   EXPECT_EQ(w4.groups[0].weights->numBits, 4);
   EXPECT_EQ(w4.groups[0].weights->groupSize.value_or(0), 128);
@@ -142,7 +130,7 @@ TEST(CompressedTensors, RealRecipesParse) {
   ASSERT_EQ(w4.ignore.size(), 3u);
   EXPECT_EQ(w4.ignore[1].at.line, 7u);
 
-  Doc kv = parse(slurp(dir / "llm-compressor__kv_cache__gptq.yaml"));
+  Doc kv = parseCt(slurp(dir / "llm-compressor__kv_cache__gptq.yaml"));
   ASSERT_TRUE(kv.kvCache);
   EXPECT_EQ(kv.kvCache->type, "float");
   EXPECT_EQ(kv.ignore.size(), 5u);
@@ -151,8 +139,8 @@ TEST(CompressedTensors, RealRecipesParse) {
 // The first-10-layers recipe's ignore list on a 12-block model: layers 10 and 11 are ignored, and
 // `re:.*mlp[.]gate[.].*` ignores nothing, because a router is the module `mlp.gate` itself.
 TEST(CompressedTensors, RealIgnoreListOnAnInventory) {
-  Doc w4 = parse(slurp(conformanceDir() / "compressed-tensors" /
-                       "llm-compressor__WNA16__recipe_w4a16_group_quant_first_10_layers.yaml"));
+  Doc w4 = parseCt(slurp(conformanceDir() / "compressed-tensors" /
+                         "llm-compressor__WNA16__recipe_w4a16_group_quant_first_10_layers.yaml"));
   Rules r;
   std::string error;
   Loc at;

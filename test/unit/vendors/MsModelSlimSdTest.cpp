@@ -22,26 +22,26 @@ const Mods kDit = {{"blocks.0.self_attn.q", "Linear"}, {"blocks.0.ffn.0", "Linea
                    {"blocks.0.ffn.2", "Linear"},       {"blocks.1.self_attn.q", "Linear"},
                    {"blocks.1.ffn.2", "Linear"},       {"blocks.1.norm1", "WanLayerNorm"}};
 
-msmodelslim::PracticeDoc parse(const std::string &yaml) {
+msmodelslim::PracticeDoc parseSd(const std::string &yaml) {
   return testsupport::parsePracticeText(yaml);
 }
 
 std::vector<std::string> checks(const std::string &yaml) {
   std::vector<std::string> out;
-  for (const msmodelslim::Issue &i : msmodelslim::checkPractice(parse(yaml)))
+  for (const msmodelslim::Issue &i : msmodelslim::checkPractice(parseSd(yaml)))
     if (i.error)
       out.push_back(std::string(msmodelslim::checkName(i.check)) + ": " + i.message);
   return out;
 }
 
-const char *kHead = "apiversion: multimodal_sd_modelslim_v1\nspec:\n  save:\n"
-                    "    - type: mindie_format_saver\n";
+const char *kSdHead = "apiversion: multimodal_sd_modelslim_v1\nspec:\n  save:\n"
+                      "    - type: mindie_format_saver\n";
 
 TEST(MsModelSlimSd, DumpConfigDefaultsAndTheInferenceDict) {
   msmodelslim::SdConfig c = msmodelslim::readSdConfig(
-      parse(std::string(kHead) + "  multimodal_sd_config:\n    dump_config: {}\n"
-                                 "    inference_config: {frame_num: 81, size: '1280*720', "
-                                 "video_size: [720, 1280], convert_model_dtype: True}\n")
+      parseSd(std::string(kSdHead) + "  multimodal_sd_config:\n    dump_config: {}\n"
+                                     "    inference_config: {frame_num: 81, size: '1280*720', "
+                                     "video_size: [720, 1280], convert_model_dtype: True}\n")
           .root);
   EXPECT_TRUE(c.enableDump); // DumpConfig's defaults
   EXPECT_EQ(c.captureMode, "args");
@@ -56,27 +56,28 @@ TEST(MsModelSlimSd, DumpConfigDefaultsAndTheInferenceDict) {
 
 TEST(MsModelSlimSd, LegacyModelConfigWhenInferenceConfigIsNull) {
   msmodelslim::SdConfig c = msmodelslim::readSdConfig(
-      parse(std::string(kHead) + "  multimodal_sd_config:\n    dump_config: {enable_dump: False}\n"
-                                 "    inference_config: null\n    model_config: {prompt: a cat}\n")
+      parseSd(std::string(kSdHead) +
+              "  multimodal_sd_config:\n    dump_config: {enable_dump: False}\n"
+              "    inference_config: null\n    model_config: {prompt: a cat}\n")
           .root);
   EXPECT_FALSE(c.enableDump);
   EXPECT_EQ(c.inferenceKey, "model_config");
   ASSERT_EQ(c.inference.size(), 1u);
   EXPECT_EQ(c.inference[0].second, "'a cat'");
-  EXPECT_TRUE(checks(std::string(kHead) + "  multimodal_sd_config:\n    dump_config: {}\n"
-                                          "    inference_config: null\n    model_config: {}\n")
+  EXPECT_TRUE(checks(std::string(kSdHead) + "  multimodal_sd_config:\n    dump_config: {}\n"
+                                            "    inference_config: null\n    model_config: {}\n")
                   .empty());
 }
 
 TEST(MsModelSlimSd, LoadChecksOfTheBlock) {
-  auto missing = checks(kHead);
+  auto missing = checks(kSdHead);
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_EQ(missing[0].rfind("missing-field: spec.multimodal_sd_config.dump_config", 0), 0u)
       << missing[0];
-  auto bad = checks(std::string(kHead) + "  multimodal_sd_config:\n"
-                                         "    dump_config: {capture_mode: kwargs, dump: x}\n"
-                                         "    inference_config: {a: 1}\n"
-                                         "    model_config: {a: 1}\n");
+  auto bad = checks(std::string(kSdHead) + "  multimodal_sd_config:\n"
+                                           "    dump_config: {capture_mode: kwargs, dump: x}\n"
+                                           "    inference_config: {a: 1}\n"
+                                           "    model_config: {a: 1}\n");
   ASSERT_EQ(bad.size(), 3u);
   EXPECT_NE(std::find(bad.begin(), bad.end(),
                       "sd-config: spec.multimodal_sd_config.dump_config.capture_mode: Input "
@@ -90,7 +91,7 @@ TEST(MsModelSlimSd, LoadChecksOfTheBlock) {
                           [](const std::string &s) { return s.rfind("extra-key:", 0) == 0; }),
             1);
   // Extra keys of the block itself are kept (extra=allow); online_quarot is an SD processor.
-  EXPECT_TRUE(checks(std::string(kHead) +
+  EXPECT_TRUE(checks(std::string(kSdHead) +
                      "  process:\n    - type: online_quarot\n      include: ['*']\n"
                      "  multimodal_sd_config:\n    dump_config: {enable_dump: 0}\n"
                      "    note: kept\n")
@@ -133,8 +134,8 @@ TEST(MsModelSlimSd, TranslationValidationComparesTheSdSettings) {
   changed.replace(at, 18, "enable_dump: true");
   SourceManager sm;
   DiagnosticEngine diags(sm);
-  EXPECT_TRUE(vendors::validateSdSettings(*spec.target("msmodelslim"), parse(run.out), diags));
-  EXPECT_FALSE(vendors::validateSdSettings(*spec.target("msmodelslim"), parse(changed), diags));
+  EXPECT_TRUE(vendors::validateSdSettings(*spec.target("msmodelslim"), parseSd(run.out), diags));
+  EXPECT_FALSE(vendors::validateSdSettings(*spec.target("msmodelslim"), parseSd(changed), diags));
   std::vector<std::string> ids;
   for (const Diagnostic &d : diags.diagnostics())
     ids.push_back(d.code);

@@ -15,16 +15,16 @@ namespace {
 
 using testsupport::Mods;
 
-const Mods kMods = {{"m.0.q", "Linear"},    {"m.0.down", "Linear"}, {"m.1.q", "Linear"},
-                    {"m.1.down", "Linear"}, {"m.norm", "RMSNorm"},  {"lm_head", "Linear"}};
+const Mods kV0Mods = {{"m.0.q", "Linear"},    {"m.0.down", "Linear"}, {"m.1.q", "Linear"},
+                      {"m.1.down", "Linear"}, {"m.norm", "RMSNorm"},  {"lm_head", "Linear"}};
 
-msmodelslim::PracticeDoc parse(const std::string &yaml) {
+msmodelslim::PracticeDoc parseV0(const std::string &yaml) {
   return testsupport::parsePracticeText(yaml);
 }
 
 TEST(MsModelSlimV0, CalibDefaultsAreQuantConfigs) {
   msmodelslim::V0Calib c = msmodelslim::readV0Calib(
-      parse("apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_names: [a, b]}\n").root);
+      parseV0("apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_names: [a, b]}\n").root);
   EXPECT_EQ(c.wBit, 8);
   EXPECT_EQ(c.aBit, 8);
   EXPECT_TRUE(c.mmTensor); // QuantConfig's default: per-tensor weights
@@ -112,7 +112,7 @@ TEST(MsModelSlimV0, SparseSchemeAsQuantConfigAppliesIt) {
     EXPECT_FALSE(why.empty());
   }
   msmodelslim::V0Calib r = msmodelslim::readV0Calib(
-      parse("apiversion: modelslim_v0\nspec:\n  calib_cfg: {co_sparse: True, is_lowbit: true}\n")
+      parseV0("apiversion: modelslim_v0\nspec:\n  calib_cfg: {co_sparse: True, is_lowbit: true}\n")
           .root);
   EXPECT_TRUE(r.coSparse);
   EXPECT_TRUE(r.isLowbit);
@@ -128,7 +128,7 @@ struct Read {
 };
 
 void read(Read &r, const std::string &yaml, const std::string &specText) {
-  testsupport::compileAndEmit("msmodelslim", specText, kMods, r.spec);
+  testsupport::compileAndEmit("msmodelslim", specText, kV0Mods, r.spec);
   SourceManager sm;
   DiagnosticEngine diags(sm);
   r.ok = vendors::readMsModelSlim(r.spec, *r.spec.target("msmodelslim"), yaml, r.reading, diags);
@@ -145,7 +145,7 @@ TEST(MsModelSlimV0Reader, DisableNamesAndTheLastLinear) {
        kSpec);
   ASSERT_TRUE(r.ok);
   const auto &m = r.reading.modules;
-  ASSERT_EQ(m.size(), kMods.size());
+  ASSERT_EQ(m.size(), kV0Mods.size());
   EXPECT_EQ(m[0].tier, ir::Tier::Int8);
   EXPECT_EQ(*m[0].weight.scope, "per_channel");
   EXPECT_EQ(m[1].tier, ir::Tier::Float); // an exact name
@@ -269,7 +269,7 @@ TEST(MsModelSlimV0Emitter, OneRecipeAndExactNames) {
       "msmodelslim",
       "qspec 1\ndefaults { tier int8; act int8 per_token }\ntiers int8 < float\nprotect "
       "\"m.*.down\"\ntarget msmodelslim { apiversion modelslim_v0 }\n",
-      kMods, spec);
+      kV0Mods, spec);
   ASSERT_TRUE(run.ok) << run.out;
   EXPECT_NE(run.out.find("is_dynamic: true"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("disable_last_linear: false"), std::string::npos) << run.out;
@@ -283,7 +283,7 @@ TEST(MsModelSlimV0Emitter, RefusesWhatV0CannotCarry) {
                                            "qspec 1\ndefaults { tier int8 }\ntiers int4 < int8 < "
                                            "float\noverride name \"m.1.*\" { tier int4 }\ntarget "
                                            "msmodelslim { apiversion modelslim_v0 }\n",
-                                           kMods, a);
+                                           kV0Mods, a);
   EXPECT_FALSE(mixed.ok);
   EXPECT_NE(std::find(mixed.ids.begin(), mixed.ids.end(), "err_msmodelslim_v0_not_expressible"),
             mixed.ids.end());
@@ -299,7 +299,7 @@ TEST(MsModelSlimV0Emitter, RefusesWhatV0CannotCarry) {
       "msmodelslim",
       "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
       "anti_outlier { iter_smooth { alpha 0.5 } } }\n",
-      kMods, c);
+      kV0Mods, c);
   EXPECT_FALSE(anti.ok);
   EXPECT_NE(std::find(anti.ids.begin(), anti.ids.end(), "err_msmodelslim_v0_not_expressible"),
             anti.ids.end());
@@ -312,7 +312,7 @@ TEST(MsModelSlimV0Emitter, CarriesTheV0OnlySettings) {
       "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
       "anti_outlier { flex_smooth_quant { alpha 0.5 } }; disable_anti_names \"m.0.down\"; "
       "use_kvcache_quant true; anti_dataset \"a.jsonl\" }\n",
-      kMods, spec);
+      kV0Mods, spec);
   ASSERT_TRUE(run.ok) << run.out;
   EXPECT_NE(run.out.find("disable_anti_names:\n      - \"m.0.down\""), std::string::npos)
       << run.out;
@@ -322,12 +322,12 @@ TEST(MsModelSlimV0Emitter, CarriesTheV0OnlySettings) {
       "msmodelslim",
       "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
       "use_kvcache_quant false }\n",
-      kMods, off);
+      kV0Mods, off);
   ASSERT_TRUE(none.ok) << none.out;
   EXPECT_EQ(none.out.find("use_kvcache_quant"), std::string::npos) << none.out;
   auto v1run = testsupport::compileAndEmit(
       "msmodelslim", "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { anti_dataset \"a\" }\n",
-      kMods, v1);
+      kV0Mods, v1);
   EXPECT_FALSE(v1run.ok);
   EXPECT_NE(std::find(v1run.ids.begin(), v1run.ids.end(), "err_msmodelslim_bad_option"),
             v1run.ids.end());
@@ -340,7 +340,7 @@ TEST(MsModelSlimV0Emitter, WritesTheSparseScheme) {
       "qspec 1\ndefaults { tier int4; weight int4; act int8 }\ntarget msmodelslim { apiversion "
       "modelslim_v0; is_lowbit true; co_sparse true; use_sigma true; sigma_factor 4; fraction "
       "0.011 }\n",
-      kMods, spec);
+      kV0Mods, spec);
   ASSERT_TRUE(run.ok) << run.out;
   EXPECT_NE(run.out.find("is_lowbit: true\n    co_sparse: true\n    use_sigma: true\n    "
                          "fraction: 0.011\n    sigma_factor: 4.0\n"),
@@ -351,7 +351,7 @@ TEST(MsModelSlimV0Emitter, WritesTheSparseScheme) {
       "msmodelslim",
       "qspec 1\ndefaults { tier int8; act int8 }\ntarget msmodelslim { apiversion modelslim_v0; "
       "co_sparse true }\n",
-      kMods, bits);
+      kV0Mods, bits);
   EXPECT_FALSE(w8.ok);
   EXPECT_NE(std::find(w8.ids.begin(), w8.ids.end(), "err_msmodelslim_v0_not_expressible"),
             w8.ids.end());
@@ -360,7 +360,7 @@ TEST(MsModelSlimV0Emitter, WritesTheSparseScheme) {
       "msmodelslim",
       "qspec 1\ndefaults { tier int4; weight int4; act int8 }\ntarget msmodelslim { apiversion "
       "modelslim_v0 }\n",
-      kMods, bare);
+      kV0Mods, bare);
   EXPECT_FALSE(plain.ok);
   EXPECT_NE(std::find(plain.ids.begin(), plain.ids.end(), "err_msmodelslim_v0_not_expressible"),
             plain.ids.end());
@@ -370,7 +370,7 @@ TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
   // A v0 calib_cfg that is no mapping: checkPractice (qlint's rule) reports it, and the read-back
   // refuses the file with the same message.
   std::string bad = "apiversion: modelslim_v0\nspec:\n  calib_cfg: [w_bit]\n";
-  auto issues = msmodelslim::checkPractice(parse(bad));
+  auto issues = msmodelslim::checkPractice(parseV0(bad));
   ASSERT_EQ(issues.size(), 1u);
   EXPECT_EQ(issues[0].check, msmodelslim::Check::V0Spec);
   EXPECT_EQ(issues[0].line, 3u);
@@ -380,15 +380,15 @@ TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
   Read good;
   read(good, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8}\n  anti_cfg:\n", kSpec);
   EXPECT_TRUE(good.ok);
-  EXPECT_EQ(msmodelslim::classifyPractice(parse(bad), issues), "refused: v0-spec");
-  EXPECT_TRUE(msmodelslim::checkPractice(parse("apiversion: modelslim_v0\nspec: {}\n")).empty());
+  EXPECT_EQ(msmodelslim::classifyPractice(parseV0(bad), issues), "refused: v0-spec");
+  EXPECT_TRUE(msmodelslim::checkPractice(parseV0("apiversion: modelslim_v0\nspec: {}\n")).empty());
 }
 
 TEST(MsModelSlimV0Checks, ConstructorArguments) {
   // What QuantConfig / AntiOutlierConfig refuse, at the value (an unknown keyword at its key).
   auto issues = msmodelslim::checkPractice(
-      parse("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m0}\n  calib_cfg:\n"
-            "    sigma_factor: 4\n    fraction: 0.011\n    use_sigmaa: true\n"));
+      parseV0("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m0}\n  calib_cfg:\n"
+              "    sigma_factor: 4\n    fraction: 0.011\n    use_sigmaa: true\n"));
   ASSERT_EQ(issues.size(), 3u);
   std::vector<std::string> messages;
   for (const auto &i : issues) {
@@ -403,10 +403,10 @@ TEST(MsModelSlimV0Checks, ConstructorArguments) {
             "7:5 QuantConfig.__init__() got an unexpected keyword argument 'use_sigmaa'");
   // The sparse practices msModelSlim ships pass.
   EXPECT_TRUE(msmodelslim::checkPractice(
-                  parse("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m4}\n"
-                        "  calib_cfg: {w_bit: 4, a_bit: 8, mm_tensor: False, is_lowbit: True, "
-                        "co_sparse: True, use_sigma: True, fraction: 0.011, sigma_factor: 4.0, "
-                        "disable_names: }\n"))
+                  parseV0("apiversion: modelslim_v0\nspec:\n  anti_cfg: {anti_method: m4}\n"
+                          "  calib_cfg: {w_bit: 4, a_bit: 8, mm_tensor: False, is_lowbit: True, "
+                          "co_sparse: True, use_sigma: True, fraction: 0.011, sigma_factor: 4.0, "
+                          "disable_names: }\n"))
                   .empty());
 }
 

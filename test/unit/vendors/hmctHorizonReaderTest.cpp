@@ -7,6 +7,7 @@
 #include "vendors/horizon/HorizonRules.h"
 
 #include "../emitters/EmitTestSupport.h"
+#include "../TestFiles.h"
 
 #include <gtest/gtest.h>
 
@@ -37,12 +38,6 @@ horizon::QconfigSetterDoc setterDoc(const std::string &text) {
 }
 
 // test/Inputs/conformance (as lit's %conformance), or $QSPEC_CONFORMANCE.
-fs::path conformanceDir() {
-  if (const char *env = std::getenv("QSPEC_CONFORMANCE"); env && *env)
-    return env;
-  return fs::path(QSPEC_SOURCE_DIR) / "test" / "Inputs" / "conformance";
-}
-
 const char *kSetter = R"(# generated
 from horizon_plugin_pytorch.quantization.qconfig_setter import (
     ConvDtypeTemplate,
