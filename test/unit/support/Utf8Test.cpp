@@ -43,8 +43,9 @@ void expectSame(const std::string &s) {
     ASSERT_GE(sub, 1u);
     ASSERT_LE(sub, s.size());
   }
-  if (wantLen == 0 || wantLen == s.size())
+  if (wantLen == 0 || wantLen == s.size()) {
     ASSERT_EQ(utf8::isValid(s), wantLen != 0) << testing::PrintToString(s);
+  }
 }
 
 } // namespace
