@@ -108,16 +108,16 @@ test:
 # ctest entries of one process each (QSPEC_UNIT_TEST_SHARDS): a sanitized process's start-up
 # costs more CPU than most unit tests. The executables are linked without PIE: the dynamic loader
 # then has no relocations of the sanitized tools' large data to apply at every start (a tenth of
-# a sanitized `qcc --version`, and the lit suite starts thousands of tools). The tree is a unity
-# build (QSPEC_UNITY_BUILD: eight sources of a target, or a folder's unit tests, per translation
-# unit), a sixth quicker; build/ is compiled file by file, so the suite sees both.
+# a sanitized `qcc --version`, and the lit suite starts thousands of tools). Like build/, the tree
+# is a unity build (QSPEC_UNITY_BUILD, on by default: eight sources of a target, or a folder's unit
+# tests, per translation unit), a fifth quicker here.
 SAN_BUILD_DIR ?= build-fuzz
 FUZZ_BUILD_DIR ?= $(SAN_BUILD_DIR)
 san-configure: deps-test
 	@test -f $(SAN_BUILD_DIR)/CMakeCache.txt || CC=clang-14 CXX=clang++-14 cmake -S . -B $(SAN_BUILD_DIR) \
 	  $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug "-DCMAKE_CXX_FLAGS_DEBUG=-O1 -gline-tables-only" -DQSPEC_FUZZ=ON \
 	  -DQSPEC_UNIT_TESTS_COMPILE_OPTIONS=-O0 "-DCMAKE_EXE_LINKER_FLAGS=--ld-path=/usr/bin/ld.lld-14 -no-pie" \
-	  -DQSPEC_UNIT_TEST_SHARDS=2 -DQSPEC_UNITY_BUILD=ON $(CMAKE_FLAGS)
+	  -DQSPEC_UNIT_TEST_SHARDS=2 $(CMAKE_FLAGS)
 sanitize-build: san-configure
 	cmake --build $(SAN_BUILD_DIR) -j $(JOBS)
 sanitize-test: sanitize-build

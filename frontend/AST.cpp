@@ -19,6 +19,15 @@ const char *kindName(Kind k) {
   return "?";
 }
 
+std::unique_ptr<Node> Node::copy() const {
+  auto n = std::make_unique<Node>(kind, range, text);
+  n->statement = statement;
+  n->children.reserve(children.size());
+  for (const auto &c : children)
+    n->children.push_back(c->copy());
+  return n;
+}
+
 std::vector<const Node *> Node::all(Kind k) const {
   std::vector<const Node *> out;
   for (const auto &c : children)

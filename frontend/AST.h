@@ -74,6 +74,8 @@ struct Node {
     children.push_back(std::move(n));
     return children.back().get();
   }
+  // A deep copy (the ranges still point into the same source file).
+  std::unique_ptr<Node> copy() const;
   // Children of kind `k`.
   std::vector<const Node *> all(Kind k) const;
   const Node *first(Kind k) const;

@@ -19,6 +19,7 @@ namespace qspec::lint {
 namespace {
 
 constexpr const char *kDocsUrl = QSPEC_DOCS_URL;
+#undef QSPEC_DOCS_URL
 
 bool isError(Severity s) { return s == Severity::Error || s == Severity::Fatal; }
 

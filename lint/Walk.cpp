@@ -45,7 +45,7 @@ bool gitVisible(const std::string &dir, std::set<std::string> &out) {
   return true;
 }
 
-void walk(const std::string &dir, const Options &opts, std::vector<std::string> &paths) {
+void walkFolder(const std::string &dir, const Options &opts, std::vector<std::string> &paths) {
   std::set<std::string> visible;
   bool useGit = gitVisible(dir, visible);
   std::vector<std::string> found;
@@ -168,7 +168,7 @@ private:
     Options none;
     none.useConfig = false;
     std::vector<std::string> found;
-    walk(tree, none, found);
+    walkFolder(tree, none, found);
     for (const std::string &f : found)
       if (fs::path(f).extension() == ".qspec")
         out.push_back(shownPath(f));
@@ -237,7 +237,7 @@ std::vector<std::string> expandInputs(const std::vector<std::string> &inputs, co
   for (const std::string &in : inputs) {
     std::error_code ec;
     if (in != "-" && fs::is_directory(in, ec))
-      walk(in, opts, paths);
+      walkFolder(in, opts, paths);
     else
       paths.push_back(in);
   }

@@ -58,6 +58,8 @@ const Field kFields[] = {
     {"act symmetry", RECIPE_BOOL(act)},
     {"act method", RECIPE_FIELD(act, method)},
 };
+#undef RECIPE_FIELD
+#undef RECIPE_BOOL
 constexpr size_t kNumFields = sizeof(kFields) / sizeof(kFields[0]);
 
 void assign(ir::ResolvedModule &m, size_t field, const ir::Settings &s, Decision d) {

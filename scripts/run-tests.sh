@@ -109,12 +109,14 @@ jobs=$(nproc)
 cd "$build"
 args=(--output-on-failure -j "$jobs")
 if [ $sanitize -eq 1 ]; then
-  # Zero reports is the bar: halt on the first one, leaks included. abort_on_error makes a
-  # report a crash, which `not` in a lit RUN line does not excuse; every report is also written
-  # to sanitizer-logs/ so one in a command whose status a test ignores is still caught.
+  # Zero reports is the bar: halt on the first one, leaks included (LeakSanitizer checks every
+  # process but qcc and qlint, whose default turns it off: test/sanitize/OneShotOptions.cpp).
+  # abort_on_error makes a report a crash, which `not` in a lit RUN line does not excuse; every
+  # report is also written to sanitizer-logs/ so one in a command whose status a test ignores is
+  # still caught.
   logs=$PWD/sanitizer-logs
   rm -rf "$logs" && mkdir -p "$logs"
-  export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=1:log_path=$logs/asan}
+  export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:log_path=$logs/asan}
   export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1:log_path=$logs/ubsan}
   args+=(-LE no-sanitize)
   echo "==== tests under ASan+UBSan ($build) ===="

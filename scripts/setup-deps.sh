@@ -6,7 +6,7 @@
 #                         libraries the tools link. Nothing else, nothing from outside Debian.
 #   setup-deps.sh test    the run set, plus what only the tests need (`make test`): FileCheck and
 #                         lit, GoogleTest and Google Benchmark, clang-14 and lld-14 for the
-#                         sanitizer and fuzz tree, clang-format, Python's
+#                         sanitizer and fuzz tree, clang-format and universal-ctags, Python's
 #                         onnx/protobuf/yaml/numpy/jsonschema and torch (docs/python.md's example
 #                         builds a torch.nn.Module), Slurm and munge, Vim and Neovim, zsh,
 #                         pre-commit, git, GNU time, Node.js.
@@ -29,7 +29,7 @@ test_packages=(
   python3-onnx python3-protobuf python3-yaml python3-numpy python3-jsonschema pybind11-dev python3-dev python3-venv
   python3-torch
   pre-commit git time vim neovim zsh
-  clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14
+  clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14 universal-ctags
   slurm-wlm munge
 )
 

@@ -43,7 +43,8 @@ if os.path.exists(_qcc):
     with open(_qcc, "rb") as _f:
         if b"__asan_init" in _f.read():
             config.available_features.add("asan")
-# The corpus tests (every .qspec of the repository) take every fourth spec under the sanitizers:
+# The corpus tests (every .qspec of the repository; the docs' code blocks by document) take every
+# fourth spec under the sanitizers:
 # there they look for memory and undefined-behaviour errors, which a quarter of the corpus reaches
 # through the same code at a quarter of the cost (a sanitized qcc is about twenty times slower);
 # the normal tree checks every spec.

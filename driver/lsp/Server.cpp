@@ -301,7 +301,8 @@ private:
     if (stopped_ == Stop::Superseded)
       return; // a newer version is checked next
     notify("textDocument/publishDiagnostics", params);
-    if (!targets || stopped_ != Stop::None || ws_.checkTargets(d).empty() ||
+    // A document over the size budget is not checked at all, its targets included.
+    if (!targets || stopped_ != Stop::None || !overSize(d).empty() || ws_.checkTargets(d).empty() ||
         stopped_ != Stop::None) // checkTargets may stop too
       return;
     json &diags = params["diagnostics"];

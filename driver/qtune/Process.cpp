@@ -25,8 +25,8 @@ namespace {
 
 // ---- Signals: the running groups, killed from the handler (kill() is async-signal-safe) ----
 
-constexpr int kMaxGroups = 1024;
-pid_t g_groups[kMaxGroups];
+constexpr int kMaxProcessGroups = 1024;
+pid_t g_groups[kMaxProcessGroups];
 volatile sig_atomic_t g_numGroups = 0;
 volatile sig_atomic_t g_signal = 0;
 volatile sig_atomic_t g_inRunJobs = 0;
@@ -370,7 +370,7 @@ struct Running {
 void publishGroups(const std::vector<Running> &run) {
   int n = 0;
   for (const Running &r : run)
-    if (!r.done && r.pid > 0 && n < kMaxGroups)
+    if (!r.done && r.pid > 0 && n < kMaxProcessGroups)
       g_groups[n++] = r.pid;
   g_numGroups = n;
 }

@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 namespace diff = driver::diff;
 using diff::CompiledSide;
 
-constexpr size_t kMaxGroups = 8; // groups shown per cell
+constexpr size_t kMaxGroupsPerCell = 8; // groups shown per cell
 
 // The first line of the first diagnostic of `diags`.
 std::string firstError(const DiagnosticEngine &diags) {
@@ -96,7 +96,7 @@ bool isKey(const std::string &key) {
 
 std::string cell(const diff::Side &before, const diff::Side &after) {
   return diff::renderMarkdownCell(diff::compareSides(before, after), diff::RenderOptions{},
-                                  kMaxGroups);
+                                  kMaxGroupsPerCell);
 }
 
 } // namespace

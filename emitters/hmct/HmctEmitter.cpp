@@ -76,9 +76,9 @@ private:
   vendors::ViewIndex<size_t> index_;
 };
 
-class Builder {
+class HmctBuilder {
 public:
-  Builder(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
+  HmctBuilder(const ir::Spec &spec, const ir::Target &target, DiagnosticEngine &diags)
       : spec_(spec), target_(target), diags_(diags) {}
   bool run(OutputContext &out);
 
@@ -130,7 +130,7 @@ private:
   std::string entryName(const std::string &name, SourceRange at);
 };
 
-Json Builder::modelConfig() {
+Json HmctBuilder::modelConfig() {
   Json mc = Json::object();
   ir::Tier d = spec_.defaultTier();
   mc["all_node_type"] = d == ir::Tier::DualInt16 ? "int16" : hmct::qtypeForTier(d);
@@ -161,7 +161,7 @@ Json Builder::modelConfig() {
 
 // activation.calibration_type: the target's list, else from the default act method (kl or max),
 // none with 'search default' (HMCT's own search).
-void Builder::calibrationType(Json &act) {
+void HmctBuilder::calibrationType(Json &act) {
   bool defaultSearch = false;
   if (const ir::Option *o = target_.option("search")) {
     if (o->values.size() == 1 && o->values[0].text == "default")
@@ -195,8 +195,8 @@ void Builder::calibrationType(Json &act) {
 
 // A numeric activation setting (one value, or a list HMCT searches): whole numbers or fractions
 // at most 1.0; below `clampBelow` HMCT clamps it (warned).
-void Builder::numberOption(Json &act, const char *key, bool isFloat, double clampBelow,
-                           const char *clampTo) {
+void HmctBuilder::numberOption(Json &act, const char *key, bool isFloat, double clampBelow,
+                               const char *clampTo) {
   const ir::Option *o = target_.option(key);
   if (!o)
     return;
@@ -220,7 +220,7 @@ void Builder::numberOption(Json &act, const char *key, bool isFloat, double clam
 }
 
 // A boolean activation setting: the target's value(s), else what the default recipe says.
-void Builder::boolOption(Json &act, const char *key, std::optional<bool> fromRecipe) {
+void HmctBuilder::boolOption(Json &act, const char *key, std::optional<bool> fromRecipe) {
   const ir::Option *o = target_.option(key);
   if (!o) {
     if (fromRecipe)
@@ -240,7 +240,7 @@ void Builder::boolOption(Json &act, const char *key, std::optional<bool> fromRec
 }
 
 // weight.bias_correction: 'bias_correction true' or a block of num_sample and metric.
-Json Builder::biasCorrection(const ir::Option &o) {
+Json HmctBuilder::biasCorrection(const ir::Option &o) {
   Json bc = Json::object();
   if (!o.isBlock &&
       !(o.values.size() == 1 && (o.values[0].text == "true" || o.values[0].text == "on")))
@@ -267,7 +267,7 @@ Json Builder::biasCorrection(const ir::Option &o) {
 // model_config.modelwise_search { metric; similarity } / layerwise_search { metric; topk; qtype }:
 // HMCT's metrics, topk a whole number >= 1, qtype int8 or int16 (reference §1.2). A
 // layerwise_search suppresses HMCT's default search, so it and 'search default' exclude each other.
-void Builder::searchBlock(Json &mc, const char *key, bool layerwise) {
+void HmctBuilder::searchBlock(Json &mc, const char *key, bool layerwise) {
   const ir::Option *o = target_.option(key);
   if (!o)
     return;
@@ -311,7 +311,7 @@ void Builder::searchBlock(Json &mc, const char *key, bool layerwise) {
 // first few unknown names get a suggestion, so a spec full of wrong names stays fast.
 constexpr unsigned kMaxSuggestions = 20;
 
-void Builder::checkLiteralNames() {
+void HmctBuilder::checkLiteralNames() {
   // HMCT keys node_config by exact node names: a literal name the inventory lacks is an error
   // (with two graphs the rules name modules, mapped to nodes by fromGraph).
   const ir::Inventory &inv = spec_.inventory;
@@ -353,7 +353,7 @@ void Builder::checkLiteralNames() {
       check(s);
 }
 
-void Builder::fromInventory() {
+void HmctBuilder::fromInventory() {
   const ir::Inventory &inv = spec_.inventory;
   const auto &res = spec_.resolution;
   ir::Tier d = spec_.defaultTier();
@@ -386,8 +386,8 @@ void Builder::fromInventory() {
 }
 
 // Two graphs: one node carries one qtype (ir::claimNodes); false (reported) on a clash.
-bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m,
-                         std::unordered_map<uint32_t, uint32_t> &owner) {
+bool HmctBuilder::claimNodes(const ir::OnnxGraph &g, size_t m,
+                             std::unordered_map<uint32_t, uint32_t> &owner) {
   std::optional<ir::NodeClash> c = ir::claimNodes(spec_, static_cast<uint32_t>(m), owner);
   if (!c)
     return true;
@@ -404,7 +404,7 @@ bool Builder::claimNodes(const ir::OnnxGraph &g, size_t m,
 // Two graphs: each module's tier goes to its named nodes in the ONNX graph. op_config carries
 // only ONNX op types (the dual-int16 default on the GEMM ops); a type override becomes node
 // entries, since module types (Linear) are not op types.
-void Builder::fromGraph() {
+void HmctBuilder::fromGraph() {
   const ir::Inventory &inv = spec_.inventory;
   const ir::OnnxGraph &g = spec_.onnx;
   ir::Tier d = spec_.defaultTier();
@@ -442,7 +442,7 @@ void Builder::fromGraph() {
 // graph. It stays float, as msModelSlim's exclude, AMCT's skip_layers and Horizon's frozen
 // float32 keep it: its named nodes get float32 entries. Without a usable node it is warned; a
 // node a module of another tier owns is a clash.
-void Builder::tiedHead(const std::unordered_map<uint32_t, uint32_t> &owner) {
+void HmctBuilder::tiedHead(const std::unordered_map<uint32_t, uint32_t> &owner) {
   std::optional<ir::GraphHead> head = ir::graphHead(spec_);
   if (!head)
     return;
@@ -475,7 +475,7 @@ void Builder::tiedHead(const std::unordered_map<uint32_t, uint32_t> &owner) {
 // A type entry a rule gives a tier (a type override, or `protect type X`: the whole op type stays
 // float) is an op_config entry; a name entry a rule gives a tier is a node_config entry, which
 // needs an exact name.
-void Builder::asWritten() {
+void HmctBuilder::asWritten() {
   const std::vector<ir::SymbolicEntry> &entries = spec_.resolution.symbolic;
   for (const passes::SymbolicEntry &e : entries)
     if (e.isType)
@@ -490,13 +490,13 @@ void Builder::asWritten() {
     nodes_.set(name, tier);
 }
 
-void Builder::typeEntry(const passes::SymbolicEntry &e) {
+void HmctBuilder::typeEntry(const passes::SymbolicEntry &e) {
   ir::Decision::Source src = e.module.tier.from.source;
   if (src == ir::Decision::TypeOverride || src == ir::Decision::Protect)
     ops_[e.text] = e.module.tier.value;
 }
 
-void Builder::nameEntry(const passes::SymbolicEntry &e) {
+void HmctBuilder::nameEntry(const passes::SymbolicEntry &e) {
   ir::Decision::Source src = e.module.tier.from.source;
   if (src == ir::Decision::BuiltIn || src == ir::Decision::Default)
     return; // no rule gives the node a tier: the model-wide settings hold
@@ -511,7 +511,7 @@ void Builder::nameEntry(const passes::SymbolicEntry &e) {
   written_[std::move(*name)] = e.module.tier.value;
 }
 
-void Builder::readMarch() {
+void HmctBuilder::readMarch() {
   if (const ir::Option *o = target_.option("march")) {
     if (o->values.size() != 1 || !hmct::isKnownMarch(o->values[0].text))
       bad(o, "unknown march; HMCT knows nash, nash-b, nash-b-lite, nash-b-plus, nash-e, nash-m, "
@@ -523,7 +523,7 @@ void Builder::readMarch() {
 }
 
 // The plan from the resolution (with an inventory) or from the rules as written.
-void Builder::plan() {
+void HmctBuilder::plan() {
   if (spec_.resolution.done && spec_.inventory.present()) {
     checkLiteralNames();
     if (ok_ && spec_.onnx.present())
@@ -538,7 +538,7 @@ void Builder::plan() {
 // node_config is written as text, byte for byte what Json::dump(2) gives for the object (a key
 // with a character JSON escapes goes through nlohmann itself), without a JSON tree of tens of
 // thousands of entries.
-void Builder::writeNodeConfig() {
+void HmctBuilder::writeNodeConfig() {
   std::string &out = nodeText_;
   const auto &entries = nodes_.sorted();
   size_t bytes = 0;
@@ -574,7 +574,7 @@ void Builder::writeNodeConfig() {
 
 // Every qtype against the march (also checked by the capability pass; this covers
 // op/all_node_type).
-bool Builder::checkMarch(const Json &mc) {
+bool HmctBuilder::checkMarch(const Json &mc) {
   if (march_.empty())
     return true;
   auto check = [&](const std::string &q, const std::string &where) {
@@ -592,7 +592,7 @@ bool Builder::checkMarch(const Json &mc) {
 }
 
 // The plan as the vendor document: sections in order, empty ones left out.
-bool Builder::lower(const Json &mc, Json &root) {
+bool HmctBuilder::lower(const Json &mc, Json &root) {
   root = Json::object();
   root["model_config"] = mc;
   if (!ops_.empty()) {
@@ -648,7 +648,7 @@ void protectCommentMarkers(std::string &&json, std::string &out) {
   }
 }
 
-bool Builder::run(OutputContext &out) {
+bool HmctBuilder::run(OutputContext &out) {
   readMarch();
   Json mc = modelConfig();
   plan();
@@ -718,7 +718,7 @@ bool searchesReadBack(const ir::Target &target, const hmct::QuantConfigDoc &doc,
 
 bool HmctEmitter::emit(const ir::Spec &spec, const ir::Target &target, OutputContext &out,
                        DiagnosticEngine &diags) {
-  if (!Builder(spec, target, diags).run(out)) // freed before the document below is built
+  if (!HmctBuilder(spec, target, diags).run(out)) // freed before the document below is built
     return false;
   // Verify: the activation recipe HMCT reads from the written model_config is model-wide, and
   // weights have no keys at all; every rule's recipe field it does not apply is reported. The

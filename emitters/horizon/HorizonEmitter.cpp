@@ -40,7 +40,7 @@ struct EntryValue {
 
 // A ModuleNameTemplate entry: the module name (a view of the inventory's name, or of a name the
 // writer keeps), its Python literal (checked once, when added) and its value.
-struct Entry {
+struct HorizonEntry {
   std::string_view name;
   std::string literal;
   EntryValue value;
@@ -48,12 +48,12 @@ struct Entry {
 
 // A template's entries in the order added until sortEntries(): a vector instead of a std::map of
 // tens of thousands of names (one node and one name copy each, and an ordered insert).
-using Entries = std::vector<Entry>;
+using Entries = std::vector<HorizonEntry>;
 
 // By name (byte order), each name once with the value added last (what map[name] = v kept).
 void sortEntries(Entries &e) {
   std::stable_sort(e.begin(), e.end(),
-                   [](const Entry &a, const Entry &b) { return a.name < b.name; });
+                   [](const HorizonEntry &a, const HorizonEntry &b) { return a.name < b.name; });
   size_t out = 0;
   for (size_t i = 0; i < e.size(); ++i) {
     if (i + 1 < e.size() && e[i + 1].name == e[i].name)
@@ -77,7 +77,7 @@ struct Gemm {
 // A template's keys for restorePrefixed (values unused).
 horizon::PrefixKeys prefixKeys(const Entries &entries) {
   horizon::PrefixKeys keys(entries.size());
-  for (const Entry &e : entries)
+  for (const HorizonEntry &e : entries)
     keys.add(e.name, 0);
   return keys;
 }
@@ -335,7 +335,7 @@ void HorizonWriter::addEntry(Entries &into, std::string_view name, EntryValue v,
   auto lit = literal(name, at);
   if (!lit)
     return;
-  into.push_back(Entry{name, std::move(*lit), std::move(v)});
+  into.push_back(HorizonEntry{name, std::move(*lit), std::move(v)});
 }
 
 void HorizonWriter::planEntry(size_t i) {
@@ -579,7 +579,7 @@ void HorizonWriter::printEntries(PyPrinter &p, const Entries &m, bool freeze) {
   p.indent();
   p.print("{\n");
   p.indent();
-  for (const Entry &e : m) {
+  for (const HorizonEntry &e : m) {
     const EntryValue &v = e.value;
     // Written piecewise (no Vars map per entry): "name": D, or "name": {"dtype": D, "threshold":
     // T},

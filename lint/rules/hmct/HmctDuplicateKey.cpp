@@ -10,7 +10,7 @@ namespace qspec::lint {
 
 namespace {
 
-void walk(LintContext &ctx, const LNode &n, const std::string &path) {
+void walkKeys(LintContext &ctx, const LNode &n, const std::string &path) {
   std::map<std::string, const LNode *> first;
   for (const auto &[k, v] : n.map) {
     auto [it, fresh] = first.emplace(k.value, &k);
@@ -20,17 +20,17 @@ void walk(LintContext &ctx, const LNode &n, const std::string &path) {
                                      ": json.loads keeps only the last value");
       ctx.note(d, it->second->range, "first written here");
     }
-    walk(ctx, v, path + "." + k.value);
+    walkKeys(ctx, v, path + "." + k.value);
   }
   for (const LNode &c : n.seq)
-    walk(ctx, c, path + "[]");
+    walkKeys(ctx, c, path + "[]");
 }
 
 } // namespace
 
 void checkHmctDuplicateKey(QuantConfigInput &ctx) {
   if (ctx.tree)
-    walk(ctx, *ctx.tree, "quant_config");
+    walkKeys(ctx, *ctx.tree, "quant_config");
 }
 
 } // namespace qspec::lint

@@ -12,7 +12,7 @@ sim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sim_eval.py")
 
 def command(work, counter):
     return [qtune, "run", "--write-ir", spec, "--workdir", work, "--jobs", jobs, "--no-progress", "--",
-            "/usr/bin/python3", sim, "--scores", scores, "--sleep", "0.3", "--counter", counter]
+            "/usr/bin/python3", sim, "--scores", scores, "--sleep", "0.15", "--counter", counter]
 
 def count(counter, what):
     if not os.path.exists(counter):
@@ -45,7 +45,7 @@ for kill_after in (1, 2, 3, 4):
     deadline = time.time() + 600  # a guard against a hang only
     while sum(count(counter, "done").values()) < kill_after and p.poll() is None and time.time() < deadline:
         time.sleep(0.02)
-    time.sleep(0.05 * kill_after)  # land at different points: between rounds, mid-evaluation
+    time.sleep(0.025 * kill_after)  # land at different points: between rounds, mid-evaluation
     if p.poll() is None:
         os.kill(p.pid, signal.SIGKILL)
     p.wait()

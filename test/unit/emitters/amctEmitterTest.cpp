@@ -40,8 +40,8 @@ struct Effective {
   int weightBits = 8;
 };
 
-Effective effective(const amct::AmctDocument &doc, const std::string &name,
-                    const std::string &type) {
+Effective amctEffective(const amct::AmctDocument &doc, const std::string &name,
+                        const std::string &type) {
   Effective e;
   const amct::Recipe *recipe = &doc.global;
   const amct::Override *byName = nullptr, *byType = nullptr;
@@ -87,7 +87,7 @@ void expectMatchesIR(const ir::Spec &spec, const std::string &text, amct::Config
     if (!amct::isQuantizableType(m.type, kind, v))
       continue;
     ir::Tier tier = spec.resolution.modules[i].tier.value;
-    Effective e = effective(doc, m.name, m.type);
+    Effective e = amctEffective(doc, m.name, m.type);
     SCOPED_TRACE(m.name);
     EXPECT_EQ(e.enabled, tier != ir::Tier::Float);
     if (tier == ir::Tier::Float)

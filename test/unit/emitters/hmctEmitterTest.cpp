@@ -32,7 +32,8 @@ EmitRun compileHmct(const std::string &specText, const Mods &mods, ir::Spec &spe
 std::string tierQtype(ir::Tier t) { return hmct::qtypeForTier(t); }
 
 // What HMCT computes for a node: node entry, else op entry, else all_node_type.
-std::string effective(const nlohmann::json &cfg, const std::string &name, const std::string &type) {
+std::string hmctEffective(const nlohmann::json &cfg, const std::string &name,
+                          const std::string &type) {
   if (cfg.contains("node_config") && cfg["node_config"].contains(name)) {
     const auto &e = cfg["node_config"][name];
     if (e.contains("input0") && e["input0"] == "int16" && e["input1"] == "int16")
@@ -48,7 +49,7 @@ void expectHmctRoundTrip(const std::string &text, const ir::Spec &spec) {
   nlohmann::json cfg = nlohmann::json::parse(text); // strict: throws on comments/trailing commas
   const auto &mods = spec.inventory.modules;
   for (size_t m = 0; m < mods.size(); ++m)
-    EXPECT_EQ(effective(cfg, mods[m].name, mods[m].type),
+    EXPECT_EQ(hmctEffective(cfg, mods[m].name, mods[m].type),
               tierQtype(spec.resolution.modules[m].tier.value))
         << mods[m].name;
   // Protected nodes are node entries (nothing coarser can touch them).

@@ -26,7 +26,7 @@ namespace {
 using testsupport::Mods;
 using HorizonRun = testsupport::EmitRun;
 
-fs::path tempDir() {
+fs::path horizonTempDir() {
   fs::path dir = fs::temp_directory_path() / ("qspec_emitB_horizon_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
@@ -38,7 +38,7 @@ HorizonRun compileHorizon(const std::string &specText, const Mods &mods, ir::Spe
 
 // Runs the module against the stub plugin; returns the records (one JSON object per line).
 std::vector<nlohmann::json> record(const std::string &module) {
-  fs::path dir = tempDir();
+  fs::path dir = horizonTempDir();
   fs::path py = dir / "setter.py", out = dir / "records.txt";
   std::ofstream(py) << module;
   std::string stub = std::string(QSPEC_SOURCE_DIR) + "/test/Inputs/horizon_stub/record_setter.py";

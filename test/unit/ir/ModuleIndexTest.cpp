@@ -13,7 +13,7 @@
 using namespace qspec;
 
 namespace {
-ir::Inventory inventoryOf(size_t n) {
+ir::Inventory indexInventory(size_t n) {
   ir::Inventory inv;
   for (size_t i = 0; i < n; ++i)
     inv.modules.push_back(
@@ -34,7 +34,7 @@ void expectIndexed(const ir::Inventory &inv) {
 } // namespace
 
 TEST(ModuleIndex, FindsEveryNameAndNoOther) {
-  ir::Inventory inv = inventoryOf(5000); // grows from 16 slots through every doubling
+  ir::Inventory inv = indexInventory(5000); // grows from 16 slots through every doubling
   expectIndexed(inv);
   EXPECT_EQ(inv.index.find("model.layers.0"), inv.index.end());
   EXPECT_EQ(inv.index.find(""), inv.index.end());
@@ -62,7 +62,7 @@ TEST(ModuleIndex, RepeatedNameKeepsTheFirstPosition) {
 }
 
 TEST(ModuleIndex, CopiesAndMovesIndexTheirOwnNames) {
-  ir::Inventory a = inventoryOf(300);
+  ir::Inventory a = indexInventory(300);
   ir::Inventory copy = a;
   copy.modules[5].name = "renamed";
   copy.rebuildIndex();

@@ -18,7 +18,7 @@ using namespace qspec;
 
 namespace {
 
-std::string tempDir() {
+std::string cacheTempDir() {
   char tmpl[] = "/tmp/qspec-inputcache-XXXXXX";
   const char *d = mkdtemp(tmpl);
   EXPECT_TRUE(d);
@@ -48,7 +48,7 @@ std::vector<std::string> names(const ir::Inventory &inv) {
 } // namespace
 
 TEST(LspInputCache, KeepsAnUnchangedFileAndRereadsAChangedOne) {
-  std::string dir = tempDir(), inv = dir + "/m.manifest";
+  std::string dir = cacheTempDir(), inv = dir + "/m.manifest";
   writeOld(inv, kTwo, 100);
   lsp::InputCache cache;
   SourceManager sm;
@@ -69,7 +69,7 @@ TEST(LspInputCache, KeepsAnUnchangedFileAndRereadsAChangedOne) {
 }
 
 TEST(LspInputCache, DoesNotKeepARecentFileOrAReadWithDiagnostics) {
-  std::string dir = tempDir(), inv = dir + "/m.manifest";
+  std::string dir = cacheTempDir(), inv = dir + "/m.manifest";
   std::ofstream(inv, std::ios::binary) << kTwo; // modified now
   lsp::InputCache cache;
   SourceManager sm;
@@ -89,7 +89,7 @@ TEST(LspInputCache, DoesNotKeepARecentFileOrAReadWithDiagnostics) {
 // Through the server's workspace: a check after the inventory changed on disk resolves against
 // the new file (a pattern that selected `lm_head` now selects nothing).
 TEST(LspInputCache, TheNextCheckSeesTheChangedInventory) {
-  std::string dir = tempDir(), inv = dir + "/m.manifest", spec = dir + "/s.qspec";
+  std::string dir = cacheTempDir(), inv = dir + "/m.manifest", spec = dir + "/s.qspec";
   writeOld(inv, kTwo, 100);
   std::string text = "qspec 1\n\nmodel \"m\" {\n  inventory \"m.manifest\"\n}\n\n"
                      "tiers int8 < int16\n\ndefaults { tier int8 }\n\n"

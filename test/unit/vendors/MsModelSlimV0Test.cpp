@@ -127,7 +127,7 @@ struct Read {
   bool ok = false;
 };
 
-void read(Read &r, const std::string &yaml, const std::string &specText) {
+void readV0(Read &r, const std::string &yaml, const std::string &specText) {
   testsupport::compileAndEmit("msmodelslim", specText, kV0Mods, r.spec);
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -139,10 +139,10 @@ const char *kSpec = "qspec 1\ndefaults { tier int8 }\ntarget msmodelslim { apive
 
 TEST(MsModelSlimV0Reader, DisableNamesAndTheLastLinear) {
   Read r;
-  read(r,
-       "apiversion: modelslim_v0\nspec:\n  calib_cfg:\n    w_bit: 8\n    a_bit: 8\n"
-       "    mm_tensor: false\n    disable_names: ['m.0.down', 'm.*']\n",
-       kSpec);
+  readV0(r,
+         "apiversion: modelslim_v0\nspec:\n  calib_cfg:\n    w_bit: 8\n    a_bit: 8\n"
+         "    mm_tensor: false\n    disable_names: ['m.0.down', 'm.*']\n",
+         kSpec);
   ASSERT_TRUE(r.ok);
   const auto &m = r.reading.modules;
   ASSERT_EQ(m.size(), kV0Mods.size());
@@ -154,7 +154,8 @@ TEST(MsModelSlimV0Reader, DisableNamesAndTheLastLinear) {
   EXPECT_FALSE(m[4].known);              // RMSNorm
   EXPECT_EQ(m[5].tier, ir::Tier::Float); // disable_last_linear defaults to true
   Read kept;
-  read(kept, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_last_linear: false}\n", kSpec);
+  readV0(kept, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {disable_last_linear: false}\n",
+         kSpec);
   ASSERT_TRUE(kept.ok);
   EXPECT_EQ(kept.reading.modules[5].tier, ir::Tier::Int8);
 }
@@ -177,11 +178,11 @@ TEST(MsModelSlimV0, FnmatchCase) {
 // (disable_names, the last Linear) comes first.
 TEST(MsModelSlimV0Reader, MixCfg) {
   Read r;
-  read(r,
-       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false, disable_names: "
-       "[m.1.q]}\n  calib_params:\n    mix_cfg:\n      \"m.*.down\": float\n"
-       "      \"m.1.*\": w8a8_dynamic\n      \"m.0.q\": w8a8\n",
-       kSpec);
+  readV0(r,
+         "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false, disable_names: "
+         "[m.1.q]}\n  calib_params:\n    mix_cfg:\n      \"m.*.down\": float\n"
+         "      \"m.1.*\": w8a8_dynamic\n      \"m.0.q\": w8a8\n",
+         kSpec);
   ASSERT_TRUE(r.ok);
   const auto &m = r.reading.modules;
   EXPECT_EQ(m[0].tier, ir::Tier::Int8); // m.0.q: w8a8, the recipe itself
@@ -192,19 +193,19 @@ TEST(MsModelSlimV0Reader, MixCfg) {
   EXPECT_EQ(m[3].tier, ir::Tier::Float); // m.1.down: the first matching entry is float
   EXPECT_EQ(m[5].tier, ir::Tier::Float); // lm_head: the last Linear
   Read dyn;
-  read(dyn,
-       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n  calib_params:\n"
-       "    mix_cfg: {\"m.1.*\": w8a8_dynamic}\n",
-       kSpec);
+  readV0(dyn,
+         "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n  calib_params:\n"
+         "    mix_cfg: {\"m.1.*\": w8a8_dynamic}\n",
+         kSpec);
   ASSERT_TRUE(dyn.ok);
   EXPECT_EQ(*dyn.reading.modules[2].act.scope, "per_token");
   EXPECT_EQ(*dyn.reading.modules[0].act.scope, "per_tensor");
   // A w4a8 sparse calib_cfg has no derived w8a8 configs: Calibrator stops, roles unknown.
   Read w4;
-  read(w4,
-       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 4, co_sparse: true}\n"
-       "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
-       kSpec);
+  readV0(w4,
+         "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 4, co_sparse: true}\n"
+         "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
+         kSpec);
   ASSERT_TRUE(w4.ok);
   EXPECT_FALSE(w4.reading.modules[2].weight.dtype);
   EXPECT_EQ(*w4.reading.modules[0].weight.dtype, "int4");
@@ -241,10 +242,10 @@ TEST(MsModelSlimV0, MixConfigsAreDerivedFromCalibCfg) {
 TEST(MsModelSlimV0Reader, MixCfgOfASparseCalibCfgIsUnknown) {
   // co_sparse makes QuantConfig's w_bit 4 although the file says 8: no derived w8a8 config.
   Read r;
-  read(r,
-       "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8, co_sparse: true}\n"
-       "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
-       kSpec);
+  readV0(r,
+         "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8, co_sparse: true}\n"
+         "  calib_params:\n    mix_cfg: {\"m.1.*\": w8a8}\n",
+         kSpec);
   ASSERT_TRUE(r.ok);
   EXPECT_EQ(r.reading.modules[2].tier, ir::Tier::Int8);
   EXPECT_FALSE(r.reading.modules[2].weight.dtype);
@@ -253,7 +254,7 @@ TEST(MsModelSlimV0Reader, MixCfgOfASparseCalibCfgIsUnknown) {
 TEST(MsModelSlimV0Reader, TranslationValidationFindsAQuantizedHead) {
   // The spec quantizes every Linear; the file leaves the last Linear to QuantConfig's default.
   Read r;
-  read(r, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n", kSpec);
+  readV0(r, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {mm_tensor: false}\n", kSpec);
   ASSERT_TRUE(r.ok);
   SourceManager sm;
   DiagnosticEngine diags(sm);
@@ -375,10 +376,10 @@ TEST(MsModelSlimV0Checks, OneListForQlintAndTheReadBack) {
   EXPECT_EQ(issues[0].check, msmodelslim::Check::V0Spec);
   EXPECT_EQ(issues[0].line, 3u);
   Read r;
-  read(r, bad, kSpec);
+  readV0(r, bad, kSpec);
   EXPECT_FALSE(r.ok);
   Read good;
-  read(good, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8}\n  anti_cfg:\n", kSpec);
+  readV0(good, "apiversion: modelslim_v0\nspec:\n  calib_cfg: {w_bit: 8}\n  anti_cfg:\n", kSpec);
   EXPECT_TRUE(good.ok);
   EXPECT_EQ(msmodelslim::classifyPractice(parseV0(bad), issues), "refused: v0-spec");
   EXPECT_TRUE(msmodelslim::checkPractice(parseV0("apiversion: modelslim_v0\nspec: {}\n")).empty());

@@ -18,7 +18,8 @@
 # qlint --no-config must report the page's rule. A first line
 # `# qlint ARGS FILE` gives the options and the file name to save the example as.
 #
-#   check_doc_blocks.py SRCROOT BUILDDIR [DOC...]    (default: README.md and docs/**/*.md)
+#   check_doc_blocks.py [--stride=N] SRCROOT BUILDDIR [DOC...]
+#                           (default: README.md and docs/**/*.md; with --stride, every Nth of them)
 # Prints one line per problem (`DOC:LINE: problem`), then `N blocks: ... , P problems`; exits 1
 # if there is a problem.
 import glob
@@ -167,9 +168,14 @@ class Checker:
 
 
 def main():
-    src, build = sys.argv[1], sys.argv[2]
-    docs = sys.argv[3:] or [os.path.join(src, "README.md")] + sorted(
+    args = sys.argv[1:]
+    stride = 1
+    if args and args[0].startswith("--stride="):
+        stride = int(args.pop(0).split("=", 1)[1])
+    src, build = args[0], args[1]
+    docs = args[2:] or [os.path.join(src, "README.md")] + sorted(
         glob.glob(os.path.join(src, "docs", "**", "*.md"), recursive=True))
+    docs = docs[::stride]
     checker = Checker(src, build)
     for doc in docs:
         checker.check_doc(os.path.abspath(doc))
