@@ -129,7 +129,7 @@ sanitize: sanitize-test
 # one per core at a time (FUZZ_JOBS).
 TARGET ?= qspec
 SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 5
+FUZZ_SMOKE_SECONDS ?= 3
 fuzz-build: san-configure
 	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target fuzzers
 fuzz: fuzz-build
