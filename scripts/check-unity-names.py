@@ -93,6 +93,8 @@ def main():
     build_dir = sys.argv[1]
     srcroot = os.path.realpath(sys.argv[2] if len(sys.argv) == 3 else
                                os.path.join(os.path.dirname(__file__), ".."))
+    if not os.path.isfile(os.path.join(build_dir, "build.ninja")):
+        sys.exit("check-unity-names.py: %s: no build.ninja (a tree configured with -G Ninja)" % build_dir)
     if not shutil.which("ctags"):
         sys.exit("check-unity-names.py: universal-ctags is missing (`make test` installs it: "
                  "apt-get install universal-ctags)")
