@@ -131,7 +131,7 @@ TARGET ?= qspec
 SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 3
 fuzz-build: san-configure
-	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target fuzzers
+	cmake --build $(FUZZ_BUILD_DIR) -j $(JOBS) --target qspec_fuzz
 fuzz: fuzz-build
 	@bash test/fuzz/run-fuzz.sh $(FUZZ_BUILD_DIR) $(TARGET) $(SECONDS)
 fuzz-smoke: fuzz-build

@@ -9,7 +9,8 @@
 #                         sanitizer and fuzz tree, clang-format and universal-ctags, Python's
 #                         onnx/protobuf/yaml/numpy/jsonschema and torch (docs/python.md's example
 #                         builds a torch.nn.Module), Slurm and munge, Vim and Neovim, zsh,
-#                         pre-commit, git, GNU time, Node.js.
+#                         pre-commit, git, GNU time, Node.js; and Pillow and the DejaVu fonts for
+#                         the examples on the ONNX simulator, whose set-up then installs nothing.
 #
 # QSPEC_EXTRA_PACKAGES adds more. `dpkg -s` decides what is missing; `apt-get update` runs once,
 # before the first install. docs/contributing.md lists both sets.
@@ -31,6 +32,7 @@ test_packages=(
   pre-commit git time vim neovim zsh
   clang-14 libclang-rt-14-dev llvm-14 lld-14 clang-format-14 universal-ctags
   slurm-wlm munge
+  python3-pil fonts-dejavu-core
 )
 
 case "$set_name" in

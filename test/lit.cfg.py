@@ -43,6 +43,11 @@ if os.path.exists(_qcc):
     with open(_qcc, "rb") as _f:
         if b"__asan_init" in _f.read():
             config.available_features.add("asan")
+# The fuzz binary (build/fuzz/qspec_fuzz) links libFuzzer in a QSPEC_FUZZ tree and the corpus
+# replay driver otherwise.
+config.substitutions.append(("%qspec_fuzz", os.path.join(config.qspec_obj_root, "fuzz", "qspec_fuzz")))
+if config.qspec_fuzz in ("ON", "1", "TRUE"):
+    config.available_features.add("libfuzzer")
 # The corpus tests (every .qspec of the repository; the docs' code blocks by document) take every
 # fourth spec under the sanitizers:
 # there they look for memory and undefined-behaviour errors, which a quarter of the corpus reaches

@@ -1,8 +1,9 @@
-// Fuzz target: one inventory reader. The reader is chosen by file name (QSPEC_FUZZ_FILE_NAME,
-// set per target in CMakeLists.txt: *.safetensors, *.index.json, *.onnx, or a manifest), so the
-// input is written to a temporary file of that name and read through readInventory(), the same
-// entry point qcc and qlint use. A block pattern is then assigned, as the frontend does.
+// Fuzz targets: one inventory reader each. The reader is chosen by file name (the target's file
+// name in Targets.cpp: *.safetensors, *.index.json, *.onnx, or a manifest), so the input is written
+// to a temporary file of that name and read through readInventory(), the same entry point qcc and
+// qlint use. A block pattern is then assigned, as the frontend does.
 #include "FuzzSupport.h"
+#include "Targets.h"
 
 #include "frontend/readers/Readers.h"
 
@@ -10,10 +11,10 @@
 
 using namespace qspec;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  std::string path = fuzz::TempDir::get().write(QSPEC_FUZZ_FILE_NAME, data, size);
+void fuzz::runInventory(const uint8_t *data, size_t size, const char *fileName) {
+  std::string path = fuzz::TempDir::get().write(fileName, data, size);
   if (path.empty())
-    return 0;
+    return;
   SourceManager sm;
   DiagnosticEngine diags(sm);
   ir::Inventory inv;
@@ -38,5 +39,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::abort(); // failure must be explained
   }
   fuzz::renderAll(diags);
-  return 0;
 }

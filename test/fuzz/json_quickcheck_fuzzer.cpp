@@ -1,6 +1,8 @@
 // Fuzz target: the readers' JSON quick check (frontend/readers/JsonQuickCheck.cpp). It may only
 // ever say "certainly valid" for text the JSON library also accepts (well-formed, no key repeated
 // in one object); anything else must be left to the library, whose messages are the diagnostics.
+#include "Targets.h"
+
 #include "frontend/readers/ReaderSupport.h"
 
 #include <cstdint>
@@ -10,7 +12,7 @@
 
 using namespace qspec::readers::detail;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+void qspec::fuzz::runJsonQuickCheck(const uint8_t *data, size_t size, const char *) {
   std::string_view text(reinterpret_cast<const char *>(data), size);
   bool quick = jsonQuickCheck(text);
   uint32_t offset = 0;
@@ -20,5 +22,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::abort(); // the quick check accepted what the library rejects
   if (!library && reason.empty())
     std::abort(); // a rejection must say why
-  return 0;
 }

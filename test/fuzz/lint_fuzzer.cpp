@@ -1,9 +1,10 @@
-// Fuzz target: one of qlint's vendor-file readers and the rules behind it, end to end through
-// lint::lintFile() (the file kind follows the name, QSPEC_FUZZ_FILE_NAME: a msModelSlim practice
-// .yaml, an AMCT .cfg (protobuf text) or an HMCT quant_config .json). The findings are then
-// printed in all four output formats, and the machine-readable ones must parse back: hostile
+// Fuzz targets: one of qlint's vendor-file readers and the rules behind it, end to end through
+// lint::lintFile() (the file kind follows the target's file name: a msModelSlim practice .yaml,
+// an AMCT .cfg (protobuf text) or an HMCT quant_config .json). The findings are then printed in
+// all four output formats, and the machine-readable ones must parse back: hostile
 // names in an input may never break the JSON or SARIF around them, nor reach the terminal raw.
 #include "FuzzSupport.h"
+#include "Targets.h"
 
 #include "lint/Lint.h"
 
@@ -39,10 +40,10 @@ void checkTerminal(const std::string &text) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  std::string path = fuzz::TempDir::get().write(QSPEC_FUZZ_FILE_NAME, data, size);
+void fuzz::runLint(const uint8_t *data, size_t size, const char *fileName) {
+  std::string path = fuzz::TempDir::get().write(fileName, data, size);
   if (path.empty())
-    return 0;
+    return;
   lint::Options opts;
   opts.useConfig = false; // no .qlint.yaml lookup outside the input
   opts.jobs = 1;
@@ -69,5 +70,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::string fixed = lint::applyFixes(r.sm->text(r.file), r.findings, applied);
     (void)lint::unifiedDiff(path, r.sm->text(r.file), fixed);
   }
-  return 0;
 }

@@ -1,9 +1,11 @@
-// Fuzz target: qlint's located readers on their own, without the rules: the YAML tree builder
-// (QSPEC_FUZZ_YAML: parseLocatedYaml, behind msModelSlim practice files) or the JSON one
-// (stripJsonComments + parseLocatedJson, behind HMCT quant_config files). Run under
-// -rss_limit_mb (run-fuzz.sh), so an input whose tree grows faster than its size (a YAML alias
-// bomb, deep nesting) is a finding. A tree that was built must stay within the readers' bounds:
-// at most one node per input byte plus what aliases may add (kMaxYamlAliasNodes).
+// Fuzz targets: qlint's located readers on their own, without the rules: the YAML tree builder
+// (lint_yaml_reader: parseLocatedYaml, behind msModelSlim practice files) and the JSON one
+// (lint_json_reader: stripJsonComments + parseLocatedJson, behind HMCT quant_config files). Run
+// under -rss_limit_mb (run-fuzz.sh), so an input whose tree grows faster than its size (a YAML
+// alias bomb, deep nesting) is a finding. A tree that was built must stay within the readers'
+// bounds: at most one node per input byte plus what aliases may add (kMaxYamlAliasNodes).
+#include "Targets.h"
+
 #include "frontend/readers/Readers.h"
 #include "lint/readers/Located.h"
 
@@ -24,22 +26,26 @@ size_t countNodes(const lint::LNode &n) {
   return total;
 }
 
-} // namespace
-
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+void runReader(const uint8_t *data, size_t size, bool yaml) {
   SourceManager sm;
   std::string text(reinterpret_cast<const char *>(data), size);
   FileID f = sm.addFile("input", text);
   lint::LNode root;
   lint::ParseError err;
-#ifdef QSPEC_FUZZ_YAML
-  bool ok = lint::parseLocatedYaml(sm, f, root, err);
-#else
-  bool ok = lint::parseLocatedJson(sm, f, lint::stripJsonComments(text), root, err);
-#endif
+  bool ok = yaml ? lint::parseLocatedYaml(sm, f, root, err)
+                 : lint::parseLocatedJson(sm, f, lint::stripJsonComments(text), root, err);
   if (!ok && err.message.empty())
     std::abort(); // a refusal must say why
   if (ok && countNodes(root) > size + readers::kMaxYamlAliasNodes + 1)
     std::abort(); // the tree outgrew the input
-  return 0;
+}
+
+} // namespace
+
+void fuzz::runLintYamlReader(const uint8_t *data, size_t size, const char *) {
+  runReader(data, size, true);
+}
+
+void fuzz::runLintJsonReader(const uint8_t *data, size_t size, const char *) {
+  runReader(data, size, false);
 }

@@ -2,6 +2,8 @@
 // name to match against it. Checks two properties besides memory safety: a compiled pattern's
 // literal view agrees with matching, and escapeGlob(name) compiles to a pattern matching exactly
 // `name`.
+#include "Targets.h"
+
 #include "ir/Pattern.h"
 
 #include <cstdlib>
@@ -10,7 +12,7 @@
 
 using namespace qspec;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+void fuzz::runPattern(const uint8_t *data, size_t size, const char *) {
   std::string_view in(reinterpret_cast<const char *>(data), size);
   size_t nl = in.find('\n');
   std::string_view text = in.substr(0, nl);
@@ -48,5 +50,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!lit || !lit->matches(n))
       std::abort(); // escaping must give a pattern that matches the name itself
   }
-  return 0;
 }

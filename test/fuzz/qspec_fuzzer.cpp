@@ -3,6 +3,7 @@
 // tables (the readers have their own targets), so pattern resolution, groups and precedence run
 // against real module names. Includes are not followed (no file system access).
 #include "FuzzSupport.h"
+#include "Targets.h"
 
 #include "emitters/Emitter.h"
 #include "frontend/Frontend.h"
@@ -62,12 +63,9 @@ void fillScores(const ir::Inventory &inv, ir::Scores &scores) {
 
 } // namespace
 
-extern "C" int LLVMFuzzerInitialize(int *, char ***) {
-  emit::registerAllEmitters();
-  return 0;
-}
+void fuzz::initQspec() { emit::registerAllEmitters(); }
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+void fuzz::runQspec(const uint8_t *data, size_t size, const char *) {
   SourceManager sm;
   DiagnosticEngine diags(sm);
   diags.setErrorLimit(20);
@@ -109,5 +107,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
   }
   fuzz::renderAll(diags);
-  return 0;
 }

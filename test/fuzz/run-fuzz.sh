@@ -12,11 +12,16 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 
+# The targets the binary holds, one per line (Targets.cpp); nothing if it is not built.
+list_targets() {
+  "$1/fuzz/qspec_fuzz" --list 2>/dev/null
+}
+
 run_one() {
   local build=$1 target=$2 seconds=$3 seed=${4:-}
-  local exe=$build/fuzz/${target}_fuzzer
-  if [ ! -x "$exe" ]; then
-    echo "fuzz: no such target '$target' (built: $(tr '\n' ' ' <"$build/fuzz/targets.txt"))" >&2
+  local exe=$build/fuzz/qspec_fuzz
+  if ! list_targets "$build" | grep -qxF "$target"; then
+    echo "fuzz: no such target '$target' (built: $(list_targets "$build" | tr '\n' ' '))" >&2
     return 2
   fi
   local work=$build/fuzz/work/$target arts=$build/fuzz/artifacts
@@ -25,8 +30,8 @@ run_one() {
   echo "fuzz: $target for ${seconds}s (log: $log)"
   ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1} \
   UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-    "$exe" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 -malloc_limit_mb=1024 \
-      -max_len=65536 ${seed:+-seed=$seed} -print_final_stats=1 -artifact_prefix="$arts/$target-" \
+    "$exe" --target="$target" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2048 \
+      -malloc_limit_mb=1024 -max_len=65536 ${seed:+-seed=$seed} -print_final_stats=1 -artifact_prefix="$arts/$target-" \
       "$work" "$here/corpus/$target" >"$log" 2>&1
   local rc=$?
   local execs
@@ -53,7 +58,11 @@ if [ "${1:-}" = "--smoke" ]; then
     n=$((n + 1))
     while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
     (run_one "$build" "$t" "$seconds" "${FUZZ_SEED:-1}"; echo $? >"$status/$t") &
-  done <"$build/fuzz/targets.txt"
+  done < <(list_targets "$build")
+  if [ $n -eq 0 ]; then
+    echo "fuzz-smoke: no targets in $build/fuzz/qspec_fuzz (is it built?)" >&2
+    exit 1
+  fi
   wait
   for f in "$status"/*; do
     [ -e "$f" ] || continue

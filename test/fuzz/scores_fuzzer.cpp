@@ -2,6 +2,7 @@
 // (msModelSlim analyze log, analysis_result.yaml, HMCT JSON dict or log table, Horizon table),
 // so one target reaches every reader; the seed corpus holds examples of each format.
 #include "FuzzSupport.h"
+#include "Targets.h"
 
 #include "frontend/readers/Readers.h"
 
@@ -11,10 +12,10 @@
 
 using namespace qspec;
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  std::string path = fuzz::TempDir::get().write(QSPEC_FUZZ_FILE_NAME, data, size);
+void fuzz::runScores(const uint8_t *data, size_t size, const char *fileName) {
+  std::string path = fuzz::TempDir::get().write(fileName, data, size);
   if (path.empty())
-    return 0;
+    return;
   SourceManager sm;
   DiagnosticEngine diags(sm);
   ir::Scores scores;
@@ -36,5 +37,4 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     std::abort();
   }
   fuzz::renderAll(diags);
-  return 0;
 }

@@ -1,0 +1,55 @@
+// libFuzzer's entry points for qspec_fuzz (QSPEC_FUZZ builds; libFuzzer supplies main()).
+// libFuzzer ignores arguments that start with "--" and passes them on to the processes it forks,
+// so the target is chosen by one:
+//
+//   qspec_fuzz --target=NAME [libFuzzer flags] [corpus folders]
+//   qspec_fuzz --list                  the targets, one per line
+#include "Targets.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+using namespace qspec::fuzz;
+
+namespace {
+
+const Target *selected = nullptr;
+
+[[noreturn]] void usage(const char *why) {
+  std::fprintf(stderr, "qspec_fuzz: %s; run it with --target=NAME, one of:", why);
+  for (const Target &t : targets())
+    std::fprintf(stderr, " %s", t.name);
+  std::fprintf(stderr, "\n");
+  std::exit(2);
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  constexpr std::string_view kTarget = "--target=";
+  for (int i = 1; i < *argc; ++i) {
+    std::string_view arg = (*argv)[i];
+    if (arg == "--list") {
+      for (const Target &t : targets())
+        std::printf("%s\n", t.name);
+      std::exit(0);
+    }
+    if (arg.substr(0, kTarget.size()) == kTarget) {
+      std::string_view name = arg.substr(kTarget.size());
+      selected = findTarget(name);
+      if (!selected)
+        usage("no such target");
+    }
+  }
+  if (!selected)
+    usage("no target named");
+  if (selected->init)
+    selected->init();
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  selected->run(data, size, selected->fileName);
+  return 0;
+}
