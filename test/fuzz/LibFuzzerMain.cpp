@@ -27,17 +27,14 @@ const Target *selected = nullptr;
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
-  constexpr std::string_view kTarget = "--target=";
   for (int i = 1; i < *argc; ++i) {
     std::string_view arg = (*argv)[i];
     if (arg == "--list") {
-      for (const Target &t : targets())
-        std::printf("%s\n", t.name);
+      printTargets(stdout);
       std::exit(0);
     }
-    if (arg.substr(0, kTarget.size()) == kTarget) {
-      std::string_view name = arg.substr(kTarget.size());
-      selected = findTarget(name);
+    if (std::optional<std::string_view> name = targetArgument(arg)) {
+      selected = findTarget(*name);
       if (!selected)
         usage("no such target");
     }

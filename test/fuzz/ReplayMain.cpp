@@ -94,15 +94,14 @@ int replayCorpus(const fs::path &root) {
 int main(int argc, char **argv) {
   std::string_view first = argc > 1 ? argv[1] : "";
   if (first == "--list") {
-    for (const Target &t : targets())
-      std::printf("%s\n", t.name);
+    printTargets(stdout);
     return 0;
   }
-  constexpr std::string_view kTarget = "--target=";
-  if (first.substr(0, kTarget.size()) == kTarget) {
-    const Target *t = findTarget(first.substr(kTarget.size()));
+  if (std::optional<std::string_view> name = targetArgument(first)) {
+    const Target *t = findTarget(*name);
     if (!t) {
-      std::fprintf(stderr, "replay: no such target '%s'\n", argv[1] + kTarget.size());
+      std::fprintf(stderr, "replay: no such target '%.*s'\n", static_cast<int>(name->size()),
+                   name->data());
       return 2;
     }
     return replay(*t, collectFiles(std::vector<std::string>(argv + 2, argv + argc)));

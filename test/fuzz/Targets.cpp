@@ -30,4 +30,16 @@ const Target *findTarget(std::string_view name) {
   return nullptr;
 }
 
+std::optional<std::string_view> targetArgument(std::string_view arg) {
+  constexpr std::string_view kPrefix = "--target=";
+  if (arg.substr(0, kPrefix.size()) != kPrefix)
+    return std::nullopt;
+  return arg.substr(kPrefix.size());
+}
+
+void printTargets(std::FILE *out) {
+  for (const Target &t : targets())
+    std::fprintf(out, "%s\n", t.name);
+}
+
 } // namespace qspec::fuzz

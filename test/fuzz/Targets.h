@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -25,6 +27,10 @@ struct Target {
 const std::vector<Target> &targets();
 // The target called `name`, or null.
 const Target *findTarget(std::string_view name);
+// NAME, if `arg` is `--target=NAME`; nothing for any other argument.
+std::optional<std::string_view> targetArgument(std::string_view arg);
+// Every target's name, one per line (`--list`).
+void printTargets(std::FILE *out);
 
 void runQspec(const uint8_t *data, size_t size, const char *fileName);
 void initQspec();
