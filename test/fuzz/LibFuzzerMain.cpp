@@ -16,8 +16,9 @@ namespace {
 
 const Target *selected = nullptr;
 
-[[noreturn]] void usage(const char *why) {
-  std::fprintf(stderr, "qspec_fuzz: %s; run it with --target=NAME, one of:", why);
+[[noreturn]] void usage(const char *why, std::string_view name = "") {
+  std::fprintf(stderr, "qspec_fuzz: %s%.*s; run it with --target=NAME, one of:", why,
+               static_cast<int>(name.size()), name.data());
   for (const Target &t : targets())
     std::fprintf(stderr, " %s", t.name);
   std::fprintf(stderr, "\n");
@@ -36,7 +37,7 @@ extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv) {
     if (std::optional<std::string_view> name = targetArgument(arg)) {
       selected = findTarget(*name);
       if (!selected)
-        usage("no such target");
+        usage("no such target: ", *name);
     }
   }
   if (!selected)
